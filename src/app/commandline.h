@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace switchyard {
+
+// What the user asked the switchyard executable to do.
+struct AppOptions
+{
+    enum class Command { Run, CheckConfig, Help, Version };
+
+    Command command = Command::Run;
+    bool headless = false;
+    bool tray = false;
+    bool demo = false;
+    QString configPath;
+    QString listen;          // --listen HOST:PORT
+    QStringList upstreams;   // --upstream NAME=URL, repeatable
+    QString dataDir;
+    QString checkConfigPath;
+    QString error;           // set when the arguments make no sense
+};
+
+namespace CommandLine {
+AppOptions parse(const QStringList &arguments);
+QString helpText();
+} // namespace CommandLine
+
+} // namespace switchyard

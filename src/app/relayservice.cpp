@@ -1,0 +1,71 @@
+#include "app/relayservice.h"
+
+#include "app/consolejournal.h"
+#include "catalog/catalog.h"
+#include "http/httpserver.h"
+#include "relay/relay.h"
+#include "upstream/upstreampool.h"
+
+namespace switchyard {
+
+namespace {
+
+ServerLimits serverLimits(const Config &config)
+{
+    ServerLimits limits;
+    limits.maxBodyBytes = config.limits.maxBodyBytes;
+    limits.idleTimeout = config.limits.clientIdleTimeout;
+    limits.requestReadTimeout = config.limits.headerTimeout;
+    return limits;
+}
+
+} // namespace
+
+RelayService::RelayService(const Config &config, QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_pool(new UpstreamPool(this))
+    , m_catalog(new Catalog(config, m_pool, this))
+    , m_relay(new Relay(config, m_catalog, m_pool, this))
+    , m_server(new HttpServer(serverLimits(config), m_relay, this))
+{
+}
+
+RelayService::~RelayService() = default;
+
+bool RelayService::start(QString *error)
+{
+    if (!m_server->listenOn(m_config.listenAddress, m_config.listenPort)) {
+        *error = tr("cannot listen on %1:%2: %3")
+                     .arg(m_config.listenAddress.toString())
+                     .arg(m_config.listenPort)
+                     .arg(m_server->errorString());
+        return false;
+    }
+    m_catalog->start();
+    return true;
+}
+
+void RelayService::stopAccepting()
+{
+    m_server->stopAccepting();
+}
+
+QUrl RelayService::endpoint() const
+{
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    QHostAddress address = m_server->address();
+    if (address == QHostAddress::Any || address == QHostAddress::AnyIPv4 || address == QHostAddress::AnyIPv6)
+        address = QHostAddress::LocalHost;
+    url.setHost(address.toString());
+    url.setPort(m_server->port());
+    return url;
+}
+
+void RelayService::setJournal(ConsoleJournal *journal)
+{
+    connect(m_relay, &Relay::requestFinished, journal, &ConsoleJournal::request);
+}
+
+} // namespace switchyard

@@ -1,0 +1,244 @@
+#include "catalog/catalog.h"
+
+#include "upstream/upstreamexchange.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+Q_LOGGING_CATEGORY(lcCatalog, "switchyard.catalog")
+
+Catalog::Catalog(const Config &config, UpstreamPool *pool, QObject *parent)
+    : QObject(parent)
+    , m_pool(pool)
+    , m_connectTimeout(config.limits.upstreamConnectTimeout)
+{
+    for (const HostConfig &h : config.hosts) {
+        if (h.engines.isEmpty())
+            continue;
+        HostState state;
+        state.host = h.name;
+        state.engine = h.engines.first().name;
+        state.url = h.engines.first().url;
+        m_order.append(h.name);
+        if (!h.engines.first().models.isEmpty())
+            m_explicitModels.insert(h.name, h.engines.first().models);
+        m_hosts.insert(h.name, state);
+    }
+    m_pollTimer.setInterval(config.limits.pollInterval);
+    connect(&m_pollTimer, &QTimer::timeout, this, &Catalog::refreshAll);
+}
+
+Catalog::~Catalog() = default;
+
+void Catalog::start()
+{
+    refreshAll();
+    m_pollTimer.start();
+}
+
+void Catalog::refreshAll()
+{
+    for (const QString &name : std::as_const(m_order))
+        refreshHost(name);
+}
+
+void Catalog::refreshHost(const QString &host)
+{
+    auto it = m_hosts.find(host);
+    if (it == m_hosts.end())
+        return;
+    fetch(*it);
+}
+
+void Catalog::fetch(HostState &state)
+{
+    const QString name = state.host;
+    if (auto running = m_inFlight.value(name)) {
+        // A newer answer is wanted: one that started before the change may show the old state.
+        running->abort();
+        running->deleteLater();
+    }
+    UpstreamExchange::Request request;
+    request.base = state.url;
+    request.target = (state.url.path().isEmpty() || state.url.path() == "/"_L1)
+        ? QByteArray("/models")
+        : state.url.path().toUtf8() + "/models";
+    request.headers = {{"Accept", "application/json"}};
+    request.connectTimeout = m_connectTimeout;
+    request.inactivityTimeout = m_connectTimeout;
+    auto *exchange = new UpstreamExchange(m_pool, request, this);
+    m_inFlight.insert(name, exchange);
+    auto body = std::make_shared<QByteArray>();
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    connect(exchange, &UpstreamExchange::bodyData, this, [body](const QByteArray &d) { body->append(d); });
+    auto done = [this, name, exchange, body, clock](const QString &error) {
+        if (m_inFlight.value(name) == exchange)
+            m_inFlight.remove(name);
+        exchange->deleteLater();
+        auto it = m_hosts.find(name);
+        if (it == m_hosts.end())
+            return;
+        HostState &s = *it;
+        s.lastPoll = QDateTime::currentDateTime();
+        s.roundTripMs = clock->elapsed();
+        const bool wasReachable = s.reachable;
+        if (error.isEmpty()) {
+            QString parseError;
+            auto models = parseModelList(*body, &parseError);
+            if (models) {
+                s.models = *models;
+                applyLoadingOverlay(s);
+                s.reachable = true;
+                s.everFetched = true;
+                s.lastError.clear();
+            } else {
+                s.reachable = false;
+                s.lastError = parseError;
+            }
+        } else {
+            s.reachable = false;
+            s.lastError = error;
+        }
+        if (m_explicitModels.contains(name)) {
+            // An engine that is not a router: its models are loaded exactly when it is up.
+            QList<ModelEntry> listed;
+            for (const QString &key : m_explicitModels.value(name)) {
+                ModelEntry m;
+                m.key = key;
+                m.status = s.reachable ? u"loaded"_s : u"unloaded"_s;
+                m.raw = QJsonObject{{"id"_L1, key}, {"object"_L1, "model"_L1}, {"owned_by"_L1, "llamacpp"_L1},
+                                    {"status"_L1, QJsonObject{{"value"_L1, m.status}}}};
+                listed.append(m);
+            }
+            s.models = listed;
+            s.everFetched = true;
+        }
+        if (wasReachable != s.reachable || error.isEmpty())
+            qCDebug(lcCatalog) << "host" << name << (s.reachable ? "reachable" : "unreachable") << s.lastError;
+        invalidate();
+        emit hostRefreshed(name);
+    };
+    connect(exchange, &UpstreamExchange::finished, this, [exchange, done] {
+        if (exchange->status() != 200)
+            done(u"GET /models answered %1"_s.arg(exchange->status()));
+        else
+            done(QString());
+    });
+    connect(exchange, &UpstreamExchange::failed, this, [done](UpstreamExchange::Failure, const QString &message) {
+        done(message.isEmpty() ? u"unreachable"_s : message);
+    });
+    exchange->start();
+}
+
+const Catalog::HostState *Catalog::host(const QString &name) const
+{
+    auto it = m_hosts.constFind(name);
+    return it == m_hosts.constEnd() ? nullptr : &*it;
+}
+
+std::optional<ModelEntry> Catalog::model(const QString &host, const QString &key) const
+{
+    const HostState *s = this->host(host);
+    if (!s)
+        return std::nullopt;
+    for (const ModelEntry &m : s->models) {
+        if (m.key == key)
+            return m;
+    }
+    return std::nullopt;
+}
+
+void Catalog::markLoading(const QString &host, const QString &key)
+{
+    m_loading.insert(host + u'\n' + key, std::chrono::steady_clock::now());
+    setModelStatus(host, key, u"loading"_s);
+}
+
+void Catalog::markUnloading(const QString &host, const QString &key)
+{
+    m_loading.remove(host + u'\n' + key);
+}
+
+void Catalog::applyLoadingOverlay(HostState &state)
+{
+    const auto now = std::chrono::steady_clock::now();
+    for (ModelEntry &m : state.models) {
+        const QString id = state.host + u'\n' + m.key;
+        auto it = m_loading.find(id);
+        if (it == m_loading.end())
+            continue;
+        const bool failed = m.raw.value("status"_L1).toObject().value("failed"_L1).toBool();
+        if (m.status == "unloaded"_L1 && !failed && now - *it < LoadGrace) {
+            m.status = u"loading"_s;
+            QJsonObject st = m.raw.value("status"_L1).toObject();
+            st.insert("value"_L1, m.status);
+            m.raw.insert("status"_L1, st);
+        } else if (m.status != "loading"_L1) {
+            m_loading.erase(it);
+        }
+    }
+}
+
+void Catalog::setModelStatus(const QString &host, const QString &key, const QString &status)
+{
+    auto it = m_hosts.find(host);
+    if (it == m_hosts.end())
+        return;
+    for (ModelEntry &m : it->models) {
+        if (m.key != key)
+            continue;
+        if (m.status == status)
+            return;
+        m.status = status;
+        QJsonObject st = m.raw.value("status"_L1).toObject();
+        st.insert("value"_L1, status);
+        st.remove("failed"_L1);
+        st.remove("exit_code"_L1);
+        m.raw.insert("status"_L1, st);
+        invalidate();
+        return;
+    }
+}
+
+QStringList Catalog::aliases() const
+{
+    QStringList out;
+    for (const QString &name : m_order) {
+        for (const ModelEntry &m : m_hosts.value(name).models)
+            out.append(aliasFor(name, m.key));
+    }
+    return out;
+}
+
+void Catalog::invalidate()
+{
+    m_cachedJson.clear();
+    emit changed();
+}
+
+QByteArray Catalog::modelsJson() const
+{
+    if (!m_cachedJson.isEmpty())
+        return m_cachedJson;
+    QJsonArray data;
+    for (const QString &name : m_order) {
+        const HostState &s = *m_hosts.constFind(name);
+        for (const ModelEntry &m : s.models) {
+            QJsonObject o = m.raw;
+            o.insert("id"_L1, aliasFor(name, m.key));
+            o.insert("proxy"_L1, QJsonObject{{"host"_L1, name}, {"key"_L1, m.key}, {"engine"_L1, s.engine}});
+            data.append(o);
+        }
+    }
+    m_cachedJson = QJsonDocument(QJsonObject{{"data"_L1, data}, {"object"_L1, "list"_L1}}).toJson(QJsonDocument::Compact);
+    return m_cachedJson;
+}
+
+} // namespace switchyard

@@ -1,0 +1,52 @@
+#include "catalog/hostmodels.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+std::optional<qint64> ModelEntry::contextSize() const
+{
+    const QJsonValue n = raw.value("meta"_L1).toObject().value("n_ctx"_L1);
+    if (n.isDouble())
+        return qint64(n.toDouble());
+    return std::nullopt;
+}
+
+std::optional<QList<ModelEntry>> parseModelList(const QByteArray &json, QString *error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (!doc.isObject()) {
+        *error = parseError.error != QJsonParseError::NoError ? parseError.errorString()
+                                                              : u"model list is not a JSON object"_s;
+        return std::nullopt;
+    }
+    const QJsonValue data = doc.object().value("data"_L1);
+    if (!data.isArray()) {
+        *error = u"model list has no \"data\" array"_s;
+        return std::nullopt;
+    }
+    QList<ModelEntry> models;
+    for (const QJsonValue &v : data.toArray()) {
+        const QJsonObject o = v.toObject();
+        ModelEntry m;
+        m.key = o.value("id"_L1).toString();
+        if (m.key.isEmpty())
+            continue;
+        const QJsonValue status = o.value("status"_L1);
+        if (status.isObject())
+            m.status = status.toObject().value("value"_L1).toString();
+        else if (status.isString())
+            m.status = status.toString();
+        else
+            m.status = u"loaded"_s;   // a single-model server lists only what it serves
+        m.raw = o;
+        models.append(std::move(m));
+    }
+    return models;
+}
+
+} // namespace switchyard

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace switchyard {
+
+// One model as an engine lists it in its /models answer.
+struct ModelEntry
+{
+    QString key;        // the model's name on its engine
+    QString status;     // unloaded | loading | loaded | sleeping | ...
+    QJsonObject raw;    // the engine's own entry, passed on to clients
+
+    std::optional<qint64> contextSize() const;   // meta.n_ctx when the engine says
+};
+
+// Reads an engine's GET /models (router or single-model format). Returns nullopt with *error
+// set when the answer is not a model list.
+std::optional<QList<ModelEntry>> parseModelList(const QByteArray &json, QString *error);
+
+} // namespace switchyard

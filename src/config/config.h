@@ -1,0 +1,96 @@
+#pragma once
+
+#include <QHostAddress>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+#include <chrono>
+#include <optional>
+
+namespace switchyard {
+
+// One llama.cpp server build on a host (usually a router serving several models).
+struct EngineConfig
+{
+    QString name;
+    QUrl url;                 // base URL of the llama-server, e.g. http://gpu-3090.lan:8080
+    QStringList models;       // explicit model keys; empty = learn them from the engine's /models
+    QStringList argv;         // driver "local"/"agent": how to start it
+    QString startCommand;     // driver "command"
+    QString stopCommand;      // driver "command"
+};
+
+// One GPU box. One engine runs on it at a time.
+struct HostConfig
+{
+    QString name;
+    QString driver = QStringLiteral("static");   // static | local | agent | command
+    QUrl agent;                                   // driver "agent"
+    QList<EngineConfig> engines;                  // in file order; the first is the default
+};
+
+// "claude-*" -> "3090-flint-40b": a glob pattern and the alias it resolves to.
+struct AliasRule
+{
+    QString pattern;
+    QString target;
+};
+
+struct WaitingConfig
+{
+    std::chrono::milliseconds early200After{std::chrono::seconds(10)};
+    std::chrono::milliseconds commentEvery{std::chrono::seconds(15)};
+};
+
+struct LimitsConfig
+{
+    qint64 maxBodyBytes = 8 * 1024 * 1024;
+    std::chrono::milliseconds clientIdleTimeout{std::chrono::seconds(60)};
+    std::chrono::milliseconds headerTimeout{std::chrono::seconds(30)};
+    std::chrono::milliseconds upstreamConnectTimeout{std::chrono::seconds(10)};
+    std::chrono::milliseconds pollInterval{std::chrono::seconds(30)};
+};
+
+struct Config
+{
+    QHostAddress listenAddress = QHostAddress(QHostAddress::LocalHost);
+    quint16 listenPort = 18766;
+    QList<HostConfig> hosts;
+    QList<AliasRule> aliases;
+    WaitingConfig waiting;
+    LimitsConfig limits;
+
+    const HostConfig *host(const QString &name) const
+    {
+        for (const HostConfig &h : hosts) {
+            if (h.name == name)
+                return &h;
+        }
+        return nullptr;
+    }
+};
+
+// What is wrong with a config, and where: file, line (0 = unknown), JSON field path.
+struct ConfigError
+{
+    QString file;
+    int line = 0;
+    int column = 0;      // 1-based, JSON syntax errors only (0 = unknown)
+    QString fieldPath;   // e.g. "hosts.3090.engines.fork.url"
+    QString message;
+
+    // "FILE:LINE: hosts.3090.engines.fork.url: not a valid http(s) URL"; unknown parts are left out.
+    QString toString() const;
+};
+
+struct ConfigResult
+{
+    std::optional<Config> config;
+    QList<ConfigError> errors;
+    QList<ConfigError> warnings;   // legal but probably not meant; never stop loading
+    bool ok() const { return config.has_value() && errors.isEmpty(); }
+};
+
+} // namespace switchyard

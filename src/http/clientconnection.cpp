@@ -1,0 +1,192 @@
+#include "http/clientconnection.h"
+
+#include "http/requesthandler.h"
+#include "http/responsewriter.h"
+
+#include <QTcpSocket>
+
+namespace switchyard {
+
+ClientConnection::ClientConnection(QTcpSocket *socket, const ServerLimits &limits, RequestHandler *handler)
+    : QObject(socket)
+    , m_socket(socket)
+    , m_limits(limits)
+    , m_handler(handler)
+{
+    m_readTimer.setSingleShot(true);
+    m_idleTimer.setSingleShot(true);
+    connect(&m_readTimer, &QTimer::timeout, this, [this] {
+        rejectAndClose(408, "request not received in time");
+    });
+    connect(&m_idleTimer, &QTimer::timeout, this, [this] {
+        if (!isBusy() && m_socket)
+            m_socket->disconnectFromHost();
+    });
+    // Connected before QAbstractHttpServer connects its own slot, so this sees each head first.
+    connect(socket, &QTcpSocket::readyRead, this, &ClientConnection::onReadyRead);
+    connect(socket, &QTcpSocket::disconnected, this, &ClientConnection::onDisconnected);
+    connect(socket, &QTcpSocket::bytesWritten, this, [this] {
+        if (m_active)
+            m_active->onBytesWritten();
+    });
+    armIdleTimer();
+}
+
+ClientConnection::~ClientConnection()
+{
+    if (m_active)
+        m_active->onClientDisconnected();
+}
+
+void ClientConnection::armIdleTimer()
+{
+    if (!isBusy())
+        m_idleTimer.start(m_limits.idleTimeout);
+}
+
+void ClientConnection::onReadyRead()
+{
+    if (!m_socket)
+        return;
+    m_idleTimer.stop();
+    if (m_rejecting) {
+        m_socket->readAll();   // discard the refused body so the client can read our answer
+        return;
+    }
+    // Outside a transaction the server has consumed whole requests only: the buffer starts at a
+    // request boundary. Inside one, the server already holds the bytes it read (it reads all it has).
+    const bool atBoundary = !m_socket->isTransactionStarted();
+    if (atBoundary) {
+        m_headBytes.clear();
+        m_headComplete = false;
+        m_bodySeen = 0;
+        if (m_socket->bytesAvailable() > 0 && !m_readTimer.isActive())
+            m_readTimer.start(m_limits.requestReadTimeout);
+    }
+    if (!m_headComplete) {
+        m_headBytes += m_socket->peek(m_socket->bytesAvailable());
+        const RequestHead head = RequestHead::parse(m_headBytes, m_limits.maxHeadBytes);
+        if (head.state == RequestHead::State::Invalid) {
+            rejectAndClose(m_headBytes.size() > m_limits.maxHeadBytes ? 431 : 400, "malformed request head");
+            return;
+        }
+        if (head.state == RequestHead::State::Incomplete)
+            return;
+        m_headComplete = true;
+        m_bodyExpected = head.contentLength;
+        m_chunkedBody = head.chunked;
+        m_bodySeen = m_headBytes.size() - head.headLength;
+        m_headBytes.clear();
+        if (head.contentLength > m_limits.maxBodyBytes) {
+            rejectAndClose(413, "request body of " + QByteArray::number(head.contentLength)
+                                    + " bytes is over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes");
+            return;
+        }
+        if (head.expectContinue && m_bodySeen < qMax<qint64>(head.contentLength, 1))
+            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+        m_heads.enqueue(head);
+        return;
+    }
+    m_bodySeen += m_socket->bytesAvailable();
+    if (m_chunkedBody && m_bodySeen > m_limits.maxBodyBytes + 64 * 1024)
+        rejectAndClose(413, "chunked request body over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes");
+}
+
+RequestHead ClientConnection::takeHead()
+{
+    m_readTimer.stop();
+    m_headComplete = false;
+    if (m_heads.isEmpty())
+        return {};
+    return m_heads.dequeue();
+}
+
+void ClientConnection::enqueue(IncomingRequest request)
+{
+    if (m_closing || m_rejecting)
+        return;
+    m_queue.enqueue(std::move(request));
+    emit requestQueued();
+    if (!m_active)
+        startNext();
+}
+
+void ClientConnection::startNext()
+{
+    if (m_active || m_queue.isEmpty() || !m_socket)
+        return;
+    IncomingRequest request = m_queue.dequeue();
+    const bool keepAlive = request.keepAlive && !m_closing;
+    auto *writer = new ResponseWriter(this, request.method == "HEAD", request.http10, keepAlive,
+                                      request.arrivedSteady);
+    m_active = writer;
+    m_handler->handleRequest(request, writer);
+}
+
+void ClientConnection::responseFinished(ResponseWriter *writer, bool keepAlive)
+{
+    if (writer != m_active)
+        return;
+    m_active = nullptr;
+    if (!m_socket)
+        return;
+    if (!keepAlive || m_closing) {
+        m_queue.clear();
+        m_socket->disconnectFromHost();
+        return;
+    }
+    if (!m_queue.isEmpty()) {
+        // Not from inside the writer's finish(): the handler may still be on the stack.
+        QMetaObject::invokeMethod(this, &ClientConnection::startNext, Qt::QueuedConnection);
+        return;
+    }
+    armIdleTimer();
+}
+
+void ClientConnection::closeWhenIdle()
+{
+    m_closing = true;
+    if (!m_active && m_socket) {
+        m_queue.clear();
+        m_socket->disconnectFromHost();
+    }
+}
+
+void ClientConnection::rejectAndClose(int status, const QByteArray &message)
+{
+    if (!m_socket || m_rejecting)
+        return;
+    m_rejecting = true;
+    m_readTimer.stop();
+    m_queue.clear();
+    m_heads.clear();
+    m_socket->readAll();
+    if (!m_active) {
+        const QByteArray body = R"({"error":{"message":")" + message
+            + R"(","type":"invalid_request_error","code":)" + QByteArray::number(status)
+            + R"(,"source":"switchyard"}})";
+        QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + ResponseWriter::reasonPhrase(status)
+            + "\r\nContent-Type: application/json; charset=utf-8\r\nX-Should-Retry: false\r\nContent-Length: "
+            + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+        m_socket->write(out);
+        m_socket->flush();
+    }
+    // Give the client a moment to read the answer; closing with unread input would reset it.
+    QTimer::singleShot(std::chrono::seconds(2), this, [this] {
+        if (m_socket)
+            m_socket->abort();
+    });
+    m_socket->disconnectFromHost();
+}
+
+void ClientConnection::onDisconnected()
+{
+    m_readTimer.stop();
+    m_idleTimer.stop();
+    m_queue.clear();
+    if (m_active)
+        m_active->onClientDisconnected();
+    m_active = nullptr;
+}
+
+} // namespace switchyard

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QList>
+#include <QPair>
+
+namespace switchyard {
+
+using HeaderList = QList<QPair<QByteArray, QByteArray>>;
+
+namespace HttpHeaders {
+
+// First value of a header, compared case-insensitively; empty when absent.
+QByteArray value(const HeaderList &headers, QByteArrayView name);
+bool contains(const HeaderList &headers, QByteArrayView name);
+
+// RFC 9110 §7.6.1: hop-by-hop fields, plus those the Connection header names, never cross a proxy.
+// Framing (Content-Length, Transfer-Encoding) and Host are dropped too: the relay sets its own.
+HeaderList forwardable(const HeaderList &headers);
+
+// True when a header value list ("keep-alive, Upgrade") contains the token, case-insensitively.
+bool hasToken(QByteArrayView value, QByteArrayView token);
+
+QByteArrayView trimmed(QByteArrayView v);
+
+} // namespace HttpHeaders
+} // namespace switchyard

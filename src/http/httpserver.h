@@ -1,0 +1,47 @@
+#pragma once
+
+#include "http/serverlimits.h"
+
+#include <QAbstractHttpServer>
+#include <QHostAddress>
+#include <QPointer>
+#include <QTcpServer>
+
+namespace switchyard {
+
+class RequestHandler;
+
+// The relay's HTTP/1.1 server. QAbstractHttpServer parses requests; everything about
+// connections (limits, timeouts, pipelining, Expect, keep-alive, streaming) is done by
+// ClientConnection and ResponseWriter, which write to the socket directly.
+class HttpServer final : public QAbstractHttpServer
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HttpServer)
+
+public:
+    HttpServer(const ServerLimits &limits, RequestHandler *handler, QObject *parent = nullptr);
+    ~HttpServer() override;
+
+    // Returns false with errorString() set when the address cannot be bound.
+    bool listenOn(const QHostAddress &address, quint16 port);
+    quint16 port() const;
+    QHostAddress address() const;
+    QString errorString() const { return m_error; }
+
+    // Stop accepting; let running responses finish; close keep-alive connections as they go idle.
+    void stopAccepting();
+    int openConnections() const;
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+
+private:
+    ServerLimits m_limits;
+    RequestHandler *m_handler;
+    QPointer<QTcpServer> m_listener;
+    QString m_error;
+};
+
+} // namespace switchyard

@@ -1,0 +1,193 @@
+#include "http/responsewriter.h"
+
+#include "http/clientconnection.h"
+
+#include <QTcpSocket>
+
+namespace switchyard {
+
+ResponseWriter::ResponseWriter(ClientConnection *connection, bool headRequest, bool http10,
+                               bool keepAlive, std::chrono::steady_clock::time_point arrived)
+    : m_connection(connection)
+    , m_headRequest(headRequest)
+    , m_http10(http10)
+    , m_keepAlive(keepAlive && !http10)
+    , m_arrived(arrived)
+{
+}
+
+ResponseWriter::~ResponseWriter() = default;
+
+QTcpSocket *ResponseWriter::socket() const
+{
+    if (!m_connection || m_gone)
+        return nullptr;
+    QTcpSocket *s = m_connection->socket();
+    if (!s || s->state() != QAbstractSocket::ConnectedState)
+        return nullptr;
+    return s;
+}
+
+bool ResponseWriter::clientGone() const
+{
+    return socket() == nullptr;
+}
+
+bool ResponseWriter::congested() const
+{
+    QTcpSocket *s = socket();
+    return s && m_connection && s->bytesToWrite() > m_connection->limits().writeHighWatermark;
+}
+
+QByteArray ResponseWriter::reasonPhrase(int status)
+{
+    switch (status) {
+    case 100: return "Continue";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 411: return "Length Required";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Entity";
+    case 423: return "Locked";
+    case 424: return "Failed Dependency";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    default: return "Status";
+    }
+}
+
+void ResponseWriter::writeHead(int status, const HeaderList &headers, qint64 contentLength)
+{
+    if (m_headWritten)
+        return;
+    m_headWritten = true;
+    m_status = status;
+    const bool bodyless = status == 204 || status == 304 || (status >= 100 && status < 200);
+    m_chunked = contentLength < 0 && !bodyless && !m_http10;
+    if (contentLength < 0 && !m_chunked && !bodyless)
+        m_keepAlive = false;   // HTTP/1.0 stream: the end of the body is the close
+
+    QByteArray out;
+    out.reserve(256);
+    out += "HTTP/1.1 ";
+    out += QByteArray::number(status);
+    out += ' ';
+    out += reasonPhrase(status);
+    out += "\r\n";
+    for (const auto &h : headers) {
+        out += h.first;
+        out += ": ";
+        out += h.second;
+        out += "\r\n";
+    }
+    if (m_chunked)
+        out += "Transfer-Encoding: chunked\r\n";
+    else if (contentLength >= 0 && !bodyless)
+        out += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";
+    if (!m_keepAlive)
+        out += "Connection: close\r\n";
+    out += "\r\n";
+    if (QTcpSocket *s = socket()) {
+        s->write(out);
+        s->flush();
+    }
+}
+
+void ResponseWriter::writeBody(QByteArrayView data)
+{
+    if (m_finished || data.isEmpty() || m_headRequest)
+        return;
+    if (!m_timeToFirstByte)
+        m_timeToFirstByte = std::chrono::steady_clock::now() - m_arrived;
+    m_bodyBytes += data.size();
+    QTcpSocket *s = socket();
+    if (!s)
+        return;
+    if (m_chunked) {
+        char sizeLine[20];
+        const int n = qsnprintf(sizeLine, sizeof sizeLine, "%llx\r\n", static_cast<unsigned long long>(data.size()));
+        s->write(sizeLine, n);
+        s->write(data.data(), data.size());
+        s->write("\r\n", 2);
+    } else {
+        s->write(data.data(), data.size());
+    }
+    s->flush();
+    if (!m_wasCongested && congested())
+        m_wasCongested = true;
+}
+
+void ResponseWriter::finish()
+{
+    if (m_finished)
+        return;
+    if (!m_headWritten)
+        writeHead(500, {}, 0);
+    m_finished = true;
+    if (QTcpSocket *s = socket()) {
+        if (m_chunked && !m_headRequest)
+            s->write("0\r\n\r\n", 5);
+        s->flush();
+    }
+    if (m_connection)
+        m_connection->responseFinished(this, m_keepAlive);
+    emit finished();
+    deleteLater();
+}
+
+void ResponseWriter::respond(int status, const HeaderList &headers, const QByteArray &body)
+{
+    writeHead(status, headers, body.size());
+    writeBody(body);
+    finish();
+}
+
+void ResponseWriter::abort()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_keepAlive = false;
+    if (m_connection)
+        m_connection->responseFinished(this, false);
+    emit finished();
+    deleteLater();
+}
+
+void ResponseWriter::onBytesWritten()
+{
+    if (!m_wasCongested || !m_connection)
+        return;
+    QTcpSocket *s = socket();
+    if (s && s->bytesToWrite() <= m_connection->limits().writeLowWatermark) {
+        m_wasCongested = false;
+        emit drained();
+    }
+}
+
+void ResponseWriter::onClientDisconnected()
+{
+    if (m_gone || m_finished)
+        return;
+    m_gone = true;
+    emit clientDisconnected();
+    deleteLater();
+}
+
+} // namespace switchyard

@@ -1,0 +1,89 @@
+#include "relay/errorreply.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace switchyard::ErrorReply {
+
+using namespace Qt::StringLiterals;
+
+ApiShape shapeForPath(const QString &path)
+{
+    if (path.startsWith("/v1/messages"_L1))
+        return ApiShape::Anthropic;
+    if (path.startsWith("/v1/responses"_L1))
+        return ApiShape::Responses;
+    return ApiShape::OpenAI;
+}
+
+QString typeFor(ApiShape shape, int status)
+{
+    if (shape == ApiShape::Anthropic) {
+        switch (status) {
+        case 400: return u"invalid_request_error"_s;
+        case 401: return u"authentication_error"_s;
+        case 403: return u"permission_error"_s;
+        case 404: return u"not_found_error"_s;
+        case 413: return u"request_too_large"_s;
+        case 429: return u"rate_limit_error"_s;
+        default: return status < 500 && status != 423 && status != 424 ? u"invalid_request_error"_s : u"api_error"_s;
+        }
+    }
+    switch (status) {
+    case 400:
+    case 413: return u"invalid_request_error"_s;
+    case 401: return u"authentication_error"_s;
+    case 403: return u"permission_error"_s;
+    case 404: return u"not_found_error"_s;
+    case 423:
+    case 424: return u"unavailable_error"_s;
+    default: return status >= 500 ? u"server_error"_s : u"invalid_request_error"_s;
+    }
+}
+
+namespace {
+
+QJsonObject errorObject(ApiShape shape, int status, const QString &message)
+{
+    if (shape == ApiShape::Anthropic) {
+        return QJsonObject{{"type"_L1, "error"_L1},
+                           {"error"_L1, QJsonObject{{"type"_L1, typeFor(shape, status)},
+                                                    {"message"_L1, message},
+                                                    {"source"_L1, "switchyard"_L1}}}};
+    }
+    return QJsonObject{{"error"_L1, QJsonObject{{"message"_L1, message},
+                                                {"type"_L1, typeFor(shape, status)},
+                                                {"code"_L1, status},
+                                                {"source"_L1, "switchyard"_L1}}}};
+}
+
+} // namespace
+
+QByteArray body(ApiShape shape, int status, const QString &message)
+{
+    return QJsonDocument(errorObject(shape, status, message)).toJson(QJsonDocument::Compact);
+}
+
+HeaderList headers()
+{
+    return {{"Content-Type", "application/json; charset=utf-8"}, {"X-Should-Retry", "false"}};
+}
+
+QByteArray sseEvent(ApiShape shape, int status, const QString &message)
+{
+    const QByteArray json = body(shape, status, message);
+    switch (shape) {
+    case ApiShape::Anthropic:
+        return "event: error\ndata: " + json + "\n\n";
+    case ApiShape::Responses: {
+        const QJsonObject o{{"type"_L1, "error"_L1}, {"code"_L1, typeFor(shape, status)},
+                            {"message"_L1, message}, {"param"_L1, QJsonValue()}};
+        return "event: error\ndata: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n";
+    }
+    case ApiShape::OpenAI:
+        return "data: " + json + "\n\n";
+    }
+    return {};
+}
+
+} // namespace switchyard::ErrorReply

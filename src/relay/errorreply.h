@@ -1,0 +1,33 @@
+#pragma once
+
+#include "http/httpheaders.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace switchyard {
+
+// The error vocabulary of the API a request speaks. Every refusal goes out in the shape its
+// client parses: Anthropic's on /v1/messages, the Responses API's on /v1/responses, OpenAI's
+// (which llama.cpp also uses) elsewhere.
+enum class ApiShape { OpenAI, Anthropic, Responses };
+
+namespace ErrorReply {
+
+ApiShape shapeForPath(const QString &path);
+
+// {"error":{"message","type","code","source":"switchyard"}} or Anthropic's
+// {"type":"error","error":{"type","message","source"}}; the "source" marks the relay's own errors.
+QByteArray body(ApiShape shape, int status, const QString &message);
+// The type word for a status in the given shape ("not_found_error", "api_error", ...).
+QString typeFor(ApiShape shape, int status);
+
+// Headers for a refusal: JSON, and X-Should-Retry: false so SDKs and Claude Code do not retry
+// what a retry cannot fix.
+HeaderList headers();
+
+// The same error as one SSE event, for when a 200 has already gone out on a stream.
+QByteArray sseEvent(ApiShape shape, int status, const QString &message);
+
+} // namespace ErrorReply
+} // namespace switchyard

@@ -1,0 +1,187 @@
+#include "relay/jsonmodelfield.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace switchyard {
+
+namespace {
+
+// A minimal JSON scanner: enough to walk the top-level object and skip values correctly.
+class Scanner
+{
+public:
+    explicit Scanner(QByteArrayView s) : m_s(s) {}
+
+    void skipSpace()
+    {
+        while (m_pos < m_s.size()) {
+            const char c = m_s[m_pos];
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+                break;
+            ++m_pos;
+        }
+    }
+    bool atEnd() const { return m_pos >= m_s.size(); }
+    char peek() const { return m_pos < m_s.size() ? m_s[m_pos] : '\0'; }
+    qsizetype pos() const { return m_pos; }
+    bool consume(char c)
+    {
+        if (peek() != c)
+            return false;
+        ++m_pos;
+        return true;
+    }
+    // Skips a string literal starting at the current quote.
+    bool skipString()
+    {
+        if (!consume('"'))
+            return false;
+        while (m_pos < m_s.size()) {
+            const char c = m_s[m_pos++];
+            if (c == '\\') {
+                if (m_pos >= m_s.size())
+                    return false;
+                ++m_pos;
+            } else if (c == '"') {
+                return true;
+            } else if (static_cast<unsigned char>(c) < 0x20) {
+                return false;
+            }
+        }
+        return false;
+    }
+    bool skipValue(int depth = 0)
+    {
+        if (depth > 512)
+            return false;
+        skipSpace();
+        const char c = peek();
+        if (c == '"')
+            return skipString();
+        if (c == '{' || c == '[') {
+            const char close = c == '{' ? '}' : ']';
+            ++m_pos;
+            skipSpace();
+            if (consume(close))
+                return true;
+            for (;;) {
+                if (c == '{') {
+                    skipSpace();
+                    if (!skipString())
+                        return false;
+                    skipSpace();
+                    if (!consume(':'))
+                        return false;
+                }
+                if (!skipValue(depth + 1))
+                    return false;
+                skipSpace();
+                if (consume(close))
+                    return true;
+                if (!consume(','))
+                    return false;
+            }
+        }
+        // number, true, false, null
+        const qsizetype begin = m_pos;
+        while (m_pos < m_s.size()) {
+            const char d = m_s[m_pos];
+            if (d == ',' || d == '}' || d == ']' || d == ' ' || d == '\n' || d == '\r' || d == '\t')
+                break;
+            ++m_pos;
+        }
+        return m_pos > begin;
+    }
+
+private:
+    QByteArrayView m_s;
+    qsizetype m_pos = 0;
+};
+
+QString decodeStringLiteral(QByteArrayView literal, bool *ok)
+{
+    const QByteArray wrapped = '[' + literal.toByteArray() + ']';
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(wrapped, &error);
+    *ok = error.error == QJsonParseError::NoError && doc.isArray();
+    return *ok ? doc.array().at(0).toString() : QString();
+}
+
+} // namespace
+
+JsonModelField JsonModelField::find(QByteArrayView json)
+{
+    JsonModelField field;
+    Scanner s(json);
+    s.skipSpace();
+    if (!s.consume('{')) {
+        field.result = s.atEnd() ? Result::Missing : Result::NotAnObject;
+        return field;
+    }
+    s.skipSpace();
+    if (s.consume('}'))
+        return field;
+    for (;;) {
+        s.skipSpace();
+        const qsizetype keyStart = s.pos();
+        if (!s.skipString()) {
+            field.result = Result::Malformed;
+            return field;
+        }
+        const QByteArrayView key = json.sliced(keyStart, s.pos() - keyStart);
+        s.skipSpace();
+        if (!s.consume(':')) {
+            field.result = Result::Malformed;
+            return field;
+        }
+        s.skipSpace();
+        const qsizetype valueStart = s.pos();
+        const bool isModel = key == "\"model\"";
+        if (isModel && s.peek() != '"' && field.result != Result::Found) {
+            field.result = Result::NotAString;
+        }
+        if (!s.skipValue()) {
+            field.result = Result::Malformed;
+            return field;
+        }
+        if (isModel && json[valueStart] == '"') {
+            bool ok = false;
+            field.value = decodeStringLiteral(json.sliced(valueStart, s.pos() - valueStart), &ok);
+            if (!ok) {
+                field.result = Result::Malformed;
+                return field;
+            }
+            field.result = Result::Found;
+            field.start = valueStart;
+            field.end = s.pos();
+        }
+        s.skipSpace();
+        if (s.consume('}'))
+            break;
+        if (!s.consume(',')) {
+            field.result = Result::Malformed;
+            return field;
+        }
+    }
+    s.skipSpace();
+    if (!s.atEnd())
+        field.result = Result::Malformed;
+    return field;
+}
+
+QByteArray JsonModelField::replaced(QByteArrayView json, const QString &newValue) const
+{
+    if (result != Result::Found)
+        return json.toByteArray();
+    QByteArray literal = QJsonDocument(QJsonArray{newValue}).toJson(QJsonDocument::Compact);
+    literal = literal.mid(1, literal.size() - 2);   // strip [ ]
+    QByteArray out;
+    out.reserve(json.size() + literal.size());
+    out.append(json.first(start));
+    out.append(literal);
+    out.append(json.sliced(end));
+    return out;
+}
+
+} // namespace switchyard

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+
+#include <optional>
+
+namespace switchyard {
+
+// Finds the top-level "model" member of a JSON request body without parsing the whole body
+// (Claude Code sends ~76 KB per turn), so it can be read and replaced in place; every other
+// byte goes upstream untouched.
+struct JsonModelField
+{
+    enum class Result { Found, Missing, NotAString, NotAnObject, Malformed };
+
+    Result result = Result::Missing;
+    QString value;             // decoded
+    qsizetype start = -1;      // the string literal's opening quote
+    qsizetype end = -1;        // one past its closing quote
+
+    static JsonModelField find(QByteArrayView json);
+    // A copy of json with the model's value replaced by newValue (JSON-escaped).
+    QByteArray replaced(QByteArrayView json, const QString &newValue) const;
+};
+
+} // namespace switchyard

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "relay/errorreply.h"
+#include "relay/streamstats.h"
+#include "upstream/upstreamexchange.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+
+namespace switchyard {
+
+class ResponseWriter;
+class UpstreamPool;
+
+// One client request relayed to an upstream: the answer streams back as it arrives, the client
+// sets the pace (a congested client pauses the upstream), and a client that leaves cancels the
+// upstream request at once.
+class ProxiedRequest final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ProxiedRequest)
+
+public:
+    struct Outcome
+    {
+        int status = 0;
+        QString relayError;
+        bool clientLeft = false;
+        std::optional<qint64> tokens;
+        std::optional<double> tokensPerSecond;
+    };
+
+    ProxiedRequest(UpstreamPool *pool, UpstreamExchange::Request request, ApiShape shape,
+                   ResponseWriter *writer, QObject *parent = nullptr);
+    ~ProxiedRequest() override;
+
+    // Runs on the upstream's status, before anything of the answer reaches the client.
+    void setOnResponseHead(std::function<void(int status)> hook) { m_onHead = std::move(hook); }
+    void start();
+
+Q_SIGNALS:
+    void done(const switchyard::ProxiedRequest::Outcome &outcome);
+
+private:
+    void onResponseHead();
+    void onBodyData(const QByteArray &data);
+    void onFinished();
+    void onFailed(UpstreamExchange::Failure failure, const QString &message);
+    void onClientLeft();
+    void conclude();
+
+    UpstreamExchange *m_exchange;
+    QPointer<ResponseWriter> m_writer;
+    ApiShape m_shape;
+    std::function<void(int)> m_onHead;
+    StreamStats m_stats;
+    bool m_eventStream = false;
+    bool m_buffering = false;   // small JSON answers are inspected whole for their usage
+    QByteArray m_buffered;
+    Outcome m_outcome;
+    std::chrono::steady_clock::time_point m_firstByte;
+    bool m_concluded = false;
+};
+
+} // namespace switchyard

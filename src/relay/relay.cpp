@@ -1,0 +1,244 @@
+#include "relay/relay.h"
+
+#include "catalog/catalog.h"
+#include "http/incomingrequest.h"
+#include "http/responsewriter.h"
+#include "relay/jsonmodelfield.h"
+#include "relay/proxiedrequest.h"
+#include "upstream/upstreampool.h"
+
+#include <QUrlQuery>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+HeaderList corsHeaders()
+{
+    return {{"Access-Control-Allow-Origin", "*"},
+            {"Access-Control-Allow-Methods", "GET, POST, OPTIONS"},
+            {"Access-Control-Allow-Headers", "*"},
+            {"Access-Control-Max-Age", "86400"}};
+}
+
+bool isMutatingAdminPath(const QByteArray &method, const QString &path)
+{
+    if (path.startsWith("/admin"_L1))
+        return true;   // the admin API arrives with the hosts/engines work; refused until then
+    const bool modelsPath = path == "/models"_L1 || path.startsWith("/models/"_L1) || path == "/v1/models"_L1
+        || path.startsWith("/v1/models/"_L1);
+    return modelsPath && method != "GET" && method != "HEAD" && method != "POST" && method != "OPTIONS";
+}
+
+} // namespace
+
+Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_catalog(catalog)
+    , m_pool(pool)
+    , m_resolver(config)
+{
+}
+
+Relay::~Relay() = default;
+
+void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer)
+{
+    RequestRecord record;
+    record.startedAt = request.arrivedAt;
+    record.startedSteady = request.arrivedSteady;
+    record.method = QString::fromLatin1(request.method);
+    record.path = request.path;
+    record.clientAddress = request.clientAddress();
+    record.userAgent = QString::fromUtf8(request.header("user-agent"));
+
+    const QString &path = request.path;
+    const QByteArray &method = request.method;
+
+    if (method == "OPTIONS") {
+        writer->respond(204, corsHeaders(), {});
+        finishRecord(record, writer);
+        return;
+    }
+    if (path == "/"_L1 && (method == "GET" || method == "HEAD")) {
+        replyJson(writer, record, 200, R"({"status":"ok","service":"switchyard"})");
+        return;
+    }
+    if ((path == "/health"_L1 || path == "/v1/health"_L1) && (method == "GET" || method == "HEAD")) {
+        replyJson(writer, record, 200, R"({"status":"ok"})");
+        return;
+    }
+    if (isMutatingAdminPath(method, path)) {
+        refuse(request, writer, record, 403,
+               u"%1 %2 is refused: it would change a host behind the relay's back"_s.arg(record.method, path));
+        return;
+    }
+    if ((path == "/models"_L1 || path == "/v1/models"_L1) && (method == "GET" || method == "HEAD")) {
+        replyJson(writer, record, 200, m_catalog->modelsJson());
+        return;
+    }
+    if (path == "/props"_L1 && method == "GET" && request.queryItem(u"model"_s).isEmpty()) {
+        replyJson(writer, record, 200,
+                  R"({"role":"router","models_autoload":true,"model_alias":"switchyard","build_info":"switchyard-)"
+                      SWITCHYARD_VERSION R"("})");
+        return;
+    }
+    handleModelRequest(request, writer, record);
+}
+
+void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record)
+{
+    const ApiShape shape = ErrorReply::shapeForPath(request.path);
+    QString model;
+    JsonModelField field;
+    const bool fromBody = !request.body.isEmpty();
+    if (fromBody) {
+        field = JsonModelField::find(request.body);
+        switch (field.result) {
+        case JsonModelField::Result::Found:
+            model = field.value;
+            break;
+        case JsonModelField::Result::Malformed:
+        case JsonModelField::Result::NotAnObject:
+            refuse(request, writer, record, 400, u"the request body is not a JSON object"_s);
+            return;
+        case JsonModelField::Result::NotAString:
+            refuse(request, writer, record, 400, u"\"model\" must be a string"_s);
+            return;
+        case JsonModelField::Result::Missing:
+            break;
+        }
+    }
+    if (model.isEmpty())
+        model = request.queryItem(u"model"_s);
+    record.model = model;
+    if (model.isEmpty()) {
+        refuse(request, writer, record, 400, u"model name is missing from the request"_s);
+        return;
+    }
+    const std::optional<ModelRoute> route = m_resolver.resolve(model);
+    if (!route) {
+        refuse(request, writer, record, 404, unknownModelMessage(model));
+        return;
+    }
+    record.host = route->host;
+    const Catalog::HostState *host = m_catalog->host(route->host);
+    if (!host) {
+        refuse(request, writer, record, 404, unknownModelMessage(model));
+        return;
+    }
+    record.engine = host->engine;
+    if (!host->everFetched || !host->reachable) {
+        const QString why = host->lastError.isEmpty() ? u"not reached yet"_s : host->lastError;
+        refuse(request, writer, record, 424, u"host %1 is down: %2"_s.arg(route->host, why));
+        return;
+    }
+    if (!m_catalog->model(route->host, route->key)) {
+        refuse(request, writer, record, 404, unknownModelMessage(model));
+        return;
+    }
+
+    QByteArray body = request.body;
+    if (field.result == JsonModelField::Result::Found)
+        body = field.replaced(request.body, route->key);
+    QByteArray target = QUrl::toPercentEncoding(request.path, "/");
+    if (!request.rawQuery.isEmpty()) {
+        QUrlQuery query(QString::fromUtf8(request.rawQuery));
+        if (query.hasQueryItem(u"model"_s)) {
+            query.removeAllQueryItems(u"model"_s);
+            query.addQueryItem(u"model"_s, QString::fromUtf8(QUrl::toPercentEncoding(route->key)));
+        }
+        target += '?' + query.toString(QUrl::FullyEncoded).toUtf8();
+    }
+    forward(request, writer, record, *route, body, target);
+}
+
+void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
+                    const ModelRoute &route, const QByteArray &body, const QByteArray &target)
+{
+    const Catalog::HostState *host = m_catalog->host(route.host);
+    UpstreamExchange::Request up;
+    up.base = host->url;
+    up.method = request.method;
+    up.target = target;
+    up.headers = HttpHeaders::forwardable(request.headers);
+    up.headers.append({"X-Forwarded-For", request.clientAddress().toLatin1()});
+    up.body = body;
+    up.connectTimeout = m_config.limits.upstreamConnectTimeout;
+
+    auto *proxied = new ProxiedRequest(m_pool, up, ErrorReply::shapeForPath(request.path), writer, this);
+    const QString path = request.path;
+    if (path == "/models/load"_L1 || path == "/models/unload"_L1) {
+        const bool load = path == "/models/load"_L1;
+        // The merged list must show the change before this answer leaves, so that no poll that
+        // follows a successful load can read the old state (the seed's 19 s of stale answers).
+        proxied->setOnResponseHead([this, route, load](int status) {
+            if (status < 200 || status >= 300)
+                return;
+            if (load)
+                m_catalog->markLoading(route.host, route.key);
+            else
+                m_catalog->markUnloading(route.host, route.key);
+            m_catalog->refreshHost(route.host);
+        });
+    }
+    ++m_inFlight;
+    QPointer<ResponseWriter> w(writer);
+    connect(proxied, &ProxiedRequest::done, this, [this, record, w](const ProxiedRequest::Outcome &outcome) mutable {
+        --m_inFlight;
+        record.relayError = outcome.relayError;
+        record.streamedTokens = outcome.tokens;
+        record.tokensPerSecond = outcome.tokensPerSecond;
+        if (outcome.status)
+            record.status = outcome.status;
+        finishRecord(record, w);
+    });
+    emit requestStarted(record);
+    proxied->start();
+}
+
+void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record, int status,
+                   const QString &message)
+{
+    record.relayError = message;
+    const ApiShape shape = ErrorReply::shapeForPath(request.path);
+    writer->respond(status, ErrorReply::headers(), ErrorReply::body(shape, status, message));
+    finishRecord(record, writer);
+}
+
+void Relay::replyJson(ResponseWriter *writer, RequestRecord record, int status, const QByteArray &body,
+                      HeaderList headers)
+{
+    headers.prepend({"Content-Type", "application/json; charset=utf-8"});
+    writer->respond(status, headers, body);
+    finishRecord(record, writer);
+}
+
+void Relay::finishRecord(RequestRecord record, ResponseWriter *writer)
+{
+    if (writer) {
+        if (!record.status)
+            record.status = writer->status();
+        record.bytesOut = writer->bodyBytes();
+        record.timeToFirstByte = writer->timeToFirstByte();
+    }
+    record.duration = std::chrono::steady_clock::now() - record.startedSteady;
+    emit requestFinished(record);
+}
+
+QString Relay::unknownModelMessage(const QString &model) const
+{
+    QStringList known = m_catalog->aliases();
+    const qsizetype total = known.size();
+    if (known.size() > 20)
+        known = known.mid(0, 20);
+    QString list = known.join(u", "_s);
+    if (total > known.size())
+        list += u", ... (%1 in all, see GET /v1/models)"_s.arg(total);
+    return u"model '%1' not found; known models: %2"_s.arg(model, list.isEmpty() ? u"none"_s : list);
+}
+
+} // namespace switchyard

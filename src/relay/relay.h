@@ -1,0 +1,53 @@
+#pragma once
+
+#include "config/config.h"
+#include "http/requesthandler.h"
+#include "journal/requestrecord.h"
+#include "relay/errorreply.h"
+#include "relay/modelresolver.h"
+
+#include <QObject>
+
+namespace switchyard {
+
+class Catalog;
+class UpstreamPool;
+struct ModelRoute;
+
+// The relay's HTTP surface: its own answers (/health, merged /models, CORS, refusals) and the
+// model paths it resolves to a host and forwards with the model's key.
+class Relay final : public QObject, public RequestHandler
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Relay)
+
+public:
+    Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, QObject *parent = nullptr);
+    ~Relay() override;
+
+    void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
+    int requestsInFlight() const { return m_inFlight; }
+
+Q_SIGNALS:
+    void requestStarted(const switchyard::RequestRecord &record);
+    void requestFinished(const switchyard::RequestRecord &record);
+
+private:
+    void refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
+                int status, const QString &message);
+    void replyJson(ResponseWriter *writer, RequestRecord record, int status, const QByteArray &body,
+                   HeaderList headers = {});
+    void forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
+                 const ModelRoute &route, const QByteArray &body, const QByteArray &target);
+    void handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record);
+    void finishRecord(RequestRecord record, ResponseWriter *writer);
+    QString unknownModelMessage(const QString &model) const;
+
+    Config m_config;
+    Catalog *m_catalog;
+    UpstreamPool *m_pool;
+    ModelResolver m_resolver;
+    int m_inFlight = 0;
+};
+
+} // namespace switchyard

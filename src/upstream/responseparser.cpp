@@ -1,0 +1,195 @@
+#include "upstream/responseparser.h"
+
+namespace switchyard {
+
+namespace {
+constexpr qsizetype MaxHeadBytes = 256 * 1024;
+constexpr qsizetype MaxLineBytes = 64 * 1024;
+}
+
+void ResponseParser::fail(const QString &why)
+{
+    m_state = State::Error;
+    m_error = why;
+}
+
+bool ResponseParser::keepAlive() const
+{
+    if (m_state != State::Done)
+        return false;
+    const QByteArray connection = HttpHeaders::value(m_headers, "connection");
+    if (m_minorVersion == 0)
+        return HttpHeaders::hasToken(connection, "keep-alive");
+    return !HttpHeaders::hasToken(connection, "close");
+}
+
+bool ResponseParser::parseHeaderLine(QByteArrayView line)
+{
+    const qsizetype colon = line.indexOf(':');
+    if (colon <= 0)
+        return false;
+    m_headers.append({line.first(colon).toByteArray(), HttpHeaders::trimmed(line.sliced(colon + 1)).toByteArray()});
+    return true;
+}
+
+void ResponseParser::headersDone()
+{
+    if ((m_status >= 100 && m_status < 200) && m_status != 101) {
+        // Interim answer (100 Continue): the real one follows.
+        m_headers.clear();
+        m_status = 0;
+        m_state = State::StatusLine;
+        return;
+    }
+    m_headDone = true;
+    m_chunked = HttpHeaders::hasToken(HttpHeaders::value(m_headers, "transfer-encoding"), "chunked");
+    const QByteArray length = HttpHeaders::value(m_headers, "content-length");
+    if (!length.isEmpty() && !m_chunked) {
+        bool ok = false;
+        m_contentLength = length.toLongLong(&ok);
+        if (!ok || m_contentLength < 0) {
+            fail(QStringLiteral("invalid Content-Length"));
+            return;
+        }
+    }
+    if (m_headRequest || m_status == 204 || m_status == 304) {
+        m_state = State::Done;
+    } else if (m_chunked) {
+        m_state = State::ChunkSize;
+    } else if (m_contentLength >= 0) {
+        m_remaining = m_contentLength;
+        m_state = m_remaining == 0 ? State::Done : State::Body;
+    } else {
+        m_state = State::UntilClose;
+    }
+}
+
+qsizetype ResponseParser::feed(QByteArrayView input, QByteArray *body)
+{
+    qsizetype pos = 0;
+    const qsizetype size = input.size();
+    while (pos < size && m_state != State::Done && m_state != State::Error) {
+        switch (m_state) {
+        case State::Body: {
+            const qsizetype n = qMin<qint64>(m_remaining, size - pos);
+            body->append(input.data() + pos, n);
+            pos += n;
+            m_remaining -= n;
+            if (m_remaining == 0)
+                m_state = State::Done;
+            break;
+        }
+        case State::ChunkData: {
+            const qsizetype n = qMin<qint64>(m_remaining, size - pos);
+            body->append(input.data() + pos, n);
+            pos += n;
+            m_remaining -= n;
+            if (m_remaining == 0)
+                m_state = State::ChunkDataEnd;
+            break;
+        }
+        case State::UntilClose:
+            body->append(input.data() + pos, size - pos);
+            pos = size;
+            break;
+        default: {
+            // Line-oriented states.
+            const qsizetype nl = input.indexOf('\n', pos);
+            if (nl < 0) {
+                m_line.append(input.data() + pos, size - pos);
+                m_headBytes += size - pos;
+                pos = size;
+                if (m_line.size() > MaxLineBytes || m_headBytes > MaxHeadBytes)
+                    fail(QStringLiteral("response head too large"));
+                break;
+            }
+            m_line.append(input.data() + pos, nl - pos);
+            m_headBytes += nl + 1 - pos;
+            pos = nl + 1;
+            if (m_line.endsWith('\r'))
+                m_line.chop(1);
+            const QByteArray line = std::move(m_line);
+            m_line = QByteArray();
+            if (m_headBytes > MaxHeadBytes) {
+                fail(QStringLiteral("response head too large"));
+                break;
+            }
+            switch (m_state) {
+            case State::StatusLine: {
+                if (line.isEmpty())
+                    break;   // tolerate stray CRLF before the status line
+                if (!line.startsWith("HTTP/1.") || line.size() < 12 || line.at(8) != ' ') {
+                    fail(QStringLiteral("not an HTTP response"));
+                    break;
+                }
+                m_minorVersion = line.at(7) == '0' ? 0 : 1;
+                bool ok = false;
+                m_status = line.mid(9, 3).toInt(&ok);
+                if (!ok || m_status < 100 || m_status > 999) {
+                    m_status = 0;
+                    fail(QStringLiteral("invalid status line"));
+                    break;
+                }
+                m_state = State::Headers;
+                break;
+            }
+            case State::Headers:
+                if (line.isEmpty()) {
+                    m_headBytes = 0;
+                    headersDone();
+                } else if (!parseHeaderLine(line)) {
+                    fail(QStringLiteral("invalid header line"));
+                }
+                break;
+            case State::ChunkSize: {
+                QByteArrayView sizePart = line;
+                const qsizetype semi = sizePart.indexOf(';');
+                if (semi >= 0)
+                    sizePart = sizePart.first(semi);
+                bool ok = false;
+                const qint64 chunk = HttpHeaders::trimmed(sizePart).toByteArray().toLongLong(&ok, 16);
+                if (!ok || chunk < 0) {
+                    fail(QStringLiteral("invalid chunk size"));
+                    break;
+                }
+                m_headBytes = 0;
+                if (chunk == 0) {
+                    m_state = State::Trailers;
+                } else {
+                    m_remaining = chunk;
+                    m_state = State::ChunkData;
+                }
+                break;
+            }
+            case State::ChunkDataEnd:
+                if (!line.isEmpty()) {
+                    fail(QStringLiteral("chunk not followed by CRLF"));
+                    break;
+                }
+                m_headBytes = 0;
+                m_state = State::ChunkSize;
+                break;
+            case State::Trailers:
+                if (line.isEmpty())
+                    m_state = State::Done;
+                break;
+            default:
+                break;
+            }
+            break;
+        }
+        }
+    }
+    return pos;
+}
+
+void ResponseParser::connectionClosed()
+{
+    if (m_state == State::UntilClose)
+        m_state = State::Done;
+    else if (m_state != State::Done && m_state != State::Error)
+        fail(headComplete() ? QStringLiteral("connection closed in the middle of the body")
+                            : QStringLiteral("connection closed before a response"));
+}
+
+} // namespace switchyard

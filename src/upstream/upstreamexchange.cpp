@@ -1,0 +1,239 @@
+#include "upstream/upstreamexchange.h"
+
+#include "upstream/upstreampool.h"
+
+#include <QTcpSocket>
+
+namespace switchyard {
+
+namespace {
+// Bytes the socket may hold unread while paused; beyond it TCP pushes back on the upstream.
+constexpr qint64 ReadBufferWhilePaused = 256 * 1024;
+}
+
+UpstreamExchange::UpstreamExchange(UpstreamPool *pool, Request request, QObject *parent)
+    : QObject(parent)
+    , m_pool(pool)
+    , m_request(std::move(request))
+    , m_parser(m_request.method == "HEAD")
+{
+    m_connectTimer.setSingleShot(true);
+    connect(&m_connectTimer, &QTimer::timeout, this, [this] {
+        fail(Failure::ConnectTimeout, QStringLiteral("no connection to %1 within %2 ms")
+                 .arg(m_request.base.authority()).arg(m_request.connectTimeout.count()));
+    });
+    m_inactivityTimer.setSingleShot(true);
+    connect(&m_inactivityTimer, &QTimer::timeout, this, [this] {
+        fail(Failure::Inactivity, QStringLiteral("%1 sent nothing for %2 ms")
+                 .arg(m_request.base.authority()).arg(m_request.inactivityTimeout.count()));
+    });
+}
+
+UpstreamExchange::~UpstreamExchange()
+{
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+        m_socket->deleteLater();
+    }
+}
+
+QString UpstreamExchange::poolKey() const
+{
+    return m_request.base.host() + u':' + QString::number(m_request.base.port(80));
+}
+
+void UpstreamExchange::start()
+{
+    connectSocket(true);
+}
+
+void UpstreamExchange::connectSocket(bool allowPooled)
+{
+    m_socket = allowPooled ? m_pool->take(poolKey()) : nullptr;
+    m_reused = m_socket != nullptr;
+    if (!m_socket)
+        m_socket = new QTcpSocket;
+    m_socket->setReadBufferSize(ReadBufferWhilePaused);
+    connect(m_socket, &QTcpSocket::readyRead, this, &UpstreamExchange::onReadyRead);
+    connect(m_socket, &QTcpSocket::disconnected, this, &UpstreamExchange::onDisconnected);
+    connect(m_socket, &QAbstractSocket::errorOccurred, this, &UpstreamExchange::onSocketError);
+    if (m_reused) {
+        sendRequest();
+        return;
+    }
+    connect(m_socket, &QTcpSocket::connected, this, [this] {
+        m_connectTimer.stop();
+        m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        sendRequest();
+    });
+    m_connectTimer.start(m_request.connectTimeout);
+    m_socket->connectToHost(m_request.base.host(), quint16(m_request.base.port(80)));
+}
+
+void UpstreamExchange::sendRequest()
+{
+    QByteArray head;
+    head.reserve(512);
+    head += m_request.method + ' ' + m_request.target + " HTTP/1.1\r\nHost: "
+        + m_request.base.authority(QUrl::FullyEncoded).toUtf8() + "\r\n";
+    for (const auto &h : m_request.headers)
+        head += h.first + ": " + h.second + "\r\n";
+    if (!m_request.body.isEmpty() || m_request.method == "POST" || m_request.method == "PUT")
+        head += "Content-Length: " + QByteArray::number(m_request.body.size()) + "\r\n";
+    head += "\r\n";
+    m_socket->write(head);
+    if (!m_request.body.isEmpty())
+        m_socket->write(m_request.body);
+    m_socket->flush();
+    if (m_request.inactivityTimeout.count() > 0)
+        m_inactivityTimer.start(m_request.inactivityTimeout);
+}
+
+void UpstreamExchange::setPaused(bool paused)
+{
+    if (m_paused == paused)
+        return;
+    m_paused = paused;
+    if (!paused && m_socket && m_socket->bytesAvailable() > 0)
+        QMetaObject::invokeMethod(this, &UpstreamExchange::onReadyRead, Qt::QueuedConnection);
+}
+
+void UpstreamExchange::onReadyRead()
+{
+    if (!m_socket || m_done || m_paused)
+        return;
+    const QByteArray data = m_socket->readAll();
+    if (data.isEmpty())
+        return;
+    m_gotBytes = true;
+    if (m_request.inactivityTimeout.count() > 0)
+        m_inactivityTimer.start(m_request.inactivityTimeout);
+    const bool hadHead = m_parser.headComplete();
+    QByteArray body;
+    m_parser.feed(data, &body);
+    if (m_parser.hasError()) {
+        fail(hadHead ? Failure::Truncated : Failure::Protocol, m_parser.errorString());
+        return;
+    }
+    if (!hadHead && m_parser.headComplete())
+        emit responseHead();
+    if (!body.isEmpty() && !m_done) {
+        QPointer<UpstreamExchange> self(this);
+        emit bodyData(body);
+        if (!self)
+            return;
+    }
+    if (m_parser.isDone() && !m_done)
+        complete();
+}
+
+void UpstreamExchange::onDisconnected()
+{
+    if (m_done)
+        return;
+    // Bytes may still be buffered; take them before judging the close.
+    if (m_socket && m_socket->bytesAvailable() > 0) {
+        const bool paused = m_paused;
+        m_paused = false;
+        onReadyRead();
+        m_paused = paused;
+        if (m_done)
+            return;
+    }
+    m_parser.connectionClosed();
+    if (m_parser.isDone()) {
+        complete();
+        return;
+    }
+    if (!m_gotBytes && m_reused) {
+        // A pooled connection the upstream had closed: try once more on a fresh one.
+        m_socket->disconnect(this);
+        m_socket->deleteLater();
+        m_socket = nullptr;
+        connectSocket(false);
+        return;
+    }
+    fail(m_parser.headComplete() ? Failure::Truncated : Failure::Dropped, m_parser.errorString());
+}
+
+void UpstreamExchange::onSocketError(QAbstractSocket::SocketError error)
+{
+    if (m_done)
+        return;
+    switch (error) {
+    case QAbstractSocket::RemoteHostClosedError:
+        onDisconnected();
+        return;
+    case QAbstractSocket::ConnectionRefusedError:
+        fail(Failure::Refused, QStringLiteral("%1 refused the connection").arg(m_request.base.authority()));
+        return;
+    case QAbstractSocket::HostNotFoundError:
+        fail(Failure::HostNotFound, QStringLiteral("host %1 not found").arg(m_request.base.host()));
+        return;
+    case QAbstractSocket::NetworkError:
+    case QAbstractSocket::SocketTimeoutError:
+        if (!m_gotBytes && m_socket && m_socket->state() != QAbstractSocket::ConnectedState && !m_reused) {
+            fail(Failure::Refused, QStringLiteral("%1: %2").arg(m_request.base.authority(), m_socket->errorString()));
+            return;
+        }
+        onDisconnected();
+        return;
+    default:
+        if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
+            return;
+        fail(m_gotBytes ? Failure::Truncated : Failure::Refused,
+             QStringLiteral("%1: %2").arg(m_request.base.authority(), m_socket ? m_socket->errorString() : QString()));
+        return;
+    }
+}
+
+void UpstreamExchange::fail(Failure failure, const QString &message)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_failure = failure;
+    m_error = message;
+    m_connectTimer.stop();
+    m_inactivityTimer.stop();
+    releaseSocket(false);
+    emit failed(failure, message);
+}
+
+void UpstreamExchange::complete()
+{
+    m_done = true;
+    m_connectTimer.stop();
+    m_inactivityTimer.stop();
+    releaseSocket(m_parser.keepAlive() && m_socket && m_socket->bytesAvailable() == 0);
+    emit finished();
+}
+
+void UpstreamExchange::abort()
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_connectTimer.stop();
+    m_inactivityTimer.stop();
+    releaseSocket(false);
+}
+
+void UpstreamExchange::releaseSocket(bool reusable)
+{
+    if (!m_socket)
+        return;
+    QTcpSocket *socket = m_socket;
+    m_socket = nullptr;
+    socket->disconnect(this);
+    if (reusable) {
+        socket->setReadBufferSize(0);
+        m_pool->give(poolKey(), socket);
+        return;
+    }
+    socket->abort();
+    socket->deleteLater();
+}
+
+} // namespace switchyard

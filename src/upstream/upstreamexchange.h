@@ -1,0 +1,99 @@
+#pragma once
+
+#include "http/httpheaders.h"
+#include "upstream/responseparser.h"
+
+#include <QAbstractSocket>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <QUrl>
+
+#include <chrono>
+
+class QTcpSocket;
+
+namespace switchyard {
+
+class UpstreamPool;
+
+// One request to an upstream llama-server and its response, streamed: the body arrives through
+// bodyData() as it comes off the wire. Pausing stops reading the socket, so a slow client slows
+// the upstream through TCP instead of filling the relay's memory.
+class UpstreamExchange final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(UpstreamExchange)
+
+public:
+    enum class Failure {
+        None,
+        Refused,          // connection refused or host unreachable
+        HostNotFound,
+        ConnectTimeout,
+        Dropped,          // closed or reset before any response byte
+        Truncated,        // closed in the middle of the body
+        Protocol,         // the answer was not HTTP
+        Inactivity,       // no byte for longer than the inactivity limit
+    };
+    Q_ENUM(Failure)
+
+    struct Request
+    {
+        QUrl base;                  // scheme://host:port of the upstream
+        QByteArray method = "GET";
+        QByteArray target = "/";    // path and query, already encoded
+        HeaderList headers;         // forwardable headers; Host and framing are added here
+        QByteArray body;
+        std::chrono::milliseconds connectTimeout{std::chrono::seconds(10)};
+        // 0 = none. Reset by every byte, so a long prefill with ':' pings is never cut.
+        std::chrono::milliseconds inactivityTimeout{0};
+    };
+
+    UpstreamExchange(UpstreamPool *pool, Request request, QObject *parent = nullptr);
+    ~UpstreamExchange() override;
+
+    void start();
+    // Close the upstream connection now: the upstream sees the cancellation at once.
+    void abort();
+    void setPaused(bool paused);
+
+    int status() const { return m_parser.status(); }
+    const HeaderList &headers() const { return m_parser.headers(); }
+    bool headReceived() const { return m_parser.headComplete(); }
+    Failure failure() const { return m_failure; }
+    QString errorString() const { return m_error; }
+    static bool isConnectFailure(Failure f) { return f == Failure::Refused || f == Failure::HostNotFound || f == Failure::ConnectTimeout; }
+
+Q_SIGNALS:
+    void responseHead();
+    void bodyData(const QByteArray &data);
+    void finished();
+    void failed(switchyard::UpstreamExchange::Failure failure, const QString &message);
+
+private:
+    void connectSocket(bool allowPooled);
+    void sendRequest();
+    void onReadyRead();
+    void onDisconnected();
+    void onSocketError(QAbstractSocket::SocketError error);
+    void fail(Failure failure, const QString &message);
+    void complete();
+    void releaseSocket(bool reusable);
+    QString poolKey() const;
+
+    UpstreamPool *m_pool;
+    Request m_request;
+    QTcpSocket *m_socket = nullptr;
+    ResponseParser m_parser;
+    QTimer m_connectTimer;
+    QTimer m_inactivityTimer;
+    Failure m_failure = Failure::None;
+    QString m_error;
+    bool m_paused = false;
+    bool m_reused = false;
+    bool m_gotBytes = false;
+    bool m_done = false;
+};
+
+} // namespace switchyard

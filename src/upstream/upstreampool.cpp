@@ -1,0 +1,72 @@
+#include "upstream/upstreampool.h"
+
+#include <QTcpSocket>
+
+namespace switchyard {
+
+UpstreamPool::UpstreamPool(QObject *parent)
+    : QObject(parent)
+{
+}
+
+UpstreamPool::~UpstreamPool() = default;
+
+QTcpSocket *UpstreamPool::take(const QString &key)
+{
+    auto it = m_idle.find(key);
+    if (it == m_idle.end())
+        return nullptr;
+    const auto now = std::chrono::steady_clock::now();
+    while (!it->isEmpty()) {
+        Idle idle = it->takeLast();
+        QTcpSocket *socket = idle.socket;
+        if (!socket)
+            continue;
+        socket->disconnect(this);
+        if (socket->state() == QAbstractSocket::ConnectedState && socket->bytesAvailable() == 0
+            && now - idle.since < IdleTimeout) {
+            socket->setParent(nullptr);
+            return socket;
+        }
+        socket->deleteLater();
+    }
+    return nullptr;
+}
+
+void UpstreamPool::give(const QString &key, QTcpSocket *socket)
+{
+    QList<Idle> &list = m_idle[key];
+    if (list.size() >= MaxIdlePerKey || socket->state() != QAbstractSocket::ConnectedState) {
+        socket->deleteLater();
+        return;
+    }
+    socket->setParent(this);
+    // An idle connection that speaks or closes is of no further use.
+    connect(socket, &QTcpSocket::readyRead, this, [this, socket] { drop(socket); });
+    connect(socket, &QTcpSocket::disconnected, this, [this, socket] { drop(socket); });
+    list.append({socket, std::chrono::steady_clock::now()});
+}
+
+void UpstreamPool::drop(QTcpSocket *socket)
+{
+    for (auto &list : m_idle) {
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            if (list.at(i).socket == socket) {
+                list.removeAt(i);
+                socket->disconnect(this);
+                socket->deleteLater();
+                return;
+            }
+        }
+    }
+}
+
+int UpstreamPool::idleCount() const
+{
+    int n = 0;
+    for (const auto &list : m_idle)
+        n += list.size();
+    return n;
+}
+
+} // namespace switchyard

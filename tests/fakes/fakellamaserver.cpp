@@ -1,0 +1,900 @@
+#include "fakellamaserver.h"
+
+#include "fakecompletionjob.h"
+#include "fakeerrors.h"
+#include "fakehttpconnection.h"
+#include "fakehttphead.h"
+#include "fakehttprequest.h"
+#include "fakejsonwriter.h"
+#include "fakelogging.h"
+#include "fakemodelregistry.h"
+#include "fakemodelsjson.h"
+#include "fakerequestlog.h"
+#include "fakessehub.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpSocket>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace switchyard::fake {
+
+namespace {
+
+using After = FakeHttpConnection::After;
+
+const QByteArray kSuccess = QByteArrayLiteral(R"({"success":true})");
+const QByteArray kHtmlType = QByteArrayLiteral("text/html; charset=utf-8");
+const QByteArray kRootPage = QByteArrayLiteral(
+    "<!doctype html><html><head><title>llama.cpp</title></head>"
+    "<body>fake llama.cpp server (switchyard test fake)</body></html>");
+
+std::optional<QJsonObject> jsonObject(const QByteArray &body)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        return std::nullopt;
+    return doc.object();
+}
+
+std::optional<FakeApi> inferenceApi(const QByteArray &path)
+{
+    if (path == "/v1/chat/completions" || path == "/chat/completions")
+        return FakeApi::ChatCompletions;
+    if (path == "/v1/completions" || path == "/completions")
+        return FakeApi::Completions;
+    if (path == "/completion")
+        return FakeApi::NativeCompletion;
+    if (path == "/v1/messages")
+        return FakeApi::Messages;
+    if (path == "/v1/messages/count_tokens")
+        return FakeApi::CountTokens;
+    if (path == "/v1/responses" || path == "/responses")
+        return FakeApi::Responses;
+    return std::nullopt;
+}
+
+} // namespace
+
+FakeLlamaServer::FakeLlamaServer(FakeOptions options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_registry(std::make_unique<FakeModelRegistry>(m_options))
+    , m_sseHub(std::make_unique<FakeSseHub>())
+    , m_log(std::make_unique<FakeRequestLog>())
+{
+    connect(&m_tcpServer, &QTcpServer::newConnection, this, &FakeLlamaServer::onNewConnection);
+    connect(m_registry.get(), &FakeModelRegistry::event, this,
+            [this](const QByteArray &payload) { m_sseHub->broadcast(payload); });
+    connect(m_registry.get(), &FakeModelRegistry::modelReady, this, &FakeLlamaServer::onModelReady);
+    connect(m_registry.get(), &FakeModelRegistry::modelLoadFailed, this, &FakeLlamaServer::onModelLoadFailed);
+    connect(m_registry.get(), &FakeModelRegistry::modelStopped, this, &FakeLlamaServer::onModelStopped);
+}
+
+FakeLlamaServer::~FakeLlamaServer()
+{
+    // Connections die before the registry and the log they report to.
+    const auto connections = std::exchange(m_connections, {});
+    for (const QPointer<FakeHttpConnection> &connection : connections) {
+        if (connection) {
+            disconnect(connection, nullptr, this, nullptr);
+            delete connection.data();
+        }
+    }
+}
+
+qint64 FakeLlamaServer::nowMs()
+{
+    QElapsedTimer clock;
+    clock.start();
+    return clock.msecsSinceReference();
+}
+
+bool FakeLlamaServer::listen(const QHostAddress &address, quint16 port)
+{
+    if (!m_tcpServer.listen(address, port))
+        return false;
+    // A plain llama-server loads its one model at start and answers 503 until then.
+    if (m_options.singleModel && modelStatus(m_options.models.constFirst()) == FakeModelStatus::Unloaded)
+        m_registry->load(m_options.models.constFirst());
+    qCDebug(lcFake) << "listening on" << baseUrl();
+    return true;
+}
+
+bool FakeLlamaServer::isListening() const
+{
+    return m_tcpServer.isListening();
+}
+
+quint16 FakeLlamaServer::port() const
+{
+    return m_tcpServer.serverPort();
+}
+
+QUrl FakeLlamaServer::baseUrl() const
+{
+    QHostAddress host = m_tcpServer.serverAddress();
+    if (host == QHostAddress::Any || host == QHostAddress::AnyIPv4 || host == QHostAddress::AnyIPv6)
+        host = QHostAddress(QHostAddress::LocalHost);
+    QUrl url;
+    url.setScheme(u"http"_s);
+    url.setHost(host.toString());
+    url.setPort(port());
+    return url;
+}
+
+QString FakeLlamaServer::errorString() const
+{
+    return m_tcpServer.errorString();
+}
+
+void FakeLlamaServer::close()
+{
+    m_tcpServer.close();
+    for (Exchange &exchange : m_exchanges) {
+        if (exchange.job)
+            exchange.job->stop();
+    }
+    m_exchanges.clear();
+    const auto open = std::exchange(m_currentSeq, {});
+    for (const qint64 seq : open)
+        markFinished(seq);
+    for (const QPointer<FakeHttpConnection> &connection : std::as_const(m_connections)) {
+        if (connection)
+            connection->drop();
+    }
+    m_registry->reset();
+}
+
+void FakeLlamaServer::setTokensPerSecond(double rate)
+{
+    m_options.tokensPerSecond = qMax(0.0, rate);
+}
+
+void FakeLlamaServer::setLoadDelay(std::chrono::milliseconds delay)
+{
+    m_options.loadDelay = delay;
+    m_registry->setLoadDelay(delay);
+}
+
+void FakeLlamaServer::setUnloadDelay(std::chrono::milliseconds delay)
+{
+    m_options.unloadDelay = delay;
+    m_registry->setUnloadDelay(delay);
+}
+
+void FakeLlamaServer::setPrefillDelay(std::chrono::milliseconds delay)
+{
+    m_options.prefillDelay = delay;
+}
+
+void FakeLlamaServer::setPingInterval(std::chrono::milliseconds interval)
+{
+    m_options.pingInterval = interval;
+}
+
+void FakeLlamaServer::setAutoload(bool on)
+{
+    m_options.autoload = on;
+}
+
+void FakeLlamaServer::setMaxModels(int count)
+{
+    m_options.maxModels = count;
+    m_registry->setMaxModels(count);
+}
+
+void FakeLlamaServer::setRejectLateSystem(bool on)
+{
+    m_options.rejectLateSystem = on;
+}
+
+void FakeLlamaServer::setMaxReplyTokens(int count)
+{
+    m_options.maxReplyTokens = qMax(0, count);
+}
+
+void FakeLlamaServer::setModelStatus(const QString &model, FakeModelStatus status)
+{
+    m_registry->setStatus(model, status);
+}
+
+void FakeLlamaServer::setFailLoad(const QString &model, bool fail)
+{
+    m_registry->setFailsToLoad(model, fail);
+}
+
+void FakeLlamaServer::failNextRequests(int count, const FakeFailure &failure)
+{
+    for (int i = 0; i < count; ++i)
+        m_failures.append(failure);
+}
+
+void FakeLlamaServer::failNextRequests(int count, FakeFailure::Mode mode)
+{
+    FakeFailure failure;
+    failure.mode = mode;
+    failNextRequests(count, failure);
+}
+
+void FakeLlamaServer::clearFailures()
+{
+    m_failures.clear();
+}
+
+FakeModelStatus FakeLlamaServer::modelStatus(const QString &model) const
+{
+    const FakeModelState *state = m_registry->model(model);
+    return state ? state->status : FakeModelStatus::Unloaded;
+}
+
+int FakeLlamaServer::activeGenerations() const
+{
+    return int(std::count_if(m_exchanges.cbegin(), m_exchanges.cend(),
+                             [](const Exchange &e) { return e.job && e.job->isRunning(); }));
+}
+
+int FakeLlamaServer::sseSubscribers() const
+{
+    return m_sseHub->subscriberCount();
+}
+
+const QList<ReceivedRequest> &FakeLlamaServer::received() const
+{
+    return m_log->all();
+}
+
+const ReceivedRequest *FakeLlamaServer::request(qint64 seq) const
+{
+    return std::as_const(*m_log).find(seq);
+}
+
+void FakeLlamaServer::clearReceived()
+{
+    m_log->clear();
+}
+
+// ---- connections -----------------------------------------------------------
+
+void FakeLlamaServer::onNewConnection()
+{
+    while (QTcpSocket *socket = m_tcpServer.nextPendingConnection()) {
+        auto *connection = new FakeHttpConnection(socket, this);
+        m_connections.append(connection);
+        connect(connection, &FakeHttpConnection::requestReady, this,
+                [this, connection](const FakeHttpRequest &request) { onRequest(connection, request); });
+        connect(connection, &FakeHttpConnection::peerClosed, this,
+                [this, connection] { onPeerClosed(connection); });
+        connect(connection, &FakeHttpConnection::closed, this, [this, connection] {
+            m_currentSeq.remove(connection);
+            m_sseHub->unsubscribe(connection);
+            m_connections.removeIf(
+                [connection](const QPointer<FakeHttpConnection> &c) { return !c || c == connection; });
+        });
+    }
+}
+
+void FakeLlamaServer::onPeerClosed(FakeHttpConnection *connection)
+{
+    m_sseHub->unsubscribe(connection);
+    const auto it = m_currentSeq.constFind(connection);
+    if (it == m_currentSeq.cend())
+        return;
+    const qint64 seq = it.value();
+    m_currentSeq.erase(it);
+    if (const auto exchange = m_exchanges.find(seq); exchange != m_exchanges.end()) {
+        if (exchange->job)
+            exchange->job->stop(); // the box stops generating for nobody
+        m_exchanges.erase(exchange);
+    }
+    ReceivedRequest *record = m_log->find(seq);
+    if (record && record->isOpen()) {
+        record->cancelledAtMs = nowMs();
+        qCDebug(lcFake) << "request" << seq << "cancelled by the client";
+        emit requestCancelled(seq);
+    }
+}
+
+FakeLlamaServer::Route FakeLlamaServer::routeFor(const FakeHttpRequest &request, std::optional<FakeApi> *api) const
+{
+    const QByteArray &path = request.path;
+    const QByteArray &method = request.method;
+    const bool get = method == "GET" || method == "HEAD";
+    const bool router = !m_options.singleModel;
+
+    if (method == "OPTIONS")
+        return Route::Options;
+    if (get && path == "/")
+        return Route::Root;
+    if (get && (path == "/health" || path == "/v1/health"))
+        return Route::Health;
+    if (get && (path == "/models" || path == "/v1/models"))
+        return Route::ModelsList;
+    if (router && get && path == "/models/sse")
+        return Route::ModelsSse;
+    if (router && method == "POST" && path == "/models/load")
+        return Route::ModelsLoad;
+    if (router && method == "POST" && path == "/models/unload")
+        return Route::ModelsUnload;
+    if (get && path == "/props")
+        return Route::Props;
+    if (method == "POST") {
+        *api = inferenceApi(path);
+        if (*api)
+            return Route::Inference;
+    }
+    return Route::NotFound;
+}
+
+bool FakeLlamaServer::isModelRoute(Route route, const FakeHttpRequest &request) const
+{
+    return route == Route::Inference || (route == Route::Props && !request.queryItem(u"model"_s).isEmpty());
+}
+
+std::optional<FakeFailure> FakeLlamaServer::takeFailure(Route route, const FakeHttpRequest &request)
+{
+    for (qsizetype i = 0; i < m_failures.size(); ++i) {
+        const FakeFailure &f = m_failures.at(i);
+        if (f.path.isEmpty() ? isModelRoute(route, request) : f.path == request.path)
+            return m_failures.takeAt(i);
+    }
+    return std::nullopt;
+}
+
+void FakeLlamaServer::onRequest(FakeHttpConnection *connection, const FakeHttpRequest &request)
+{
+    if (request.path.startsWith("/__fake/")) {
+        handleControl(connection, request);
+        return;
+    }
+
+    const qint64 seq = m_log->add(request, nowMs());
+    m_currentSeq.insert(connection, seq);
+    emit requestReceived(seq);
+
+    std::optional<FakeApi> api;
+    const Route route = routeFor(request, &api);
+    const bool wantsClose = request.wantsClose();
+
+    if (m_options.singleModel) {
+        const FakeModelStatus status = modelStatus(m_options.models.constFirst());
+        if (status != FakeModelStatus::Loaded && status != FakeModelStatus::Sleeping) {
+            answerError(seq, connection, 503, fakeerrors::unavailable(u"Loading model"_s));
+            return;
+        }
+    }
+
+    std::optional<FakeFailure> failure = takeFailure(route, request);
+    if (failure && failure->mode != FakeFailure::Mode::CrashMidStream
+        && failure->mode != FakeFailure::Mode::ErrorMidStream) {
+        applyImmediateFailure(seq, connection, request, *failure);
+        return;
+    }
+
+    switch (route) {
+    case Route::NotFound:
+        answerError(seq, connection, 404, fakeerrors::notFound());
+        return;
+    case Route::Options:
+        connection->sendResponse(FakeHttpHead::options(), {}, wantsClose ? After::Close : After::KeepAlive);
+        markStatus(seq, 200);
+        markFinished(seq);
+        return;
+    case Route::Root:
+        if (request.method == "HEAD") {
+            const auto keep = wantsClose ? FakeHttpHead::Connection::Close : FakeHttpHead::Connection::KeepAlive;
+            connection->sendResponse(FakeHttpHead::fixed(200, kHtmlType, kRootPage.size(), keep), {},
+                                     wantsClose ? After::Close : After::KeepAlive);
+            markStatus(seq, 200);
+            markFinished(seq);
+            return;
+        }
+        answerOwn(seq, connection, wantsClose, 200, kRootPage, kHtmlType);
+        return;
+    case Route::Health:
+        answerOwn(seq, connection, wantsClose, 200, QByteArrayLiteral(R"({"status":"ok"})"),
+                  FakeHttpHead::JsonType);
+        return;
+    case Route::ModelsList:
+        answerOwn(seq, connection, wantsClose, 200,
+                  m_options.singleModel ? fakemodelsjson::singleModelList(*m_registry->model(m_options.models.constFirst()))
+                                        : fakemodelsjson::routerList(m_registry->models()),
+                  FakeHttpHead::JsonType);
+        return;
+    case Route::ModelsSse:
+        handleSse(seq, connection);
+        return;
+    case Route::ModelsLoad:
+        handleLoad(seq, connection, request);
+        return;
+    case Route::ModelsUnload:
+        handleUnload(seq, connection, request);
+        return;
+    case Route::Props:
+        if (m_options.singleModel) {
+            answerOwn(seq, connection, wantsClose, 200,
+                      fakemodelsjson::childProps(*m_registry->model(m_options.models.constFirst())),
+                      FakeHttpHead::JsonType);
+            return;
+        }
+        if (request.queryItem(u"model"_s).isEmpty()) {
+            answerOwn(seq, connection, wantsClose, 200,
+                      fakemodelsjson::routerProps(m_registry->maxModels(), m_options.autoload),
+                      FakeHttpHead::JsonType);
+            return;
+        }
+        handleModelRequest(seq, connection, request, route, api, failure);
+        return;
+    case Route::Inference:
+        handleModelRequest(seq, connection, request, route, api, failure);
+        return;
+    }
+}
+
+// ---- router endpoints --------------------------------------------------------
+
+void FakeLlamaServer::handleLoad(qint64 seq, FakeHttpConnection *connection, const FakeHttpRequest &request)
+{
+    const QString model = jsonObject(request.body).value_or(QJsonObject()).value(u"model"_s).toString();
+    switch (m_registry->load(model)) {
+    case FakeModelRegistry::LoadResult::Started:
+        answerOwn(seq, connection, request.wantsClose(), 200, kSuccess, FakeHttpHead::JsonType);
+        return;
+    case FakeModelRegistry::LoadResult::AlreadyRunning:
+        answerError(seq, connection, 400, fakeerrors::invalidRequest(u"model is already running"_s));
+        return;
+    case FakeModelRegistry::LoadResult::NotFound:
+        answerError(seq, connection, 404, fakeerrors::notFound());
+        return;
+    case FakeModelRegistry::LoadResult::LimitReached:
+        answerError(seq, connection, 500, fakeerrors::serverError(u"model limit reached, try again later"_s));
+        return;
+    }
+}
+
+void FakeLlamaServer::handleUnload(qint64 seq, FakeHttpConnection *connection, const FakeHttpRequest &request)
+{
+    const QString model = jsonObject(request.body).value_or(QJsonObject()).value(u"model"_s).toString();
+    switch (m_registry->unload(model)) {
+    case FakeModelRegistry::UnloadResult::Started:
+        answerOwn(seq, connection, request.wantsClose(), 200, kSuccess, FakeHttpHead::JsonType);
+        return;
+    case FakeModelRegistry::UnloadResult::NotRunning:
+        answerError(seq, connection, 400, fakeerrors::invalidRequest(u"model is not running"_s));
+        return;
+    case FakeModelRegistry::UnloadResult::NotFound:
+        answerError(seq, connection, 400, fakeerrors::invalidRequest(u"model is not found"_s));
+        return;
+    }
+}
+
+void FakeLlamaServer::handleSse(qint64 seq, FakeHttpConnection *connection)
+{
+    connection->startChunked(FakeHttpHead::stream(FakeHttpHead::EventStreamType));
+    markStatus(seq, 200);
+    m_sseHub->subscribe(connection);
+    Exchange exchange;
+    exchange.seq = seq;
+    exchange.connection = connection;
+    exchange.route = Route::ModelsSse;
+    m_exchanges.insert(seq, exchange);
+}
+
+void FakeLlamaServer::applyImmediateFailure(qint64 seq, FakeHttpConnection *connection,
+                                            const FakeHttpRequest &request, const FakeFailure &failure)
+{
+    qCDebug(lcFake) << "request" << seq << "fails:" << FakeFailure::modeName(failure.mode);
+    switch (failure.mode) {
+    case FakeFailure::Mode::Drop:
+        connection->drop();
+        markFinished(seq);
+        return;
+    case FakeFailure::Mode::Status: {
+        const QByteArray body = failure.body.isEmpty()
+            ? fakeerrors::body(failure.status, u"fake: injected failure"_s, fakeerrors::typeForStatus(failure.status))
+            : failure.body;
+        const bool json = body.startsWith('{') || body.startsWith('[');
+        answerOwn(seq, connection, true, failure.status, body,
+                  json ? FakeHttpHead::JsonType : QByteArrayLiteral("text/plain; charset=utf-8"));
+        return;
+    }
+    case FakeFailure::Mode::Stall: {
+        const bool stream = jsonObject(request.body).value_or(QJsonObject()).value(u"stream"_s).toBool();
+        const QByteArray type = stream ? FakeHttpHead::EventStreamType : FakeHttpHead::JsonType;
+        connection->startChunked(m_options.singleModel ? FakeHttpHead::stream(type) : FakeHttpHead::routed(200, type));
+        markStatus(seq, 200);
+        Exchange exchange;
+        exchange.seq = seq;
+        exchange.connection = connection;
+        exchange.route = Route::Inference;
+        m_exchanges.insert(seq, exchange);
+        return;
+    }
+    case FakeFailure::Mode::CrashMidStream:
+    case FakeFailure::Mode::ErrorMidStream:
+        break; // handled by the generation
+    }
+}
+
+// ---- requests for a model ------------------------------------------------------
+
+void FakeLlamaServer::handleModelRequest(qint64 seq, FakeHttpConnection *connection, const FakeHttpRequest &request,
+                                         Route route, std::optional<FakeApi> api,
+                                         std::optional<FakeFailure> failure)
+{
+    Exchange exchange;
+    exchange.seq = seq;
+    exchange.connection = connection;
+    exchange.route = route;
+    exchange.wantsClose = request.wantsClose();
+    exchange.failure = failure;
+
+    if (route == Route::Inference) {
+        const std::optional<QJsonObject> body = jsonObject(request.body);
+        if (!body) {
+            answerError(seq, connection, 400, fakeerrors::invalidRequest(u"Failed to parse the request body as JSON"_s));
+            return;
+        }
+        exchange.inference = FakeInferenceRequest::parse(*api, *body);
+        exchange.model = exchange.inference.model;
+    } else {
+        exchange.model = request.queryItem(u"model"_s);
+    }
+
+    if (m_options.singleModel) {
+        // A plain llama-server serves whatever "model" says.
+        exchange.model = m_options.models.constFirst();
+        m_exchanges.insert(seq, exchange);
+        dispatch(seq);
+        return;
+    }
+
+    if (exchange.model.isEmpty()) {
+        answerError(seq, connection, 400, fakeerrors::invalidRequest(u"model name is missing from the request"_s));
+        return;
+    }
+    const FakeModelState *state = m_registry->model(exchange.model);
+    if (!state) {
+        answerError(seq, connection, 400, fakeerrors::invalidRequest(u"model '%1' not found"_s.arg(exchange.model)));
+        return;
+    }
+
+    const bool autoload = request.hasQueryItem(u"autoload"_s)
+        ? request.queryItem(u"autoload"_s) != u"false" && request.queryItem(u"autoload"_s) != u"0"
+        : m_options.autoload;
+
+    switch (state->status) {
+    case FakeModelStatus::Loaded:
+        m_exchanges.insert(seq, exchange);
+        dispatch(seq);
+        return;
+    case FakeModelStatus::Sleeping:
+        m_exchanges.insert(seq, exchange);
+        if (route == Route::Props) {
+            dispatch(seq); // props of a sleeping model do not wake it (transcript 58)
+            return;
+        }
+        m_exchanges[seq].waiting = true;
+        m_registry->wake(exchange.model);
+        return;
+    case FakeModelStatus::Loading:
+        exchange.waiting = true;
+        m_exchanges.insert(seq, exchange);
+        return;
+    case FakeModelStatus::Unloaded:
+        if (!autoload) {
+            answerError(seq, connection, 400, fakeerrors::invalidRequest(u"model is not loaded"_s));
+            return;
+        }
+        if (m_registry->load(exchange.model) == FakeModelRegistry::LoadResult::LimitReached) {
+            answerError(seq, connection, 500, fakeerrors::serverError(u"model limit reached, try again later"_s));
+            return;
+        }
+        // The router now holds the request in silence until the model is up.
+        exchange.waiting = true;
+        m_exchanges.insert(seq, exchange);
+        return;
+    }
+}
+
+void FakeLlamaServer::onModelReady(const QString &model)
+{
+    const QList<qint64> seqs = m_exchanges.keys();
+    for (const qint64 seq : seqs) {
+        const auto it = m_exchanges.constFind(seq);
+        if (it != m_exchanges.cend() && it->waiting && it->model == model) {
+            m_exchanges[seq].waiting = false;
+            dispatch(seq);
+        }
+    }
+}
+
+void FakeLlamaServer::onModelLoadFailed(const QString &model)
+{
+    const QList<qint64> seqs = m_exchanges.keys();
+    for (const qint64 seq : seqs) {
+        const auto it = m_exchanges.constFind(seq);
+        if (it == m_exchanges.cend() || !it->waiting || it->model != model)
+            continue;
+        const QPointer<FakeHttpConnection> connection = it->connection;
+        m_exchanges.remove(seq);
+        if (connection)
+            answerError(seq, connection, 500, fakeerrors::serverError(u"model name=%1 failed to load"_s.arg(model)));
+    }
+}
+
+void FakeLlamaServer::onModelStopped(const QString &model)
+{
+    // Its child server is gone: the router's proxied answers are cut short.
+    const QList<qint64> seqs = m_exchanges.keys();
+    for (const qint64 seq : seqs) {
+        const auto it = m_exchanges.constFind(seq);
+        if (it == m_exchanges.cend() || it->model != model || !it->job)
+            continue;
+        const QPointer<FakeCompletionJob> job = it->job;
+        m_exchanges.remove(seq);
+        job->abort();
+        markFinished(seq);
+    }
+}
+
+void FakeLlamaServer::dispatch(qint64 seq)
+{
+    const auto it = m_exchanges.find(seq);
+    if (it == m_exchanges.end())
+        return;
+    if (!it->connection || !it->connection->isAnswering()) {
+        m_exchanges.erase(it);
+        return;
+    }
+    const Exchange exchange = *it;
+    FakeHttpConnection *connection = exchange.connection;
+    const FakeModelState *state = m_registry->model(exchange.model);
+    m_registry->markUsed(exchange.model);
+
+    if (exchange.route == Route::Props) {
+        m_exchanges.remove(seq);
+        answerRouted(seq, connection, exchange.wantsClose, fakemodelsjson::childProps(*state));
+        return;
+    }
+
+    const FakeInferenceRequest &inference = exchange.inference;
+    if (inference.api == FakeApi::CountTokens) {
+        m_exchanges.remove(seq);
+        FakeGenerationStats stats;
+        stats.promptTokens = inference.promptTokens;
+        answerRouted(seq, connection, exchange.wantsClose,
+                     FakeCompletionFormat(FakeApi::CountTokens, exchange.model, false).body(stats));
+        return;
+    }
+    if (m_options.rejectLateSystem && inference.lateSystemMessage) {
+        m_exchanges.remove(seq);
+        answerChildError(seq, connection, 500,
+                         fakeerrors::serverError(u"Jinja Exception: System message must be at the beginning."_s));
+        return;
+    }
+    if (inference.promptTokens > state->contextSize) {
+        m_exchanges.remove(seq);
+        FakeJsonWriter json;
+        json.beginObject().key("error").beginObject();
+        json.key("code").integer(400);
+        json.key("message").string(
+            u"request (%1 tokens) exceeds the available context size (%2 tokens), try increasing it"_s
+                .arg(inference.promptTokens)
+                .arg(state->contextSize));
+        json.key("type").string("exceed_context_size_error");
+        json.key("n_prompt_tokens").integer(inference.promptTokens).key("n_ctx").integer(state->contextSize);
+        json.endObject().endObject();
+        answerChildError(seq, connection, 400, json.take());
+        return;
+    }
+    startGeneration(*it);
+}
+
+void FakeLlamaServer::startGeneration(Exchange &exchange)
+{
+    const FakeInferenceRequest &inference = exchange.inference;
+    const FakeModelState *state = m_registry->model(exchange.model);
+    const qint64 seq = exchange.seq;
+
+    int tokens = inference.maxTokens >= 0 ? inference.maxTokens : m_options.defaultMaxTokens;
+    bool hitLimit = inference.maxTokens >= 0;
+    if (m_options.maxReplyTokens > 0 && tokens > m_options.maxReplyTokens) {
+        tokens = m_options.maxReplyTokens;
+        hitLimit = false;
+    }
+    const int room = qMax(0, state->contextSize - inference.promptTokens);
+    if (tokens > room) {
+        tokens = room; // the generation runs into the end of the context (transcript 55)
+        hitLimit = true;
+    }
+
+    FakeGenerationPlan plan;
+    plan.format = FakeCompletionFormat(inference.api, exchange.model, inference.includeUsage);
+    plan.stream = inference.stream;
+    plan.promptTokens = inference.promptTokens;
+    plan.completionTokens = tokens;
+    plan.hitLimit = hitLimit;
+    plan.tokensPerSecond = m_options.tokensPerSecond;
+    plan.prefill = m_options.prefillDelay;
+    plan.pingInterval = m_options.pingInterval;
+    plan.routed = !m_options.singleModel;
+    plan.keepAlive = m_options.singleModel && !exchange.wantsClose;
+    plan.failure = exchange.failure;
+
+    auto *job = new FakeCompletionJob(exchange.connection, plan, exchange.connection);
+    exchange.job = job;
+    connect(job, &FakeCompletionJob::headersSent, this, [this, seq](int status) { markStatus(seq, status); });
+    connect(job, &FakeCompletionJob::tokenSent, this, [this, seq](int total) {
+        if (ReceivedRequest *record = m_log->find(seq))
+            record->tokensSent = total;
+    });
+    connect(job, &FakeCompletionJob::finished, this, [this, seq] {
+        m_exchanges.remove(seq);
+        markFinished(seq);
+    });
+    job->start(); // may finish at once; `exchange` must not be used after this
+}
+
+// ---- answers -------------------------------------------------------------------
+
+void FakeLlamaServer::answerOwn(qint64 seq, FakeHttpConnection *connection, bool wantsClose, int status,
+                                const QByteArray &body, const QByteArray &contentType)
+{
+    // cpp-httplib closes after an error, and after a request that asked to.
+    const bool keep = status < 400 && !wantsClose;
+    connection->sendResponse(
+        FakeHttpHead::fixed(status, contentType, body.size(),
+                            keep ? FakeHttpHead::Connection::KeepAlive : FakeHttpHead::Connection::Close),
+        body, keep ? After::KeepAlive : After::Close);
+    markStatus(seq, status);
+    markFinished(seq);
+}
+
+void FakeLlamaServer::answerError(qint64 seq, FakeHttpConnection *connection, int status, const QByteArray &body)
+{
+    answerOwn(seq, connection, true, status, body, FakeHttpHead::JsonType);
+}
+
+void FakeLlamaServer::answerRouted(qint64 seq, FakeHttpConnection *connection, bool wantsClose,
+                                   const QByteArray &body)
+{
+    if (m_options.singleModel) {
+        answerOwn(seq, connection, wantsClose, 200, body, FakeHttpHead::JsonType);
+        return;
+    }
+    connection->sendChunkedResponse(FakeHttpHead::routed(200, FakeHttpHead::JsonType), body, After::Close);
+    markStatus(seq, 200);
+    markFinished(seq);
+}
+
+void FakeLlamaServer::answerChildError(qint64 seq, FakeHttpConnection *connection, int status,
+                                       const QByteArray &body)
+{
+    if (m_options.singleModel) {
+        answerError(seq, connection, status, body);
+        return;
+    }
+    connection->sendChunkedResponse(FakeHttpHead::routedError(status), body, After::Close);
+    markStatus(seq, status);
+    markFinished(seq);
+}
+
+void FakeLlamaServer::markStatus(qint64 seq, int status)
+{
+    if (ReceivedRequest *record = m_log->find(seq))
+        record->status = status;
+}
+
+void FakeLlamaServer::markFinished(qint64 seq)
+{
+    for (auto it = m_currentSeq.begin(); it != m_currentSeq.end();) {
+        if (it.value() == seq)
+            it = m_currentSeq.erase(it);
+        else
+            ++it;
+    }
+    ReceivedRequest *record = m_log->find(seq);
+    if (!record || !record->isOpen())
+        return;
+    record->finishedAtMs = nowMs();
+    emit requestFinished(seq);
+}
+
+// ---- /__fake/ --------------------------------------------------------------------
+
+void FakeLlamaServer::handleControl(FakeHttpConnection *connection, const FakeHttpRequest &request)
+{
+    auto reply = [&](int status, const QByteArray &body) {
+        const bool keep = status < 400 && !request.wantsClose();
+        connection->sendResponse(
+            FakeHttpHead::fixed(status, FakeHttpHead::JsonType, body.size(),
+                                keep ? FakeHttpHead::Connection::KeepAlive : FakeHttpHead::Connection::Close),
+            body, keep ? After::KeepAlive : After::Close);
+    };
+
+    if (request.path == "/__fake/requests" && request.method == "GET") {
+        reply(200, m_log->toJson(request.queryItem(u"since"_s).toLongLong()));
+    } else if (request.path == "/__fake/reset" && request.method == "POST") {
+        m_log->clear();
+        m_failures.clear();
+        reply(200, kSuccess);
+    } else if (request.path == "/__fake/config" && request.method == "POST") {
+        const std::optional<QJsonObject> config = jsonObject(request.body);
+        const QString problem = config ? applyConfig(*config) : u"the body must be a JSON object"_s;
+        reply(problem.isEmpty() ? 200 : 400, problem.isEmpty() ? kSuccess : fakeerrors::invalidRequest(problem));
+    } else {
+        reply(404, fakeerrors::notFound());
+    }
+}
+
+QString FakeLlamaServer::applyConfig(const QJsonObject &config)
+{
+    auto milliseconds = [](const QJsonValue &v) { return std::chrono::milliseconds(qMax(0, v.toInt())); };
+    for (auto it = config.begin(); it != config.end(); ++it) {
+        const QString key = it.key();
+        const QJsonValue value = it.value();
+        if (key == u"tokens_per_s") {
+            setTokensPerSecond(value.toDouble());
+        } else if (key == u"load_ms") {
+            setLoadDelay(milliseconds(value));
+        } else if (key == u"unload_ms") {
+            setUnloadDelay(milliseconds(value));
+        } else if (key == u"prefill_ms") {
+            setPrefillDelay(milliseconds(value));
+        } else if (key == u"ping_ms") {
+            setPingInterval(milliseconds(value));
+        } else if (key == u"max_models") {
+            setMaxModels(value.toInt());
+        } else if (key == u"autoload") {
+            setAutoload(value.toBool());
+        } else if (key == u"reject_late_system") {
+            setRejectLateSystem(value.toBool());
+        } else if (key == u"max_reply_tokens") {
+            setMaxReplyTokens(value.toInt());
+        } else if (key == u"fail_next") {
+            const QJsonObject f = value.toObject();
+            const std::optional<FakeFailure::Mode> mode = FakeFailure::modeFromName(f.value(u"mode"_s).toString());
+            if (!mode)
+                return u"fail_next.mode must be one of drop, stall, status, crash, error"_s;
+            FakeFailure failure;
+            failure.mode = *mode;
+            failure.status = f.value(u"status"_s).toInt(500);
+            const QJsonValue body = f.value(u"body"_s);
+            if (body.isString())
+                failure.body = body.toString().toUtf8();
+            else if (body.isObject())
+                failure.body = QJsonDocument(body.toObject()).toJson(QJsonDocument::Compact);
+            else if (body.isArray())
+                failure.body = QJsonDocument(body.toArray()).toJson(QJsonDocument::Compact);
+            failure.afterEvents = f.value(u"after_events"_s).toInt(0);
+            failure.path = f.value(u"path"_s).toString().toUtf8();
+            failNextRequests(f.value(u"count"_s).toInt(1), failure);
+        } else if (key == u"model_status") {
+            const QJsonObject statuses = value.toObject();
+            for (auto s = statuses.begin(); s != statuses.end(); ++s) {
+                const std::optional<FakeModelStatus> status = fakeModelStatusFromName(s.value().toString());
+                if (!status || !m_registry->contains(s.key()))
+                    return u"model_status: bad entry '%1'"_s.arg(s.key());
+                setModelStatus(s.key(), *status);
+            }
+        } else if (key == u"fail_load") {
+            const QJsonObject fails = value.toObject();
+            for (auto f = fails.begin(); f != fails.end(); ++f) {
+                if (!m_registry->contains(f.key()))
+                    return u"fail_load: unknown model '%1'"_s.arg(f.key());
+                setFailLoad(f.key(), f.value().toBool());
+            }
+        } else {
+            return u"unknown knob '%1'"_s.arg(key);
+        }
+    }
+    return {};
+}
+
+} // namespace switchyard::fake

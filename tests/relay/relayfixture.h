@@ -1,0 +1,44 @@
+#pragma once
+
+#include "app/relayservice.h"
+#include "catalog/catalog.h"
+#include "config/configloader.h"
+#include "fakellamaserver.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+namespace switchyard::test {
+
+// A fake llama.cpp router on loopback and a relay in front of it, as host "h1".
+struct RelayFixture
+{
+    std::unique_ptr<fake::FakeLlamaServer> fake;
+    std::unique_ptr<RelayService> relay;
+
+    bool start(fake::FakeOptions options, const std::function<void(Config &)> &adjust = {})
+    {
+        fake = std::make_unique<fake::FakeLlamaServer>(options);
+        if (!fake->listen())
+            return false;
+        ConfigResult result = ConfigLoader::fromFlags(QStringLiteral("127.0.0.1:0"),
+                                                      {QStringLiteral("h1=") + fake->baseUrl().toString()});
+        if (!result.ok())
+            return false;
+        Config config = *result.config;
+        if (adjust)
+            adjust(config);
+        relay = std::make_unique<RelayService>(config);
+        QSignalSpy refreshed(relay->catalog(), &Catalog::hostRefreshed);
+        QString error;
+        if (!relay->start(&error))
+            return false;
+        return refreshed.wait(5000) && relay->catalog()->host(QStringLiteral("h1"))->reachable;
+    }
+
+    quint16 port() const { return relay->endpoint().port(); }
+};
+
+} // namespace switchyard::test

@@ -1,0 +1,395 @@
+// The relay core against a real fake llama.cpp router: streaming, framing, connection
+// management, cancellation, refusals.
+#include "rawhttpclient.h"
+#include "relayfixture.h"
+
+#include "relay/relay.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <algorithm>
+#include <memory>
+
+using namespace switchyard;
+using namespace switchyard::test;
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+fake::FakeOptions routerOptions(double tokensPerSecond = 100)
+{
+    fake::FakeOptions o;
+    o.models = {u"alpha"_s, u"beta"_s};
+    o.loaded = {u"alpha"_s};
+    o.loadDelay = 200ms;
+    o.tokensPerSecond = tokensPerSecond;
+    return o;
+}
+
+QByteArray chatBody(const QByteArray &model, int maxTokens, bool stream = true)
+{
+    return R"({"model":")" + model + R"(","messages":[{"role":"user","content":"Hello there"}],"max_tokens":)"
+        + QByteArray::number(maxTokens) + (stream ? R"(,"stream":true})" : "}");
+}
+
+int countEvents(const QByteArray &sse)
+{
+    return int(sse.count("data: "));
+}
+
+} // namespace
+
+class TestRelay : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void streamArrivesIncrementallyAndConnectionIsReused();
+    void fiftyConcurrentStreamsAllStreamAtOnce();
+    void largeBodyArrivesWhole();
+    void oversizedBodyGets413();
+    void oversizedBodyWithExpectGets413WithoutBody();
+    void expectContinueIsAnswered();
+    void pipelinedRequestsAnswerInOrder();
+    void clientCutCancelsUpstreamQuickly();
+    void unknownAliasIs404();
+    void upstreamRefusingIs502();
+    void http10ClosesAfterResponse();
+    void connectionCloseIsHonoured();
+    void idleConnectionIsClosed();
+    void mergedModelsUseAliases();
+    void modelIsRewrittenToKey();
+    void hopByHopHeadersDoNotCross();
+    void loadShowsLoadingBeforeAnswerLeaves();
+    void requestsAreJournaled();
+};
+
+void TestRelay::streamArrivesIncrementallyAndConnectionIsReused()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(50)));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 12)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, 200);
+    QVERIFY(r.header("content-type").startsWith("text/event-stream"));
+    QCOMPARE(r.header("transfer-encoding"), QByteArray("chunked"));
+    QVERIFY(r.header("connection").isEmpty());   // the upstream's Connection: close stays upstream
+    QVERIFY(r.body.endsWith("data: [DONE]\n\n"));
+    // 12 tokens at 50/s: the events must spread over ~240 ms, not arrive in one lump.
+    QVERIFY2(r.chunkArrivalsMs.size() >= 6, qPrintable(QString::number(r.chunkArrivalsMs.size())));
+    const qint64 spread = r.chunkArrivalsMs.last() - r.chunkArrivalsMs.first();
+    QVERIFY2(spread >= 150, qPrintable(u"spread %1 ms"_s.arg(spread)));
+    // The response ended at its last chunk, with the connection still open for another request.
+    QVERIFY(!client.isDisconnected());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    QCOMPARE(client.responses().at(1).status, 200);
+    QVERIFY(!client.isDisconnected());
+}
+
+void TestRelay::fiftyConcurrentStreamsAllStreamAtOnce()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(20)));
+    std::vector<std::unique_ptr<RawHttpClient>> clients;
+    for (int i = 0; i < 50; ++i) {
+        clients.push_back(std::make_unique<RawHttpClient>(f.port()));
+        QVERIFY(clients.back()->connectToServer());
+        clients.back()->send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 10)));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(std::all_of(clients.begin(), clients.end(), [](const auto &c) { return c->completedResponses() == 1; }),
+                             20000);
+    // Every stream had its first event before any stream finished: none waited for another.
+    qint64 lastFirstEvent = 0;
+    qint64 firstCompletion = std::numeric_limits<qint64>::max();
+    for (const auto &c : clients) {
+        const auto &r = c->responses().at(0);
+        QCOMPARE(r.status, 200);
+        QVERIFY(!r.chunkArrivalsMs.isEmpty());
+        lastFirstEvent = std::max(lastFirstEvent, r.chunkArrivalsMs.first());
+        firstCompletion = std::min(firstCompletion, r.completedAtMs);
+    }
+    QVERIFY2(lastFirstEvent < firstCompletion,
+             qPrintable(u"last first event at %1 ms, first completion at %2 ms"_s.arg(lastFirstEvent).arg(firstCompletion)));
+}
+
+void TestRelay::largeBodyArrivesWhole()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    const QByteArray filler(2 * 1024 * 1024, 'x');
+    const QByteArray body = R"({"model":"h1-alpha","max_tokens":1,"messages":[{"role":"user","content":"hi"}],"pad":")" + filler + "\"}";
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", body));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 10000);
+    QCOMPARE(client.responses().at(0).status, 200);
+    const auto &received = f.fake->received();
+    const auto it = std::find_if(received.begin(), received.end(), [](const auto &r) { return r.path == "/v1/chat/completions"; });
+    QVERIFY(it != received.end());
+    // Whole, with only the model renamed to its key.
+    QCOMPARE(it->body.size(), body.size() - qsizetype(strlen("h1-")));
+    QVERIFY(it->body.contains(filler));
+}
+
+void TestRelay::oversizedBodyGets413()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(), [](Config &c) { c.limits.maxBodyBytes = 1024 * 1024; }));
+    const QByteArray body = R"({"model":"h1-alpha","pad":")" + QByteArray(1024 * 1024 + 10, 'x') + "\"}";
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", body));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, 413);
+    QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
+    const QJsonObject error = QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject();
+    QVERIFY2(error.value("message"_L1).toString().contains("limit"_L1), r.body.constData());
+    // Nothing of it reached the upstream.
+    const auto &seen = f.fake->received();
+    QVERIFY(std::none_of(seen.begin(), seen.end(), [](const auto &x) { return x.path == "/v1/chat/completions"; }));
+}
+
+void TestRelay::oversizedBodyWithExpectGets413WithoutBody()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(), [](Config &c) { c.limits.maxBodyBytes = 1024; }));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                "Content-Length: 5000000\r\nExpect: 100-continue\r\n\r\n");
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 3000);
+    QCOMPARE(client.responses().at(0).status, 413);
+}
+
+void TestRelay::expectContinueIsAnswered()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    const QByteArray body = chatBody("h1-alpha", 2, false);
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+                + QByteArray::number(body.size()) + "\r\nExpect: 100-continue\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT(client.rawReceived().startsWith("HTTP/1.1 100 Continue\r\n\r\n"), 2000);
+    client.send(body);
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    QCOMPARE(client.responses().at(0).status, 200);
+}
+
+void TestRelay::pipelinedRequestsAnswerInOrder()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(100)));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    // A slow stream, then two quick requests, all in one write.
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 20))
+                + RawHttpClient::get("/health") + RawHttpClient::get("/v1/models"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 3, 5000);
+    const auto &rs = client.responses();
+    QVERIFY(rs.at(0).body.endsWith("data: [DONE]\n\n"));
+    QCOMPARE(countEvents(rs.at(0).body), 20 + 3);   // role chunk, tokens, finish chunk, [DONE]
+    QCOMPARE(rs.at(1).body, QByteArray(R"({"status":"ok"})"));
+    QVERIFY(rs.at(2).body.contains("h1-alpha"));
+    QVERIFY(rs.at(1).headAtMs >= rs.at(0).completedAtMs);
+}
+
+void TestRelay::clientCutCancelsUpstreamQuickly()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(20)));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 200)));
+    QTRY_VERIFY_WITH_TIMEOUT(client.current() && client.current()->chunkArrivalsMs.size() >= 2, 5000);
+    QSignalSpy cancelled(f.fake.get(), &fake::FakeLlamaServer::requestCancelled);
+    const qint64 cutAt = fake::FakeLlamaServer::nowMs();
+    client.close();
+    QVERIFY(cancelled.wait(2000));
+    const auto *r = f.fake->request(cancelled.at(0).at(0).toLongLong());
+    QVERIFY(r);
+    QVERIFY2(r->cancelledAtMs - cutAt <= 100, qPrintable(u"cancelled %1 ms after the cut"_s.arg(r->cancelledAtMs - cutAt)));
+    QCOMPARE(f.fake->activeGenerations(), 0);
+}
+
+void TestRelay::unknownAliasIs404()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-nope", 2)));
+    client.send(RawHttpClient::post("/v1/messages", chatBody("nohost-x", 2)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    const auto &openai = client.responses().at(0);
+    QCOMPARE(openai.status, 404);
+    QCOMPARE(openai.header("x-should-retry"), QByteArray("false"));
+    const QJsonObject e = QJsonDocument::fromJson(openai.body).object().value("error"_L1).toObject();
+    QCOMPARE(e.value("type"_L1).toString(), u"not_found_error"_s);
+    QVERIFY(e.value("message"_L1).toString().contains("h1-alpha"_L1));   // names the known aliases
+    const QJsonObject anthropic = QJsonDocument::fromJson(client.responses().at(1).body).object();
+    QCOMPARE(client.responses().at(1).status, 404);
+    QCOMPARE(anthropic.value("type"_L1).toString(), u"error"_s);
+    QCOMPARE(anthropic.value("error"_L1).toObject().value("type"_L1).toString(), u"not_found_error"_s);
+}
+
+void TestRelay::upstreamRefusingIs502()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    f.fake->close();   // the engine died after the relay last saw it
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, 502);
+    QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
+    QVERIFY(QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject().value("message"_L1).toString().contains("refused"_L1));
+}
+
+void TestRelay::http10ClosesAfterResponse()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send("GET /health HTTP/1.0\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT(client.isDisconnected(), 3000);
+    QVERIFY(client.rawReceived().startsWith("HTTP/1.1 200 OK\r\n"));
+    QVERIFY(client.rawReceived().endsWith(R"({"status":"ok"})"));
+}
+
+void TestRelay::connectionCloseIsHonoured()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 3), "Connection: close\r\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(client.isDisconnected(), 5000);
+    QCOMPARE(client.completedResponses(), 1);
+    QCOMPARE(client.responses().at(0).header("connection"), QByteArray("close"));
+}
+
+void TestRelay::idleConnectionIsClosed()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(), [](Config &c) { c.limits.clientIdleTimeout = 300ms; }));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::get("/health"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 3000);
+    QTRY_VERIFY_WITH_TIMEOUT(client.isDisconnected(), 3000);
+    QVERIFY(client.disconnectedAtMs() - client.responses().at(0).completedAtMs >= 250);
+}
+
+void TestRelay::mergedModelsUseAliases()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::get("/models"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 3000);
+    const QJsonArray data = QJsonDocument::fromJson(client.responses().at(0).body).object().value("data"_L1).toArray();
+    QCOMPARE(data.size(), 2);
+    QStringList ids;
+    for (const QJsonValue &v : data) {
+        const QJsonObject o = v.toObject();
+        ids.append(o.value("id"_L1).toString());
+        QCOMPARE(o.value("proxy"_L1).toObject().value("host"_L1).toString(), u"h1"_s);
+        QVERIFY(o.value("status"_L1).toObject().contains("value"_L1));
+    }
+    ids.sort();
+    QCOMPARE(ids, QStringList({u"h1-alpha"_s, u"h1-beta"_s}));
+}
+
+void TestRelay::modelIsRewrittenToKey()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2, false)));
+    client.send(RawHttpClient::get("/props?model=h1-alpha"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    QCOMPARE(client.responses().at(1).status, 200);
+    QStringList seen;
+    for (const auto &r : f.fake->received()) {
+        if (r.path == "/v1/chat/completions")
+            QCOMPARE(QJsonDocument::fromJson(r.body).object().value("model"_L1).toString(), u"alpha"_s);
+        if (r.path == "/props")
+            QCOMPARE(r.query, QByteArray("model=alpha"));
+    }
+}
+
+void TestRelay::hopByHopHeadersDoNotCross()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2, false),
+                                    "Connection: keep-alive, X-Secret-Hop\r\nX-Secret-Hop: 1\r\nKeep-Alive: timeout=9\r\nX-Kept: yes\r\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const auto &received = f.fake->received();
+    const auto it = std::find_if(received.begin(), received.end(), [](const auto &r) { return r.path == "/v1/chat/completions"; });
+    QVERIFY(it != received.end());
+    QVERIFY(it->header("x-secret-hop").isEmpty());
+    QVERIFY(it->header("keep-alive").isEmpty());
+    QCOMPARE(it->header("x-kept"), QByteArray("yes"));
+    const auto &r = client.responses().at(0);
+    QVERIFY(r.header("keep-alive").isEmpty());   // the upstream's Keep-Alive: timeout=5 is its own
+    QVERIFY(!client.isDisconnected());
+}
+
+void TestRelay::loadShowsLoadingBeforeAnswerLeaves()
+{
+    fake::FakeOptions o = routerOptions();
+    o.loadDelay = 1500ms;
+    RelayFixture f;
+    QVERIFY(f.start(o));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    // The load's answer and the list request go out back to back on one connection: the list is
+    // answered right after the load's answer, from the relay's snapshot.
+    client.send(RawHttpClient::post("/models/load", R"({"model":"h1-beta"})") + RawHttpClient::get("/models"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    QCOMPARE(client.responses().at(0).status, 200);
+    const QJsonArray data = QJsonDocument::fromJson(client.responses().at(1).body).object().value("data"_L1).toArray();
+    for (const QJsonValue &v : data) {
+        if (v.toObject().value("id"_L1).toString() == "h1-beta"_L1)
+            QCOMPARE(v.toObject().value("status"_L1).toObject().value("value"_L1).toString(), u"loading"_s);
+    }
+}
+
+void TestRelay::requestsAreJournaled()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    QSignalSpy finished(f.relay->relay(), &Relay::requestFinished);
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 5)));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+    const auto record = finished.at(0).at(0).value<RequestRecord>();
+    QCOMPARE(record.status, 200);
+    QCOMPARE(record.model, u"h1-alpha"_s);
+    QCOMPARE(record.host, u"h1"_s);
+    QVERIFY(record.bytesOut > 0);
+    QVERIFY(record.timeToFirstByte.has_value());
+    QCOMPARE(record.streamedTokens.value_or(-1), 5);
+}
+
+QTEST_GUILESS_MAIN(TestRelay)
+#include "tst_relay.moc"

@@ -1,0 +1,704 @@
+#include "config/checkconfig.h"
+#include "config/config.h"
+#include "config/configloader.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace switchyard;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString File = u"test.json"_s;
+
+QString describe(const QList<ConfigError> &errors)
+{
+    QStringList lines;
+    for (const ConfigError &e : errors)
+        lines.append(e.toString());
+    return lines.join(u'\n');
+}
+
+// A valid host block other rows can reuse, so each broken row has exactly one problem.
+const QByteArray Box = R"("box": { "driver": "static", "engines": { "main": { "url": "http://box.lan:8080" } } })";
+
+} // namespace
+
+class TestConfig : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void brokenConfig_data();
+    void brokenConfig();
+    void reportsEveryError();
+    void syntaxErrorColumn();
+    void goodConfig_data();
+    void goodConfig();
+    void keepsFileOrder();
+    void readsValues();
+    void warnings();
+    void errorToString_data();
+    void errorToString();
+    void fromFlags_data();
+    void fromFlags();
+    void listen_data();
+    void listen();
+    void exampleFilePasses();
+    void checkConfigOk();
+    void checkConfigErrors();
+    void checkConfigWarnings();
+    void checkConfigMissingFile();
+};
+
+void TestConfig::brokenConfig_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<QString>("message");
+
+    // Rows are written line by line, so the expected line is easy to count.
+    QTest::newRow("syntax: missing comma")
+        << QByteArray("{\n  \"listen\": \"127.0.0.1:1\"\n  \"hosts\": {}\n}")
+        << QString() << 3 << u"JSON syntax error: unterminated object"_s;
+    QTest::newRow("syntax: trailing comma")
+        << QByteArray("{\n  \"hosts\": {" + Box + "},\n}")
+        << QString() << 3 << u"JSON syntax error"_s;
+    QTest::newRow("empty file") << QByteArray("  \n") << QString() << 0 << u"the file is empty"_s;
+    QTest::newRow("not an object") << QByteArray("[1, 2]") << QString() << 1
+                                   << u"expected an object, got an array"_s;
+
+    QTest::newRow("hosts missing") << QByteArray("{\n  \"listen\": \"127.0.0.1:1\"\n}")
+                                   << u"hosts"_s << 1 << u"required field missing"_s;
+    QTest::newRow("hosts empty") << QByteArray("{\n  \"hosts\": {}\n}") << u"hosts"_s << 2
+                                 << u"no hosts configured"_s;
+    QTest::newRow("hosts only comments") << QByteArray("{\n  \"hosts\": { \"//\": \"later\" }\n}") << u"hosts"_s << 2
+                                         << u"no hosts configured"_s;
+    QTest::newRow("hosts array") << QByteArray("{\n  \"hosts\": []\n}") << u"hosts"_s << 2
+                                 << u"expected an object, got an array"_s;
+    QTest::newRow("unknown top field") << QByteArray("{\n  \"hosts\": {" + Box + "},\n  \"aliasses\": {}\n}")
+                                       << u"aliasses"_s << 3 << u"unknown field (did you mean \"aliases\"?)"_s;
+    QTest::newRow("host field at top") << QByteArray("{\n  \"hosts\": {" + Box + "},\n  \"engines\": {}\n}")
+                                       << u"engines"_s << 3 << u"host fields go inside \"hosts\""_s;
+    QTest::newRow("unrelated top field") << QByteArray("{\n  \"hosts\": {" + Box + "},\n  \"colour\": 1\n}")
+                                         << u"colour"_s << 3 << u"known fields: listen, hosts, aliases, waiting, limits"_s;
+
+    QTest::newRow("host not object") << QByteArray("{\n  \"hosts\": {\n    \"box\": \"http://box.lan\"\n  }\n}")
+                                     << u"hosts.box"_s << 3 << u"expected an object, got a string"_s;
+    QTest::newRow("host name with dash")
+        << QByteArray("{\n  \"hosts\": {\n    \"gpu-1\": { \"engines\": { \"main\": { \"url\": \"http://a:1\" } } }\n  }\n}")
+        << u"hosts.gpu-1"_s << 3 << u"invalid host name \"gpu-1\""_s;
+    QTest::newRow("host name empty")
+        << QByteArray("{\n  \"hosts\": {\n    \"\": { \"engines\": { \"main\": { \"url\": \"http://a:1\" } } }\n  }\n}")
+        << u"hosts.\"\""_s << 3 << u"invalid host name \"\""_s;
+    QTest::newRow("duplicate host")
+        << QByteArray("{\n  \"hosts\": {\n    " + Box + ",\n    " + Box + "\n  }\n}")
+        << u"hosts.box"_s << 4 << u"duplicate key (first on line 3)"_s;
+    QTest::newRow("engine field on host")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"url\": \"http://a:1\",\n"
+                      "      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}")
+        << u"hosts.box.url"_s << 4 << u"engine fields go inside \"engines\""_s;
+    QTest::newRow("driver typo")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"driver\": \"statc\",\n"
+                      "      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}")
+        << u"hosts.box.driver"_s << 4 << u"unknown driver \"statc\" (did you mean \"static\"?)"_s;
+    QTest::newRow("driver unknown")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"driver\": \"docker\",\n"
+                      "      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}")
+        << u"hosts.box.driver"_s << 4 << u"expected static, local, agent or command"_s;
+    QTest::newRow("driver not string")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"driver\": true,\n"
+                      "      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}")
+        << u"hosts.box.driver"_s << 4 << u"expected a string, got true"_s;
+    QTest::newRow("agent missing")
+        << QByteArray("{\n  \"hosts\": {\n    \"3090\": {\n      \"driver\": \"agent\",\n"
+                      "      \"engines\": { \"main\": { \"url\": \"http://a:1\", \"argv\": [\"llama-server\"] } }\n    }\n  }\n}")
+        << u"hosts.3090.agent"_s << 3 << u"required field missing"_s;
+    QTest::newRow("agent bad url")
+        << QByteArray("{\n  \"hosts\": {\n    \"3090\": {\n      \"driver\": \"agent\",\n      \"agent\": \"gpu-3090.lan:18767\",\n"
+                      "      \"engines\": { \"main\": { \"url\": \"http://a:1\", \"argv\": [\"llama-server\"] } }\n    }\n  }\n}")
+        << u"hosts.3090.agent"_s << 5 << u"expected an http:// or https:// URL"_s;
+    QTest::newRow("agent on static host")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"agent\": \"http://box.lan:18767\",\n"
+                      "      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}")
+        << u"hosts.box.agent"_s << 4 << u"only used with driver \"agent\""_s;
+    QTest::newRow("engines missing") << QByteArray("{\n  \"hosts\": {\n    \"box\": { \"driver\": \"static\" }\n  }\n}")
+                                     << u"hosts.box.engines"_s << 3 << u"required field missing"_s;
+    QTest::newRow("engines empty") << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"engines\": {}\n    }\n  }\n}")
+                                   << u"hosts.box.engines"_s << 4 << u"no engines configured"_s;
+    QTest::newRow("engine name with space")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"engines\": {\n        \"my engine\": { \"url\": \"http://a:1\" }\n"
+                      "      }\n    }\n  }\n}")
+        << u"hosts.box.engines.my engine"_s << 5 << u"invalid engine name"_s;
+    QTest::newRow("engine not object")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"engines\": {\n        \"main\": \"http://a:1\"\n"
+                      "      }\n    }\n  }\n}")
+        << u"hosts.box.engines.main"_s << 5 << u"expected an object, got a string"_s;
+
+    // The one from the brief: a typo in an engine field.
+    const QByteArray forkTypo = "{\n  \"hosts\": {\n    \"3090\": {\n      \"engines\": {\n"
+                                "        \"mainline\": { \"url\": \"http://gpu-3090.lan:8080\" },\n"
+                                "        \"fork\": {\n          \"ulr\": \"http://gpu-3090.lan:8081\"\n        }\n"
+                                "      }\n    }\n  }\n}";
+    QTest::newRow("url typo") << forkTypo << u"hosts.3090.engines.fork.ulr"_s << 7
+                              << u"unknown field (did you mean \"url\"?)"_s;
+    QTest::newRow("url typo also misses url") << forkTypo << u"hosts.3090.engines.fork.url"_s << 6
+                                              << u"required field missing"_s;
+    QTest::newRow("models typo")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"engines\": {\n"
+                      "        \"main\": { \"url\": \"http://a:1\",\n          \"modles\": [] }\n      }\n    }\n  }\n}")
+        << u"hosts.box.engines.main.modles"_s << 6 << u"did you mean \"models\"?"_s;
+    QTest::newRow("field name case")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"engines\": {\n"
+                      "        \"main\": { \"URL\": \"http://a:1\" }\n      }\n    }\n  }\n}")
+        << u"hosts.box.engines.main.URL"_s << 5 << u"did you mean \"url\"?"_s;
+
+    auto engineRow = [](const char *name, const QByteArray &engineBody, const QString &path, int line,
+                        const QString &message, const QByteArray &driver = "static") {
+        const QByteArray json = "{\n  \"hosts\": {\n    \"box\": {\n      \"driver\": \"" + driver + "\",\n"
+                                "      \"engines\": {\n        \"main\": {\n" + engineBody + "\n        }\n"
+                                "      }\n    }\n  }\n}";
+        QTest::newRow(name) << json << path << line << message;
+    };
+    // The engine body starts on line 7.
+    engineRow("url not string", R"(          "url": 8080)", u"hosts.box.engines.main.url"_s, 7,
+              u"expected a string, got a number"_s);
+    engineRow("url empty", R"(          "url": "")", u"hosts.box.engines.main.url"_s, 7, u"must not be empty"_s);
+    engineRow("url without scheme", R"(          "url": "box.lan:8080")", u"hosts.box.engines.main.url"_s, 7,
+              u"expected an http:// or https:// URL, got \"box.lan:8080\""_s);
+    engineRow("url ftp", R"(          "url": "ftp://box.lan")", u"hosts.box.engines.main.url"_s, 7,
+              u"expected an http:// or https:// URL"_s);
+    engineRow("url without host", R"(          "url": "http:///models")", u"hosts.box.engines.main.url"_s, 7,
+              u"has no host"_s);
+    engineRow("url with query", R"(          "url": "http://box.lan:8080/?x=1")", u"hosts.box.engines.main.url"_s, 7,
+              u"must not have a query or fragment"_s);
+    engineRow("url bad port", R"(          "url": "http://box.lan:99999")", u"hosts.box.engines.main.url"_s, 7,
+              u"not a valid URL"_s);
+    engineRow("models not array", "          \"url\": \"http://a:1\",\n          \"models\": \"flint\"",
+              u"hosts.box.engines.main.models"_s, 8, u"expected an array, got a string"_s);
+    engineRow("model not string", "          \"url\": \"http://a:1\",\n          \"models\": [\n            \"a\",\n            7\n          ]",
+              u"hosts.box.engines.main.models[1]"_s, 10, u"expected a string, got a number"_s);
+    engineRow("model empty", "          \"url\": \"http://a:1\",\n          \"models\": [\"\"]",
+              u"hosts.box.engines.main.models[0]"_s, 8, u"must not be empty"_s);
+    engineRow("argv on static", "          \"url\": \"http://a:1\",\n          \"argv\": [\"llama-server\"]",
+              u"hosts.box.engines.main.argv"_s, 8, u"only used with drivers \"local\" and \"agent\""_s);
+    engineRow("start on static", "          \"url\": \"http://a:1\",\n          \"start\": \"systemctl start x\"",
+              u"hosts.box.engines.main.start"_s, 8, u"only used with driver \"command\""_s);
+    engineRow("argv missing on local", "          \"url\": \"http://a:1\"", u"hosts.box.engines.main.argv"_s, 6,
+              u"required field missing"_s, "local");
+    engineRow("argv missing on agent", "          \"url\": \"http://a:1\"", u"hosts.box.engines.main.argv"_s, 6,
+              u"required field missing"_s, "agent");
+    engineRow("argv empty", "          \"url\": \"http://a:1\",\n          \"argv\": []", u"hosts.box.engines.main.argv"_s, 8,
+              u"must not be empty"_s, "local");
+    engineRow("argv program empty", "          \"url\": \"http://a:1\",\n          \"argv\": [\" \", \"--port\"]",
+              u"hosts.box.engines.main.argv[0]"_s, 8, u"the program must not be empty"_s, "local");
+    engineRow("argv item number", "          \"url\": \"http://a:1\",\n          \"argv\": [\"llama-server\", \"--port\", 8090]",
+              u"hosts.box.engines.main.argv[2]"_s, 8, u"expected a string, got a number"_s, "local");
+    engineRow("argv string", "          \"url\": \"http://a:1\",\n          \"argv\": \"llama-server --port 8090\"",
+              u"hosts.box.engines.main.argv"_s, 8, u"expected an array, got a string"_s, "local");
+    engineRow("start missing", "          \"url\": \"http://a:1\",\n          \"stop\": \"systemctl stop x\"",
+              u"hosts.box.engines.main.start"_s, 6, u"required field missing"_s, "command");
+    engineRow("stop empty", "          \"url\": \"http://a:1\",\n          \"start\": \"x\",\n          \"stop\": \"  \"",
+              u"hosts.box.engines.main.stop"_s, 9, u"must not be empty"_s, "command");
+    engineRow("start on local", "          \"url\": \"http://a:1\",\n          \"argv\": [\"x\"],\n          \"start\": \"x\"",
+              u"hosts.box.engines.main.start"_s, 9, u"only used with driver \"command\""_s, "local");
+
+    auto topRow = [](const char *name, const QByteArray &member, const QString &path, int line, const QString &message) {
+        // hosts on line 2, the member under test from line 3 on
+        QTest::newRow(name) << QByteArray("{\n  \"hosts\": {" + Box + "},\n" + member + "\n}") << path << line << message;
+    };
+    topRow("listen number", R"(  "listen": 18766)", u"listen"_s, 3, u"expected a string, got a number"_s);
+    topRow("listen no port", R"(  "listen": "127.0.0.1")", u"listen"_s, 3, u"expected HOST:PORT"_s);
+    topRow("listen port too big", R"(  "listen": "127.0.0.1:65536")", u"listen"_s, 3, u"invalid port \"65536\""_s);
+    topRow("listen port text", R"(  "listen": "127.0.0.1:http")", u"listen"_s, 3, u"invalid port \"http\""_s);
+    topRow("listen port empty", R"(  "listen": "127.0.0.1:")", u"listen"_s, 3, u"invalid port \"\""_s);
+    topRow("listen ipv6 without brackets", R"(  "listen": "::1:18766")", u"listen"_s, 3, u"needs brackets"_s);
+    topRow("listen host name", R"(  "listen": "relay.lan:18766")", u"listen"_s, 3, u"\"relay.lan\" is not an IP address"_s);
+    topRow("listen ipv4 in brackets", R"(  "listen": "[127.0.0.1]:18766")", u"listen"_s, 3, u"brackets are for IPv6"_s);
+
+    topRow("aliases array", R"(  "aliases": ["claude-*"])", u"aliases"_s, 3, u"expected an object, got an array"_s);
+    topRow("alias target number", "  \"aliases\": {\n    \"claude-*\": 1\n  }", u"aliases.claude-*"_s, 4,
+           u"expected a string, got a number"_s);
+    topRow("alias target no host", "  \"aliases\": {\n    \"claude-*\": \"flint-40b\"\n  }", u"aliases.claude-*"_s, 4,
+           u"target \"flint-40b\" is not a model of a configured host"_s);
+    topRow("alias target host only", "  \"aliases\": {\n    \"claude-*\": \"box\"\n  }", u"aliases.claude-*"_s, 4,
+           u"expected \"<host>-<model>\", e.g. \"box-MODEL\""_s);
+    topRow("alias target empty key", "  \"aliases\": {\n    \"claude-*\": \"box-\"\n  }", u"aliases.claude-*"_s, 4,
+           u"is not a model of a configured host"_s);
+    topRow("alias target pattern", "  \"aliases\": {\n    \"claude-*\": \"box-*\"\n  }", u"aliases.claude-*"_s, 4,
+           u"not a pattern"_s);
+    topRow("alias pattern with space", "  \"aliases\": {\n    \"claude *\": \"box-flint\"\n  }", u"aliases.claude *"_s, 4,
+           u"must not be empty or contain spaces"_s);
+    topRow("alias pattern empty", "  \"aliases\": {\n    \"\": \"box-flint\"\n  }", u"aliases.\"\""_s, 4,
+           u"must not be empty"_s);
+
+    topRow("waiting zero", "  \"waiting\": {\n    \"early_200_after_s\": 0\n  }", u"waiting.early_200_after_s"_s, 4,
+           u"must be greater than 0"_s);
+    topRow("waiting negative", "  \"waiting\": {\n    \"comment_every_s\": -5\n  }", u"waiting.comment_every_s"_s, 4,
+           u"must be greater than 0"_s);
+    topRow("waiting string", "  \"waiting\": {\n    \"comment_every_s\": \"15\"\n  }", u"waiting.comment_every_s"_s, 4,
+           u"expected a number, got a string"_s);
+    topRow("waiting typo", "  \"waiting\": {\n    \"early_200_after\": 10\n  }", u"waiting.early_200_after"_s, 4,
+           u"did you mean \"early_200_after_s\"?"_s);
+    topRow("waiting tiny", "  \"waiting\": {\n    \"comment_every_s\": 0.0001\n  }", u"waiting.comment_every_s"_s, 4,
+           u"must be at least 0.001"_s);
+    topRow("limits body zero", "  \"limits\": {\n    \"max_body_mb\": 0\n  }", u"limits.max_body_mb"_s, 4,
+           u"must be greater than 0"_s);
+    topRow("limits body huge", "  \"limits\": {\n    \"max_body_mb\": 100000\n  }", u"limits.max_body_mb"_s, 4,
+           u"must be at most 1024"_s);
+    topRow("limits timeout huge", "  \"limits\": {\n    \"poll_interval_s\": 1e9\n  }", u"limits.poll_interval_s"_s, 4,
+           u"must be at most 86400"_s);
+    topRow("limits null", "  \"limits\": {\n    \"header_timeout_s\": null\n  }", u"limits.header_timeout_s"_s, 4,
+           u"expected a number, got null"_s);
+    topRow("limits typo", "  \"limits\": {\n    \"poll_intervall_s\": 5\n  }", u"limits.poll_intervall_s"_s, 4,
+           u"did you mean \"poll_interval_s\"?"_s);
+    topRow("duplicate nested key", "  \"limits\": {\n    \"poll_interval_s\": 5,\n    \"poll_interval_s\": 6\n  }",
+           u"limits.poll_interval_s"_s, 5, u"duplicate key (first on line 4)"_s);
+}
+
+void TestConfig::brokenConfig()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, path);
+    QFETCH(int, line);
+    QFETCH(QString, message);
+
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(!result.ok(), "a broken config was accepted");
+    QVERIFY(!result.config.has_value());
+    const bool found = std::any_of(result.errors.cbegin(), result.errors.cend(), [&](const ConfigError &e) {
+        return e.file == File && e.fieldPath == path && e.line == line && e.message.contains(message);
+    });
+    QVERIFY2(found, qPrintable(u"no error at %1 line %2 containing \"%3\"; got:\n%4"_s
+                                   .arg(path).arg(line).arg(message, describe(result.errors))));
+}
+
+void TestConfig::reportsEveryError()
+{
+    const QByteArray json = R"({
+  "listen": "127.0.0.1",
+  "hosts": {
+    "gpu-1": { "engines": { "main": { "url": "ftp://a" } } },
+    "box": { "driver": "agent", "engines": { "main": { "ulr": "http://a:1" } } }
+  },
+  "waiting": { "early_200_after_s": 0 }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QStringList paths;
+    for (const ConfigError &e : result.errors)
+        paths.append(e.fieldPath);
+    const QStringList expected = {u"listen"_s,
+                                  u"hosts.gpu-1"_s,
+                                  u"hosts.gpu-1.engines.main.url"_s,
+                                  u"hosts.box.agent"_s,
+                                  u"hosts.box.engines.main.ulr"_s,
+                                  u"hosts.box.engines.main.url"_s,
+                                  u"hosts.box.engines.main.argv"_s,
+                                  u"waiting.early_200_after_s"_s};
+    QCOMPARE(paths, expected);
+}
+
+void TestConfig::syntaxErrorColumn()
+{
+    // Columns count characters, not bytes: "ü" is two bytes in UTF-8. Qt reports the offset
+    // just past the token it choked on (the 1 in column 18), so column 19, where bytes would say 20.
+    const QByteArray json = "{\n  \"hosts\": { \"ü\" 1 }\n}";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QCOMPARE(result.errors.size(), 1);
+    const ConfigError &e = result.errors.first();
+    QCOMPARE(e.line, 2);
+    QCOMPARE(e.column, 19);
+    QVERIFY2(e.toString().startsWith(u"test.json:2:19: JSON syntax error: missing name separator"_s),
+             qPrintable(e.toString()));
+}
+
+void TestConfig::goodConfig_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<int>("hosts");
+    QTest::addColumn<int>("engines");
+
+    QTest::newRow("minimal") << QByteArray(R"({"hosts": {"box": {"engines": {"main": {"url": "http://box.lan:8080"}}}}})")
+                             << 1 << 1;
+    QTest::newRow("design example") << QByteArray(R"({
+  "listen": "0.0.0.0:18766",
+  "hosts": {
+    "3090": {
+      "driver": "agent",
+      "agent": "http://gpu-3090.lan:18767",
+      "engines": {
+        "mainline": { "url": "http://gpu-3090.lan:8080", "argv": ["llama-server", "--port", "8080"] },
+        "fork":     { "url": "http://gpu-3090.lan:8081", "models": ["flint-40b", "flint-40b-256k"],
+                      "argv": ["llama-server-fork", "--port", "8081"] }
+      }
+    },
+    "ws": {
+      "driver": "local",
+      "engines": {
+        "alpha": { "url": "http://127.0.0.1:8090",
+                   "argv": ["/opt/llama/bin/llama-server", "--port", "8090", "--models-dir", "/srv/models/a"] },
+        "beta":  { "url": "http://127.0.0.1:8091",
+                   "argv": ["/opt/llama/bin/llama-server", "--port", "8091", "--models-preset", "/srv/b.ini"] }
+      }
+    },
+    "box": { "driver": "static", "engines": { "main": { "url": "http://box.lan:8080" } } }
+  },
+  "aliases": { "claude-*": "3090-flint-40b" },
+  "waiting": { "early_200_after_s": 10, "comment_every_s": 15 }
+})") << 3 << 5;
+    QTest::newRow("command driver") << QByteArray(R"({"hosts": {"a9": {"driver": "command", "engines": {
+        "mainline": {"url": "https://a9.lan:8443/llama/", "start": "systemctl --user start llama-mainline",
+                     "stop": "systemctl --user stop llama-mainline"}}}}})") << 1 << 1;
+    QTest::newRow("comments") << QByteArray(R"({"//": "top comment", "//hosts": "more",
+        "hosts": {"//": "no host", "box": {"//": "x", "engines": {"//": 1, "main": {"//": [], "url": "http://b:1"}}}},
+        "aliases": {"//": "none yet"}})") << 1 << 1;
+    QTest::newRow("host name chars") << QByteArray(R"({"hosts": {"Box_2.lan": {"engines": {"main-1.x_y": {"url": "http://b:1"}}}}})")
+                                     << 1 << 1;
+    QTest::newRow("bom and crlf") << QByteArray("\xEF\xBB\xBF{\r\n\"hosts\": {\"box\": {\"engines\": {\"main\": {\"url\": \"http://b:1\"}}}}\r\n}\r\n")
+                                  << 1 << 1;
+    QTest::newRow("empty optional sections") << QByteArray(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1", "models": []}}}},
+        "aliases": {}, "waiting": {}, "limits": {}})") << 1 << 1;
+    QTest::newRow("alias to learnt model") << QByteArray(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}},
+        "aliases": {"claude-*": "box-anything-at-all", "gpt-?": "box-x"}})") << 1 << 1;
+}
+
+void TestConfig::goodConfig()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(int, hosts);
+    QFETCH(int, engines);
+
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    QVERIFY2(result.warnings.isEmpty(), qPrintable(describe(result.warnings)));
+    QCOMPARE(result.config->hosts.size(), hosts);
+    int engineCount = 0;
+    for (const HostConfig &h : result.config->hosts)
+        engineCount += int(h.engines.size());
+    QCOMPARE(engineCount, engines);
+}
+
+void TestConfig::keepsFileOrder()
+{
+    // QJsonObject would sort these; the first engine is the host's default, so order matters.
+    const QByteArray json = R"({"hosts": {
+        "zeta": {"engines": {"zz": {"url": "http://z:1"}, "aa": {"url": "http://z:2"}, "mm": {"url": "http://z:3"}}},
+        "3090": {"engines": {"main": {"url": "http://a:1"}}},
+        "alpha": {"engines": {"main": {"url": "http://a:1"}}}},
+      "aliases": {"z*": "zeta-x", "a*": "alpha-y", "*": "3090-z"}})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    QStringList hosts;
+    for (const HostConfig &h : result.config->hosts)
+        hosts.append(h.name);
+    QCOMPARE(hosts, (QStringList{u"zeta"_s, u"3090"_s, u"alpha"_s}));
+    QStringList engines;
+    for (const EngineConfig &e : result.config->hosts.first().engines)
+        engines.append(e.name);
+    QCOMPARE(engines, (QStringList{u"zz"_s, u"aa"_s, u"mm"_s}));
+    QStringList patterns;
+    for (const AliasRule &a : result.config->aliases)
+        patterns.append(a.pattern);
+    QCOMPARE(patterns, (QStringList{u"z*"_s, u"a*"_s, u"*"_s}));
+}
+
+void TestConfig::readsValues()
+{
+    using namespace std::chrono_literals;
+    const QByteArray json = R"({
+  "listen": "[::1]:18800",
+  "hosts": {
+    "3090": {
+      "driver": "agent",
+      "agent": "http://gpu-3090.lan:18767/",
+      "engines": {
+        "fork": { "url": "http://gpu-3090.lan:8081/", "models": ["flint-40b", "fl\u00efnt \"q\""],
+                  "argv": ["llama-server", "--port", "8081"] }
+      }
+    }
+  },
+  "aliases": { "claude-*": "3090-flint-40b" },
+  "waiting": { "early_200_after_s": 2.5, "comment_every_s": 5 },
+  "limits": { "max_body_mb": 32, "client_idle_timeout_s": 120, "header_timeout_s": 7,
+              "upstream_connect_timeout_s": 3, "poll_interval_s": 0.5 }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    const Config &c = *result.config;
+    QCOMPARE(c.listenAddress, QHostAddress(QHostAddress::LocalHostIPv6));
+    QCOMPARE(c.listenPort, quint16(18800));
+    QCOMPARE(c.hosts.size(), 1);
+    const HostConfig &h = c.hosts.first();
+    QCOMPARE(h.name, u"3090"_s);
+    QCOMPARE(h.driver, u"agent"_s);
+    QCOMPARE(h.agent, QUrl(u"http://gpu-3090.lan:18767"_s));
+    const EngineConfig &e = h.engines.first();
+    QCOMPARE(e.name, u"fork"_s);
+    QCOMPARE(e.url, QUrl(u"http://gpu-3090.lan:8081"_s));   // trailing slash dropped
+    QCOMPARE(e.models, (QStringList{u"flint-40b"_s, u"fl\u00efnt \"q\""_s}));
+    QCOMPARE(e.argv, (QStringList{u"llama-server"_s, u"--port"_s, u"8081"_s}));
+    QCOMPARE(c.aliases.size(), 1);
+    QCOMPARE(c.aliases.first().pattern, u"claude-*"_s);
+    QCOMPARE(c.aliases.first().target, u"3090-flint-40b"_s);
+    QCOMPARE(c.waiting.early200After, 2500ms);
+    QCOMPARE(c.waiting.commentEvery, 5000ms);
+    QCOMPARE(c.limits.maxBodyBytes, qint64(32) * 1024 * 1024);
+    QCOMPARE(c.limits.clientIdleTimeout, 120000ms);
+    QCOMPARE(c.limits.headerTimeout, 7000ms);
+    QCOMPARE(c.limits.upstreamConnectTimeout, 3000ms);
+    QCOMPARE(c.limits.pollInterval, 500ms);
+
+    // Defaults when a section is absent.
+    const ConfigResult minimal = ConfigLoader::parse(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}}})", File);
+    QVERIFY(minimal.ok());
+    const Config defaults;
+    QCOMPARE(minimal.config->listenAddress, QHostAddress(QHostAddress::LocalHost));
+    QCOMPARE(minimal.config->listenPort, quint16(18766));
+    QCOMPARE(minimal.config->hosts.first().driver, u"static"_s);
+    QCOMPARE(minimal.config->waiting.early200After, defaults.waiting.early200After);
+    QCOMPARE(minimal.config->limits.maxBodyBytes, defaults.limits.maxBodyBytes);
+}
+
+void TestConfig::warnings()
+{
+    // Legal but probably not meant: loaded, with a warning that says where.
+    const QByteArray json = R"({
+  "hosts": {
+    "3090": {
+      "engines": {
+        "mainline": { "url": "http://a:1", "models": ["flint-40b"] },
+        "fork": { "url": "http://a:2", "models": ["other",
+                                                  "flint-40b", "other"] }
+      }
+    }
+  },
+  "aliases": { "claude-*": "3090-nope" },
+  "waiting": { "early_200_after_s": 400 }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    QStringList got;
+    for (const ConfigError &w : result.warnings)
+        got.append(u"%1@%2"_s.arg(w.fieldPath).arg(w.line));
+    QCOMPARE(got, (QStringList{u"hosts.3090.engines.fork.models[2]@7"_s, u"hosts.3090.engines.fork.models[1]@7"_s,
+                               u"aliases.claude-*@11"_s, u"waiting.early_200_after_s@12"_s}));
+    QVERIFY(result.warnings.at(0).message.contains(u"listed twice"_s));
+    QVERIFY(result.warnings.at(1).message.contains(u"also listed by engine mainline, which comes first"_s));
+    QVERIFY(result.warnings.at(2).message.contains(u"no engine of host 3090 lists model \"nope\""_s));
+    QVERIFY(result.warnings.at(3).message.contains(u"300 s"_s));
+    // The first engine still lists the model; the second keeps its own copy.
+    QCOMPARE(result.config->hosts.first().engines.at(1).models, (QStringList{u"other"_s, u"flint-40b"_s}));
+}
+
+void TestConfig::errorToString_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("everything") << u"sy.json"_s << 12 << 0 << u"hosts.3090.engines.fork.url"_s
+                                << u"sy.json:12: hosts.3090.engines.fork.url: boom"_s;
+    QTest::newRow("column") << u"sy.json"_s << 3 << 7 << QString() << u"sy.json:3:7: boom"_s;
+    QTest::newRow("no line") << u"sy.json"_s << 0 << 0 << u"hosts"_s << u"sy.json: hosts: boom"_s;
+    QTest::newRow("no file") << QString() << 0 << 0 << u"--upstream"_s << u"--upstream: boom"_s;
+    QTest::newRow("line without file") << QString() << 4 << 0 << u"listen"_s << u"line 4: listen: boom"_s;
+    QTest::newRow("message only") << QString() << 0 << 0 << QString() << u"boom"_s;
+}
+
+void TestConfig::errorToString()
+{
+    QFETCH(QString, file);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, path);
+    QFETCH(QString, expected);
+    const ConfigError e{file, line, column, path, u"boom"_s};
+    QCOMPARE(e.toString(), expected);
+}
+
+void TestConfig::fromFlags_data()
+{
+    QTest::addColumn<QString>("listen");
+    QTest::addColumn<QStringList>("upstreams");
+    QTest::addColumn<QString>("error");   // empty: must succeed
+
+    QTest::newRow("one") << u"127.0.0.1:18766"_s << QStringList{u"box=http://box.lan:8080"_s} << QString();
+    QTest::newRow("two, default listen") << QString()
+                                         << QStringList{u"box=http://box.lan:8080"_s, u"3090=https://gpu-3090.lan:8081/"_s}
+                                         << QString();
+    QTest::newRow("none") << QString() << QStringList() << u"--upstream: no upstreams"_s;
+    QTest::newRow("no equals") << QString() << QStringList{u"http://box.lan:8080"_s}
+                               << u"--upstream: expected NAME=URL, got \"http://box.lan:8080\""_s;
+    QTest::newRow("bad name") << QString() << QStringList{u"gpu-1=http://a:1"_s} << u"--upstream: invalid host name \"gpu-1\""_s;
+    QTest::newRow("empty name") << QString() << QStringList{u"=http://a:1"_s} << u"--upstream: invalid host name \"\""_s;
+    QTest::newRow("bad url") << QString() << QStringList{u"box=box.lan:8080"_s}
+                             << u"--upstream: box: expected an http:// or https:// URL"_s;
+    QTest::newRow("twice") << QString() << QStringList{u"box=http://a:1"_s, u"box=http://a:2"_s}
+                           << u"--upstream: host \"box\" is given twice"_s;
+    QTest::newRow("bad listen") << u"127.0.0.1"_s << QStringList{u"box=http://a:1"_s} << u"--listen: expected HOST:PORT"_s;
+}
+
+void TestConfig::fromFlags()
+{
+    QFETCH(QString, listen);
+    QFETCH(QStringList, upstreams);
+    QFETCH(QString, error);
+
+    const ConfigResult result = ConfigLoader::fromFlags(listen, upstreams);
+    if (!error.isEmpty()) {
+        QVERIFY(!result.ok());
+        QVERIFY2(std::any_of(result.errors.cbegin(), result.errors.cend(),
+                             [&](const ConfigError &e) { return e.toString().startsWith(error); }),
+                 qPrintable(describe(result.errors)));
+        return;
+    }
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    const Config &c = *result.config;
+    QCOMPARE(c.listenPort, quint16(18766));
+    QCOMPARE(c.listenAddress, QHostAddress(QHostAddress::LocalHost));
+    QCOMPARE(c.hosts.size(), upstreams.size());
+    for (qsizetype i = 0; i < upstreams.size(); ++i) {
+        const HostConfig &h = c.hosts.at(i);
+        QCOMPARE(h.name, upstreams.at(i).section(u'=', 0, 0));
+        QCOMPARE(h.driver, u"static"_s);
+        QCOMPARE(h.engines.size(), 1);
+        QCOMPARE(h.engines.first().name, u"main"_s);
+        QVERIFY(h.engines.first().url.isValid());
+        QVERIFY(!h.engines.first().url.path().endsWith(u'/'));
+    }
+}
+
+void TestConfig::listen_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QHostAddress>("address");
+    QTest::addColumn<int>("port");
+
+    QTest::newRow("ipv4") << u"192.0.2.1:80"_s << QHostAddress(u"192.0.2.1"_s) << 80;
+    QTest::newRow("all ipv4") << u"0.0.0.0:18766"_s << QHostAddress(QHostAddress::AnyIPv4) << 18766;
+    QTest::newRow("ipv6 loopback") << u"[::1]:18766"_s << QHostAddress(QHostAddress::LocalHostIPv6) << 18766;
+    QTest::newRow("ipv6 any") << u"[::]:1"_s << QHostAddress(QHostAddress::AnyIPv6) << 1;
+    QTest::newRow("port only") << u":18766"_s << QHostAddress(QHostAddress::Any) << 18766;
+    QTest::newRow("localhost") << u"localhost:9"_s << QHostAddress(QHostAddress::LocalHost) << 9;
+    QTest::newRow("free port") << u"127.0.0.1:0"_s << QHostAddress(QHostAddress::LocalHost) << 0;
+    QTest::newRow("max port") << u"127.0.0.1:65535"_s << QHostAddress(QHostAddress::LocalHost) << 65535;
+}
+
+void TestConfig::listen()
+{
+    QFETCH(QString, text);
+    QFETCH(QHostAddress, address);
+    QFETCH(int, port);
+    QHostAddress gotAddress;
+    quint16 gotPort = 1;
+    QString why;
+    QVERIFY2(ConfigLoader::parseListen(text, &gotAddress, &gotPort, &why), qPrintable(why));
+    QCOMPARE(gotAddress, address);
+    QCOMPARE(int(gotPort), port);
+}
+
+void TestConfig::exampleFilePasses()
+{
+    const QString path = QStringLiteral(SWITCHYARD_SOURCE_DIR "/resources/switchyard.example.json");
+    const ConfigResult result = ConfigLoader::load(path);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    QVERIFY2(result.warnings.isEmpty(), qPrintable(describe(result.warnings)));
+    const Config &c = *result.config;
+    QStringList hosts;
+    for (const HostConfig &h : c.hosts)
+        hosts.append(h.name + u':' + h.driver);
+    QCOMPARE(hosts, (QStringList{u"3090:agent"_s, u"ws:local"_s, u"box:static"_s}));
+    const HostConfig *gpu = c.host(u"3090"_s);
+    QVERIFY(gpu);
+    QCOMPARE(gpu->engines.size(), 2);
+    QCOMPARE(gpu->engines.at(0).name, u"mainline"_s);
+    QCOMPARE(gpu->engines.at(1).name, u"fork"_s);
+    QVERIFY(!c.aliases.isEmpty());
+    QVERIFY(c.aliases.first().pattern.startsWith(u"claude-"_s));
+}
+
+void TestConfig::checkConfigOk()
+{
+    const QString path = QStringLiteral(SWITCHYARD_SOURCE_DIR "/resources/switchyard.example.json");
+    QString outText;
+    QString errText;
+    QTextStream out(&outText);
+    QTextStream err(&errText);
+    QCOMPARE(runCheckConfig(path, out, err), 0);
+    QCOMPARE(outText, path + u": ok (3 hosts, 5 engines)\n"_s);
+    QCOMPARE(errText, QString());
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString one = dir.filePath(u"one.json"_s);
+    QFile file(one);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}}})");
+    file.close();
+    outText.clear();
+    QCOMPARE(runCheckConfig(one, out, err), 0);
+    QCOMPARE(outText, one + u": ok (1 host, 1 engine)\n"_s);
+}
+
+void TestConfig::checkConfigErrors()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"bad.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\n  \"listen\": \"127.0.0.1\",\n  \"hosts\": {\n    \"box\": { \"engines\": { \"main\": { \"ulr\": \"http://b:1\" } } }\n  }\n}\n");
+    file.close();
+
+    QString outText;
+    QString errText;
+    QTextStream out(&outText);
+    QTextStream err(&errText);
+    QCOMPARE(runCheckConfig(path, out, err), 1);
+    QCOMPARE(outText, QString());
+    const QStringList lines = errText.split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines, (QStringList{
+        path + u":2: listen: expected HOST:PORT, e.g. \"127.0.0.1:18766\", \"0.0.0.0:18766\" or \"[::1]:18766\""_s,
+        path + u":4: hosts.box.engines.main.ulr: unknown field (did you mean \"url\"?)"_s,
+        path + u":4: hosts.box.engines.main.url: required field missing"_s,
+    }));
+}
+
+void TestConfig::checkConfigWarnings()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"warn.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\n  \"hosts\": { \"box\": { \"engines\": { \"main\": { \"url\": \"http://b:1\", \"models\": [\"m\"] } } } },\n"
+               "  \"aliases\": { \"claude-*\": \"box-other\" }\n}\n");
+    file.close();
+
+    QString outText;
+    QString errText;
+    QTextStream out(&outText);
+    QTextStream err(&errText);
+    QCOMPARE(runCheckConfig(path, out, err), 0);   // warnings do not fail the check
+    QCOMPARE(outText, path + u": ok (1 host, 1 engine)\n"_s);
+    QCOMPARE(errText, path + u":3: aliases.claude-*: warning: no engine of host box lists model \"other\"\n"_s);
+}
+
+void TestConfig::checkConfigMissingFile()
+{
+    const QString path = u"/nonexistent/switchyard.json"_s;
+    QString outText;
+    QString errText;
+    QTextStream out(&outText);
+    QTextStream err(&errText);
+    QCOMPARE(runCheckConfig(path, out, err), 1);
+    QVERIFY2(errText.startsWith(path + u": cannot read the config file: "_s), qPrintable(errText));
+    QCOMPARE(errText.count(u'\n'), 1);
+}
+
+QTEST_GUILESS_MAIN(TestConfig)
+#include "tst_config.moc"
