@@ -1,6 +1,8 @@
 // Tests of the fake llama.cpp router: that it answers like the recorded real
 // one (/work/shared/llama-transcripts), byte for byte where it matters.
 
+#include "tst_fakellama.h"
+
 #include "fakejsonwriter.h"
 #include "fakellamaserver.h"
 #include "fakeinferencerequest.h"
@@ -130,65 +132,6 @@ QByteArray words(int count)
     auto var = std::make_unique<RawHttpClient>((server)->port());                                                    \
     QVERIFY(var->connectToServer())
 
-class tst_FakeLlama final : public QObject
-{
-    Q_OBJECT
-
-private slots:
-    // Building blocks
-    void jsonNumbers_data();
-    void jsonNumbers();
-    void promptEstimate_data();
-    void promptEstimate();
-    void parseOptions_data();
-    void parseOptions();
-
-    // Router endpoints
-    void health_data();
-    void health();
-    void keepAliveSequentialRequests();
-    void unknownPath();
-    void modelsList();
-    void routerProps();
-    void loadTransitions();
-    void loadErrors_data();
-    void loadErrors();
-    void unloadAndErrors();
-    void sseLoadEventsNoReplay();
-    void failedLoad();
-    void lruEviction();
-
-    // Requests for a model
-    void streamingChatFraming();
-    void streamingUsageChunk();
-    void nonStreamingChat();
-    void messagesStream();
-    void otherApis_data();
-    void otherApis();
-    void countTokens();
-    void childProps();
-    void autoloadHoldsSilently();
-    void autoloadOff_data();
-    void autoloadOff();
-    void modelErrors_data();
-    void modelErrors();
-    void contextOverflow_data();
-    void contextOverflow();
-    void lateSystemMessage_data();
-    void lateSystemMessage();
-    void prefillPings();
-    void clientCancelStopsGeneration();
-    void unloadCutsRunningStream();
-
-    // Failure injection and control
-    void failureModes_data();
-    void failureModes();
-    void closeDropsEverything();
-    void singleModel();
-    void controlEndpoints();
-    void qnamStreaming();
-    void executable();
-};
 
 // ---- building blocks ------------------------------------------------------------
 
@@ -1388,4 +1331,3 @@ void tst_FakeLlama::executable()
 }
 
 QTEST_GUILESS_MAIN(tst_FakeLlama)
-#include "tst_fakellama.moc"
