@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QLabel>
+#include <QLoggingCategory>
 #include <QTextStream>
 
 #include <cstdio>
@@ -62,10 +63,10 @@ int runRelay(const AppOptions &options, bool gui)
         }
         config = *result.config;
         if (!options.configPath.isEmpty() && !options.listen.isEmpty()) {
-            ConfigResult listen = ConfigLoader::fromFlags(options.listen, {});
-            if (listen.config) {
-                config.listenAddress = listen.config->listenAddress;
-                config.listenPort = listen.config->listenPort;
+            QString why;
+            if (!ConfigLoader::parseListen(options.listen, &config.listenAddress, &config.listenPort, &why)) {
+                err << "switchyard: --listen " << options.listen << ": " << why << Qt::endl;
+                return 1;
             }
         }
     }
@@ -105,6 +106,8 @@ int runRelay(const AppOptions &options, bool gui)
 
 int main(int argc, char *argv[])
 {
+    // Debug output is for developers (QT_LOGGING_RULES turns it on); the journal is the product's log.
+    QLoggingCategory::setFilterRules(QStringLiteral("switchyard.*.debug=false"));
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));

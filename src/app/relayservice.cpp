@@ -2,6 +2,7 @@
 
 #include "app/consolejournal.h"
 #include "catalog/catalog.h"
+#include "catalog/modelevents.h"
 #include "http/httpserver.h"
 #include "relay/relay.h"
 #include "upstream/upstreampool.h"
@@ -26,6 +27,7 @@ RelayService::RelayService(const Config &config, QObject *parent)
     , m_config(config)
     , m_pool(new UpstreamPool(this))
     , m_catalog(new Catalog(config, m_pool, this))
+    , m_events(new ModelEvents(m_catalog, m_pool, this))
     , m_relay(new Relay(config, m_catalog, m_pool, this))
     , m_server(new HttpServer(serverLimits(config), m_relay, this))
 {
@@ -42,7 +44,9 @@ bool RelayService::start(QString *error)
                      .arg(m_server->errorString());
         return false;
     }
+    connect(m_events, &ModelEvents::event, m_relay, &Relay::broadcastModelEvent);
     m_catalog->start();
+    m_events->start();
     return true;
 }
 

@@ -10,6 +10,7 @@ namespace switchyard {
 class Catalog;
 class ConsoleJournal;
 class HttpServer;
+class ModelEvents;
 class Relay;
 class UpstreamPool;
 
@@ -32,6 +33,7 @@ public:
 
     Catalog *catalog() const { return m_catalog; }
     Relay *relay() const { return m_relay; }
+    ModelEvents *modelEvents() const { return m_events; }
     HttpServer *server() const { return m_server; }
     const Config &config() const { return m_config; }
 
@@ -39,6 +41,7 @@ private:
     Config m_config;
     UpstreamPool *m_pool;
     Catalog *m_catalog;
+    ModelEvents *m_events;
     Relay *m_relay;
     HttpServer *m_server;
 };

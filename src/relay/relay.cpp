@@ -80,6 +80,10 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
         replyJson(writer, record, 200, m_catalog->modelsJson());
         return;
     }
+    if (path == "/models/sse"_L1 && method == "GET") {
+        subscribe(writer, record);
+        return;
+    }
     if (path == "/props"_L1 && method == "GET" && request.queryItem(u"model"_s).isEmpty()) {
         replyJson(writer, record, 200,
                   R"({"role":"router","models_autoload":true,"model_alias":"switchyard","build_info":"switchyard-)"
@@ -227,6 +231,28 @@ void Relay::finishRecord(RequestRecord record, ResponseWriter *writer)
     }
     record.duration = std::chrono::steady_clock::now() - record.startedSteady;
     emit requestFinished(record);
+}
+
+void Relay::subscribe(ResponseWriter *writer, RequestRecord record)
+{
+    // Like llama.cpp's own feed: no snapshot on connect; subscribe, then read /models.
+    writer->writeHead(200, {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"},
+                            {"X-Accel-Buffering", "no"}});
+    m_subscribers.append(writer);
+    QPointer<ResponseWriter> w(writer);
+    connect(writer, &ResponseWriter::clientDisconnected, this, [this, w, record] {
+        m_subscribers.removeAll(w);
+        m_subscribers.removeAll(nullptr);
+        finishRecord(record, w);
+    });
+}
+
+void Relay::broadcastModelEvent(const QByteArray &frame)
+{
+    for (const QPointer<ResponseWriter> &w : std::as_const(m_subscribers)) {
+        if (w && !w->congested())
+            w->writeBody(frame);
+    }
 }
 
 QString Relay::unknownModelMessage(const QString &model) const

@@ -7,10 +7,12 @@
 #include "relay/modelresolver.h"
 
 #include <QObject>
+#include <QPointer>
 
 namespace switchyard {
 
 class Catalog;
+class ResponseWriter;
 class UpstreamPool;
 struct ModelRoute;
 
@@ -27,6 +29,10 @@ public:
 
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
     int requestsInFlight() const { return m_inFlight; }
+    int eventSubscribers() const { return int(m_subscribers.size()); }
+
+    // One relabelled /models/sse frame for every subscriber of the relay's own feed.
+    void broadcastModelEvent(const QByteArray &frame);
 
 Q_SIGNALS:
     void requestStarted(const switchyard::RequestRecord &record);
@@ -41,6 +47,7 @@ private:
                  const ModelRoute &route, const QByteArray &body, const QByteArray &target);
     void handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record);
     void finishRecord(RequestRecord record, ResponseWriter *writer);
+    void subscribe(ResponseWriter *writer, RequestRecord record);
     QString unknownModelMessage(const QString &model) const;
 
     Config m_config;
@@ -48,6 +55,7 @@ private:
     UpstreamPool *m_pool;
     ModelResolver m_resolver;
     int m_inFlight = 0;
+    QList<QPointer<ResponseWriter>> m_subscribers;
 };
 
 } // namespace switchyard

@@ -5,6 +5,7 @@
 
 #include "relay/relay.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -66,6 +67,8 @@ private Q_SLOTS:
     void hopByHopHeadersDoNotCross();
     void loadShowsLoadingBeforeAnswerLeaves();
     void requestsAreJournaled();
+    void modelEventsAreMergedAndRelabelled();
+    void probeNeverReadsUnloadedAfterLoad();
 };
 
 void TestRelay::streamArrivesIncrementallyAndConnectionIsReused()
@@ -389,6 +392,61 @@ void TestRelay::requestsAreJournaled()
     QVERIFY(record.bytesOut > 0);
     QVERIFY(record.timeToFirstByte.has_value());
     QCOMPARE(record.streamedTokens.value_or(-1), 5);
+}
+
+void TestRelay::modelEventsAreMergedAndRelabelled()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    // The relay follows the fake's own feed before the test subscribes to the relay's.
+    QTRY_COMPARE_WITH_TIMEOUT(f.fake->sseSubscribers(), 1, 3000);
+    RawHttpClient feed(f.port());
+    QVERIFY(feed.connectToServer());
+    feed.send(RawHttpClient::get("/models/sse"));
+    QTRY_VERIFY_WITH_TIMEOUT(feed.current() && feed.current()->status == 200, 3000);
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/models/load", R"({"model":"h1-beta"})"));
+    QTRY_VERIFY_WITH_TIMEOUT(feed.current() && feed.current()->body.contains(R"("status":"loaded")"), 5000);
+    const QByteArray body = feed.current()->body;
+    QVERIFY(body.startsWith("data: "));
+    const QByteArray first = body.mid(6, body.indexOf('\n') - 6);
+    const QJsonObject event = QJsonDocument::fromJson(first).object();
+    QCOMPARE(event.value("model"_L1).toString(), u"h1-beta"_s);
+    QCOMPARE(event.value("event"_L1).toString(), u"model_status"_s);
+    QCOMPARE(event.value("proxy"_L1).toObject().value("key"_L1).toString(), u"beta"_s);
+    QVERIFY(!body.contains(R"("model":"beta")"));
+}
+
+// The seed's probe: after a load returns, a poll of /models never reads "unloaded" again.
+void TestRelay::probeNeverReadsUnloadedAfterLoad()
+{
+    fake::FakeOptions o = routerOptions();
+    o.loadDelay = 1200ms;
+    RelayFixture f;
+    QVERIFY(f.start(o));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/models/load", R"({"model":"h1-beta"})"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    QCOMPARE(client.responses().at(0).status, 200);
+    QString status;
+    QElapsedTimer clock;
+    clock.start();
+    int polls = 0;
+    while (status != "loaded"_L1 && clock.elapsed() < 10000) {
+        client.send(RawHttpClient::get("/models"));
+        ++polls;
+        QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1 + polls, 3000);
+        const QJsonArray data = QJsonDocument::fromJson(client.responses().last().body).object().value("data"_L1).toArray();
+        for (const QJsonValue &v : data) {
+            if (v.toObject().value("id"_L1).toString() == "h1-beta"_L1)
+                status = v.toObject().value("status"_L1).toObject().value("value"_L1).toString();
+        }
+        QVERIFY2(status != "unloaded"_L1, qPrintable(u"poll %1 read unloaded"_s.arg(polls)));
+        QTest::qWait(50);   // the probe's poll interval (scaled down), not a wait for a condition
+    }
+    QCOMPARE(status, u"loaded"_s);
 }
 
 QTEST_GUILESS_MAIN(TestRelay)

@@ -1,0 +1,160 @@
+#include "catalog/modelevents.h"
+
+#include "catalog/catalog.h"
+#include "upstream/upstreamexchange.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+ModelEvents::ModelEvents(Catalog *catalog, UpstreamPool *pool, QObject *parent)
+    : QObject(parent)
+    , m_catalog(catalog)
+    , m_pool(pool)
+{
+    for (const QString &name : catalog->hostNames()) {
+        Feed feed;
+        feed.host = name;
+        feed.url = catalog->host(name)->url;
+        feed.refreshTimer = new QTimer(this);
+        feed.refreshTimer->setSingleShot(true);
+        connect(feed.refreshTimer, &QTimer::timeout, this, [this, name] {
+            auto it = m_feeds.find(name);
+            if (it == m_feeds.end())
+                return;
+            it->lastRefresh = std::chrono::steady_clock::now();
+            m_catalog->refreshHost(name);
+        });
+        m_feeds.insert(name, feed);
+    }
+}
+
+ModelEvents::~ModelEvents()
+{
+    for (Feed &feed : m_feeds) {
+        if (feed.exchange)
+            feed.exchange->abort();
+    }
+}
+
+void ModelEvents::start()
+{
+    for (Feed &feed : m_feeds)
+        connectFeed(feed);
+}
+
+bool ModelEvents::isConnected(const QString &host) const
+{
+    auto it = m_feeds.constFind(host);
+    return it != m_feeds.constEnd() && it->connected;
+}
+
+void ModelEvents::connectFeed(Feed &feed)
+{
+    UpstreamExchange::Request request;
+    request.base = feed.url;
+    const QString basePath = feed.url.path();
+    request.target = (basePath.isEmpty() || basePath == "/"_L1) ? QByteArray("/models/sse")
+                                                               : basePath.toUtf8() + "/models/sse";
+    request.headers = {{"Accept", "text/event-stream"}};
+    auto *exchange = new UpstreamExchange(m_pool, request, this);
+    feed.exchange = exchange;
+    feed.buffer.clear();
+    const QString host = feed.host;
+    connect(exchange, &UpstreamExchange::responseHead, this, [this, host, exchange] {
+        auto it = m_feeds.find(host);
+        if (it == m_feeds.end())
+            return;
+        if (exchange->status() != 200) {
+            exchange->abort();
+            exchange->deleteLater();
+            it->connected = false;
+            reconnectLater(host);
+            return;
+        }
+        it->connected = true;
+        it->retryDelay = std::chrono::seconds(1);
+        // Whatever changed while we were not listening is only in the list: read it now.
+        m_catalog->refreshHost(host);
+    });
+    connect(exchange, &UpstreamExchange::bodyData, this, [this, host](const QByteArray &data) { onData(host, data); });
+    auto ended = [this, host, exchange] {
+        exchange->deleteLater();
+        auto it = m_feeds.find(host);
+        if (it == m_feeds.end())
+            return;
+        it->connected = false;
+        reconnectLater(host);
+    };
+    connect(exchange, &UpstreamExchange::finished, this, ended);
+    connect(exchange, &UpstreamExchange::failed, this, ended);
+    exchange->start();
+}
+
+void ModelEvents::reconnectLater(const QString &host)
+{
+    auto it = m_feeds.find(host);
+    if (it == m_feeds.end())
+        return;
+    const auto delay = it->retryDelay;
+    it->retryDelay = std::min(it->retryDelay * 2, MaxReconnectDelay);
+    QTimer::singleShot(delay, this, [this, host] {
+        auto it = m_feeds.find(host);
+        if (it != m_feeds.end() && !it->connected)
+            connectFeed(*it);
+    });
+}
+
+void ModelEvents::onData(const QString &host, const QByteArray &data)
+{
+    auto it = m_feeds.find(host);
+    if (it == m_feeds.end())
+        return;
+    it->buffer += data;
+    qsizetype end;
+    while ((end = it->buffer.indexOf("\n\n")) >= 0) {
+        const QByteArray frame = it->buffer.left(end);
+        it->buffer.remove(0, end + 2);
+        for (const QByteArray &line : frame.split('\n')) {
+            if (!line.startsWith("data:"))
+                continue;   // pings and comments
+            const QByteArray json = line.mid(5).trimmed();
+            const QByteArray out = relabel(host, json);
+            if (out.isEmpty())
+                continue;
+            if (!json.contains("\"download_progress\""))
+                scheduleRefresh(*it);
+            emit event(out);
+        }
+    }
+    if (it->buffer.size() > 1024 * 1024)
+        it->buffer.clear();
+}
+
+void ModelEvents::scheduleRefresh(Feed &feed)
+{
+    if (feed.refreshTimer->isActive())
+        return;
+    const auto since = std::chrono::steady_clock::now() - feed.lastRefresh;
+    const auto wait = since >= MinRefreshGap ? std::chrono::milliseconds(0)
+                                             : std::chrono::duration_cast<std::chrono::milliseconds>(MinRefreshGap - since);
+    feed.refreshTimer->start(wait);
+}
+
+QByteArray ModelEvents::relabel(const QString &host, const QByteArray &dataJson)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(dataJson, &error);
+    if (!doc.isObject())
+        return {};
+    QJsonObject o = doc.object();
+    const QString key = o.value("model"_L1).toString();
+    o.insert("model"_L1, key.isEmpty() || key == "*"_L1 ? host + u"-*"_s : Catalog::aliasFor(host, key));
+    o.insert("proxy"_L1, QJsonObject{{"host"_L1, host}, {"key"_L1, key}});
+    return "data: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n";
+}
+
+} // namespace switchyard
