@@ -77,9 +77,9 @@ struct ConfigError
 {
     QString file;
     int line = 0;
-    int column = 0;      // 1-based, JSON syntax errors only (0 = unknown)
     QString fieldPath;   // e.g. "hosts.3090.engines.fork.url"
     QString message;
+    int column = 0;      // 1-based, JSON syntax errors only (0 = unknown)
 
     // "FILE:LINE: hosts.3090.engines.fork.url: not a valid http(s) URL"; unknown parts are left out.
     QString toString() const;

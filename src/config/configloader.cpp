@@ -95,12 +95,12 @@ public:
 
     void error(int line, const QString &path, const QString &message)
     {
-        m_errors.append(ConfigError{m_file, line, 0, path, message});
+        m_errors.append(ConfigError{m_file, line, path, message});
     }
 
     void warning(int line, const QString &path, const QString &message)
     {
-        m_warnings.append(ConfigError{m_file, line, 0, path, message});
+        m_warnings.append(ConfigError{m_file, line, path, message});
     }
 
     ConfigResult result(const Config &config) const
@@ -635,7 +635,7 @@ ConfigResult ConfigLoader::load(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         ConfigResult result;
-        result.errors.append(ConfigError{path, 0, 0, QString(),
+        result.errors.append(ConfigError{path, 0, QString(),
                                          tr("cannot read the config file: %1").arg(file.errorString())});
         return result;
     }

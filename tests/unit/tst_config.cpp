@@ -516,7 +516,7 @@ void TestConfig::errorToString()
     QFETCH(int, column);
     QFETCH(QString, path);
     QFETCH(QString, expected);
-    const ConfigError e{file, line, column, path, u"boom"_s};
+    const ConfigError e{file, line, path, u"boom"_s, column};
     QCOMPARE(e.toString(), expected);
 }
 
