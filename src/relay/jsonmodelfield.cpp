@@ -138,6 +138,8 @@ JsonModelField JsonModelField::find(QByteArrayView json)
         s.skipSpace();
         const qsizetype valueStart = s.pos();
         const bool isModel = key == "\"model\"";
+        if (key == "\"stream\"")
+            field.stream = json.sliced(valueStart).startsWith("true");
         if (isModel && s.peek() != '"' && field.result != Result::Found) {
             field.result = Result::NotAString;
         }

@@ -19,6 +19,7 @@ struct JsonModelField
     QString value;             // decoded
     qsizetype start = -1;      // the string literal's opening quote
     qsizetype end = -1;        // one past its closing quote
+    bool stream = false;       // the body has a top-level "stream": true
 
     static JsonModelField find(QByteArrayView json);
     // A copy of json with the model's value replaced by newValue (JSON-escaped).

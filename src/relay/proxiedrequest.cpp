@@ -2,6 +2,9 @@
 
 #include "http/responsewriter.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
@@ -11,12 +14,20 @@ constexpr qsizetype MaxInspectedBody = 1024 * 1024;
 }
 
 ProxiedRequest::ProxiedRequest(UpstreamPool *pool, UpstreamExchange::Request request, ApiShape shape,
-                               ResponseWriter *writer, QObject *parent)
+                               ResponseWriter *writer, Waiting waiting, QObject *parent)
     : QObject(parent)
     , m_exchange(new UpstreamExchange(pool, std::move(request), this))
     , m_writer(writer)
     , m_shape(shape)
+    , m_waiting(std::move(waiting))
 {
+    m_waitTimer.setSingleShot(true);
+    connect(&m_waitTimer, &QTimer::timeout, this, [this] {
+        if (!m_early200Sent)
+            sendEarly200();
+        else
+            sendWaitingComment();
+    });
     connect(m_exchange, &UpstreamExchange::responseHead, this, &ProxiedRequest::onResponseHead);
     connect(m_exchange, &UpstreamExchange::bodyData, this, &ProxiedRequest::onBodyData);
     connect(m_exchange, &UpstreamExchange::finished, this, &ProxiedRequest::onFinished);
@@ -29,13 +40,49 @@ ProxiedRequest::~ProxiedRequest() = default;
 
 void ProxiedRequest::start()
 {
+    if (m_waiting.clientStreams && m_waiting.early200After.count() > 0)
+        m_waitTimer.start(m_waiting.early200After);
     m_exchange->start();
+}
+
+void ProxiedRequest::sendEarly200()
+{
+    if (!m_writer || m_writer->headWritten())
+        return;
+    m_early200Sent = true;
+    m_outcome.status = 200;
+    m_writer->writeHead(200, {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"},
+                              {"X-Accel-Buffering", "no"}});
+    sendWaitingComment();
+}
+
+void ProxiedRequest::sendWaitingComment()
+{
+    if (!m_writer)
+        return;
+    // A line starting with ':' is a comment every SSE parser ignores; it keeps the client's
+    // header/idle timers (Node's fetch gives up after 300 s) from firing while we wait.
+    const QString what = m_waiting.what.isEmpty() ? u"the upstream"_s : m_waiting.what;
+    m_writer->writeBody(": waiting for " + what.toUtf8() + "\n\n");
+    m_waitTimer.start(m_waiting.commentEvery);
+}
+
+QString ProxiedRequest::upstreamErrorMessage() const
+{
+    const QJsonObject o = QJsonDocument::fromJson(m_buffered).object();
+    const QJsonValue error = o.value("error"_L1);
+    if (error.isObject() && error.toObject().value("message"_L1).isString())
+        return error.toObject().value("message"_L1).toString();
+    if (error.isString())
+        return error.toString();
+    const QString text = QString::fromUtf8(m_buffered.left(500)).trimmed();
+    return text.isEmpty() ? u"upstream answered %1"_s.arg(m_exchange->status()) : text;
 }
 
 void ProxiedRequest::onResponseHead()
 {
+    m_waitTimer.stop();
     const int status = m_exchange->status();
-    m_outcome.status = status;
     if (m_onHead)
         m_onHead(status);
     if (!m_writer)
@@ -43,6 +90,16 @@ void ProxiedRequest::onResponseHead()
     const HeaderList &upstream = m_exchange->headers();
     const QByteArray contentType = HttpHeaders::value(upstream, "content-type");
     m_eventStream = contentType.startsWith("text/event-stream");
+    if (m_early200Sent) {
+        // Our 200 is already out: pass the stream on, or turn a refusal into an error event.
+        if (status >= 400 || !m_eventStream) {
+            m_errorAfterEarly200 = true;
+            m_outcome.relayError = u"upstream answered %1 after the early 200"_s.arg(status);
+        }
+        m_eventStream = true;
+        return;
+    }
+    m_outcome.status = status;
     const bool chunked = HttpHeaders::hasToken(HttpHeaders::value(upstream, "transfer-encoding"), "chunked");
     qint64 length = -1;
     if (!chunked) {
@@ -59,6 +116,11 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
 {
     if (!m_writer)
         return;
+    if (m_errorAfterEarly200) {
+        if (m_buffered.size() < MaxInspectedBody)
+            m_buffered += data;
+        return;
+    }
     if (m_firstByte == std::chrono::steady_clock::time_point())
         m_firstByte = std::chrono::steady_clock::now();
     m_writer->writeBody(data);
@@ -76,6 +138,15 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
 
 void ProxiedRequest::onFinished()
 {
+    if (m_errorAfterEarly200) {
+        if (m_writer) {
+            m_writer->writeBody(ErrorReply::sseEvent(m_shape, m_exchange->status(), upstreamErrorMessage()));
+            m_writer->finish();
+        }
+        m_buffered.clear();
+        conclude();
+        return;
+    }
     if (m_buffering)
         m_stats.feedWholeBody(m_buffered);
     m_buffered.clear();
@@ -87,7 +158,10 @@ void ProxiedRequest::onFinished()
 void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &message)
 {
     Q_UNUSED(failure);
+    m_waitTimer.stop();
     m_outcome.relayError = message;
+    if (m_early200Sent)
+        m_eventStream = true;
     if (m_writer && !m_writer->headWritten()) {
         // Nothing has reached the client yet: say what happened, as the relay's own 502.
         m_outcome.status = 502;
@@ -105,6 +179,7 @@ void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &
 
 void ProxiedRequest::onClientLeft()
 {
+    m_waitTimer.stop();
     m_exchange->abort();
     m_outcome.clientLeft = true;
     if (m_outcome.relayError.isEmpty())

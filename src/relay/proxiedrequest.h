@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QTimer>
 
 #include <functional>
 
@@ -32,8 +33,19 @@ public:
         std::optional<double> tokensPerSecond;
     };
 
+    // How a streaming client is kept from timing out while the upstream is silent before its
+    // answer (a router loading the model, a queue): after early200After the relay sends its own
+    // 200 and text/event-stream, then ": waiting for ..." comments, then the real stream.
+    struct Waiting
+    {
+        bool clientStreams = false;
+        std::chrono::milliseconds early200After{std::chrono::seconds(10)};
+        std::chrono::milliseconds commentEvery{std::chrono::seconds(15)};
+        QString what;   // "h1 to load alpha"
+    };
+
     ProxiedRequest(UpstreamPool *pool, UpstreamExchange::Request request, ApiShape shape,
-                   ResponseWriter *writer, QObject *parent = nullptr);
+                   ResponseWriter *writer, Waiting waiting, QObject *parent = nullptr);
     ~ProxiedRequest() override;
 
     // Runs on the upstream's status, before anything of the answer reaches the client.
@@ -50,6 +62,9 @@ private:
     void onFailed(UpstreamExchange::Failure failure, const QString &message);
     void onClientLeft();
     void conclude();
+    void sendEarly200();
+    void sendWaitingComment();
+    QString upstreamErrorMessage() const;
 
     UpstreamExchange *m_exchange;
     QPointer<ResponseWriter> m_writer;
@@ -60,6 +75,10 @@ private:
     bool m_buffering = false;   // small JSON answers are inspected whole for their usage
     QByteArray m_buffered;
     Outcome m_outcome;
+    Waiting m_waiting;
+    QTimer m_waitTimer;
+    bool m_early200Sent = false;
+    bool m_errorAfterEarly200 = false;   // upstream refused after our 200: collect its error body
     std::chrono::steady_clock::time_point m_firstByte;
     bool m_concluded = false;
 };

@@ -157,11 +157,20 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
         }
         target += '?' + query.toString(QUrl::FullyEncoded).toUtf8();
     }
-    forward(request, writer, record, *route, body, target);
+    ProxiedRequest::Waiting waiting;
+    waiting.clientStreams = field.stream;
+    waiting.early200After = m_config.waiting.early200After;
+    waiting.commentEvery = m_config.waiting.commentEvery;
+    const std::optional<ModelEntry> entry = m_catalog->model(route->host, route->key);
+    waiting.what = entry && entry->status != "loaded"_L1
+        ? u"host %1 to load %2"_s.arg(route->host, route->key)
+        : u"host %1 to start answering %2 (queue or prompt processing)"_s.arg(route->host, route->key);
+    forward(request, writer, record, *route, body, target, waiting);
 }
 
 void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
-                    const ModelRoute &route, const QByteArray &body, const QByteArray &target)
+                    const ModelRoute &route, const QByteArray &body, const QByteArray &target,
+                    const ProxiedRequest::Waiting &waiting)
 {
     const Catalog::HostState *host = m_catalog->host(route.host);
     UpstreamExchange::Request up;
@@ -173,7 +182,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     up.body = body;
     up.connectTimeout = m_config.limits.upstreamConnectTimeout;
 
-    auto *proxied = new ProxiedRequest(m_pool, up, ErrorReply::shapeForPath(request.path), writer, this);
+    auto *proxied = new ProxiedRequest(m_pool, up, ErrorReply::shapeForPath(request.path), writer, waiting, this);
     const QString path = request.path;
     if (path == "/models/load"_L1 || path == "/models/unload"_L1) {
         const bool load = path == "/models/load"_L1;

@@ -5,6 +5,7 @@
 #include "journal/requestrecord.h"
 #include "relay/errorreply.h"
 #include "relay/modelresolver.h"
+#include "relay/proxiedrequest.h"
 
 #include <QObject>
 #include <QPointer>
@@ -44,7 +45,8 @@ private:
     void replyJson(ResponseWriter *writer, RequestRecord record, int status, const QByteArray &body,
                    HeaderList headers = {});
     void forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
-                 const ModelRoute &route, const QByteArray &body, const QByteArray &target);
+                 const ModelRoute &route, const QByteArray &body, const QByteArray &target,
+                 const ProxiedRequest::Waiting &waiting);
     void handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record);
     void finishRecord(RequestRecord record, ResponseWriter *writer);
     void subscribe(ResponseWriter *writer, RequestRecord record);

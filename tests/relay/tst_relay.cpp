@@ -69,6 +69,11 @@ private Q_SLOTS:
     void requestsAreJournaled();
     void modelEventsAreMergedAndRelabelled();
     void probeNeverReadsUnloadedAfterLoad();
+    void early200KeepsWaitingStreamAlive();
+    void early200ThenFailureIsAnSseErrorInShape_data();
+    void early200ThenFailureIsAnSseErrorInShape();
+    void nonStreamingRequestGetsNoEarly200();
+    void clientLeavingDuringWaitCancelsUpstream();
 };
 
 void TestRelay::streamArrivesIncrementallyAndConnectionIsReused()
@@ -447,6 +452,97 @@ void TestRelay::probeNeverReadsUnloadedAfterLoad()
         QTest::qWait(50);   // the probe's poll interval (scaled down), not a wait for a condition
     }
     QCOMPARE(status, u"loaded"_s);
+}
+
+namespace {
+void quickWaiting(Config &c)
+{
+    c.waiting.early200After = 200ms;
+    c.waiting.commentEvery = 300ms;
+}
+} // namespace
+
+void TestRelay::early200KeepsWaitingStreamAlive()
+{
+    fake::FakeOptions o = routerOptions(200);
+    o.loadDelay = 1500ms;
+    RelayFixture f;
+    QVERIFY(f.start(o, quickWaiting));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    const qint64 sentAt = client.nowMs();
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 4)));
+    QTRY_VERIFY_WITH_TIMEOUT(client.current() && client.current()->status == 200, 3000);
+    QVERIFY2(client.current()->headAtMs - sentAt < 1000, "the early 200 must come long before the model is loaded");
+    QCOMPARE(client.current()->header("content-type"), QByteArray("text/event-stream"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const QByteArray body = client.responses().at(0).body;
+    QVERIFY2(body.startsWith(": waiting for host h1 to load beta\n\n"), body.left(200).constData());
+    QVERIFY(body.count(": waiting for") >= 2);   // 200 ms, then every 300 ms until ~1.5 s
+    QVERIFY(body.contains("data: {"));
+    QVERIFY(body.endsWith("data: [DONE]\n\n"));
+}
+
+void TestRelay::early200ThenFailureIsAnSseErrorInShape_data()
+{
+    QTest::addColumn<QByteArray>("path");
+    QTest::addColumn<QByteArray>("expectedStart");
+    QTest::newRow("chat completions") << QByteArray("/v1/chat/completions") << QByteArray("data: {\"error\":");
+    QTest::newRow("anthropic messages") << QByteArray("/v1/messages") << QByteArray("event: error\ndata: {\"error\":");
+}
+
+void TestRelay::early200ThenFailureIsAnSseErrorInShape()
+{
+    QFETCH(QByteArray, path);
+    QFETCH(QByteArray, expectedStart);
+    fake::FakeOptions o = routerOptions();
+    o.loadDelay = 800ms;
+    o.failLoad = {u"beta"_s};
+    RelayFixture f;
+    QVERIFY(f.start(o, quickWaiting));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post(path, chatBody("h1-beta", 4)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, 200);
+    const qsizetype at = r.body.indexOf(expectedStart.startsWith("event") ? QByteArray("event: error") : QByteArray("data: {"));
+    QVERIFY2(at > 0, r.body.constData());
+    QVERIFY2(r.body.mid(at).startsWith(expectedStart) || r.body.mid(at).contains("\"type\":\"error\""), r.body.constData());
+    QVERIFY2(r.body.contains("failed to load"), r.body.constData());   // the upstream's own reason
+    QVERIFY(!r.body.contains("[DONE]"));
+}
+
+void TestRelay::nonStreamingRequestGetsNoEarly200()
+{
+    fake::FakeOptions o = routerOptions();
+    o.loadDelay = 700ms;
+    o.failLoad = {u"beta"_s};
+    RelayFixture f;
+    QVERIFY(f.start(o, quickWaiting));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 4, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    QCOMPARE(client.responses().at(0).status, 500);   // llama.cpp's own answer, passed on
+}
+
+void TestRelay::clientLeavingDuringWaitCancelsUpstream()
+{
+    fake::FakeOptions o = routerOptions();
+    o.loadDelay = 3000ms;
+    RelayFixture f;
+    QVERIFY(f.start(o, quickWaiting));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 4)));
+    QTRY_VERIFY_WITH_TIMEOUT(client.current() && client.current()->body.contains(": waiting"), 3000);
+    QSignalSpy cancelled(f.fake.get(), &fake::FakeLlamaServer::requestCancelled);
+    client.close();
+    QVERIFY(cancelled.wait(2000));
+    const auto *r = f.fake->request(cancelled.at(0).at(0).toLongLong());
+    QVERIFY(r);
+    QCOMPARE(r->tokensSent, 0);
 }
 
 QTEST_GUILESS_MAIN(TestRelay)
