@@ -1,6 +1,7 @@
 #include "relay/proxiedrequest.h"
 
 #include "http/responsewriter.h"
+#include "relay/errorrewrite.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,7 +17,8 @@ constexpr qsizetype MaxInspectedBody = 1024 * 1024;
 ProxiedRequest::ProxiedRequest(UpstreamPool *pool, UpstreamExchange::Request request, ApiShape shape,
                                ResponseWriter *writer, Waiting waiting, QObject *parent)
     : QObject(parent)
-    , m_exchange(new UpstreamExchange(pool, std::move(request), this))
+    , m_pool(pool)
+    , m_request(std::move(request))
     , m_writer(writer)
     , m_shape(shape)
     , m_waiting(std::move(waiting))
@@ -28,12 +30,25 @@ ProxiedRequest::ProxiedRequest(UpstreamPool *pool, UpstreamExchange::Request req
         else
             sendWaitingComment();
     });
+    connect(writer, &ResponseWriter::clientDisconnected, this, &ProxiedRequest::onClientLeft);
+    connect(writer, &ResponseWriter::drained, this, [this] {
+        if (m_exchange)
+            m_exchange->setPaused(false);
+    });
+}
+
+void ProxiedRequest::startExchange()
+{
+    if (m_exchange) {
+        m_exchange->disconnect(this);
+        m_exchange->deleteLater();
+    }
+    m_exchange = new UpstreamExchange(m_pool, m_request, this);
     connect(m_exchange, &UpstreamExchange::responseHead, this, &ProxiedRequest::onResponseHead);
     connect(m_exchange, &UpstreamExchange::bodyData, this, &ProxiedRequest::onBodyData);
     connect(m_exchange, &UpstreamExchange::finished, this, &ProxiedRequest::onFinished);
     connect(m_exchange, &UpstreamExchange::failed, this, &ProxiedRequest::onFailed);
-    connect(writer, &ResponseWriter::clientDisconnected, this, &ProxiedRequest::onClientLeft);
-    connect(writer, &ResponseWriter::drained, this, [this] { m_exchange->setPaused(false); });
+    m_exchange->start();
 }
 
 ProxiedRequest::~ProxiedRequest() = default;
@@ -42,7 +57,7 @@ void ProxiedRequest::start()
 {
     if (m_waiting.clientStreams && m_waiting.early200After.count() > 0)
         m_waitTimer.start(m_waiting.early200After);
-    m_exchange->start();
+    startExchange();
 }
 
 void ProxiedRequest::sendEarly200()
@@ -100,6 +115,11 @@ void ProxiedRequest::onResponseHead()
         return;
     }
     m_outcome.status = status;
+    if (m_shape == ApiShape::Anthropic && status >= 400 && contentType.contains("json")) {
+        // Hold the answer: it may need rewriting into words Claude Code acts on.
+        m_holdingError = true;
+        return;
+    }
     const bool chunked = HttpHeaders::hasToken(HttpHeaders::value(upstream, "transfer-encoding"), "chunked");
     qint64 length = -1;
     if (!chunked) {
@@ -116,7 +136,7 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
 {
     if (!m_writer)
         return;
-    if (m_errorAfterEarly200) {
+    if (m_errorAfterEarly200 || m_holdingError) {
         if (m_buffered.size() < MaxInspectedBody)
             m_buffered += data;
         return;
@@ -138,6 +158,22 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
 
 void ProxiedRequest::onFinished()
 {
+    if (m_holdingError) {
+        const int status = m_exchange->status();
+        if (m_writer) {
+            if (const auto rewritten = ErrorRewrite::forAnthropic(status, m_buffered)) {
+                m_outcome.status = rewritten->status;
+                m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
+                m_writer->respond(rewritten->status, ErrorReply::headers(), rewritten->body);
+            } else {
+                HeaderList headers = HttpHeaders::forwardable(m_exchange->headers());
+                m_writer->respond(status, headers, m_buffered);
+            }
+        }
+        m_buffered.clear();
+        conclude();
+        return;
+    }
     if (m_errorAfterEarly200) {
         if (m_writer) {
             m_writer->writeBody(ErrorReply::sseEvent(m_shape, m_exchange->status(), upstreamErrorMessage()));
@@ -157,7 +193,18 @@ void ProxiedRequest::onFinished()
 
 void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &message)
 {
-    Q_UNUSED(failure);
+    const bool nothingSent = m_writer && !m_writer->headWritten();
+    const bool neverAnswered = failure == UpstreamExchange::Failure::Refused || failure == UpstreamExchange::Failure::Dropped;
+    if (!m_retried && nothingSent && neverAnswered) {
+        // Recover once while the client has seen nothing: an engine restarting or a connection
+        // the upstream dropped on its side deserve one more try before a 502.
+        m_retried = true;
+        QTimer::singleShot(RetryDelay, this, [this] {
+            if (m_writer && !m_concluded)
+                startExchange();
+        });
+        return;
+    }
     m_waitTimer.stop();
     m_outcome.relayError = message;
     if (m_early200Sent)
@@ -180,7 +227,8 @@ void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &
 void ProxiedRequest::onClientLeft()
 {
     m_waitTimer.stop();
-    m_exchange->abort();
+    if (m_exchange)
+        m_exchange->abort();
     m_outcome.clientLeft = true;
     if (m_outcome.relayError.isEmpty())
         m_outcome.relayError = u"client closed the connection"_s;

@@ -61,12 +61,18 @@ private:
     void onFinished();
     void onFailed(UpstreamExchange::Failure failure, const QString &message);
     void onClientLeft();
+    static constexpr std::chrono::milliseconds RetryDelay{250};
     void conclude();
     void sendEarly200();
     void sendWaitingComment();
     QString upstreamErrorMessage() const;
 
-    UpstreamExchange *m_exchange;
+    void startExchange();
+
+    UpstreamPool *m_pool;
+    UpstreamExchange::Request m_request;
+    UpstreamExchange *m_exchange = nullptr;
+    bool m_retried = false;
     QPointer<ResponseWriter> m_writer;
     ApiShape m_shape;
     std::function<void(int)> m_onHead;
@@ -78,7 +84,8 @@ private:
     Waiting m_waiting;
     QTimer m_waitTimer;
     bool m_early200Sent = false;
-    bool m_errorAfterEarly200 = false;   // upstream refused after our 200: collect its error body
+    bool m_errorAfterEarly200 = false;
+    bool m_holdingError = false;         // an Anthropic-path error, held whole for ErrorRewrite   // upstream refused after our 200: collect its error body
     std::chrono::steady_clock::time_point m_firstByte;
     bool m_concluded = false;
 };

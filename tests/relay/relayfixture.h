@@ -31,11 +31,10 @@ struct RelayFixture
         if (adjust)
             adjust(config);
         relay = std::make_unique<RelayService>(config);
-        QSignalSpy refreshed(relay->catalog(), &Catalog::hostRefreshed);
         QString error;
         if (!relay->start(&error))
             return false;
-        return refreshed.wait(5000) && relay->catalog()->host(QStringLiteral("h1"))->reachable;
+        return QTest::qWaitFor([this] { return relay->catalog()->host(QStringLiteral("h1"))->reachable; }, 5000);
     }
 
     quint16 port() const { return relay->endpoint().port(); }

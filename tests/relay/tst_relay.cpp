@@ -9,7 +9,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
+#include <QTimer>
 
 #include <algorithm>
 #include <memory>
@@ -74,6 +76,12 @@ private Q_SLOTS:
     void early200ThenFailureIsAnSseErrorInShape();
     void nonStreamingRequestGetsNoEarly200();
     void clientLeavingDuringWaitCancelsUpstream();
+    void refusals_data();
+    void refusals();
+    void optionsAndHeadAreAnswered();
+    void lateSystemMessageIsRewrittenOnMessagesOnly();
+    void contextOverflowIsRewrittenOnMessages();
+    void refusedUpstreamIsRetriedOnce();
 };
 
 void TestRelay::streamArrivesIncrementallyAndConnectionIsReused()
@@ -543,6 +551,140 @@ void TestRelay::clientLeavingDuringWaitCancelsUpstream()
     const auto *r = f.fake->request(cancelled.at(0).at(0).toLongLong());
     QVERIFY(r);
     QCOMPARE(r->tokensSent, 0);
+}
+
+void TestRelay::refusals_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<bool>("anthropic");
+    QTest::addColumn<QString>("messagePart");
+    QTest::newRow("unknown model, openai") << RawHttpClient::post("/v1/chat/completions", chatBody("h1-nope", 1)) << 404 << false << u"known models: h1-alpha"_s;
+    QTest::newRow("unknown model, anthropic") << RawHttpClient::post("/v1/messages", chatBody("zz-nope", 1)) << 404 << true << u"not found"_s;
+    QTest::newRow("host down, openai") << RawHttpClient::post("/v1/chat/completions", chatBody("h2-alpha", 1)) << 424 << false << u"host h2 is down"_s;
+    QTest::newRow("host down, anthropic") << RawHttpClient::post("/v1/messages", chatBody("h2-alpha", 1)) << 424 << true << u"host h2 is down"_s;
+    QTest::newRow("delete models") << QByteArray("DELETE /models HTTP/1.1\r\nHost: x\r\n\r\n") << 403 << false << u"refused"_s;
+    QTest::newRow("admin path") << RawHttpClient::post("/admin/hosts/h1/lease", "{}") << 403 << false << u"refused"_s;
+    QTest::newRow("missing model") << RawHttpClient::post("/v1/chat/completions", R"({"messages":[]})") << 400 << false << u"model name is missing"_s;
+    QTest::newRow("model not a string") << RawHttpClient::post("/v1/messages", R"({"model":42})") << 400 << true << u"must be a string"_s;
+    QTest::newRow("malformed json") << RawHttpClient::post("/v1/chat/completions", R"({"model":"h1-alpha",)") << 400 << false << u"not a JSON object"_s;
+}
+
+void TestRelay::refusals()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    QFETCH(bool, anthropic);
+    QFETCH(QString, messagePart);
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(), [](Config &c) {
+        HostConfig down = c.hosts.first();
+        down.name = u"h2"_s;
+        down.engines.first().url = QUrl(u"http://127.0.0.1:1"_s);   // nothing listens there
+        c.hosts.append(down);
+    }));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.relay->catalog()->host(u"h2"_s)->lastError.isEmpty(), 5000);
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(request);
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, status);
+    QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
+    QVERIFY(r.header("content-type").startsWith("application/json"));
+    const QJsonObject root = QJsonDocument::fromJson(r.body).object();
+    QJsonObject error = root.value("error"_L1).toObject();
+    if (anthropic) {
+        QCOMPARE(root.value("type"_L1).toString(), u"error"_s);
+        QVERIFY(!error.contains("code"_L1));
+    } else {
+        QVERIFY(!root.contains("type"_L1));
+        QCOMPARE(error.value("code"_L1).toInt(), status);
+    }
+    QVERIFY(!error.value("type"_L1).toString().isEmpty());
+    QCOMPARE(error.value("source"_L1).toString(), u"switchyard"_s);
+    QVERIFY2(error.value("message"_L1).toString().contains(messagePart), r.body.constData());
+}
+
+void TestRelay::optionsAndHeadAreAnswered()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send("OPTIONS /v1/chat/completions HTTP/1.1\r\nHost: x\r\nOrigin: http://example.test\r\n\r\n");
+    client.send("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT(client.rawReceived().count("HTTP/1.1 ") == 2, 3000);
+    const QByteArray raw = client.rawReceived();
+    QVERIFY(raw.startsWith("HTTP/1.1 204 No Content\r\n"));
+    QVERIFY(raw.contains("Access-Control-Allow-Origin: *\r\n"));
+    QVERIFY(raw.contains("HTTP/1.1 200 OK\r\n"));
+    QVERIFY(!client.isDisconnected());
+}
+
+void TestRelay::lateSystemMessageIsRewrittenOnMessagesOnly()
+{
+    fake::FakeOptions o = routerOptions();
+    o.rejectLateSystem = true;
+    RelayFixture f;
+    QVERIFY(f.start(o));
+    const QByteArray body = R"({"model":"h1-alpha","max_tokens":8,"messages":[{"role":"user","content":"hi"},)"
+                            R"({"role":"assistant","content":"hello"},{"role":"system","content":"be brief"},)"
+                            R"({"role":"user","content":"again"}]})";
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/messages", body));
+    client.send(RawHttpClient::post("/v1/chat/completions", body));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    const auto &messages = client.responses().at(0);
+    QCOMPARE(messages.status, 400);
+    const QJsonObject root = QJsonDocument::fromJson(messages.body).object();
+    QCOMPARE(root.value("type"_L1).toString(), u"error"_s);
+    QCOMPARE(root.value("error"_L1).toObject().value("type"_L1).toString(), u"invalid_request_error"_s);
+    QVERIFY(root.value("error"_L1).toObject().value("message"_L1).toString().contains("role 'system' must precede an assistant message"_L1));
+    const auto &chat = client.responses().at(1);
+    QCOMPARE(chat.status, 500);   // elsewhere llama.cpp's answer passes unchanged
+    QVERIFY(chat.body.contains("System message must be at the beginning."));
+}
+
+void TestRelay::contextOverflowIsRewrittenOnMessages()
+{
+    fake::FakeOptions o = routerOptions();
+    o.modelContext = {{u"alpha"_s, 32}};
+    RelayFixture f;
+    QVERIFY(f.start(o));
+    QByteArray words;
+    for (int i = 0; i < 100; ++i)
+        words += "word" + QByteArray::number(i) + ' ';
+    const QByteArray body = R"({"model":"h1-alpha","max_tokens":8,"stream":true,"messages":[{"role":"user","content":")" + words + R"("}]})";
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/messages", body));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, 400);
+    const QString message = QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject().value("message"_L1).toString();
+    QVERIFY2(QRegularExpression(u"^prompt is too long: \\d+ tokens > 32 maximum$"_s).match(message).hasMatch(), qPrintable(message));
+}
+
+void TestRelay::refusedUpstreamIsRetriedOnce()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    const quint16 upstreamPort = f.fake->port();
+    f.fake->close();
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2, false)));
+    // The engine comes back after the first attempt was refused but before the relay's one retry
+    // (250 ms later): the client never sees the outage.
+    bool relistened = false;
+    QTimer::singleShot(100ms, f.fake.get(), [&] { relistened = f.fake->listen(QHostAddress::LocalHost, upstreamPort); });
+    QTRY_VERIFY_WITH_TIMEOUT(relistened, 2000);
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    QCOMPARE(client.responses().at(0).status, 200);
+    const auto &seen = f.fake->received();
+    QCOMPARE(std::count_if(seen.begin(), seen.end(), [](const auto &r) { return r.path == "/v1/chat/completions"; }), 1);
 }
 
 QTEST_GUILESS_MAIN(TestRelay)

@@ -1,0 +1,54 @@
+#include "relay/errorrewrite.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+namespace switchyard::ErrorRewrite {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QByteArray anthropicError(const QString &message)
+{
+    return QJsonDocument(QJsonObject{{"type"_L1, "error"_L1},
+                                     {"error"_L1, QJsonObject{{"type"_L1, "invalid_request_error"_L1},
+                                                              {"message"_L1, message},
+                                                              {"source"_L1, "switchyard"_L1}}}})
+        .toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+std::optional<RewrittenError> forAnthropic(int status, const QByteArray &upstreamBody)
+{
+    if (status < 400 || upstreamBody.size() > 1024 * 1024)
+        return std::nullopt;
+    const QJsonObject root = QJsonDocument::fromJson(upstreamBody).object();
+    const QJsonObject error = root.value("error"_L1).toObject();
+    const QString message = error.value("message"_L1).toString(QString::fromUtf8(upstreamBody.left(2000)));
+    const QString type = error.value("type"_L1).toString();
+
+    if (message.contains("System message must be at the beginning"_L1))
+        return RewrittenError{400, anthropicError(u"role 'system' must precede an assistant message (llama.cpp: %1)"_s.arg(message))};
+
+    if (type == "exceed_context_size_error"_L1 || message.contains("exceeds the available context size"_L1)) {
+        qint64 prompt = qint64(error.value("n_prompt_tokens"_L1).toDouble(-1));
+        qint64 context = qint64(error.value("n_ctx"_L1).toDouble(-1));
+        if (prompt < 0 || context < 0) {
+            static const QRegularExpression words(u"\\((\\d+) tokens\\) exceeds the available context size \\((\\d+) tokens\\)"_s);
+            const auto m = words.match(message);
+            if (m.hasMatch()) {
+                prompt = m.captured(1).toLongLong();
+                context = m.captured(2).toLongLong();
+            }
+        }
+        if (prompt >= 0 && context >= 0)
+            return RewrittenError{400, anthropicError(u"prompt is too long: %1 tokens > %2 maximum"_s.arg(prompt).arg(context))};
+        return RewrittenError{400, anthropicError(u"prompt is too long: %1"_s.arg(message))};
+    }
+    return std::nullopt;
+}
+
+} // namespace switchyard::ErrorRewrite
