@@ -19,6 +19,7 @@ DemoFleet::DemoFleet(QObject *parent)
     big.tokensPerSecond = 45;
     big.maxModels = 1;
     big.loaded = {u"flint-40b"_s};
+    big.maxReplyTokens = 200;   // clients ask for up to 32000; a demo answer should end in seconds
     m_boxes.append({u"3090"_s, new FakeLlamaServer(big, this)});
 
     FakeOptions small;
@@ -27,6 +28,7 @@ DemoFleet::DemoFleet(QObject *parent)
     small.loadDelay = 4000ms;
     small.tokensPerSecond = 25;
     small.maxModels = 2;
+    small.maxReplyTokens = 200;
     m_boxes.append({u"a9"_s, new FakeLlamaServer(small, this)});
 }
 

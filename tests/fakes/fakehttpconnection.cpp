@@ -51,7 +51,7 @@ void FakeHttpConnection::sendResponse(const QByteArray &head, const QByteArray &
 {
     if (m_state != State::Answering)
         return;
-    m_socket->write(head + body);
+    m_socket->write(m_headRequest ? head : head + body);
     answerComplete(after);
 }
 
@@ -80,7 +80,10 @@ void FakeHttpConnection::sendChunkedResponse(const QByteArray &head, const QByte
 {
     if (m_state != State::Answering)
         return;
-    m_socket->write(head + QByteArray::number(body.size(), 16) + "\r\n" + body + "\r\n0\r\n\r\n");
+    if (m_headRequest)
+        m_socket->write(head);
+    else
+        m_socket->write(head + QByteArray::number(body.size(), 16) + "\r\n" + body + "\r\n0\r\n\r\n");
     answerComplete(after);
 }
 
@@ -160,6 +163,7 @@ void FakeHttpConnection::parseNext()
     m_headParsed = false;
     m_sentContinue = false;
     m_state = State::Answering;
+    m_headRequest = m_pending.method == "HEAD";
     const FakeHttpRequest request = std::exchange(m_pending, {});
     emit requestReady(request);
 }

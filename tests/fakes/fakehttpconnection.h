@@ -31,6 +31,7 @@ public:
     bool isConnected() const;
     bool isAnswering() const;
 
+    // A whole answer; the body is left out for a HEAD request.
     void sendResponse(const QByteArray &head, const QByteArray &body, After after);
     void startChunked(const QByteArray &head);
     void sendChunk(const QByteArray &payload); // one HTTP chunk
@@ -55,7 +56,8 @@ private:
     void onDisconnected();
     void parseNext();
     bool parseHead(qsizetype headEnd);
-    // Returns the body's length in the buffer once complete, -1 while incomplete.
+    // The bytes the body takes in the buffer once complete; -1 while
+    // incomplete, -2 if malformed.
     qsizetype bodyComplete(QByteArray *body);
     void answerComplete(After after);
     void rejectMalformed();
@@ -66,6 +68,7 @@ private:
     State m_state = State::Reading;
     bool m_headParsed = false;
     bool m_sentContinue = false;
+    bool m_headRequest = false; // a HEAD request gets the headers only
     qsizetype m_bodyStart = 0;
     FakeHttpRequest m_pending;
 };

@@ -1,6 +1,7 @@
 #include "fakellamaserver.h"
 
 #include "fakecompletionjob.h"
+#include "fakecontrolapi.h"
 #include "fakeerrors.h"
 #include "fakehttpconnection.h"
 #include "fakehttphead.h"
@@ -13,7 +14,6 @@
 #include "fakessehub.h"
 
 #include <QElapsedTimer>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTcpSocket>
@@ -67,6 +67,7 @@ FakeLlamaServer::FakeLlamaServer(FakeOptions options, QObject *parent)
     , m_registry(std::make_unique<FakeModelRegistry>(m_options))
     , m_sseHub(std::make_unique<FakeSseHub>())
     , m_log(std::make_unique<FakeRequestLog>())
+    , m_control(std::make_unique<FakeControlApi>(*this))
 {
     connect(&m_tcpServer, &QTcpServer::newConnection, this, &FakeLlamaServer::onNewConnection);
     connect(m_registry.get(), &FakeModelRegistry::event, this,
@@ -144,7 +145,10 @@ void FakeLlamaServer::close()
     const auto open = std::exchange(m_currentSeq, {});
     for (const qint64 seq : open)
         markFinished(seq);
-    for (const QPointer<FakeHttpConnection> &connection : std::as_const(m_connections)) {
+    // A copy: a socket with nothing left to write closes at once, and its
+    // closed() handler edits m_connections.
+    const QList<QPointer<FakeHttpConnection>> connections = m_connections;
+    for (const QPointer<FakeHttpConnection> &connection : connections) {
         if (connection)
             connection->drop();
     }
@@ -304,16 +308,17 @@ FakeLlamaServer::Route FakeLlamaServer::routeFor(const FakeHttpRequest &request,
 {
     const QByteArray &path = request.path;
     const QByteArray &method = request.method;
-    const bool get = method == "GET" || method == "HEAD";
+    const bool get = method == "GET";
+    const bool getOrHead = get || method == "HEAD"; // HEAD only where the answer has a length
     const bool router = !m_options.singleModel;
 
     if (method == "OPTIONS")
         return Route::Options;
-    if (get && path == "/")
+    if (getOrHead && path == "/")
         return Route::Root;
-    if (get && (path == "/health" || path == "/v1/health"))
+    if (getOrHead && (path == "/health" || path == "/v1/health"))
         return Route::Health;
-    if (get && (path == "/models" || path == "/v1/models"))
+    if (getOrHead && (path == "/models" || path == "/v1/models"))
         return Route::ModelsList;
     if (router && get && path == "/models/sse")
         return Route::ModelsSse;
@@ -386,26 +391,19 @@ void FakeLlamaServer::onRequest(FakeHttpConnection *connection, const FakeHttpRe
         markFinished(seq);
         return;
     case Route::Root:
-        if (request.method == "HEAD") {
-            const auto keep = wantsClose ? FakeHttpHead::Connection::Close : FakeHttpHead::Connection::KeepAlive;
-            connection->sendResponse(FakeHttpHead::fixed(200, kHtmlType, kRootPage.size(), keep), {},
-                                     wantsClose ? After::Close : After::KeepAlive);
-            markStatus(seq, 200);
-            markFinished(seq);
-            return;
-        }
         answerOwn(seq, connection, wantsClose, 200, kRootPage, kHtmlType);
         return;
     case Route::Health:
         answerOwn(seq, connection, wantsClose, 200, QByteArrayLiteral(R"({"status":"ok"})"),
                   FakeHttpHead::JsonType);
         return;
-    case Route::ModelsList:
-        answerOwn(seq, connection, wantsClose, 200,
-                  m_options.singleModel ? fakemodelsjson::singleModelList(*m_registry->model(m_options.models.constFirst()))
-                                        : fakemodelsjson::routerList(m_registry->models()),
-                  FakeHttpHead::JsonType);
+    case Route::ModelsList: {
+        const QByteArray list = m_options.singleModel
+            ? fakemodelsjson::singleModelList(*m_registry->model(m_options.models.constFirst()))
+            : fakemodelsjson::routerList(m_registry->models());
+        answerOwn(seq, connection, wantsClose, 200, list, FakeHttpHead::JsonType);
         return;
+    }
     case Route::ModelsSse:
         handleSse(seq, connection);
         return;
@@ -537,7 +535,8 @@ void FakeLlamaServer::handleModelRequest(qint64 seq, FakeHttpConnection *connect
     if (route == Route::Inference) {
         const std::optional<QJsonObject> body = jsonObject(request.body);
         if (!body) {
-            answerError(seq, connection, 400, fakeerrors::invalidRequest(u"Failed to parse the request body as JSON"_s));
+            answerError(seq, connection, 400,
+                        fakeerrors::invalidRequest(u"Failed to parse the request body as JSON"_s));
             return;
         }
         exchange.inference = FakeInferenceRequest::parse(*api, *body);
@@ -810,91 +809,22 @@ void FakeLlamaServer::markFinished(qint64 seq)
 
 void FakeLlamaServer::handleControl(FakeHttpConnection *connection, const FakeHttpRequest &request)
 {
-    auto reply = [&](int status, const QByteArray &body) {
-        const bool keep = status < 400 && !request.wantsClose();
-        connection->sendResponse(
-            FakeHttpHead::fixed(status, FakeHttpHead::JsonType, body.size(),
-                                keep ? FakeHttpHead::Connection::KeepAlive : FakeHttpHead::Connection::Close),
-            body, keep ? After::KeepAlive : After::Close);
-    };
-
-    if (request.path == "/__fake/requests" && request.method == "GET") {
-        reply(200, m_log->toJson(request.queryItem(u"since"_s).toLongLong()));
-    } else if (request.path == "/__fake/reset" && request.method == "POST") {
-        m_log->clear();
-        m_failures.clear();
-        reply(200, kSuccess);
-    } else if (request.path == "/__fake/config" && request.method == "POST") {
-        const std::optional<QJsonObject> config = jsonObject(request.body);
-        const QString problem = config ? applyConfig(*config) : u"the body must be a JSON object"_s;
-        reply(problem.isEmpty() ? 200 : 400, problem.isEmpty() ? kSuccess : fakeerrors::invalidRequest(problem));
-    } else {
-        reply(404, fakeerrors::notFound());
-    }
+    const FakeControlApi::Answer answer = m_control->answer(request);
+    const bool keep = answer.status < 400 && !request.wantsClose();
+    connection->sendResponse(
+        FakeHttpHead::fixed(answer.status, FakeHttpHead::JsonType, answer.body.size(),
+                            keep ? FakeHttpHead::Connection::KeepAlive : FakeHttpHead::Connection::Close),
+        answer.body, keep ? After::KeepAlive : After::Close);
 }
 
-QString FakeLlamaServer::applyConfig(const QJsonObject &config)
+QByteArray FakeLlamaServer::requestsJson(qint64 sinceSeq) const
 {
-    auto milliseconds = [](const QJsonValue &v) { return std::chrono::milliseconds(qMax(0, v.toInt())); };
-    for (auto it = config.begin(); it != config.end(); ++it) {
-        const QString key = it.key();
-        const QJsonValue value = it.value();
-        if (key == u"tokens_per_s") {
-            setTokensPerSecond(value.toDouble());
-        } else if (key == u"load_ms") {
-            setLoadDelay(milliseconds(value));
-        } else if (key == u"unload_ms") {
-            setUnloadDelay(milliseconds(value));
-        } else if (key == u"prefill_ms") {
-            setPrefillDelay(milliseconds(value));
-        } else if (key == u"ping_ms") {
-            setPingInterval(milliseconds(value));
-        } else if (key == u"max_models") {
-            setMaxModels(value.toInt());
-        } else if (key == u"autoload") {
-            setAutoload(value.toBool());
-        } else if (key == u"reject_late_system") {
-            setRejectLateSystem(value.toBool());
-        } else if (key == u"max_reply_tokens") {
-            setMaxReplyTokens(value.toInt());
-        } else if (key == u"fail_next") {
-            const QJsonObject f = value.toObject();
-            const std::optional<FakeFailure::Mode> mode = FakeFailure::modeFromName(f.value(u"mode"_s).toString());
-            if (!mode)
-                return u"fail_next.mode must be one of drop, stall, status, crash, error"_s;
-            FakeFailure failure;
-            failure.mode = *mode;
-            failure.status = f.value(u"status"_s).toInt(500);
-            const QJsonValue body = f.value(u"body"_s);
-            if (body.isString())
-                failure.body = body.toString().toUtf8();
-            else if (body.isObject())
-                failure.body = QJsonDocument(body.toObject()).toJson(QJsonDocument::Compact);
-            else if (body.isArray())
-                failure.body = QJsonDocument(body.toArray()).toJson(QJsonDocument::Compact);
-            failure.afterEvents = f.value(u"after_events"_s).toInt(0);
-            failure.path = f.value(u"path"_s).toString().toUtf8();
-            failNextRequests(f.value(u"count"_s).toInt(1), failure);
-        } else if (key == u"model_status") {
-            const QJsonObject statuses = value.toObject();
-            for (auto s = statuses.begin(); s != statuses.end(); ++s) {
-                const std::optional<FakeModelStatus> status = fakeModelStatusFromName(s.value().toString());
-                if (!status || !m_registry->contains(s.key()))
-                    return u"model_status: bad entry '%1'"_s.arg(s.key());
-                setModelStatus(s.key(), *status);
-            }
-        } else if (key == u"fail_load") {
-            const QJsonObject fails = value.toObject();
-            for (auto f = fails.begin(); f != fails.end(); ++f) {
-                if (!m_registry->contains(f.key()))
-                    return u"fail_load: unknown model '%1'"_s.arg(f.key());
-                setFailLoad(f.key(), f.value().toBool());
-            }
-        } else {
-            return u"unknown knob '%1'"_s.arg(key);
-        }
-    }
-    return {};
+    return m_log->toJson(sinceSeq);
+}
+
+bool FakeLlamaServer::hasModel(const QString &model) const
+{
+    return m_registry->contains(model);
 }
 
 } // namespace switchyard::fake

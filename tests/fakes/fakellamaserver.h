@@ -16,10 +16,12 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 
 namespace switchyard::fake {
 
 class FakeCompletionJob;
+class FakeControlApi;
 class FakeHttpConnection;
 class FakeModelRegistry;
 class FakeRequestLog;
@@ -62,6 +64,9 @@ public:
     void setMaxModels(int count);
     void setRejectLateSystem(bool on);
     void setMaxReplyTokens(int count);
+    // Forces a model's state at once, with its /models/sse event: Loaded lets
+    // waiting requests go, Unloaded cuts its running answers, Loading stays
+    // loading until told otherwise, Sleeping wakes on the next request.
     void setModelStatus(const QString &model, FakeModelStatus status);
     void setFailLoad(const QString &model, bool fail);
     // The next `count` matching requests fail this way (see FakeFailure::path).
@@ -74,9 +79,12 @@ public:
     int activeGenerations() const;     // jobs still producing tokens
     int sseSubscribers() const;
 
+    bool hasModel(const QString &model) const;
+
     const QList<ReceivedRequest> &received() const;
     const ReceivedRequest *request(qint64 seq) const;
     void clearReceived();
+    QByteArray requestsJson(qint64 sinceSeq = 0) const; // what GET /__fake/requests answers
 
     // Now, on the clock ReceivedRequest uses.
     static qint64 nowMs();
@@ -113,7 +121,6 @@ private:
     std::optional<FakeFailure> takeFailure(Route route, const FakeHttpRequest &request);
 
     void handleControl(FakeHttpConnection *connection, const FakeHttpRequest &request);
-    QString applyConfig(const QJsonObject &config);
     void handleLoad(qint64 seq, FakeHttpConnection *connection, const FakeHttpRequest &request);
     void handleUnload(qint64 seq, FakeHttpConnection *connection, const FakeHttpRequest &request);
     void handleSse(qint64 seq, FakeHttpConnection *connection);
@@ -142,6 +149,7 @@ private:
     std::unique_ptr<FakeModelRegistry> m_registry;
     std::unique_ptr<FakeSseHub> m_sseHub;
     std::unique_ptr<FakeRequestLog> m_log;
+    std::unique_ptr<FakeControlApi> m_control;
     QList<FakeFailure> m_failures;                        // one entry per request still to fail
     QHash<qint64, Exchange> m_exchanges;
     QHash<const FakeHttpConnection *, qint64> m_currentSeq; // the request each connection is answering

@@ -18,6 +18,8 @@ qint64 FakeRequestLog::add(const FakeHttpRequest &request, qint64 nowMs)
     record.body = request.body;
     record.receivedAtMs = nowMs;
     m_records.append(record);
+    if (m_records.size() > MaxRecords)
+        m_records.remove(0, m_records.size() - MaxRecords);
     return record.seq;
 }
 

@@ -8,12 +8,15 @@ namespace switchyard::fake {
 
 struct FakeHttpRequest;
 
-// Every request the fake received, for tests to assert on.
+// Every request the fake received, for tests to assert on. Keeps the last
+// MaxRecords, so a long --demo run does not grow without bound.
 class FakeRequestLog final
 {
     Q_DISABLE_COPY_MOVE(FakeRequestLog)
 
 public:
+    static constexpr qsizetype MaxRecords = 10000;
+
     FakeRequestLog() = default;
 
     qint64 add(const FakeHttpRequest &request, qint64 nowMs);

@@ -2,8 +2,8 @@
 
 #include "fakellamaserver.h"
 
-#include <QDeadlineTimer>
-#include <QTest>
+#include <QEventLoop>
+#include <QTimer>
 
 using switchyard::fake::FakeLlamaServer;
 
@@ -129,26 +129,37 @@ RawHttpClient::Response RawHttpClient::parse(const QByteArray &raw)
     return r;
 }
 
+bool RawHttpClient::waitUntil(const std::function<bool()> &done, int timeoutMs)
+{
+    if (done())
+        return true;
+    // Woken by the socket, not by polling: every read or the close re-checks.
+    QEventLoop loop;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+    auto check = [&] {
+        if (done())
+            loop.quit();
+    };
+    connect(&m_socket, &QTcpSocket::readyRead, &loop, check, Qt::QueuedConnection);
+    connect(&m_socket, &QTcpSocket::disconnected, &loop, check, Qt::QueuedConnection);
+    deadline.start(timeoutMs);
+    loop.exec();
+    return done();
+}
+
 bool RawHttpClient::waitForClose(int timeoutMs)
 {
-    QDeadlineTimer deadline(timeoutMs);
-    while (!m_closed && !deadline.hasExpired())
-        QTest::qWait(5);
-    return m_closed;
+    return waitUntil([this] { return m_closed; }, timeoutMs);
 }
 
 bool RawHttpClient::waitForComplete(int timeoutMs, qsizetype offset)
 {
-    QDeadlineTimer deadline(timeoutMs);
-    while (!response(offset).complete && !deadline.hasExpired())
-        QTest::qWait(5);
-    return response(offset).complete;
+    return waitUntil([this, offset] { return response(offset).complete; }, timeoutMs);
 }
 
 bool RawHttpClient::waitForData(const QByteArray &needle, int timeoutMs)
 {
-    QDeadlineTimer deadline(timeoutMs);
-    while (!m_data.contains(needle) && !deadline.hasExpired())
-        QTest::qWait(5);
-    return m_data.contains(needle);
+    return waitUntil([this, needle] { return m_data.contains(needle); }, timeoutMs);
 }

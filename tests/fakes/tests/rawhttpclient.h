@@ -6,6 +6,8 @@
 #include <QPair>
 #include <QTcpSocket>
 
+#include <functional>
+
 // A client that shows the exact bytes a server writes, and when they came.
 class RawHttpClient final : public QObject
 {
@@ -54,6 +56,8 @@ public:
     bool waitForData(const QByteArray &needle, int timeoutMs);
 
 private:
+    bool waitUntil(const std::function<bool()> &done, int timeoutMs);
+
     QTcpSocket m_socket;
     quint16 m_port;
     QByteArray m_data;

@@ -286,13 +286,31 @@ void tst_FakeLlama::unknownPath()
     QCOMPARE(client->data(), ownHead("404 Not Found", body.size(), true) + body);
 }
 
+void tst_FakeLlama::headRequest()
+{
+    START_SERVER(server, baseOptions());
+    CONNECT_CLIENT(client, server);
+
+    // Claude Code starts with HEAD /: headers only, and the connection goes on.
+    client->send("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
+    QVERIFY(client->waitForData("\r\n\r\n", kTimeout));
+    const RawHttpClient::Response head = RawHttpClient::parse(client->data());
+    QCOMPARE(head.status(), 200);
+    QVERIFY(head.header("Content-Length").toInt() > 0);
+    const qsizetype headSize = head.headBytes.size();
+
+    client->get("/health");
+    QVERIFY(client->waitForData(R"({"status":"ok"})", kTimeout));
+    QCOMPARE(client->data().mid(headSize), ownHead("200 OK", 15, false) + R"({"status":"ok"})");
+}
+
 void tst_FakeLlama::modelsList()
 {
     FakeOptions options = baseOptions();
     options.loaded = {kA};
     START_SERVER(server, options);
 
-    for (const QByteArray path : {QByteArray("/models"), QByteArray("/v1/models")}) {
+    for (const QByteArray &path : {QByteArray("/models"), QByteArray("/v1/models")}) {
         CONNECT_CLIENT(client, server);
         client->get(path);
         QVERIFY(client->waitForComplete(kTimeout));
@@ -463,6 +481,7 @@ void tst_FakeLlama::sseLoadEventsNoReplay()
     CONNECT_CLIENT(late, server);
     late->get("/models/sse");
     QTRY_COMPARE_WITH_TIMEOUT(server->sseSubscribers(), 2, kTimeout);
+    QVERIFY(late->waitForData("\r\n\r\n", kTimeout));
     QCOMPARE(late->data(), kStreamHead);
 
     CONNECT_CLIENT(unloader, server);
@@ -543,8 +562,8 @@ void tst_FakeLlama::lruEviction()
     QCOMPARE(server->modelStatus(kB), FakeModelStatus::Unloaded);
     QCOMPARE(server->modelStatus(kC), FakeModelStatus::Loaded);
 
+    QVERIFY(sse->waitForData(R"("status":"unloaded")", kTimeout));
     const QList<QByteArray> chunks = sse->response().chunks;
-    QVERIFY(!chunks.isEmpty());
     QCOMPARE(chunks.constFirst(),
              QByteArray(R"(data: {"model":"tiny-llama-b","event":"status_change","data":{"status":"unloaded","exit_code":0}})"
                         "\n\n"));
@@ -968,7 +987,7 @@ void tst_FakeLlama::prefillPings()
     client->post("/v1/chat/completions", chatBody(kA, 2, true));
     // Headers first, then only pings until the prefill is over.
     QVERIFY(client->waitForData("\r\n\r\n", kTimeout));
-    QCOMPARE(client->data(), routedHead("text/event-stream"));
+    QCOMPARE(RawHttpClient::parse(client->data()).headBytes, routedHead("text/event-stream"));
     QVERIFY(client->waitForClose(kTimeout));
     const RawHttpClient::Response r = client->response();
     int pings = 0;
@@ -1251,6 +1270,12 @@ void tst_FakeLlama::controlEndpoints()
         QVERIFY(client->waitForClose(kTimeout));
         QCOMPARE(client->response().status(), 400);
         QVERIFY(client->response().body.contains("unknown knob 'bogus'"));
+        QCOMPARE(server->modelStatus(kB), FakeModelStatus::Unloaded); // nothing applied
+    }
+    {
+        CONNECT_CLIENT(client, server);
+        client->post("/__fake/config", R"({"model_status":{"tiny-llama-b":"loaded"}})");
+        QVERIFY(client->waitForComplete(kTimeout));
         QCOMPARE(server->modelStatus(kB), FakeModelStatus::Loaded);
     }
     {
@@ -1296,8 +1321,10 @@ void tst_FakeLlama::qnamStreaming()
 
 void tst_FakeLlama::executable()
 {
-    const QString binDir = qEnvironmentVariable("SWITCHYARD_BIN_DIR");
-    QVERIFY2(!binDir.isEmpty(), "SWITCHYARD_BIN_DIR is not set (run through ctest)");
+    // ctest says where the binaries are; run by hand, they sit next to this test.
+    QString binDir = qEnvironmentVariable("SWITCHYARD_BIN_DIR");
+    if (binDir.isEmpty())
+        binDir = QCoreApplication::applicationDirPath();
 
     QProcess process;
     process.setProgram(binDir + u"/switchyard-fakellama"_s);

@@ -22,6 +22,7 @@ private slots:
     void health();
     void keepAliveSequentialRequests();
     void unknownPath();
+    void headRequest();
     void modelsList();
     void routerProps();
     void loadTransitions();
