@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QString>
+
+#include <chrono>
+#include <optional>
+
+namespace switchyard {
+
+// Something that happened to a host rather than to one request: engine switches, model loads,
+// leases, health. One journal line, one row of the store's events table.
+struct HistoryEvent
+{
+    // Stored by name (kindName), so the numbers may change; append new kinds at the end anyway.
+    enum class Kind {
+        SwitchStart,     // engine: the engine being started; model: the alias that asked for it
+        SwitchEnd,       // engine: the engine now up; duration: how long the switch took
+        SwitchFailed,    // engine: the engine that did not come up; detail: why
+        Load,            // model loaded on engine; duration when known; detail: a failure, if any
+        Unload,
+        LeaseTaken,      // detail: who owns the GPU (and until when)
+        LeaseReleased,   // duration: how long the lease lasted, when known
+        HostUp,
+        HostDown,        // detail: why
+    };
+
+    qint64 id = 0;                                      // assigned by the store
+    QDateTime at;
+    Kind kind = Kind::SwitchStart;
+    QString host;
+    QString engine;
+    QString model;
+    std::optional<std::chrono::milliseconds> duration;
+    QString detail;
+
+    // The journal text after the timestamp, in the seeds' format:
+    //   "host 3090: switching to engine fork for 3090-flint-40b"
+    //   "host 3090: engine fork up after 2s"
+    //   "host 3090: engine fork failed: <reason>"
+    // Not translated: the journal is a log format that scripts grep, like the request lines.
+    QString toString() const;
+
+    // Stable names for the store and for scripts: "switch_start", "switch_end", ...
+    static QString kindName(Kind kind);
+    static std::optional<Kind> kindFromName(QStringView name);
+    static constexpr int KindCount = int(Kind::HostDown) + 1;
+};
+
+} // namespace switchyard
+
+Q_DECLARE_METATYPE(switchyard::HistoryEvent)

@@ -1,0 +1,120 @@
+#include "store/historyschema.h"
+
+#include <QCoreApplication>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <vector>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+using Step = std::vector<const char *>;   // owns its array: an initializer_list here would dangle
+
+// Never edit a step that has shipped; add a new one.
+const std::vector<Step> &steps()
+{
+    static const std::vector<Step> all = {
+        // 1: requests and host events. Times are milliseconds since the epoch (UTC).
+        {
+            "CREATE TABLE requests ("
+            " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " started_at INTEGER NOT NULL,"
+            " method TEXT NOT NULL DEFAULT '',"
+            " path TEXT NOT NULL DEFAULT '',"
+            " model TEXT NOT NULL DEFAULT '',"
+            " host TEXT NOT NULL DEFAULT '',"
+            " engine TEXT NOT NULL DEFAULT '',"
+            " status INTEGER NOT NULL DEFAULT 0,"
+            " bytes_out INTEGER NOT NULL DEFAULT 0,"
+            " duration_ms REAL NOT NULL DEFAULT 0,"
+            " ttfb_ms REAL,"
+            " tokens INTEGER,"
+            " tokens_per_s REAL,"
+            " client TEXT NOT NULL DEFAULT '',"
+            " user_agent TEXT NOT NULL DEFAULT '',"
+            " relay_error TEXT NOT NULL DEFAULT '')",
+            "CREATE INDEX requests_started_at ON requests(started_at)",
+            // Host and model filters come with a time range; the pair serves both.
+            "CREATE INDEX requests_host ON requests(host, started_at)",
+            "CREATE INDEX requests_model ON requests(model, started_at)",
+            "CREATE TABLE events ("
+            " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " at INTEGER NOT NULL,"
+            " kind TEXT NOT NULL,"
+            " host TEXT NOT NULL DEFAULT '',"
+            " engine TEXT NOT NULL DEFAULT '',"
+            " model TEXT NOT NULL DEFAULT '',"
+            " duration_ms REAL,"
+            " detail TEXT NOT NULL DEFAULT '')",
+            "CREATE INDEX events_at ON events(at)",
+            "CREATE INDEX events_host ON events(host, at)",
+        },
+    };
+    return all;
+}
+
+bool exec(QSqlDatabase &db, const QString &sql, QString *error)
+{
+    QSqlQuery q(db);
+    if (q.exec(sql))
+        return true;
+    *error = q.lastError().text() + u" ("_s + sql.left(60) + u')';
+    return false;
+}
+
+} // namespace
+
+namespace HistorySchema {
+
+int currentVersion()
+{
+    return int(steps().size());
+}
+
+bool migrate(QSqlDatabase &db, QString *error)
+{
+    QSqlQuery q(db);
+    if (!q.exec(u"PRAGMA user_version"_s) || !q.next()) {
+        *error = q.lastError().text();
+        return false;
+    }
+    const int version = q.value(0).toInt();
+    q.finish();
+    if (version > currentVersion()) {
+        *error = QCoreApplication::translate("HistorySchema",
+                                             "The history database has schema version %1; this "
+                                             "version of Switchyard knows up to %2.")
+                         .arg(version).arg(currentVersion());
+        return false;
+    }
+    for (int v = version; v < currentVersion(); ++v) {
+        if (!db.transaction()) {
+            *error = db.lastError().text();
+            return false;
+        }
+        bool ok = true;
+        for (const char *sql : steps()[size_t(v)]) {
+            ok = exec(db, QString::fromLatin1(sql), error);
+            if (!ok)
+                break;
+        }
+        ok = ok && exec(db, u"PRAGMA user_version = %1"_s.arg(v + 1), error);
+        if (!ok || !db.commit()) {
+            if (ok)
+                *error = db.lastError().text();
+            db.rollback();
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace HistorySchema
+
+} // namespace switchyard

@@ -1,0 +1,479 @@
+#include "store/historywriter.h"
+
+#include "store/historyschema.h"
+#include "store/storelogging.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+using std::chrono::duration;
+using std::chrono::duration_cast;
+using std::chrono::milliseconds;
+using std::chrono::nanoseconds;
+
+namespace {
+
+constexpr qint64 NoCutoff = std::numeric_limits<qint64>::min();
+
+const QString RequestColumns = u"id, started_at, method, path, model, host, engine, status, bytes_out,"
+                               " duration_ms, ttfb_ms, tokens, tokens_per_s, client, user_agent, relay_error"_s;
+const QString EventColumns = u"id, at, kind, host, engine, model, duration_ms, detail"_s;
+
+double toMs(nanoseconds d)
+{
+    return duration<double, std::milli>(d).count();
+}
+
+nanoseconds fromMs(double ms)
+{
+    return nanoseconds(std::llround(ms * 1e6));
+}
+
+template<typename T>
+QVariant nullable(const std::optional<T> &value)
+{
+    return value ? QVariant::fromValue(*value) : QVariant();
+}
+
+qint64 epochMs(const QDateTime &t)
+{
+    return t.toMSecsSinceEpoch();
+}
+
+RequestRecord requestFromRow(const QSqlQuery &q)
+{
+    RequestRecord r;
+    r.id = q.value(0).toLongLong();
+    r.startedAt = QDateTime::fromMSecsSinceEpoch(q.value(1).toLongLong());
+    r.method = q.value(2).toString();
+    r.path = q.value(3).toString();
+    r.model = q.value(4).toString();
+    r.host = q.value(5).toString();
+    r.engine = q.value(6).toString();
+    r.status = q.value(7).toInt();
+    r.bytesOut = q.value(8).toLongLong();
+    r.duration = fromMs(q.value(9).toDouble());
+    if (!q.value(10).isNull())
+        r.timeToFirstByte = fromMs(q.value(10).toDouble());
+    if (!q.value(11).isNull())
+        r.streamedTokens = q.value(11).toLongLong();
+    if (!q.value(12).isNull())
+        r.tokensPerSecond = q.value(12).toDouble();
+    r.clientAddress = q.value(13).toString();
+    r.userAgent = q.value(14).toString();
+    r.relayError = q.value(15).toString();
+    return r;
+}
+
+std::optional<HistoryEvent> eventFromRow(const QSqlQuery &q)
+{
+    const auto kind = HistoryEvent::kindFromName(q.value(2).toString());
+    if (!kind)
+        return std::nullopt;   // written by a newer build: skip rather than guess
+    HistoryEvent e;
+    e.id = q.value(0).toLongLong();
+    e.at = QDateTime::fromMSecsSinceEpoch(q.value(1).toLongLong());
+    e.kind = *kind;
+    e.host = q.value(3).toString();
+    e.engine = q.value(4).toString();
+    e.model = q.value(5).toString();
+    if (!q.value(6).isNull())
+        e.duration = milliseconds(std::llround(q.value(6).toDouble()));
+    e.detail = q.value(7).toString();
+    return e;
+}
+
+std::optional<double> median(QList<double> values)
+{
+    if (values.isEmpty())
+        return std::nullopt;
+    const qsizetype mid = values.size() / 2;
+    std::nth_element(values.begin(), values.begin() + mid, values.end());
+    const double upper = values[mid];
+    if (values.size() % 2 == 1)
+        return upper;
+    const double lower = *std::max_element(values.begin(), values.begin() + mid);
+    return (lower + upper) / 2.0;
+}
+
+} // namespace
+
+HistoryWriter::HistoryWriter(const QString &connectionName, QObject *parent)
+    : QObject(parent)
+    , m_connectionName(connectionName)
+{
+}
+
+HistoryWriter::~HistoryWriter()
+{
+    close();
+}
+
+HistoryOpenResult HistoryWriter::open(const QString &path)
+{
+    HistoryOpenResult result;
+    const QFileInfo info(path);
+    if (!QDir().mkpath(info.absolutePath())) {
+        result.error = tr("Cannot create the folder %1.").arg(info.absolutePath());
+        return result;
+    }
+    m_db = QSqlDatabase::addDatabase(u"QSQLITE"_s, m_connectionName);
+    m_db.setDatabaseName(path);
+    // Another reader (the sqlite3 shell, a second window) may hold a lock for a moment.
+    m_db.setConnectOptions(u"QSQLITE_BUSY_TIMEOUT=5000"_s);
+    if (!m_db.open()) {
+        result.error = m_db.lastError().text();
+        return result;
+    }
+    QSqlQuery q(m_db);
+    // WAL: readers never block the writer. synchronous=NORMAL: a commit is not fsynced, which
+    // still survives the process being killed (only an OS crash or power loss can lose the last
+    // commits), and keeps each flush to a plain write.
+    if (!q.exec(u"PRAGMA journal_mode=WAL"_s) || !q.next()
+            || q.value(0).toString().compare(u"wal"_s, Qt::CaseInsensitive) != 0) {
+        result.error = tr("Cannot switch the history database to WAL mode: %1").arg(q.lastError().text());
+        close();
+        return result;
+    }
+    q.finish();
+    if (!q.exec(u"PRAGMA synchronous=NORMAL"_s)) {
+        result.error = q.lastError().text();
+        close();
+        return result;
+    }
+    if (!HistorySchema::migrate(m_db, &result.error)) {
+        close();
+        return result;
+    }
+    // AUTOINCREMENT's counter remembers ids of pruned rows too: an id is never reused.
+    const auto lastId = [&](const QString &table) {
+        qint64 id = 0;
+        if (q.exec(u"SELECT MAX(id) FROM "_s + table) && q.next())
+            id = q.value(0).toLongLong();
+        q.prepare(u"SELECT seq FROM sqlite_sequence WHERE name = ?"_s);
+        q.addBindValue(table);
+        if (q.exec() && q.next())
+            id = std::max(id, q.value(0).toLongLong());
+        q.finish();
+        return id;
+    };
+    result.lastRequestId = lastId(u"requests"_s);
+    result.lastEventId = lastId(u"events"_s);
+    result.ok = true;
+    qCDebug(lcStore) << "opened" << path << "last ids" << result.lastRequestId << result.lastEventId;
+    return result;
+}
+
+void HistoryWriter::close()
+{
+    m_prune.reset();
+    m_nextPrune.reset();
+    if (!m_db.isValid())
+        return;
+    m_db.close();   // the last connection checkpoints the WAL into the main file
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+void HistoryWriter::fail(const QString &message)
+{
+    if (!m_failing)
+        qCWarning(lcStore) << message;
+    m_failing = true;
+    emit failed(message);
+}
+
+bool HistoryWriter::write(const HistoryBatch &batch)
+{
+    if (batch.isEmpty())
+        return true;
+    if (!m_db.isOpen()) {
+        fail(tr("The history database is not open; %n row(s) not stored.", nullptr,
+                int(batch.requests.size() + batch.events.size())));
+        return false;
+    }
+    if (!m_db.transaction()) {
+        fail(m_db.lastError().text());
+        return false;
+    }
+    QString error;
+    if (!batch.requests.isEmpty()) {
+        QSqlQuery q(m_db);
+        // Qt binds a null QString as NULL; the text columns want '' for "none".
+        q.prepare(u"INSERT INTO requests ("_s + RequestColumns
+                  + u") VALUES (?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''),"
+                    " COALESCE(?, ''), ?, ?, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''))"_s);
+        for (const RequestRecord &r : batch.requests) {
+            q.bindValue(0, r.id);
+            q.bindValue(1, epochMs(r.startedAt));
+            q.bindValue(2, r.method);
+            q.bindValue(3, r.path);
+            q.bindValue(4, r.model);
+            q.bindValue(5, r.host);
+            q.bindValue(6, r.engine);
+            q.bindValue(7, r.status);
+            q.bindValue(8, r.bytesOut);
+            q.bindValue(9, toMs(r.duration));
+            q.bindValue(10, r.timeToFirstByte ? QVariant(toMs(*r.timeToFirstByte)) : QVariant());
+            q.bindValue(11, nullable(r.streamedTokens));
+            q.bindValue(12, nullable(r.tokensPerSecond));
+            q.bindValue(13, r.clientAddress);
+            q.bindValue(14, r.userAgent);
+            q.bindValue(15, r.relayError);
+            if (!q.exec()) {
+                error = q.lastError().text();
+                break;
+            }
+        }
+    }
+    if (error.isEmpty() && !batch.events.isEmpty()) {
+        QSqlQuery q(m_db);
+        q.prepare(u"INSERT INTO events ("_s + EventColumns
+                  + u") VALUES (?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''), ?, COALESCE(?, ''))"_s);
+        for (const HistoryEvent &e : batch.events) {
+            q.bindValue(0, e.id);
+            q.bindValue(1, epochMs(e.at));
+            q.bindValue(2, HistoryEvent::kindName(e.kind));
+            q.bindValue(3, e.host);
+            q.bindValue(4, e.engine);
+            q.bindValue(5, e.model);
+            q.bindValue(6, e.duration ? QVariant(double(e.duration->count())) : QVariant());
+            q.bindValue(7, e.detail);
+            if (!q.exec()) {
+                error = q.lastError().text();
+                break;
+            }
+        }
+    }
+    if (error.isEmpty() && !m_db.commit())
+        error = m_db.lastError().text();
+    if (!error.isEmpty()) {
+        m_db.rollback();
+        fail(tr("%n row(s) not stored in the history: %1", nullptr,
+                int(batch.requests.size() + batch.events.size()))
+                     .arg(error));
+        return false;
+    }
+    m_failing = false;
+    emit batchWritten(batch.requests.isEmpty() ? 0 : batch.requests.constLast().id,
+                      batch.events.isEmpty() ? 0 : batch.events.constLast().id,
+                      int(batch.requests.size()), int(batch.events.size()));
+    return true;
+}
+
+void HistoryWriter::startPrune(qint64 cutoffMs, qint64 maxRows)
+{
+    if (m_prune) {
+        m_nextPrune = std::make_pair(cutoffMs, maxRows);
+        return;
+    }
+    PruneJob job;
+    job.cutoffMs = cutoffMs;
+    job.maxRows = maxRows;
+    m_prune = job;
+    schedulePruneStep();
+}
+
+void HistoryWriter::schedulePruneStep()
+{
+    // Queued, not looped: batches and queries queued meanwhile run between two steps.
+    QMetaObject::invokeMethod(this, [this] { pruneStep(); }, Qt::QueuedConnection);
+}
+
+void HistoryWriter::pruneStep()
+{
+    if (!m_prune)
+        return;
+    PruneJob &job = *m_prune;
+    constexpr int Done = 4;
+    while (job.phase < Done) {
+        const bool requests = job.phase < 2;
+        const bool byAge = job.phase % 2 == 0;
+        const QString table = requests ? u"requests"_s : u"events"_s;
+        const QString timeColumn = requests ? u"started_at"_s : u"at"_s;
+        if (!m_db.isOpen() || (byAge && job.cutoffMs == NoCutoff) || (!byAge && job.maxRows <= 0)) {
+            ++job.phase;
+            continue;
+        }
+        QSqlQuery q(m_db);
+        if (!byAge && job.keepFromId < 0) {
+            q.prepare(u"SELECT id FROM "_s + table + u" ORDER BY id DESC LIMIT 1 OFFSET ?"_s);
+            q.addBindValue(job.maxRows - 1);
+            if (!q.exec() || !q.next()) {
+                ++job.phase;    // fewer rows than the cap (or an error: try next time)
+                continue;
+            }
+            job.keepFromId = q.value(0).toLongLong();
+            q.finish();
+        }
+        if (byAge) {
+            q.prepare(u"DELETE FROM %1 WHERE id IN (SELECT id FROM %1 WHERE %2 < ? LIMIT %3)"_s
+                              .arg(table, timeColumn).arg(PruneBatchSize));
+            q.addBindValue(job.cutoffMs);
+        } else {
+            q.prepare(u"DELETE FROM %1 WHERE id IN (SELECT id FROM %1 WHERE id < ? ORDER BY id LIMIT %2)"_s
+                              .arg(table).arg(PruneBatchSize));
+            q.addBindValue(job.keepFromId);
+        }
+        if (!q.exec()) {
+            qCWarning(lcStore) << "pruning" << table << "failed:" << q.lastError().text();
+            ++job.phase;
+            job.keepFromId = -1;
+            continue;
+        }
+        const int removed = q.numRowsAffected();
+        (requests ? job.removedRequests : job.removedEvents) += removed;
+        if (removed < PruneBatchSize) {
+            ++job.phase;
+            job.keepFromId = -1;
+        }
+        if (removed > 0) {
+            schedulePruneStep();
+            return;
+        }
+    }
+    const PruneJob finished = job;
+    m_prune.reset();
+    if (finished.removedRequests || finished.removedEvents) {
+        qCDebug(lcStore) << "pruned" << finished.removedRequests << "requests and"
+                         << finished.removedEvents << "events";
+    }
+    emit pruneFinished(finished.removedRequests, finished.removedEvents);
+    if (m_nextPrune) {
+        const auto [cutoff, maxRows] = *m_nextPrune;
+        m_nextPrune.reset();
+        startPrune(cutoff, maxRows);
+    }
+}
+
+QList<RequestRecord> HistoryWriter::requests(const RequestQuery &query)
+{
+    QList<RequestRecord> result;
+    if (!m_db.isOpen())
+        return result;
+    QStringList where;
+    QVariantList values;
+    if (query.since.isValid()) {
+        where << u"started_at >= ?"_s;
+        values << epochMs(query.since);
+    }
+    if (query.until.isValid()) {
+        where << u"started_at < ?"_s;
+        values << epochMs(query.until);
+    }
+    if (!query.host.isEmpty()) {
+        where << u"host = ?"_s;
+        values << query.host;
+    }
+    if (!query.model.isEmpty()) {
+        where << u"model = ?"_s;
+        values << query.model;
+    }
+    if (query.status != 0) {
+        where << u"status = ?"_s;
+        values << query.status;
+    }
+    if (query.errorsOnly)
+        where << u"status >= 400"_s;
+    QString sql = u"SELECT "_s + RequestColumns + u" FROM requests"_s;
+    if (!where.isEmpty())
+        sql += u" WHERE "_s + where.join(u" AND "_s);
+    sql += u" ORDER BY started_at DESC, id DESC"_s;
+    if (query.limit > 0)
+        sql += u" LIMIT %1"_s.arg(query.limit);
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(sql);
+    for (const QVariant &v : std::as_const(values))
+        q.addBindValue(v);
+    if (!q.exec()) {
+        qCWarning(lcStore) << "request query failed:" << q.lastError().text();
+        return result;
+    }
+    while (q.next())
+        result.append(requestFromRow(q));
+    return result;
+}
+
+QList<HistoryEvent> HistoryWriter::events(const QDateTime &since, int limit)
+{
+    QList<HistoryEvent> result;
+    if (!m_db.isOpen())
+        return result;
+    QString sql = u"SELECT "_s + EventColumns + u" FROM events"_s;
+    if (since.isValid())
+        sql += u" WHERE at >= ?"_s;
+    sql += u" ORDER BY at DESC, id DESC"_s;
+    if (limit > 0)
+        sql += u" LIMIT %1"_s.arg(limit);
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(sql);
+    if (since.isValid())
+        q.addBindValue(epochMs(since));
+    if (!q.exec()) {
+        qCWarning(lcStore) << "event query failed:" << q.lastError().text();
+        return result;
+    }
+    while (q.next()) {
+        if (auto e = eventFromRow(q))
+            result.append(*e);
+    }
+    return result;
+}
+
+AliasStats HistoryWriter::stats(const QDateTime &since)
+{
+    AliasStats result;
+    if (!m_db.isOpen())
+        return result;
+    QString sql = u"SELECT model, status, ttfb_ms, tokens_per_s FROM requests"_s;
+    if (since.isValid())
+        sql += u" WHERE started_at >= ?"_s;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(sql);
+    if (since.isValid())
+        q.addBindValue(epochMs(since));
+    if (!q.exec()) {
+        qCWarning(lcStore) << "stats query failed:" << q.lastError().text();
+        return result;
+    }
+    struct Samples
+    {
+        QList<double> ttfb;
+        QList<double> tokensPerSecond;
+    };
+    QHash<QString, Samples> samples;
+    while (q.next()) {
+        const QString alias = q.value(0).toString();
+        AliasStat &stat = result[alias];
+        stat.alias = alias;
+        ++stat.requests;
+        if (q.value(1).toInt() >= 400)
+            ++stat.errors;
+        Samples &s = samples[alias];
+        if (!q.value(2).isNull())
+            s.ttfb.append(q.value(2).toDouble());
+        if (!q.value(3).isNull())
+            s.tokensPerSecond.append(q.value(3).toDouble());
+    }
+    for (auto it = result.begin(); it != result.end(); ++it) {
+        const Samples s = samples.value(it.key());
+        it->medianTtfbMs = median(s.ttfb);
+        it->medianTokensPerSecond = median(s.tokensPerSecond);
+    }
+    return result;
+}
+
+} // namespace switchyard
