@@ -7,8 +7,12 @@
 #include "config/checkconfig.h"
 #include "config/configloader.h"
 #include "demofleet.h"
+#include "store/clock.h"
+#include "store/historystore.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLoggingCategory>
 #include <QTextStream>
@@ -71,8 +75,21 @@ int runRelay(const AppOptions &options, bool gui)
         }
     }
 
+    const QString dataDir = options.dataDir.isEmpty() ? QFileInfo(HistoryStore::defaultPath()).absolutePath() : options.dataDir;
+    if (!QDir().mkpath(dataDir)) {
+        err << QCoreApplication::translate("main", "switchyard: cannot create the data folder %1").arg(dataDir) << Qt::endl;
+        return 1;
+    }
+    SystemClock clock;
+    HistoryStore history(QDir(dataDir).filePath(QStringLiteral("history.sqlite")), clock);
+    if (!history.isOpen()) {
+        err << QCoreApplication::translate("main", "switchyard: cannot open the history store: %1").arg(history.errorString()) << Qt::endl;
+        return 1;
+    }
+
     RelayService service(config);
     service.setJournal(&journal);
+    service.setHistory(&history);
     QString error;
     if (!service.start(&error)) {
         err << "switchyard: " << error << Qt::endl;

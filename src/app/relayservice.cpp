@@ -4,6 +4,7 @@
 #include "catalog/catalog.h"
 #include "catalog/modelevents.h"
 #include "http/httpserver.h"
+#include "store/historystore.h"
 #include "relay/relay.h"
 #include "upstream/upstreampool.h"
 
@@ -65,6 +66,11 @@ QUrl RelayService::endpoint() const
     url.setHost(address.toString());
     url.setPort(m_server->port());
     return url;
+}
+
+void RelayService::setHistory(HistoryStore *store)
+{
+    connect(m_relay, &Relay::requestFinished, store, &HistoryStore::record);
 }
 
 void RelayService::setJournal(ConsoleJournal *journal)

@@ -9,6 +9,7 @@ namespace switchyard {
 
 class Catalog;
 class ConsoleJournal;
+class HistoryStore;
 class HttpServer;
 class ModelEvents;
 class Relay;
@@ -30,6 +31,8 @@ public:
     QUrl endpoint() const;
 
     void setJournal(ConsoleJournal *journal);
+    // Every finished request goes into the store as well (it redacts and batches on its own).
+    void setHistory(HistoryStore *store);
 
     Catalog *catalog() const { return m_catalog; }
     Relay *relay() const { return m_relay; }

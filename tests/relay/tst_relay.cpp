@@ -3,9 +3,15 @@
 #include "rawhttpclient.h"
 #include "relayfixture.h"
 
+#include "journal/journalformat.h"
 #include "relay/relay.h"
+#include "store/clock.h"
+#include "store/historystore.h"
+#include "store/requestquery.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -82,6 +88,7 @@ private Q_SLOTS:
     void lateSystemMessageIsRewrittenOnMessagesOnly();
     void contextOverflowIsRewrittenOnMessages();
     void refusedUpstreamIsRetriedOnce();
+    void historyRecordsStreamsWithRatesAndNoSecrets();
 };
 
 void TestRelay::streamArrivesIncrementallyAndConnectionIsReused()
@@ -685,6 +692,51 @@ void TestRelay::refusedUpstreamIsRetriedOnce()
     QCOMPARE(client.responses().at(0).status, 200);
     const auto &seen = f.fake->received();
     QCOMPARE(std::count_if(seen.begin(), seen.end(), [](const auto &r) { return r.path == "/v1/chat/completions"; }), 1);
+}
+
+void TestRelay::historyRecordsStreamsWithRatesAndNoSecrets()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    SystemClock clock;
+    const QString dbPath = dir.filePath(u"history.sqlite"_s);
+    auto store = std::make_unique<HistoryStore>(dbPath, clock);
+    QVERIFY(store->isOpen());
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(100)));
+    f.relay->setHistory(store.get());
+    QStringList journalLines;
+    connect(f.relay->relay(), &Relay::requestFinished, this,
+            [&journalLines](const RequestRecord &r) { journalLines.append(JournalFormat::requestLine(r)); });
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    for (int i = 0; i < 3; ++i)
+        client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 20), "Authorization: Bearer sekrit-123\r\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 3, 10000);
+    store->sync();
+    RequestQuery query;
+    query.host = u"h1"_s;
+    const QList<RequestRecord> rows = store->requests(query);
+    QCOMPARE(rows.size(), 3);
+    for (const RequestRecord &r : rows) {
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.timeToFirstByte.has_value());
+        QVERIFY(r.duration > *r.timeToFirstByte);
+        QCOMPARE(r.streamedTokens.value_or(-1), 20);
+        QVERIFY2(r.tokensPerSecond && qAbs(*r.tokensPerSecond - 100.0) <= 10.0,
+                 qPrintable(u"tokens/s %1"_s.arg(r.tokensPerSecond.value_or(-1))));
+    }
+    store.reset();   // close: everything is in the file now
+    QByteArray fileBytes;
+    for (const QString &suffix : {QString(), u"-wal"_s, u"-shm"_s}) {
+        QFile file(dbPath + suffix);
+        if (file.open(QIODevice::ReadOnly))
+            fileBytes += file.readAll();
+    }
+    QVERIFY(!fileBytes.isEmpty());
+    QVERIFY(!fileBytes.contains("sekrit-123"));
+    QCOMPARE(journalLines.size(), 3);
+    QVERIFY(!journalLines.join(u'\n').contains("sekrit"_L1));
 }
 
 QTEST_GUILESS_MAIN(TestRelay)
