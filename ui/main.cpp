@@ -16,6 +16,8 @@
 #include <QLabel>
 #include <QLoggingCategory>
 #include <QTextStream>
+#include <QTranslator>
+#include <QLocale>
 
 #include <cstdio>
 #include <memory>
@@ -134,6 +136,9 @@ int main(int argc, char *argv[])
     std::unique_ptr<QCoreApplication> app = gui ? std::make_unique<QApplication>(argc, argv)
                                                 : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
+    QTranslator translator;
+    if (translator.load(QLocale(), QStringLiteral("switchyard"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(&translator);
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
 
     QTextStream out(stdout);
