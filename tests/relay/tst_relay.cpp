@@ -89,6 +89,7 @@ private Q_SLOTS:
     void contextOverflowIsRewrittenOnMessages();
     void refusedUpstreamIsRetriedOnce();
     void historyRecordsStreamsWithRatesAndNoSecrets();
+    void configuredAliasGlobReachesItsModel();
 };
 
 void TestRelay::streamArrivesIncrementallyAndConnectionIsReused()
@@ -737,6 +738,23 @@ void TestRelay::historyRecordsStreamsWithRatesAndNoSecrets()
     QVERIFY(!fileBytes.contains("sekrit-123"));
     QCOMPARE(journalLines.size(), 3);
     QVERIFY(!journalLines.join(u'\n').contains("sekrit"_L1));
+}
+
+void TestRelay::configuredAliasGlobReachesItsModel()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(), [](Config &c) { c.aliases.append({u"claude-*"_s, u"h1-alpha"_s}); }));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/messages", chatBody("claude-opus-4-8", 2, false)));
+    client.send(RawHttpClient::post("/v1/messages", chatBody("claude-haiku-4-5-20251001", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    QCOMPARE(client.responses().at(0).status, 200);
+    QCOMPARE(client.responses().at(1).status, 200);
+    for (const auto &r : f.fake->received()) {
+        if (r.path == "/v1/messages")
+            QCOMPARE(QJsonDocument::fromJson(r.body).object().value("model"_L1).toString(), u"alpha"_s);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestRelay)
