@@ -66,9 +66,7 @@ void Catalog::fetch(HostState &state)
     }
     UpstreamExchange::Request request;
     request.base = state.url;
-    request.target = (state.url.path().isEmpty() || state.url.path() == "/"_L1)
-        ? QByteArray("/models")
-        : state.url.path().toUtf8() + "/models";
+    request.target = "/models";
     request.headers = {{"Accept", "application/json"}};
     request.connectTimeout = m_connectTimeout;
     request.inactivityTimeout = m_connectTimeout;

@@ -56,9 +56,7 @@ void ModelEvents::connectFeed(Feed &feed)
 {
     UpstreamExchange::Request request;
     request.base = feed.url;
-    const QString basePath = feed.url.path();
-    request.target = (basePath.isEmpty() || basePath == "/"_L1) ? QByteArray("/models/sse")
-                                                               : basePath.toUtf8() + "/models/sse";
+    request.target = "/models/sse";
     request.headers = {{"Accept", "text/event-stream"}};
     auto *exchange = new UpstreamExchange(m_pool, request, this);
     feed.exchange = exchange;

@@ -73,9 +73,13 @@ void UpstreamExchange::connectSocket(bool allowPooled)
 
 void UpstreamExchange::sendRequest()
 {
+    // An engine may live below a path ("http://box/llama"): every request goes under it.
+    QByteArray prefix = m_request.base.path(QUrl::FullyEncoded).toUtf8();
+    while (prefix.endsWith('/'))
+        prefix.chop(1);
     QByteArray head;
     head.reserve(512);
-    head += m_request.method + ' ' + m_request.target + " HTTP/1.1\r\nHost: "
+    head += m_request.method + ' ' + prefix + m_request.target + " HTTP/1.1\r\nHost: "
         + m_request.base.authority(QUrl::FullyEncoded).toUtf8() + "\r\n";
     for (const auto &h : m_request.headers)
         head += h.first + ": " + h.second + "\r\n";

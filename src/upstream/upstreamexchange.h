@@ -40,9 +40,9 @@ public:
 
     struct Request
     {
-        QUrl base;                  // scheme://host:port of the upstream
+        QUrl base;                  // scheme://host:port[/prefix] of the upstream
         QByteArray method = "GET";
-        QByteArray target = "/";    // path and query, already encoded
+        QByteArray target = "/";    // path and query, already encoded; sent below base's path
         HeaderList headers;         // forwardable headers; Host and framing are added here
         QByteArray body;
         std::chrono::milliseconds connectTimeout{std::chrono::seconds(10)};

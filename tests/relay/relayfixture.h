@@ -38,6 +38,17 @@ struct RelayFixture
     }
 
     quint16 port() const { return relay->endpoint().port(); }
+
+    // What the fake received on one path, in arrival order.
+    QList<fake::ReceivedRequest> receivedOn(QByteArrayView path) const
+    {
+        QList<fake::ReceivedRequest> out;
+        for (const fake::ReceivedRequest &r : fake->received()) {
+            if (r.path == path)
+                out.append(r);
+        }
+        return out;
+    }
 };
 
 } // namespace switchyard::test

@@ -155,9 +155,9 @@ void TestRelay::largeBodyArrivesWhole()
     client.send(RawHttpClient::post("/v1/chat/completions", body));
     QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 10000);
     QCOMPARE(client.responses().at(0).status, 200);
-    const auto &received = f.fake->received();
-    const auto it = std::find_if(received.begin(), received.end(), [](const auto &r) { return r.path == "/v1/chat/completions"; });
-    QVERIFY(it != received.end());
+    const auto chats = f.receivedOn("/v1/chat/completions");
+    QCOMPARE(chats.size(), 1);
+    const auto it = chats.begin();
     // Whole, with only the model renamed to its key.
     QCOMPARE(it->body.size(), body.size() - qsizetype(strlen("h1-")));
     QVERIFY(it->body.contains(filler));
@@ -178,8 +178,7 @@ void TestRelay::oversizedBodyGets413()
     const QJsonObject error = QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject();
     QVERIFY2(error.value("message"_L1).toString().contains("limit"_L1), r.body.constData());
     // Nothing of it reached the upstream.
-    const auto &seen = f.fake->received();
-    QVERIFY(std::none_of(seen.begin(), seen.end(), [](const auto &x) { return x.path == "/v1/chat/completions"; }));
+    QVERIFY(f.receivedOn("/v1/chat/completions").isEmpty());
 }
 
 void TestRelay::oversizedBodyWithExpectGets413WithoutBody()
@@ -366,9 +365,9 @@ void TestRelay::hopByHopHeadersDoNotCross()
     client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2, false),
                                     "Connection: keep-alive, X-Secret-Hop\r\nX-Secret-Hop: 1\r\nKeep-Alive: timeout=9\r\nX-Kept: yes\r\n"));
     QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
-    const auto &received = f.fake->received();
-    const auto it = std::find_if(received.begin(), received.end(), [](const auto &r) { return r.path == "/v1/chat/completions"; });
-    QVERIFY(it != received.end());
+    const auto chats = f.receivedOn("/v1/chat/completions");
+    QCOMPARE(chats.size(), 1);
+    const auto it = chats.begin();
     QVERIFY(it->header("x-secret-hop").isEmpty());
     QVERIFY(it->header("keep-alive").isEmpty());
     QCOMPARE(it->header("x-kept"), QByteArray("yes"));
@@ -691,8 +690,7 @@ void TestRelay::refusedUpstreamIsRetriedOnce()
     QTRY_VERIFY_WITH_TIMEOUT(relistened, 2000);
     QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
     QCOMPARE(client.responses().at(0).status, 200);
-    const auto &seen = f.fake->received();
-    QCOMPARE(std::count_if(seen.begin(), seen.end(), [](const auto &r) { return r.path == "/v1/chat/completions"; }), 1);
+    QCOMPARE(f.receivedOn("/v1/chat/completions").size(), 1);
 }
 
 void TestRelay::historyRecordsStreamsWithRatesAndNoSecrets()
