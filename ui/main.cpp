@@ -3,6 +3,7 @@
 #include "app/commandline.h"
 #include "app/consolejournal.h"
 #include "app/relayservice.h"
+#include "app/subcommands.h"
 #include "app/unixsignals.h"
 #include "config/checkconfig.h"
 #include "config/configloader.h"
@@ -156,6 +157,8 @@ int main(int argc, char *argv[])
         return 0;
     case AppOptions::Command::CheckConfig:
         return runCheckConfig(options.checkConfigPath, out, err);
+    case AppOptions::Command::Subcommand:
+        return runSubcommand(options.subcommand, options.subcommandArguments, out, err);
     case AppOptions::Command::Run:
         break;
     }

@@ -26,12 +26,26 @@ QString helpText()
         "  -h, --help              this text\n"
         "\n"
         "Commands:\n"
-        "  check-config FILE       validate a config file; says what is wrong and where, exits 1 if anything is\n");
+        "  check-config FILE       validate a config file; says what is wrong and where, exits 1 if anything is\n"
+        "  agent --config FILE     run on a GPU box: supervise its engines and answer the relay\n"
+        "  export opencode|claude-code|pi [options]\n"
+        "                          print a client config that points at this relay (see export --help)\n"
+        "  log [--follow] [--host H] [--model M]\n"
+        "                          print request history in the journal format\n"
+        "  lease HOST --owner NAME -- COMMAND...\n"
+        "                          take a host's GPU from the relay while COMMAND runs\n");
 }
 
 AppOptions parse(const QStringList &arguments)
 {
     AppOptions o;
+    static const QStringList subcommands = {u"agent"_s, u"export"_s, u"log"_s, u"lease"_s};
+    if (arguments.size() > 1 && subcommands.contains(arguments.at(1))) {
+        o.command = AppOptions::Command::Subcommand;
+        o.subcommand = arguments.at(1);
+        o.subcommandArguments = arguments.mid(2);
+        return o;
+    }
     auto tr = [](const char *text) { return QCoreApplication::translate("CommandLine", text); };
     for (qsizetype i = 1; i < arguments.size(); ++i) {
         const QString &a = arguments.at(i);

@@ -8,7 +8,7 @@ namespace switchyard {
 // What the user asked the switchyard executable to do.
 struct AppOptions
 {
-    enum class Command { Run, CheckConfig, Help, Version };
+    enum class Command { Run, CheckConfig, Help, Version, Subcommand };
 
     Command command = Command::Run;
     bool headless = false;
@@ -19,6 +19,8 @@ struct AppOptions
     QStringList upstreams;   // --upstream NAME=URL, repeatable
     QString dataDir;
     QString checkConfigPath;
+    QString subcommand;      // agent | export | log | lease: parsed by the command itself
+    QStringList subcommandArguments;
     QString error;           // set when the arguments make no sense
 };
 

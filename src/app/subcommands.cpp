@@ -1,0 +1,26 @@
+#include "app/subcommands.h"
+
+#include "admin/leasecommand.h"
+#include "admin/logcommand.h"
+#include "engines/agentcommand.h"
+#include "export/exportcommand.h"
+
+#include <QCoreApplication>
+
+namespace switchyard {
+
+int runSubcommand(const QString &name, const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    if (name == QLatin1String("agent"))
+        return runAgentCommand(arguments, out, err);
+    if (name == QLatin1String("export"))
+        return runExportCommand(arguments, out, err);
+    if (name == QLatin1String("log"))
+        return runLogCommand(arguments, out, err);
+    if (name == QLatin1String("lease"))
+        return runLeaseCommand(arguments, out, err);
+    err << QCoreApplication::translate("main", "switchyard: unknown command %1").arg(name) << Qt::endl;
+    return 2;
+}
+
+} // namespace switchyard

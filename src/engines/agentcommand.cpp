@@ -1,0 +1,13 @@
+#include "engines/agentcommand.h"
+
+#include <QCoreApplication>
+
+namespace switchyard {
+
+int runAgentCommand(const QStringList &, QTextStream &, QTextStream &err)
+{
+    err << QCoreApplication::translate("main", "switchyard: this command is not available yet") << Qt::endl;
+    return 2;
+}
+
+} // namespace switchyard
