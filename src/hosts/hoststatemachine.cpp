@@ -1,0 +1,239 @@
+#include "hosts/hoststatemachine.h"
+
+#include <QCoreApplication>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+HostStateMachine::HostStateMachine(QString host, bool canSwitch, QString initialEngine)
+    : m_host(std::move(host))
+    , m_canSwitch(canSwitch)
+    , m_state(canSwitch ? State::Unknown : State::Serving)
+    , m_current(std::move(initialEngine))
+{
+}
+
+QString HostStateMachine::stateName(State state)
+{
+    switch (state) {
+    case State::Unknown: return u"unknown"_s;
+    case State::Serving: return u"serving"_s;
+    case State::Draining: return u"draining"_s;
+    case State::Switching: return u"switching"_s;
+    case State::Leased: return u"leased"_s;
+    case State::Down: return u"down"_s;
+    }
+    return {};
+}
+
+QString HostStateMachine::leaseMessage() const
+{
+    return QCoreApplication::translate("HostStateMachine", "host %1 is leased by %2 until %3")
+        .arg(m_host, m_leaseOwner, m_leaseUntil.toString(Qt::ISODate));
+}
+
+QString HostStateMachine::waitingFor() const
+{
+    switch (m_state) {
+    case State::Draining:
+        return QCoreApplication::translate("HostStateMachine", "host %1 to finish %2 running request(s) before it switches to engine %3")
+            .arg(m_host).arg(m_running.size()).arg(m_target.isEmpty() ? u"-"_s : m_target);
+    case State::Switching:
+        return m_target.isEmpty() ? QCoreApplication::translate("HostStateMachine", "host %1 to stop its engine").arg(m_host)
+                                  : QCoreApplication::translate("HostStateMachine", "host %1 to switch to engine %2").arg(m_host, m_target);
+    default:
+        return QCoreApplication::translate("HostStateMachine", "host %1").arg(m_host);
+    }
+}
+
+HostStateMachine::Actions HostStateMachine::requestArrived(RequestId id, const QString &engine, const QString &alias)
+{
+    if (m_state == State::Leased || m_leaseWanted)
+        return {Refuse{id, 423, leaseMessage()}};
+    if (!m_canSwitch) {
+        m_running.append({id, engine, alias});
+        return {Admit{id}};
+    }
+    if (m_state == State::Serving && engine == m_current && m_waiting.isEmpty()) {
+        m_running.append({id, engine, alias});
+        return {Admit{id}};
+    }
+    m_waiting.append({id, engine, alias});
+    return pump();
+}
+
+HostStateMachine::Actions HostStateMachine::beginSwitch(const QString &engine, const QString &alias)
+{
+    m_state = State::Switching;
+    m_target = engine;
+    m_targetAlias = alias;
+    return {Journal{u"host %1: switching to engine %2 for %3"_s.arg(m_host, engine, alias)},
+            StartEngine{engine, alias}};
+}
+
+HostStateMachine::Actions HostStateMachine::pump()
+{
+    Actions actions;
+    if (m_state == State::Switching || m_state == State::Leased)
+        return actions;
+    if (m_leaseWanted) {
+        if (!m_running.isEmpty()) {
+            m_state = State::Draining;
+            return actions;
+        }
+        if (m_canSwitch && !m_current.isEmpty()) {
+            m_state = State::Switching;
+            m_target.clear();
+            actions.append(StopEngine{m_current});
+            return actions;
+        }
+        m_state = State::Leased;
+        actions.append(LeaseGranted{m_leaseOwner});
+        return actions;
+    }
+    while (!m_waiting.isEmpty()) {
+        const Pending front = m_waiting.first();
+        if (m_state == State::Serving && front.engine == m_current) {
+            m_waiting.removeFirst();
+            m_running.append(front);
+            actions.append(Admit{front.id});
+            continue;
+        }
+        if (!m_running.isEmpty()) {
+            // Another engine is wanted: let everything running finish first.
+            m_state = State::Draining;
+            m_target = front.engine;
+            m_targetAlias = front.alias;
+            return actions;
+        }
+        actions.append(beginSwitch(front.engine, front.alias));
+        return actions;
+    }
+    if (m_state == State::Draining) {
+        // Those who wanted the switch left before it began.
+        m_state = m_current.isEmpty() ? State::Unknown : State::Serving;
+        m_target.clear();
+    }
+    return actions;
+}
+
+HostStateMachine::Actions HostStateMachine::refuseAllWaiting(int status, const QString &message)
+{
+    Actions actions;
+    for (const Pending &p : std::as_const(m_waiting))
+        actions.append(Refuse{p.id, status, message});
+    m_waiting.clear();
+    return actions;
+}
+
+HostStateMachine::Actions HostStateMachine::requestFinished(RequestId id)
+{
+    for (qsizetype i = 0; i < m_waiting.size(); ++i) {
+        if (m_waiting.at(i).id == id) {
+            m_waiting.removeAt(i);
+            return pump();
+        }
+    }
+    for (qsizetype i = 0; i < m_running.size(); ++i) {
+        if (m_running.at(i).id == id) {
+            m_running.removeAt(i);
+            return m_running.isEmpty() ? pump() : Actions{};
+        }
+    }
+    return {};
+}
+
+HostStateMachine::Actions HostStateMachine::engineStarted(const QString &engine)
+{
+    if (m_leaseWanted || m_state == State::Leased)
+        return {StopEngine{engine}};
+    m_current = engine;
+    m_target.clear();
+    m_lastError.clear();
+    m_state = State::Serving;
+    return pump();
+}
+
+HostStateMachine::Actions HostStateMachine::engineStartFailed(const QString &engine, const QString &reason)
+{
+    m_current.clear();
+    m_target.clear();
+    m_state = State::Down;
+    m_lastError = reason;
+    Actions actions{Journal{u"host %1: engine %2 failed: %3"_s.arg(m_host, engine, reason)}};
+    const QString message = QCoreApplication::translate("HostStateMachine", "switching host %1 to engine %2 failed: %3")
+                                .arg(m_host, engine, reason);
+    // Those who waited for this engine get the answer; the others get their own attempt.
+    QList<Pending> others;
+    for (const Pending &p : std::as_const(m_waiting)) {
+        if (p.engine == engine)
+            actions.append(Refuse{p.id, 424, message});
+        else
+            others.append(p);
+    }
+    m_waiting = others;
+    actions.append(pump());
+    return actions;
+}
+
+HostStateMachine::Actions HostStateMachine::engineStopped(const QString &engine)
+{
+    if (m_leaseWanted) {
+        m_current.clear();
+        m_state = State::Leased;
+        return {Journal{u"host %1: engine %2 stopped for the lease of %3"_s.arg(m_host, engine, m_leaseOwner)},
+                LeaseGranted{m_leaseOwner}};
+    }
+    if (engine == m_current) {
+        m_current.clear();
+        if (m_state == State::Serving)
+            m_state = State::Unknown;
+    }
+    return pump();
+}
+
+HostStateMachine::Actions HostStateMachine::probed(const QString &runningEngine)
+{
+    if (m_state == State::Unknown || m_state == State::Down) {
+        if (runningEngine.isEmpty())
+            return {};
+        m_current = runningEngine;
+        m_state = State::Serving;
+        m_lastError.clear();
+        return pump();
+    }
+    if (m_state == State::Serving && !runningEngine.isEmpty())
+        m_current = runningEngine;   // changed behind our back: believe the host
+    return {};
+}
+
+HostStateMachine::Actions HostStateMachine::takeLease(const QString &owner, const QDateTime &until)
+{
+    m_leaseOwner = owner;
+    m_leaseUntil = until;
+    if (m_state == State::Leased)
+        return {LeaseGranted{owner}};
+    m_leaseWanted = true;
+    Actions actions{Journal{u"host %1: lease taken by %2 until %3"_s.arg(m_host, owner, until.toString(Qt::ISODate))}};
+    actions.append(refuseAllWaiting(423, leaseMessage()));
+    actions.append(pump());
+    return actions;
+}
+
+HostStateMachine::Actions HostStateMachine::releaseLease()
+{
+    if (!m_leaseWanted && m_state != State::Leased)
+        return {};
+    const QString owner = m_leaseOwner;
+    m_leaseWanted = false;
+    m_leaseOwner.clear();
+    m_leaseUntil = QDateTime();
+    if (m_state == State::Leased)
+        m_state = m_canSwitch ? State::Unknown : State::Serving;
+    Actions actions{Journal{u"host %1: lease of %2 released"_s.arg(m_host, owner)}};
+    actions.append(pump());
+    return actions;
+}
+
+} // namespace switchyard

@@ -1,0 +1,91 @@
+#pragma once
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+#include <variant>
+
+namespace switchyard {
+
+// The decisions of one host, without I/O (llama-swap's scheduler idea): events go in, actions
+// come out, and the HostController carries them out. A host runs one engine at a time; a request
+// that needs another engine drains the running one (no stream is ever cut), switches, and then the
+// waiting requests are released in arrival order. Requests for the current engine that arrive
+// while a switch is pending wait behind it, so neither side starves.
+class HostStateMachine
+{
+public:
+    enum class State {
+        Unknown,    // not probed yet: the first request decides
+        Serving,    // an engine is up and requests for it pass
+        Draining,   // a switch (or lease) is decided: running requests finish, new ones wait
+        Switching,  // the driver is stopping the old engine and starting the new one
+        Leased,     // something else owns the GPU: model requests get 423
+        Down,       // the engine could not be started; a later request tries again
+    };
+
+    using RequestId = quint64;
+
+    struct Admit { RequestId id; };
+    struct Refuse { RequestId id; int status; QString message; };
+    struct StartEngine { QString engine; QString forAlias; };
+    struct StopEngine { QString engine; };
+    struct LeaseGranted { QString owner; };   // drained and stopped: the lease holder may go
+    struct Journal { QString text; };
+    using Action = std::variant<Admit, Refuse, StartEngine, StopEngine, LeaseGranted, Journal>;
+    using Actions = QList<Action>;
+
+    HostStateMachine(QString host, bool canSwitch, QString initialEngine = {});
+
+    // Inputs.
+    Actions requestArrived(RequestId id, const QString &engine, const QString &alias);
+    Actions requestFinished(RequestId id);   // also for a client that left while waiting
+    Actions engineStarted(const QString &engine);
+    Actions engineStartFailed(const QString &engine, const QString &reason);
+    Actions engineStopped(const QString &engine);
+    Actions probed(const QString &runningEngine);
+    Actions takeLease(const QString &owner, const QDateTime &until);
+    Actions releaseLease();
+
+    State state() const { return m_state; }
+    QString currentEngine() const { return m_current; }
+    QString targetEngine() const { return m_target; }
+    QString leaseOwner() const { return m_leaseOwner; }
+    QDateTime leaseUntil() const { return m_leaseUntil; }
+    QString lastError() const { return m_lastError; }
+    int runningRequests() const { return int(m_running.size()); }
+    int waitingRequests() const { return int(m_waiting.size()); }
+    // What a waiting request is waiting for, for the early-200 comments.
+    QString waitingFor() const;
+
+    static QString stateName(State state);
+
+private:
+    struct Pending
+    {
+        RequestId id;
+        QString engine;
+        QString alias;
+    };
+
+    Actions pump();          // release waiting requests / start the next switch
+    Actions beginSwitch(const QString &engine, const QString &alias);
+    Actions refuseAllWaiting(int status, const QString &message);
+    QString leaseMessage() const;
+
+    QString m_host;
+    bool m_canSwitch;
+    State m_state;
+    QString m_current;
+    QString m_target;
+    QString m_targetAlias;
+    QList<Pending> m_running;
+    QList<Pending> m_waiting;
+    QString m_leaseOwner;
+    QDateTime m_leaseUntil;
+    bool m_leaseWanted = false;
+    QString m_lastError;
+};
+
+} // namespace switchyard
