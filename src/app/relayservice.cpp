@@ -1,8 +1,11 @@
 #include "app/relayservice.h"
 
+#include "admin/adminapi.h"
 #include "app/consolejournal.h"
 #include "catalog/catalog.h"
 #include "catalog/modelevents.h"
+#include "engines/enginedriver.h"
+#include "hosts/hostcontroller.h"
 #include "http/httpserver.h"
 #include "store/historystore.h"
 #include "relay/relay.h"
@@ -23,7 +26,7 @@ ServerLimits serverLimits(const Config &config)
 
 } // namespace
 
-RelayService::RelayService(const Config &config, QObject *parent)
+RelayService::RelayService(const Config &config, DriverFactory drivers, QObject *parent)
     : QObject(parent)
     , m_config(config)
     , m_pool(new UpstreamPool(this))
@@ -31,7 +34,26 @@ RelayService::RelayService(const Config &config, QObject *parent)
     , m_events(new ModelEvents(m_catalog, m_pool, this))
     , m_relay(new Relay(config, m_catalog, m_pool, this))
     , m_server(new HttpServer(serverLimits(config), m_relay, this))
+    , m_admin(new AdminApi(this))
 {
+    m_relay->setAdminApi(m_admin);
+    if (drivers) {
+        for (const HostConfig &host : config.hosts) {
+            if (std::unique_ptr<EngineDriver> driver = drivers(host))
+                m_controllers.append(new HostController(host.name, std::move(driver), m_catalog, this));
+        }
+        m_relay->setHostControllers(m_controllers);
+        m_admin->setHostControllers(m_controllers);
+    }
+}
+
+HostController *RelayService::hostController(const QString &host) const
+{
+    for (HostController *c : m_controllers) {
+        if (c->host() == host)
+            return c;
+    }
+    return nullptr;
 }
 
 RelayService::~RelayService() = default;
@@ -48,6 +70,8 @@ bool RelayService::start(QString *error)
     connect(m_events, &ModelEvents::event, m_relay, &Relay::broadcastModelEvent);
     m_catalog->start();
     m_events->start();
+    for (HostController *c : std::as_const(m_controllers))
+        c->start();
     return true;
 }
 
@@ -70,12 +94,17 @@ QUrl RelayService::endpoint() const
 
 void RelayService::setHistory(HistoryStore *store)
 {
+    m_admin->setHistory(store);
     connect(m_relay, &Relay::requestFinished, store, &HistoryStore::record);
+    for (HostController *c : std::as_const(m_controllers))
+        connect(c, &HostController::historyEvent, store, &HistoryStore::recordEvent);
 }
 
 void RelayService::setJournal(ConsoleJournal *journal)
 {
     connect(m_relay, &Relay::requestFinished, journal, &ConsoleJournal::request);
+    for (HostController *c : std::as_const(m_controllers))
+        connect(c, &HostController::historyEvent, journal, [journal](const HistoryEvent &e) { journal->event(e.toString()); });
 }
 
 } // namespace switchyard

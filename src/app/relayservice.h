@@ -5,11 +5,17 @@
 #include <QObject>
 #include <QUrl>
 
+#include <functional>
+#include <memory>
+
 namespace switchyard {
 
 class Catalog;
 class ConsoleJournal;
+class AdminApi;
+class EngineDriver;
 class HistoryStore;
+class HostController;
 class HttpServer;
 class ModelEvents;
 class Relay;
@@ -23,7 +29,11 @@ class RelayService final : public QObject
     Q_DISABLE_COPY_MOVE(RelayService)
 
 public:
-    explicit RelayService(const Config &config, QObject *parent = nullptr);
+    // Makes the driver that switches a host's engines; without one, hosts are served as they
+    // are (never switched).
+    using DriverFactory = std::function<std::unique_ptr<EngineDriver>(const HostConfig &host)>;
+
+    explicit RelayService(const Config &config, DriverFactory drivers = {}, QObject *parent = nullptr);
     ~RelayService() override;
 
     bool start(QString *error);
@@ -33,6 +43,8 @@ public:
     void setJournal(ConsoleJournal *journal);
     // Every finished request goes into the store as well (it redacts and batches on its own).
     void setHistory(HistoryStore *store);
+    QList<HostController *> hostControllers() const { return m_controllers; }
+    HostController *hostController(const QString &host) const;
 
     Catalog *catalog() const { return m_catalog; }
     Relay *relay() const { return m_relay; }
@@ -47,6 +59,8 @@ private:
     ModelEvents *m_events;
     Relay *m_relay;
     HttpServer *m_server;
+    QList<HostController *> m_controllers;
+    AdminApi *m_admin;
 };
 
 } // namespace switchyard

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QSet>
 
 namespace switchyard {
 
@@ -25,9 +26,9 @@ Catalog::Catalog(const Config &config, UpstreamPool *pool, QObject *parent)
         state.host = h.name;
         state.engine = h.engines.first().name;
         state.url = h.engines.first().url;
+        for (const EngineConfig &e : h.engines)
+            state.engines.append({e.name, e.url, e.models, {}});
         m_order.append(h.name);
-        if (!h.engines.first().models.isEmpty())
-            m_explicitModels.insert(h.name, h.engines.first().models);
         m_hosts.insert(h.name, state);
     }
     m_pollTimer.setInterval(config.limits.pollInterval);
@@ -104,19 +105,26 @@ void Catalog::fetch(HostState &state)
             s.reachable = false;
             s.lastError = error;
         }
-        if (m_explicitModels.contains(name)) {
-            // An engine that is not a router: its models are loaded exactly when it is up.
-            QList<ModelEntry> listed;
-            for (const QString &key : m_explicitModels.value(name)) {
-                ModelEntry m;
-                m.key = key;
-                m.status = s.reachable ? u"loaded"_s : u"unloaded"_s;
-                m.raw = QJsonObject{{"id"_L1, key}, {"object"_L1, "model"_L1}, {"owned_by"_L1, "llamacpp"_L1},
-                                    {"status"_L1, QJsonObject{{"value"_L1, m.status}}}};
-                listed.append(m);
+        for (EngineModels &e : s.engines) {
+            if (e.name != s.engine)
+                continue;
+            if (!e.explicitModels.isEmpty()) {
+                // An engine that is not a router: its models are loaded exactly when it is up.
+                QList<ModelEntry> listed;
+                for (const QString &key : std::as_const(e.explicitModels)) {
+                    ModelEntry m;
+                    m.key = key;
+                    m.status = s.reachable ? u"loaded"_s : u"unloaded"_s;
+                    m.raw = QJsonObject{{"id"_L1, key}, {"object"_L1, "model"_L1}, {"owned_by"_L1, "llamacpp"_L1},
+                                        {"status"_L1, QJsonObject{{"value"_L1, m.status}}}};
+                    listed.append(m);
+                }
+                s.models = listed;
+                s.everFetched = true;
+                applyLoadingOverlay(s);
+            } else if (s.reachable) {
+                e.lastSeen = s.models;
             }
-            s.models = listed;
-            s.everFetched = true;
         }
         if (wasReachable != s.reachable || error.isEmpty())
             qCDebug(lcCatalog) << "host" << name << (s.reachable ? "reachable" : "unreachable") << s.lastError;
@@ -157,6 +165,7 @@ void Catalog::markLoading(const QString &host, const QString &key)
 {
     m_loading.insert(host + u'\n' + key, std::chrono::steady_clock::now());
     setModelStatus(host, key, u"loading"_s);
+    invalidate();   // also when the model's engine is not the running one
 }
 
 void Catalog::markUnloading(const QString &host, const QString &key)
@@ -181,6 +190,59 @@ void Catalog::applyLoadingOverlay(HostState &state)
         } else if (m.status != "loading"_L1) {
             m_loading.erase(it);
         }
+    }
+}
+
+QString Catalog::engineFor(const QString &host, const QString &key) const
+{
+    const HostState *s = this->host(host);
+    if (!s)
+        return {};
+    for (const ModelEntry &m : s->models) {
+        if (m.key == key)
+            return s->engine;
+    }
+    for (const EngineModels &e : s->engines) {
+        if (e.explicitModels.contains(key))
+            return e.name;
+        for (const ModelEntry &m : e.lastSeen) {
+            if (m.key == key)
+                return e.name;
+        }
+    }
+    return {};
+}
+
+bool Catalog::isExplicitModel(const QString &host, const QString &engine, const QString &key) const
+{
+    const HostState *s = this->host(host);
+    if (!s)
+        return false;
+    for (const EngineModels &e : s->engines) {
+        if (e.name == engine)
+            return e.explicitModels.contains(key);
+    }
+    return false;
+}
+
+void Catalog::setCurrentEngine(const QString &host, const QString &engine)
+{
+    auto it = m_hosts.find(host);
+    if (it == m_hosts.end())
+        return;
+    for (const EngineModels &e : std::as_const(it->engines)) {
+        if (e.name != engine)
+            continue;
+        if (it->engine != engine) {
+            it->engine = engine;
+            it->url = e.url;
+            it->models.clear();
+            it->everFetched = false;
+            it->reachable = false;
+            invalidate();
+        }
+        fetch(*it);
+        return;
     }
 }
 
@@ -228,11 +290,38 @@ QByteArray Catalog::modelsJson() const
     QJsonArray data;
     for (const QString &name : m_order) {
         const HostState &s = *m_hosts.constFind(name);
+        QSet<QString> listed;
         for (const ModelEntry &m : s.models) {
             QJsonObject o = m.raw;
             o.insert("id"_L1, aliasFor(name, m.key));
             o.insert("proxy"_L1, QJsonObject{{"host"_L1, name}, {"key"_L1, m.key}, {"engine"_L1, s.engine}});
             data.append(o);
+            listed.insert(m.key);
+        }
+        // The other engines' models: unloaded, since their engine is not running. A load of one
+        // switches the host to its engine.
+        for (const EngineModels &e : s.engines) {
+            if (e.name == s.engine)
+                continue;
+            QList<ModelEntry> models = e.lastSeen;
+            for (const QString &key : e.explicitModels)
+                models.append(ModelEntry{key, u"unloaded"_s, QJsonObject{{"id"_L1, key}, {"object"_L1, "model"_L1}, {"owned_by"_L1, "llamacpp"_L1}}});
+            for (const ModelEntry &m : std::as_const(models)) {
+                if (listed.contains(m.key))
+                    continue;
+                listed.insert(m.key);
+                QJsonObject o = m.raw;
+                const QString status = m_loading.contains(name + u'\n' + m.key) ? u"loading"_s : u"unloaded"_s;
+                QJsonObject st = o.value("status"_L1).toObject();
+                st.insert("value"_L1, status);
+                st.remove("failed"_L1);
+                st.remove("exit_code"_L1);
+                o.insert("status"_L1, st);
+                o.remove("meta"_L1);
+                o.insert("id"_L1, aliasFor(name, m.key));
+                o.insert("proxy"_L1, QJsonObject{{"host"_L1, name}, {"key"_L1, m.key}, {"engine"_L1, e.name}});
+                data.append(o);
+            }
         }
     }
     m_cachedJson = QJsonDocument(QJsonObject{{"data"_L1, data}, {"object"_L1, "list"_L1}}).toJson(QJsonDocument::Compact);

@@ -25,11 +25,21 @@ class Catalog final : public QObject
     Q_DISABLE_COPY_MOVE(Catalog)
 
 public:
+    // What the relay knows of one engine of a host, running or not.
+    struct EngineModels
+    {
+        QString name;
+        QUrl url;
+        QStringList explicitModels;   // configured: not a router, its models are up with it
+        QList<ModelEntry> lastSeen;   // its list the last time it ran
+    };
+
     struct HostState
     {
         QString host;
-        QString engine;
-        QUrl url;
+        QString engine;                // the engine running now (or believed to)
+        QUrl url;                      // its URL
+        QList<EngineModels> engines;   // all of the host's engines, in config order
         bool everFetched = false;
         bool reachable = false;
         QString lastError;
@@ -48,6 +58,12 @@ public:
     const HostState *host(const QString &name) const;
     QStringList hostNames() const { return m_order; }
     std::optional<ModelEntry> model(const QString &host, const QString &key) const;
+    // Which engine serves a key: the running one if it lists it, else the first engine (in
+    // config order) that listed it. Empty when no engine is known to have it.
+    QString engineFor(const QString &host, const QString &key) const;
+    bool isExplicitModel(const QString &host, const QString &engine, const QString &key) const;
+    // The host now runs `engine` (after a switch, or as a probe found): read its list.
+    void setCurrentEngine(const QString &host, const QString &engine);
     // Marks a model's state at once (e.g. "loading" after a load was accepted).
     void setModelStatus(const QString &host, const QString &key, const QString &status);
     // A load was accepted: the model reads "loading" from now on, even if a snapshot taken in the
@@ -78,7 +94,6 @@ private:
     QStringList m_order;
     QHash<QString, HostState> m_hosts;
     QHash<QString, QPointer<UpstreamExchange>> m_inFlight;
-    QHash<QString, QStringList> m_explicitModels;   // host -> configured model list of its engine
     QHash<QString, std::chrono::steady_clock::time_point> m_loading;   // "host\nkey" -> since
     QTimer m_pollTimer;
     mutable QByteArray m_cachedJson;

@@ -55,9 +55,49 @@ ProxiedRequest::~ProxiedRequest() = default;
 
 void ProxiedRequest::start()
 {
-    if (m_waiting.clientStreams && m_waiting.early200After.count() > 0)
+    waiting();
+    begin();
+}
+
+void ProxiedRequest::waiting()
+{
+    if (m_waiting.clientStreams && m_waiting.early200After.count() > 0 && !m_waitTimer.isActive())
         m_waitTimer.start(m_waiting.early200After);
+}
+
+void ProxiedRequest::begin()
+{
+    if (m_concluded)
+        return;
+    if (m_localStatus) {
+        m_waitTimer.stop();
+        m_outcome.status = m_localStatus;
+        if (m_writer) {
+            if (m_early200Sent)
+                m_writer->finish();
+            else
+                m_writer->respond(m_localStatus, {{"Content-Type", "application/json; charset=utf-8"}}, m_localAnswer);
+        }
+        conclude();
+        return;
+    }
     startExchange();
+}
+
+void ProxiedRequest::refuse(int status, const QString &message)
+{
+    if (m_concluded)
+        return;
+    m_waitTimer.stop();
+    m_outcome.relayError = message;
+    if (m_writer && m_early200Sent) {
+        m_writer->writeBody(ErrorReply::sseEvent(m_shape, status, message));
+        m_writer->finish();
+    } else if (m_writer) {
+        m_outcome.status = status;
+        m_writer->respond(status, ErrorReply::headers(), ErrorReply::body(m_shape, status, message));
+    }
+    conclude();
 }
 
 void ProxiedRequest::sendEarly200()
@@ -77,7 +117,7 @@ void ProxiedRequest::sendWaitingComment()
         return;
     // A line starting with ':' is a comment every SSE parser ignores; it keeps the client's
     // header/idle timers (Node's fetch gives up after 300 s) from firing while we wait.
-    const QString what = m_waiting.what.isEmpty() ? u"the upstream"_s : m_waiting.what;
+    const QString what = m_waiting.what ? m_waiting.what() : u"the upstream"_s;
     m_writer->writeBody(": waiting for " + what.toUtf8() + "\n\n");
     m_waitTimer.start(m_waiting.commentEvery);
 }

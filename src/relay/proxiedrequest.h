@@ -41,7 +41,7 @@ public:
         bool clientStreams = false;
         std::chrono::milliseconds early200After{std::chrono::seconds(10)};
         std::chrono::milliseconds commentEvery{std::chrono::seconds(15)};
-        QString what;   // "h1 to load alpha"
+        std::function<QString()> what;   // "host h1 to load alpha", asked at each comment
     };
 
     ProxiedRequest(UpstreamPool *pool, UpstreamExchange::Request request, ApiShape shape,
@@ -50,7 +50,15 @@ public:
 
     // Runs on the upstream's status, before anything of the answer reaches the client.
     void setOnResponseHead(std::function<void(int status)> hook) { m_onHead = std::move(hook); }
+    // Start now (start()), or in two steps when the host must first be ready: waiting() starts the
+    // early-200 clock, then begin() sends the request upstream or refuse() answers instead.
     void start();
+    void waiting();
+    void begin();
+    void refuse(int status, const QString &message);
+    // Answer with this instead of asking the upstream, once begun (e.g. the load of a model whose
+    // engine is not a router: its switch already loaded it).
+    void setLocalAnswer(int status, const QByteArray &json) { m_localStatus = status; m_localAnswer = json; }
 
 Q_SIGNALS:
     void done(const switchyard::ProxiedRequest::Outcome &outcome);
@@ -73,6 +81,8 @@ private:
     UpstreamExchange::Request m_request;
     UpstreamExchange *m_exchange = nullptr;
     bool m_retried = false;
+    int m_localStatus = 0;
+    QByteArray m_localAnswer;
     QPointer<ResponseWriter> m_writer;
     ApiShape m_shape;
     std::function<void(int)> m_onHead;

@@ -1,6 +1,8 @@
 #include "relay/relay.h"
 
+#include "admin/adminapi.h"
 #include "catalog/catalog.h"
+#include "hosts/hostcontroller.h"
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
 #include "relay/jsonmodelfield.h"
@@ -25,8 +27,6 @@ HeaderList corsHeaders()
 
 bool isMutatingAdminPath(const QByteArray &method, const QString &path)
 {
-    if (path.startsWith("/admin"_L1))
-        return true;   // the admin API arrives with the hosts/engines work; refused until then
     const bool modelsPath = path == "/models"_L1 || path.startsWith("/models/"_L1) || path == "/v1/models"_L1
         || path.startsWith("/v1/models/"_L1);
     return modelsPath && method != "GET" && method != "HEAD" && method != "POST" && method != "OPTIONS";
@@ -69,6 +69,16 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
     }
     if ((path == "/health"_L1 || path == "/v1/health"_L1) && (method == "GET" || method == "HEAD")) {
         replyJson(writer, record, 200, R"({"status":"ok"})");
+        return;
+    }
+    if (path == "/admin"_L1 || path.startsWith("/admin/"_L1)) {
+        if (!request.peer.isLoopback() || !m_admin) {
+            refuse(request, writer, record, 403, u"the admin API answers only on loopback"_s);
+            return;
+        }
+        QPointer<ResponseWriter> w(writer);
+        connect(writer, &ResponseWriter::finished, this, [this, record, w] { finishRecord(record, w); });
+        m_admin->handle(request, writer);
         return;
     }
     if (isMutatingAdminPath(method, path)) {
@@ -134,16 +144,20 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
         refuse(request, writer, record, 404, unknownModelMessage(model));
         return;
     }
-    record.engine = host->engine;
-    if (!host->everFetched || !host->reachable) {
+    HostController *controller = m_controllers.value(route->host);
+    const bool switchable = controller && controller->canSwitch();
+    // A host that switches engines is started on demand; one that cannot must be up now.
+    if (!switchable && (!host->everFetched || !host->reachable)) {
         const QString why = host->lastError.isEmpty() ? u"not reached yet"_s : host->lastError;
         refuse(request, writer, record, 424, u"host %1 is down: %2"_s.arg(route->host, why));
         return;
     }
-    if (!m_catalog->model(route->host, route->key)) {
+    const QString engine = m_catalog->engineFor(route->host, route->key);
+    if (engine.isEmpty()) {
         refuse(request, writer, record, 404, unknownModelMessage(model));
         return;
     }
+    record.engine = engine;
 
     QByteArray body = request.body;
     if (field.result == JsonModelField::Result::Found)
@@ -161,20 +175,29 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
     waiting.clientStreams = field.stream;
     waiting.early200After = m_config.waiting.early200After;
     waiting.commentEvery = m_config.waiting.commentEvery;
-    const std::optional<ModelEntry> entry = m_catalog->model(route->host, route->key);
-    waiting.what = entry && entry->status != "loaded"_L1
-        ? u"host %1 to load %2"_s.arg(route->host, route->key)
-        : u"host %1 to start answering %2 (queue or prompt processing)"_s.arg(route->host, route->key);
-    forward(request, writer, record, *route, body, target, waiting);
+    QPointer<HostController> c(controller);
+    waiting.what = [this, c, host = route->host, key = route->key]() {
+        if (c && c->state() != HostStateMachine::State::Serving && c->waitingRequests() > 0)
+            return c->waitingFor();
+        const std::optional<ModelEntry> entry = m_catalog->model(host, key);
+        return entry && entry->status != "loaded"_L1
+            ? u"host %1 to load %2"_s.arg(host, key)
+            : u"host %1 to start answering %2 (queue or prompt processing)"_s.arg(host, key);
+    };
+    forward(request, writer, record, *route, engine, body, target, waiting);
 }
 
 void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
-                    const ModelRoute &route, const QByteArray &body, const QByteArray &target,
-                    const ProxiedRequest::Waiting &waiting)
+                    const ModelRoute &route, const QString &engine, const QByteArray &body,
+                    const QByteArray &target, const ProxiedRequest::Waiting &waiting)
 {
     const Catalog::HostState *host = m_catalog->host(route.host);
     UpstreamExchange::Request up;
     up.base = host->url;
+    for (const Catalog::EngineModels &e : host->engines) {
+        if (e.name == engine)
+            up.base = e.url;
+    }
     up.method = request.method;
     up.target = target;
     up.headers = HttpHeaders::forwardable(request.headers);
@@ -210,7 +233,35 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
         finishRecord(record, w);
     });
     emit requestStarted(record);
-    proxied->start();
+    HostController *controller = m_controllers.value(route.host);
+    if (!controller) {
+        proxied->start();
+        return;
+    }
+    if (path == "/models/load"_L1 && engine != host->engine)
+        m_catalog->markLoading(route.host, route.key);   // loading from now on, through the switch
+    if (path == "/models/load"_L1 && m_catalog->isExplicitModel(route.host, engine, route.key))
+        proxied->setLocalAnswer(200, R"({"success":true})");   // not a router: the switch is the load
+    // The host decides when this may go upstream: at once, after a drain and switch, or never
+    // (423 leased, 424 switch failed). Meanwhile the early-200 clock runs.
+    proxied->waiting();
+    QPointer<ProxiedRequest> p(proxied);
+    auto id = std::make_shared<HostController::RequestId>(0);
+    QPointer<HostController> c(controller);
+    connect(proxied, &ProxiedRequest::done, controller, [c, id] {
+        if (c && *id)
+            c->finished(*id);
+    });
+    *id = controller->request(
+        engine, route.alias,
+        [p] {
+            if (p)
+                p->begin();
+        },
+        [p](int status, const QString &message) {
+            if (p)
+                p->refuse(status, message);
+        });
 }
 
 void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record, int status,
@@ -240,6 +291,13 @@ void Relay::finishRecord(RequestRecord record, ResponseWriter *writer)
     }
     record.duration = std::chrono::steady_clock::now() - record.startedSteady;
     emit requestFinished(record);
+}
+
+void Relay::setHostControllers(const QList<HostController *> &controllers)
+{
+    m_controllers.clear();
+    for (HostController *c : controllers)
+        m_controllers.insert(c->host(), c);
 }
 
 void Relay::subscribe(ResponseWriter *writer, RequestRecord record)

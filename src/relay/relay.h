@@ -7,12 +7,15 @@
 #include "relay/modelresolver.h"
 #include "relay/proxiedrequest.h"
 
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 
 namespace switchyard {
 
+class AdminApi;
 class Catalog;
+class HostController;
 class ResponseWriter;
 class UpstreamPool;
 struct ModelRoute;
@@ -30,6 +33,9 @@ public:
 
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
     int requestsInFlight() const { return m_inFlight; }
+    // Requests for these hosts go through their controller (drain, switch, lease).
+    void setHostControllers(const QList<HostController *> &controllers);
+    void setAdminApi(AdminApi *admin) { m_admin = admin; }
     int eventSubscribers() const { return int(m_subscribers.size()); }
 
     // One relabelled /models/sse frame for every subscriber of the relay's own feed.
@@ -45,8 +51,8 @@ private:
     void replyJson(ResponseWriter *writer, RequestRecord record, int status, const QByteArray &body,
                    HeaderList headers = {});
     void forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
-                 const ModelRoute &route, const QByteArray &body, const QByteArray &target,
-                 const ProxiedRequest::Waiting &waiting);
+                 const ModelRoute &route, const QString &engine, const QByteArray &body,
+                 const QByteArray &target, const ProxiedRequest::Waiting &waiting);
     void handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record);
     void finishRecord(RequestRecord record, ResponseWriter *writer);
     void subscribe(ResponseWriter *writer, RequestRecord record);
@@ -58,6 +64,8 @@ private:
     ModelResolver m_resolver;
     int m_inFlight = 0;
     QList<QPointer<ResponseWriter>> m_subscribers;
+    QHash<QString, HostController *> m_controllers;
+    AdminApi *m_admin = nullptr;
 };
 
 } // namespace switchyard

@@ -571,7 +571,7 @@ void TestRelay::refusals_data()
     QTest::newRow("host down, openai") << RawHttpClient::post("/v1/chat/completions", chatBody("h2-alpha", 1)) << 424 << false << u"host h2 is down"_s;
     QTest::newRow("host down, anthropic") << RawHttpClient::post("/v1/messages", chatBody("h2-alpha", 1)) << 424 << true << u"host h2 is down"_s;
     QTest::newRow("delete models") << QByteArray("DELETE /models HTTP/1.1\r\nHost: x\r\n\r\n") << 403 << false << u"refused"_s;
-    QTest::newRow("admin path") << RawHttpClient::post("/admin/hosts/h1/lease", "{}") << 403 << false << u"refused"_s;
+    QTest::newRow("unknown admin path") << RawHttpClient::post("/admin/nope", "{}") << 404 << false << u"no admin endpoint"_s;
     QTest::newRow("missing model") << RawHttpClient::post("/v1/chat/completions", R"({"messages":[]})") << 400 << false << u"model name is missing"_s;
     QTest::newRow("model not a string") << RawHttpClient::post("/v1/messages", R"({"model":42})") << 400 << true << u"must be a string"_s;
     QTest::newRow("malformed json") << RawHttpClient::post("/v1/chat/completions", R"({"model":"h1-alpha",)") << 400 << false << u"not a JSON object"_s;

@@ -1,0 +1,223 @@
+#include "admin/adminapi.h"
+
+#include "hosts/hostcontroller.h"
+#include "http/incomingrequest.h"
+#include "http/responsewriter.h"
+#include "journal/journalformat.h"
+#include "relay/errorreply.h"
+#include "store/historystore.h"
+#include "store/requestquery.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+void replyJson(ResponseWriter *writer, int status, const QJsonDocument &doc)
+{
+    writer->respond(status, {{"Content-Type", "application/json; charset=utf-8"}}, doc.toJson(QJsonDocument::Compact));
+}
+
+QDateTime timeParam(const IncomingRequest &request, const QString &name, const QDateTime &fallback)
+{
+    const QString value = request.queryItem(name);
+    if (value.isEmpty())
+        return fallback;
+    bool isNumber = false;
+    const qint64 seconds = value.toLongLong(&isNumber);
+    if (isNumber)
+        return QDateTime::fromSecsSinceEpoch(seconds);
+    const QDateTime parsed = QDateTime::fromString(value, Qt::ISODateWithMs);
+    return parsed.isValid() ? parsed : fallback;
+}
+
+QJsonValue optionalNumber(const std::optional<double> &v)
+{
+    return v ? QJsonValue(*v) : QJsonValue();
+}
+
+QJsonObject recordJson(const RequestRecord &r)
+{
+    QJsonObject o{{"id"_L1, r.id},
+                  {"started_at"_L1, r.startedAt.toString(Qt::ISODateWithMs)},
+                  {"method"_L1, r.method},
+                  {"path"_L1, r.path},
+                  {"model"_L1, r.model},
+                  {"host"_L1, r.host},
+                  {"engine"_L1, r.engine},
+                  {"status"_L1, r.status},
+                  {"bytes"_L1, r.bytesOut},
+                  {"duration_ms"_L1, std::chrono::duration<double, std::milli>(r.duration).count()},
+                  {"client"_L1, r.clientAddress},
+                  {"user_agent"_L1, r.userAgent},
+                  {"journal"_L1, JournalFormat::requestLine(r)}};
+    o.insert("ttfb_ms"_L1, r.timeToFirstByte ? QJsonValue(std::chrono::duration<double, std::milli>(*r.timeToFirstByte).count()) : QJsonValue());
+    o.insert("tokens"_L1, r.streamedTokens ? QJsonValue(double(*r.streamedTokens)) : QJsonValue());
+    o.insert("tokens_per_s"_L1, optionalNumber(r.tokensPerSecond));
+    if (!r.relayError.isEmpty())
+        o.insert("relay_error"_L1, r.relayError);
+    return o;
+}
+
+} // namespace
+
+AdminApi::AdminApi(QObject *parent)
+    : QObject(parent)
+{
+}
+
+void AdminApi::setHostControllers(const QList<HostController *> &controllers)
+{
+    m_controllers.clear();
+    for (HostController *c : controllers)
+        m_controllers.insert(c->host(), c);
+}
+
+void AdminApi::error(ResponseWriter *writer, int status, const QString &message)
+{
+    writer->respond(status, ErrorReply::headers(), ErrorReply::body(ApiShape::OpenAI, status, message));
+}
+
+void AdminApi::handle(const IncomingRequest &request, ResponseWriter *writer)
+{
+    const QStringList parts = request.path.split(u'/', Qt::SkipEmptyParts);   // admin, hosts, H, lease
+    const QByteArray &method = request.method;
+    if (parts.size() == 2 && parts.at(1) == "hosts"_L1 && method == "GET")
+        return hosts(writer);
+    if (parts.size() == 4 && parts.at(1) == "hosts"_L1 && parts.at(3) == "lease"_L1) {
+        if (method == "POST")
+            return takeLease(parts.at(2), request, writer);
+        if (method == "DELETE")
+            return releaseLease(parts.at(2), writer);
+    }
+    if (parts.size() == 2 && method == "GET") {
+        if (parts.at(1) == "requests"_L1)
+            return requests(request, writer);
+        if (parts.at(1) == "events"_L1)
+            return events(request, writer);
+        if (parts.at(1) == "stats"_L1)
+            return stats(request, writer);
+    }
+    error(writer, 404, u"no admin endpoint %1 %2"_s.arg(QString::fromLatin1(method), request.path));
+}
+
+void AdminApi::hosts(ResponseWriter *writer)
+{
+    QJsonArray out;
+    for (const auto &c : std::as_const(m_controllers)) {
+        if (!c)
+            continue;
+        QJsonObject o{{"host"_L1, c->host()},
+                      {"state"_L1, c->stateName()},
+                      {"engine"_L1, c->currentEngine()},
+                      {"target_engine"_L1, c->targetEngine()},
+                      {"running"_L1, c->runningRequests()},
+                      {"waiting"_L1, c->waitingRequests()},
+                      {"last_error"_L1, c->lastError()}};
+        if (!c->leaseOwner().isEmpty())
+            o.insert("lease"_L1, QJsonObject{{"owner"_L1, c->leaseOwner()}, {"until"_L1, c->leaseUntil().toString(Qt::ISODate)}});
+        out.append(o);
+    }
+    replyJson(writer, 200, QJsonDocument(out));
+}
+
+void AdminApi::takeLease(const QString &host, const IncomingRequest &request, ResponseWriter *writer)
+{
+    HostController *c = m_controllers.value(host);
+    if (!c)
+        return error(writer, 404, u"no host %1 with a controller"_s.arg(host));
+    const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+    const QString owner = body.value("owner"_L1).toString();
+    const double ttl = body.value("ttl_s"_L1).toDouble(3600);
+    if (owner.isEmpty())
+        return error(writer, 400, u"\"owner\" is required: who holds the GPU"_s);
+    if (ttl <= 0 || ttl > 7 * 24 * 3600)
+        return error(writer, 400, u"\"ttl_s\" must be between 1 and 604800"_s);
+    QPointer<ResponseWriter> w(writer);
+    QPointer<HostController> controller(c);
+    // Whoever asked for the lease and left before it was granted does not hold it.
+    connect(writer, &ResponseWriter::clientDisconnected, c, [controller, owner] {
+        if (controller && controller->leaseOwner() == owner && controller->state() != HostStateMachine::State::Leased)
+            controller->releaseLease();
+    });
+    c->takeLease(owner, std::chrono::seconds(qint64(ttl)), [w, controller, host] {
+        if (!w || !controller)
+            return;
+        replyJson(w, 200, QJsonDocument(QJsonObject{{"host"_L1, host},
+                                                    {"owner"_L1, controller->leaseOwner()},
+                                                    {"until"_L1, controller->leaseUntil().toString(Qt::ISODate)}}));
+    });
+}
+
+void AdminApi::releaseLease(const QString &host, ResponseWriter *writer)
+{
+    HostController *c = m_controllers.value(host);
+    if (!c)
+        return error(writer, 404, u"no host %1 with a controller"_s.arg(host));
+    c->releaseLease();
+    replyJson(writer, 200, QJsonDocument(QJsonObject{{"host"_L1, host}, {"released"_L1, true}}));
+}
+
+void AdminApi::requests(const IncomingRequest &request, ResponseWriter *writer)
+{
+    if (!m_store)
+        return error(writer, 424, u"no history store is open"_s);
+    RequestQuery q;
+    q.since = timeParam(request, u"since"_s, QDateTime());
+    q.until = timeParam(request, u"until"_s, QDateTime());
+    q.host = request.queryItem(u"host"_s);
+    q.model = request.queryItem(u"model"_s);
+    q.status = request.queryItem(u"status"_s).toInt();
+    q.errorsOnly = request.queryItem(u"errors"_s) == "1"_L1;
+    const QString limit = request.queryItem(u"limit"_s);
+    q.limit = limit.isEmpty() ? 100 : qBound(1, limit.toInt(), 10000);
+    QJsonArray out;
+    for (const RequestRecord &r : m_store->requests(q))
+        out.append(recordJson(r));
+    replyJson(writer, 200, QJsonDocument(out));
+}
+
+void AdminApi::events(const IncomingRequest &request, ResponseWriter *writer)
+{
+    if (!m_store)
+        return error(writer, 424, u"no history store is open"_s);
+    const QString limit = request.queryItem(u"limit"_s);
+    QJsonArray out;
+    for (const HistoryEvent &e : m_store->events(timeParam(request, u"since"_s, QDateTime()), limit.isEmpty() ? 1000 : limit.toInt())) {
+        QJsonObject o{{"id"_L1, e.id},
+                      {"at"_L1, e.at.toString(Qt::ISODateWithMs)},
+                      {"kind"_L1, HistoryEvent::kindName(e.kind)},
+                      {"host"_L1, e.host},
+                      {"engine"_L1, e.engine},
+                      {"model"_L1, e.model},
+                      {"detail"_L1, e.detail},
+                      {"text"_L1, e.toString()}};
+        o.insert("duration_ms"_L1, e.duration ? QJsonValue(double(e.duration->count())) : QJsonValue());
+        out.append(o);
+    }
+    replyJson(writer, 200, QJsonDocument(out));
+}
+
+void AdminApi::stats(const IncomingRequest &request, ResponseWriter *writer)
+{
+    if (!m_store)
+        return error(writer, 424, u"no history store is open"_s);
+    const QDateTime since = timeParam(request, u"since"_s, QDateTime::currentDateTime().addDays(-1));
+    QJsonObject out;
+    const AliasStats stats = m_store->stats(since);
+    for (auto it = stats.begin(); it != stats.end(); ++it) {
+        out.insert(it.key().isEmpty() ? u"-"_s : it.key(),
+                   QJsonObject{{"requests"_L1, it->requests},
+                               {"errors"_L1, it->errors},
+                               {"median_ttfb_ms"_L1, optionalNumber(it->medianTtfbMs)},
+                               {"median_tokens_per_s"_L1, optionalNumber(it->medianTokensPerSecond)}});
+    }
+    replyJson(writer, 200, QJsonDocument(QJsonObject{{"since"_L1, since.toString(Qt::ISODate)}, {"aliases"_L1, out}}));
+}
+
+} // namespace switchyard

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include "hosts/hostcontroller.h"
+
+namespace switchyard {
+
+class HistoryStore;
+class ResponseWriter;
+struct IncomingRequest;
+
+// /admin/...: host status and leases, and the request/event history. Only from loopback (the
+// relay checks before handing a request here); the boxes are the LAN's shared GPUs.
+//   GET    /admin/hosts
+//   POST   /admin/hosts/{host}/lease   {"owner":"bench queue","ttl_s":3600}  answers once drained and stopped
+//   DELETE /admin/hosts/{host}/lease
+//   GET    /admin/requests?since=&until=&host=&model=&status=&errors=1&limit=
+//   GET    /admin/events?since=&limit=
+//   GET    /admin/stats?since=             (default: the last 24 hours)
+class AdminApi final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AdminApi)
+
+public:
+    explicit AdminApi(QObject *parent = nullptr);
+
+    void setHostControllers(const QList<HostController *> &controllers);
+    void setHistory(HistoryStore *store) { m_store = store; }
+
+    // Returns the status it answered with (for the journal).
+    void handle(const IncomingRequest &request, ResponseWriter *writer);
+
+private:
+    void hosts(ResponseWriter *writer);
+    void takeLease(const QString &host, const IncomingRequest &request, ResponseWriter *writer);
+    void releaseLease(const QString &host, ResponseWriter *writer);
+    void requests(const IncomingRequest &request, ResponseWriter *writer);
+    void events(const IncomingRequest &request, ResponseWriter *writer);
+    void stats(const IncomingRequest &request, ResponseWriter *writer);
+    void error(ResponseWriter *writer, int status, const QString &message);
+
+    QHash<QString, QPointer<HostController>> m_controllers;
+    HistoryStore *m_store = nullptr;   // outlives the relay
+};
+
+} // namespace switchyard

@@ -1,0 +1,234 @@
+// A host with two engines behind the relay: switching on demand without cutting a stream,
+// leases, failed switches, and the model list staying true throughout.
+#include "testenginedriver.h"
+
+#include "app/relayservice.h"
+#include "catalog/catalog.h"
+#include "config/configloader.h"
+#include "hosts/hostcontroller.h"
+#include "rawhttpclient.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+using namespace switchyard;
+using namespace switchyard::test;
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+QByteArray chatBody(const QByteArray &model, int maxTokens, bool stream)
+{
+    return R"({"model":")" + model + R"(","messages":[{"role":"user","content":"Hello there"}],"max_tokens":)"
+        + QByteArray::number(maxTokens) + (stream ? R"(,"stream":true})" : "}");
+}
+
+// Host h1 with engine "a" (a router serving alpha) and engine "b" (serving beta); "a" runs first.
+struct SwitchingFixture
+{
+    std::unique_ptr<fake::FakeLlamaServer> engineA;
+    std::unique_ptr<fake::FakeLlamaServer> engineB;
+    std::unique_ptr<RelayService> relay;
+    TestEngineDriver *driver = nullptr;
+    QList<HistoryEvent> events;
+    QList<qint64> eventTimesMs;
+    QElapsedTimer clock;
+
+    bool start(const std::function<void(TestEngineDriver &)> &adjust = {})
+    {
+        clock.start();
+        fake::FakeOptions a;
+        a.models = {u"alpha"_s};
+        a.loaded = {u"alpha"_s};
+        a.tokensPerSecond = 40;
+        fake::FakeOptions b;
+        b.models = {u"beta"_s};
+        b.loadDelay = 600ms;
+        b.tokensPerSecond = 200;
+        engineA = std::make_unique<fake::FakeLlamaServer>(a);
+        engineB = std::make_unique<fake::FakeLlamaServer>(b);
+        if (!engineA->listen() || !engineB->listen())
+            return false;
+        const quint16 portB = engineB->port();
+        engineB->close();   // only one engine runs on a host
+
+        ConfigResult result = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"h1="_s + engineA->baseUrl().toString()});
+        if (!result.ok())
+            return false;
+        Config config = *result.config;
+        HostConfig &host = config.hosts.first();
+        host.engines.first().name = u"a"_s;
+        EngineConfig eb;
+        eb.name = u"b"_s;
+        eb.url = QUrl(u"http://127.0.0.1:%1"_s.arg(portB));
+        eb.models = {u"beta"_s};
+        host.engines.append(eb);
+        QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, engineA.get()}, {u"b"_s, engineB.get()}};
+        QHash<QString, quint16> ports{{u"a"_s, engineA->port()}, {u"b"_s, portB}};
+        relay = std::make_unique<RelayService>(config, [&, engines, ports](const HostConfig &) {
+            auto d = std::make_unique<TestEngineDriver>(engines, ports, u"a"_s);
+            driver = d.get();
+            if (adjust)
+                adjust(*d);
+            return d;
+        });
+        QObject::connect(relay->hostController(u"h1"_s), &HostController::historyEvent, relay.get(),
+                         [this](const HistoryEvent &e) { events.append(e); eventTimesMs.append(clock.elapsed()); });
+        QString error;
+        if (!relay->start(&error))
+            return false;
+        return QTest::qWaitFor([this] {
+            return relay->catalog()->host(u"h1"_s)->reachable
+                && relay->hostController(u"h1"_s)->state() == HostStateMachine::State::Serving;
+        }, 5000);
+    }
+
+    quint16 port() const { return relay->endpoint().port(); }
+
+    QString statusOf(const QByteArray &modelsJson, const QString &alias) const
+    {
+        const QJsonArray data = QJsonDocument::fromJson(modelsJson).object().value("data"_L1).toArray();
+        for (const QJsonValue &v : data) {
+            if (v.toObject().value("id"_L1).toString() == alias)
+                return v.toObject().value("status"_L1).toObject().value("value"_L1).toString();
+        }
+        return u"absent"_s;
+    }
+};
+
+QStringList tokensOf(const QByteArray &sse)
+{
+    QStringList tokens;
+    for (const QByteArray &line : sse.split('\n')) {
+        if (!line.startsWith("data: {"))
+            continue;
+        const QJsonObject o = QJsonDocument::fromJson(line.mid(6)).object();
+        const QJsonObject delta = o.value("choices"_L1).toArray().at(0).toObject().value("delta"_L1).toObject();
+        if (delta.contains("content"_L1))
+            tokens << delta.value("content"_L1).toString();
+    }
+    return tokens;
+}
+
+} // namespace
+
+class TestHostSwitching : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void runningStreamFinishesBeforeTheSwitch();
+    void probeThroughASwitchNeverReadsUnloaded();
+    void leaseRefusesWith423NamingTheOwner();
+    void failedSwitchAnswers424WithTheReason();
+};
+
+void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    // What the same stream looks like straight from engine a.
+    RawHttpClient direct(f.engineA->port());
+    QVERIFY(direct.connectToServer());
+    direct.send(RawHttpClient::post("/v1/chat/completions", chatBody("alpha", 16, true)));
+    QTRY_COMPARE_WITH_TIMEOUT(direct.completedResponses(), 1, 5000);
+
+    RawHttpClient streaming(f.port());
+    QVERIFY(streaming.connectToServer());
+    streaming.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 16, true)));
+    QTRY_VERIFY_WITH_TIMEOUT(streaming.current() && streaming.current()->chunkArrivalsMs.size() >= 2, 5000);
+    RawHttpClient other(f.port());
+    QVERIFY(other.connectToServer());
+    other.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 4, false)));
+
+    QTRY_COMPARE_WITH_TIMEOUT(streaming.completedResponses(), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(other.completedResponses(), 1, 10000);
+    const auto &stream = streaming.responses().at(0);
+    QVERIFY(stream.body.endsWith("data: [DONE]\n\n"));
+    QCOMPARE(tokensOf(stream.body), tokensOf(direct.responses().at(0).body));   // not cut, not altered
+    QCOMPARE(other.responses().at(0).status, 200);
+    QVERIFY(other.responses().at(0).headAtMs >= stream.completedAtMs);
+
+    // Journal order: the switch starts only after the stream ended, then the engine comes up.
+    QCOMPARE(f.events.size(), 2);
+    QCOMPARE(f.events.at(0).toString(), u"host h1: switching to engine b for h1-beta"_s);
+    QVERIFY(f.events.at(1).toString().startsWith("host h1: engine b up after "_L1));
+    QVERIFY(f.eventTimesMs.at(0) >= stream.completedAtMs - 5);
+    QCOMPARE(f.relay->hostController(u"h1"_s)->currentEngine(), u"b"_s);
+}
+
+void TestHostSwitching::probeThroughASwitchNeverReadsUnloaded()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    QCOMPARE(f.statusOf(f.relay->catalog()->modelsJson(), u"h1-beta"_s), u"unloaded"_s);
+    client.send(RawHttpClient::post("/models/load", R"({"model":"h1-beta"})"));
+    // While the switch runs, the list already says loading.
+    QTRY_COMPARE_WITH_TIMEOUT(f.statusOf(f.relay->catalog()->modelsJson(), u"h1-beta"_s), u"loading"_s, 1000);
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    QCOMPARE(client.responses().at(0).status, 200);
+    QString status;
+    int polls = 0;
+    QElapsedTimer clock;
+    clock.start();
+    while (status != "loaded"_L1 && clock.elapsed() < 10000) {
+        client.send(RawHttpClient::get("/models"));
+        ++polls;
+        QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1 + polls, 3000);
+        status = f.statusOf(client.responses().last().body, u"h1-beta"_s);
+        QVERIFY2(status != "unloaded"_L1, qPrintable(u"poll %1 read unloaded"_s.arg(polls)));
+        QTest::qWait(200);   // the probe's poll interval, not a wait for a condition
+    }
+    QCOMPARE(status, u"loaded"_s);
+}
+
+void TestHostSwitching::leaseRefusesWith423NamingTheOwner()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    HostController *host = f.relay->hostController(u"h1"_s);
+    bool granted = false;
+    host->takeLease(u"bench queue"_s, 3600s, [&granted] { granted = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(granted, 3000);
+    QVERIFY(!f.engineA->isListening());   // the engine was stopped for the lease holder
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/messages", chatBody("h1-alpha", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 3000);
+    const auto &refused = client.responses().at(0);
+    QCOMPARE(refused.status, 423);
+    QCOMPARE(refused.header("x-should-retry"), QByteArray("false"));
+    const QString message = QJsonDocument::fromJson(refused.body).object().value("error"_L1).toObject().value("message"_L1).toString();
+    QVERIFY2(message.contains("bench queue"_L1) && message.contains("until"_L1), qPrintable(message));
+    host->releaseLease();
+    client.send(RawHttpClient::post("/v1/messages", chatBody("h1-alpha", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    QCOMPARE(client.responses().at(1).status, 200);
+}
+
+void TestHostSwitching::failedSwitchAnswers424WithTheReason()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start([](TestEngineDriver &d) { d.failing = {u"b"_s}; }));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, 424);
+    QVERIFY(r.body.contains("exited with code 1"));
+    QCOMPARE(f.relay->hostController(u"h1"_s)->stateName(), u"down"_s);
+    QVERIFY(f.events.last().toString().startsWith("host h1: engine b failed: exited with code 1"_L1));
+}
+
+QTEST_GUILESS_MAIN(TestHostSwitching)
+#include "tst_hostswitching.moc"
