@@ -11,7 +11,12 @@
 #include "relay/relay.h"
 #include "upstream/upstreampool.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 namespace switchyard {
+
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -44,6 +49,19 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, QObject 
         }
         m_relay->setHostControllers(m_controllers);
         m_admin->setHostControllers(m_controllers);
+        // Switches and leases join the merged /models/sse feed as the relay's own events.
+        for (HostController *c : std::as_const(m_controllers)) {
+            connect(c, &HostController::historyEvent, m_relay, [this](const HistoryEvent &e) {
+                const QJsonObject data{{"engine"_L1, e.engine}, {"model"_L1, e.model}, {"detail"_L1, e.detail},
+                                       {"text"_L1, e.toString()},
+                                       {"duration_ms"_L1, e.duration ? QJsonValue(double(e.duration->count())) : QJsonValue()}};
+                const QJsonObject event{{"model"_L1, e.host + u"-*"_s},
+                                        {"event"_L1, u"switchyard_"_s + HistoryEvent::kindName(e.kind)},
+                                        {"data"_L1, data},
+                                        {"proxy"_L1, QJsonObject{{"host"_L1, e.host}, {"key"_L1, u"*"_s}}}};
+                m_relay->broadcastModelEvent("data: " + QJsonDocument(event).toJson(QJsonDocument::Compact) + "\n\n");
+            });
+        }
     }
 }
 

@@ -128,6 +128,7 @@ private Q_SLOTS:
     void probeThroughASwitchNeverReadsUnloaded();
     void leaseRefusesWith423NamingTheOwner();
     void failedSwitchAnswers424WithTheReason();
+    void leaseOverTheAdminApiWaitsForRunningStreams();
 };
 
 void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
@@ -140,6 +141,10 @@ void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
     direct.send(RawHttpClient::post("/v1/chat/completions", chatBody("alpha", 16, true)));
     QTRY_COMPARE_WITH_TIMEOUT(direct.completedResponses(), 1, 5000);
 
+    RawHttpClient feed(f.port());
+    QVERIFY(feed.connectToServer());
+    feed.send(RawHttpClient::get("/models/sse"));
+    QTRY_VERIFY_WITH_TIMEOUT(feed.current() && feed.current()->status == 200, 3000);
     RawHttpClient streaming(f.port());
     QVERIFY(streaming.connectToServer());
     streaming.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 16, true)));
@@ -162,6 +167,9 @@ void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
     QVERIFY(f.events.at(1).toString().startsWith("host h1: engine b up after "_L1));
     QVERIFY(f.eventTimesMs.at(0) >= stream.completedAtMs - 5);
     QCOMPARE(f.relay->hostController(u"h1"_s)->currentEngine(), u"b"_s);
+    // The merged feed told its subscribers about the switch too.
+    QTRY_VERIFY_WITH_TIMEOUT(feed.current()->body.contains(R"("event":"switchyard_switch_end")"), 3000);
+    QVERIFY(feed.current()->body.contains(R"("model":"h1-*")"));
 }
 
 void TestHostSwitching::probeThroughASwitchNeverReadsUnloaded()
@@ -228,6 +236,33 @@ void TestHostSwitching::failedSwitchAnswers424WithTheReason()
     QVERIFY(r.body.contains("exited with code 1"));
     QCOMPARE(f.relay->hostController(u"h1"_s)->stateName(), u"down"_s);
     QVERIFY(f.events.last().toString().startsWith("host h1: engine b failed: exited with code 1"_L1));
+}
+
+void TestHostSwitching::leaseOverTheAdminApiWaitsForRunningStreams()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    RawHttpClient streaming(f.port());
+    QVERIFY(streaming.connectToServer());
+    streaming.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 16, true)));
+    QTRY_VERIFY_WITH_TIMEOUT(streaming.current() && streaming.current()->chunkArrivalsMs.size() >= 2, 5000);
+    RawHttpClient admin(f.port());
+    QVERIFY(admin.connectToServer());
+    admin.send(RawHttpClient::post("/admin/hosts/h1/lease", R"({"owner":"bench queue","ttl_s":600})"));
+    QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 1, 10000);
+    QCOMPARE(admin.responses().at(0).status, 200);
+    QCOMPARE(streaming.completedResponses(), 1);   // the lease waited for the stream
+    QVERIFY(streaming.responses().at(0).body.endsWith("data: [DONE]\n\n"));
+    QVERIFY(admin.responses().at(0).headAtMs >= streaming.responses().at(0).completedAtMs);
+    admin.send(RawHttpClient::get("/admin/hosts"));
+    QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 2, 3000);
+    const QJsonObject h1 = QJsonDocument::fromJson(admin.responses().at(1).body).array().at(0).toObject();
+    QCOMPARE(h1.value("state"_L1).toString(), u"leased"_s);
+    QCOMPARE(h1.value("lease"_L1).toObject().value("owner"_L1).toString(), u"bench queue"_s);
+    admin.send("DELETE /admin/hosts/h1/lease HTTP/1.1\r\nHost: x\r\n\r\n");
+    QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 3, 3000);
+    QCOMPARE(admin.responses().at(2).status, 200);
+    QCOMPARE(f.relay->hostController(u"h1"_s)->leaseOwner(), QString());
 }
 
 QTEST_GUILESS_MAIN(TestHostSwitching)

@@ -89,6 +89,7 @@ private Q_SLOTS:
     void contextOverflowIsRewrittenOnMessages();
     void refusedUpstreamIsRetriedOnce();
     void historyRecordsStreamsWithRatesAndNoSecrets();
+    void adminApiServesHistoryAndStats();
     void configuredAliasGlobReachesItsModel();
 };
 
@@ -736,6 +737,35 @@ void TestRelay::historyRecordsStreamsWithRatesAndNoSecrets()
     QVERIFY(!fileBytes.contains("sekrit-123"));
     QCOMPARE(journalLines.size(), 3);
     QVERIFY(!journalLines.join(u'\n').contains("sekrit"_L1));
+}
+
+void TestRelay::adminApiServesHistoryAndStats()
+{
+    QTemporaryDir dir;
+    SystemClock clock;
+    HistoryStore store(dir.filePath(u"history.sqlite"_s), clock);
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(100)));
+    f.relay->setHistory(&store);
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 10), "Authorization: Bearer sekrit-9\r\n"));
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-nope", 10)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    client.send(RawHttpClient::get("/admin/requests?model=h1-alpha"));
+    client.send(RawHttpClient::get("/admin/stats"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 4, 5000);
+    const QJsonArray rows = QJsonDocument::fromJson(client.responses().at(2).body).array();
+    QCOMPARE(rows.size(), 1);
+    const QJsonObject row = rows.at(0).toObject();
+    QCOMPARE(row.value("status"_L1).toInt(), 200);
+    QVERIFY(row.value("ttfb_ms"_L1).isDouble());
+    QVERIFY(row.value("journal"_L1).toString().contains(R"(POST /v1/chat/completions model="h1-alpha" host=h1 status=200)"_L1));
+    const QJsonObject aliases = QJsonDocument::fromJson(client.responses().at(3).body).object().value("aliases"_L1).toObject();
+    QCOMPARE(aliases.value("h1-alpha"_L1).toObject().value("requests"_L1).toInt(), 1);
+    QCOMPARE(aliases.value("h1-nope"_L1).toObject().value("errors"_L1).toInt(), 1);
+    for (const auto &r : client.responses())
+        QVERIFY(!r.body.contains("sekrit"));
 }
 
 void TestRelay::configuredAliasGlobReachesItsModel()

@@ -2,11 +2,22 @@
 
 namespace switchyard::test {
 
+// One clock for every client of the test process, so times of different clients compare.
+static const QElapsedTimer &sharedClock()
+{
+    static const QElapsedTimer clock = [] {
+        QElapsedTimer t;
+        t.start();
+        return t;
+    }();
+    return clock;
+}
+
 RawHttpClient::RawHttpClient(quint16 port, QObject *parent)
     : QObject(parent)
+    , m_clock(sharedClock())
     , m_port(port)
 {
-    m_clock.start();
     connect(&m_socket, &QTcpSocket::readyRead, this, &RawHttpClient::onReadyRead);
     connect(&m_socket, &QTcpSocket::disconnected, this, [this] {
         onReadyRead();

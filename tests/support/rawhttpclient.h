@@ -22,7 +22,7 @@ public:
         int status = 0;
         HeaderList headers;
         QByteArray body;
-        QList<qint64> chunkArrivalsMs;   // when each piece of body arrived, ms since the client started
+        QList<qint64> chunkArrivalsMs;   // when each piece of body arrived, ms on a clock all clients share
         qint64 headAtMs = -1;
         qint64 completedAtMs = -1;
         QByteArray header(QByteArrayView name) const { return HttpHeaders::value(headers, name); }
@@ -50,9 +50,9 @@ public:
 private:
     void onReadyRead();
 
+    QElapsedTimer m_clock;
     QTcpSocket m_socket;
     quint16 m_port;
-    QElapsedTimer m_clock;
     QByteArray m_raw;
     QByteArray m_unparsed;
     ResponseParser m_parser;
