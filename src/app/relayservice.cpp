@@ -76,6 +76,11 @@ HostController *RelayService::hostController(const QString &host) const
 
 RelayService::~RelayService() = default;
 
+void RelayService::rememberEnginesIn(const QString &path)
+{
+    m_catalog->setMemoryFile(path);
+}
+
 bool RelayService::start(QString *error)
 {
     if (!m_server->listenOn(m_config.listenAddress, m_config.listenPort)) {

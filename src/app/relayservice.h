@@ -36,6 +36,8 @@ public:
     explicit RelayService(const Config &config, DriverFactory drivers = {}, QObject *parent = nullptr);
     ~RelayService() override;
 
+    // Keep what each engine serves in this file across restarts (call before start()).
+    void rememberEnginesIn(const QString &path);
     bool start(QString *error);
     void stopAccepting();
     QUrl endpoint() const;

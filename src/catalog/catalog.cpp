@@ -1,5 +1,6 @@
 #include "catalog/catalog.h"
 
+#include "catalog/enginememory.h"
 #include "upstream/upstreamexchange.h"
 
 #include <QElapsedTimer>
@@ -36,6 +37,34 @@ Catalog::Catalog(const Config &config, UpstreamPool *pool, QObject *parent)
 }
 
 Catalog::~Catalog() = default;
+
+void Catalog::setMemoryFile(const QString &path)
+{
+    m_memoryFile = path;
+    const auto remembered = EngineMemory(path).load();
+    for (HostState &h : m_hosts) {
+        for (EngineModels &e : h.engines) {
+            if (e.lastSeen.isEmpty())
+                e.lastSeen = remembered.value(h.host).value(e.name);
+        }
+    }
+    remember();   // what was learned before the file was named is kept too
+    invalidate();
+}
+
+void Catalog::remember()
+{
+    if (m_memoryFile.isEmpty())
+        return;
+    QHash<QString, QHash<QString, QList<ModelEntry>>> models;
+    for (const HostState &h : std::as_const(m_hosts)) {
+        for (const EngineModels &e : h.engines) {
+            if (!e.lastSeen.isEmpty())
+                models[h.host][e.name] = e.lastSeen;
+        }
+    }
+    EngineMemory(m_memoryFile).save(models);
+}
 
 void Catalog::start()
 {
@@ -123,7 +152,14 @@ void Catalog::fetch(HostState &state)
                 s.everFetched = true;
                 applyLoadingOverlay(s);
             } else if (s.reachable) {
+                QStringList before, after;
+                for (const ModelEntry &m : std::as_const(e.lastSeen))
+                    before.append(m.key);
+                for (const ModelEntry &m : std::as_const(s.models))
+                    after.append(m.key);
                 e.lastSeen = s.models;
+                if (before != after)
+                    remember();   // only when the set of models changed, not on every poll
             }
         }
         if (wasReachable != s.reachable || error.isEmpty())

@@ -51,6 +51,8 @@ public:
     Catalog(const Config &config, UpstreamPool *pool, QObject *parent = nullptr);
     ~Catalog() override;
 
+    // Remember each engine's models across restarts in this file (see EngineMemory).
+    void setMemoryFile(const QString &path);
     void start();
     void refreshHost(const QString &host);
     void refreshAll();
@@ -88,6 +90,7 @@ private:
     void fetch(HostState &state);
     void invalidate();
     void applyLoadingOverlay(HostState &state);
+    void remember();
 
     UpstreamPool *m_pool;
     std::chrono::milliseconds m_connectTimeout;
@@ -96,6 +99,7 @@ private:
     QHash<QString, QPointer<UpstreamExchange>> m_inFlight;
     QHash<QString, std::chrono::steady_clock::time_point> m_loading;   // "host\nkey" -> since
     QTimer m_pollTimer;
+    QString m_memoryFile;
     mutable QByteArray m_cachedJson;
 };
 

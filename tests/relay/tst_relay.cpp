@@ -90,6 +90,7 @@ private Q_SLOTS:
     void refusedUpstreamIsRetriedOnce();
     void historyRecordsStreamsWithRatesAndNoSecrets();
     void adminApiServesHistoryAndStats();
+    void enginesModelsAreRememberedAcrossRestarts();
     void configuredAliasGlobReachesItsModel();
 };
 
@@ -783,6 +784,55 @@ void TestRelay::configuredAliasGlobReachesItsModel()
         if (r.path == "/v1/messages")
             QCOMPARE(QJsonDocument::fromJson(r.body).object().value("model"_L1).toString(), u"alpha"_s);
     }
+}
+
+void TestRelay::enginesModelsAreRememberedAcrossRestarts()
+{
+    QTemporaryDir dir;
+    const QString memory = dir.filePath(u"engines.json"_s);
+    // A host whose second engine "b" is not running: only memory can say what it serves.
+    auto withSecondEngine = [](Config &c) {
+        EngineConfig b;
+        b.name = u"b"_s;
+        b.url = QUrl(u"http://127.0.0.1:1"_s);
+        c.hosts.first().engines.append(b);
+    };
+    {
+        RelayFixture f;
+        QVERIFY(f.start(routerOptions(), withSecondEngine));
+        QVERIFY(f.relay->catalog()->engineFor(u"h1"_s, u"gamma"_s).isEmpty());
+        f.relay->catalog()->setMemoryFile(memory);   // learns and writes "main": alpha, beta
+        f.relay->catalog()->refreshHost(u"h1"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(memory), 3000);
+    }
+    // Pretend engine b once served gamma, then restart.
+    QFile file(memory);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonObject h1 = root.value("h1"_L1).toObject();
+    QCOMPARE(h1.value("main"_L1).toArray().size(), 2);
+    h1.insert("b"_L1, QJsonArray{QJsonObject{{"id"_L1, "gamma"_L1}}});
+    root.insert("h1"_L1, h1);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QJsonDocument(root).toJson());
+    file.close();
+
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(), withSecondEngine));
+    f.relay->catalog()->setMemoryFile(memory);
+    QCOMPARE(f.relay->catalog()->engineFor(u"h1"_s, u"gamma"_s), u"b"_s);
+    const QJsonArray data = QJsonDocument::fromJson(f.relay->catalog()->modelsJson()).object().value("data"_L1).toArray();
+    bool listed = false;
+    for (const QJsonValue &v : data) {
+        const QJsonObject o = v.toObject();
+        if (o.value("id"_L1).toString() == "h1-gamma"_L1) {
+            listed = true;
+            QCOMPARE(o.value("status"_L1).toObject().value("value"_L1).toString(), u"unloaded"_s);
+            QCOMPARE(o.value("proxy"_L1).toObject().value("engine"_L1).toString(), u"b"_s);
+        }
+    }
+    QVERIFY(listed);
 }
 
 QTEST_GUILESS_MAIN(TestRelay)
