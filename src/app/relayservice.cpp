@@ -103,6 +103,31 @@ void RelayService::stopAccepting()
     m_server->stopAccepting();
 }
 
+void RelayService::shutdown(std::chrono::milliseconds grace)
+{
+    if (m_stopping)
+        return;
+    m_stopping = true;
+    stopAccepting();
+    auto finishIfIdle = [this] {
+        if (m_stopping && m_relay->requestsInFlight() == 0) {
+            m_stopping = false;
+            m_graceTimer.stop();
+            emit stopped();
+        }
+    };
+    connect(m_relay, &Relay::requestFinished, this, finishIfIdle, Qt::QueuedConnection);
+    m_graceTimer.setSingleShot(true);
+    connect(&m_graceTimer, &QTimer::timeout, this, [this] {
+        if (!m_stopping)
+            return;
+        m_stopping = false;
+        emit stopped();   // the grace period is over: whatever still runs is cut
+    });
+    m_graceTimer.start(grace);
+    QMetaObject::invokeMethod(this, finishIfIdle, Qt::QueuedConnection);
+}
+
 QUrl RelayService::endpoint() const
 {
     QUrl url;

@@ -3,7 +3,10 @@
 #include "config/config.h"
 
 #include <QObject>
+#include <QTimer>
 #include <QUrl>
+
+#include <chrono>
 
 #include <functional>
 #include <memory>
@@ -40,6 +43,8 @@ public:
     void rememberEnginesIn(const QString &path);
     bool start(QString *error);
     void stopAccepting();
+    // SIGTERM: stop accepting, let running requests finish for up to `grace`, then emit stopped().
+    void shutdown(std::chrono::milliseconds grace);
     QUrl endpoint() const;
 
     void setJournal(ConsoleJournal *journal);
@@ -54,6 +59,9 @@ public:
     HttpServer *server() const { return m_server; }
     const Config &config() const { return m_config; }
 
+Q_SIGNALS:
+    void stopped();
+
 private:
     Config m_config;
     UpstreamPool *m_pool;
@@ -63,6 +71,8 @@ private:
     HttpServer *m_server;
     QList<HostController *> m_controllers;
     AdminApi *m_admin;
+    QTimer m_graceTimer;
+    bool m_stopping = false;
 };
 
 } // namespace switchyard

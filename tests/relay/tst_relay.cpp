@@ -91,6 +91,8 @@ private Q_SLOTS:
     void historyRecordsStreamsWithRatesAndNoSecrets();
     void adminApiServesHistoryAndStats();
     void enginesModelsAreRememberedAcrossRestarts();
+    void shutdownLetsRunningStreamsFinish();
+    void shutdownCutsAfterTheGracePeriod();
     void configuredAliasGlobReachesItsModel();
 };
 
@@ -833,6 +835,39 @@ void TestRelay::enginesModelsAreRememberedAcrossRestarts()
         }
     }
     QVERIFY(listed);
+}
+
+void TestRelay::shutdownLetsRunningStreamsFinish()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(50)));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 15)));
+    QTRY_VERIFY_WITH_TIMEOUT(client.current() && !client.current()->chunkArrivalsMs.isEmpty(), 5000);
+    QSignalSpy stopped(f.relay.get(), &RelayService::stopped);
+    f.relay->shutdown(10s);
+    RawHttpClient late(f.port());
+    QVERIFY(!late.connectToServer());   // no longer accepting
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    QVERIFY(client.responses().at(0).body.endsWith("data: [DONE]\n\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 2000);
+}
+
+void TestRelay::shutdownCutsAfterTheGracePeriod()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(10)));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 500)));
+    QTRY_VERIFY_WITH_TIMEOUT(client.current() && !client.current()->chunkArrivalsMs.isEmpty(), 5000);
+    QSignalSpy stopped(f.relay.get(), &RelayService::stopped);
+    QElapsedTimer clock;
+    clock.start();
+    f.relay->shutdown(300ms);
+    QVERIFY(stopped.wait(3000));
+    QVERIFY2(clock.elapsed() >= 250 && clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
 }
 
 QTEST_GUILESS_MAIN(TestRelay)
