@@ -1,6 +1,7 @@
 #include "catalog/modelevents.h"
 
 #include "catalog/catalog.h"
+#include "catalog/eventrelabel.h"
 #include "upstream/upstreamexchange.h"
 
 #include <QJsonDocument>
@@ -120,7 +121,7 @@ void ModelEvents::onData(const QString &host, const QByteArray &data)
             if (!line.startsWith("data:"))
                 continue;   // pings and comments
             const QByteArray json = line.mid(5).trimmed();
-            const QByteArray out = relabel(host, json);
+            const QByteArray out = relabelModelEvent(host, json);
             if (out.isEmpty())
                 continue;
             if (!json.contains("\"download_progress\""))
@@ -140,19 +141,6 @@ void ModelEvents::scheduleRefresh(Feed &feed)
     const auto wait = since >= MinRefreshGap ? std::chrono::milliseconds(0)
                                              : std::chrono::duration_cast<std::chrono::milliseconds>(MinRefreshGap - since);
     feed.refreshTimer->start(wait);
-}
-
-QByteArray ModelEvents::relabel(const QString &host, const QByteArray &dataJson)
-{
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(dataJson, &error);
-    if (!doc.isObject())
-        return {};
-    QJsonObject o = doc.object();
-    const QString key = o.value("model"_L1).toString();
-    o.insert("model"_L1, key.isEmpty() || key == "*"_L1 ? host + u"-*"_s : Catalog::aliasFor(host, key));
-    o.insert("proxy"_L1, QJsonObject{{"host"_L1, host}, {"key"_L1, key}});
-    return "data: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n";
 }
 
 } // namespace switchyard

@@ -31,9 +31,6 @@ public:
     void start();
     bool isConnected(const QString &host) const;
 
-    // "data: {...}\n\n" with the model relabelled; nullopt-like empty result for lines to drop.
-    static QByteArray relabel(const QString &host, const QByteArray &dataJson);
-
     static constexpr std::chrono::milliseconds MinRefreshGap{std::chrono::seconds(2)};
     static constexpr std::chrono::milliseconds MaxReconnectDelay{std::chrono::seconds(30)};
 

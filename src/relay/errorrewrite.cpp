@@ -34,15 +34,24 @@ std::optional<RewrittenError> forAnthropic(int status, const QByteArray &upstrea
         return RewrittenError{400, anthropicError(u"role 'system' must precede an assistant message (llama.cpp: %1)"_s.arg(message))};
 
     if (type == "exceed_context_size_error"_L1 || message.contains("exceeds the available context size"_L1)) {
-        qint64 prompt = qint64(error.value("n_prompt_tokens"_L1).toDouble(-1));
-        qint64 context = qint64(error.value("n_ctx"_L1).toDouble(-1));
+        // Counts from the upstream are only trusted when they are plausible token counts.
+        auto count = [&error](QLatin1StringView name) -> qint64 {
+            const double v = error.value(name).toDouble(-1);
+            return v >= 0 && v < 1e12 ? qint64(v) : -1;
+        };
+        qint64 prompt = count("n_prompt_tokens"_L1);
+        qint64 context = count("n_ctx"_L1);
         if (prompt < 0 || context < 0) {
             static const QRegularExpression words(u"\\((\\d+) tokens\\) exceeds the available context size \\((\\d+) tokens\\)"_s);
             const auto m = words.match(message);
+            bool okPrompt = false;
+            bool okContext = false;
             if (m.hasMatch()) {
-                prompt = m.captured(1).toLongLong();
-                context = m.captured(2).toLongLong();
+                prompt = m.captured(1).toLongLong(&okPrompt);
+                context = m.captured(2).toLongLong(&okContext);
             }
+            if (!okPrompt || !okContext)
+                prompt = context = -1;
         }
         if (prompt >= 0 && context >= 0)
             return RewrittenError{400, anthropicError(u"prompt is too long: %1 tokens > %2 maximum"_s.arg(prompt).arg(context))};

@@ -1,0 +1,22 @@
+// Request heads as the connection hook reads them, before QAbstractHttpServer does.
+#include "http/requesthead.h"
+
+#include <cstdint>
+#include <cstdlib>
+
+using namespace switchyard;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const QByteArrayView input(reinterpret_cast<const char *>(data), qsizetype(size));
+    const RequestHead head = RequestHead::parse(input, 64 * 1024);
+    if (head.state == RequestHead::State::Complete) {
+        // A complete head ends at its blank line, inside the input.
+        if (head.headLength < 4 || head.headLength > input.size() || input.sliced(head.headLength - 4, 4) != "\r\n\r\n")
+            abort();
+        if (head.contentLength < -1)
+            abort();
+        (void)head.keepAlive();
+    }
+    return 0;
+}
