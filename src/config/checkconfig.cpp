@@ -3,18 +3,19 @@
 #include "config/configloader.h"
 
 #include <QCoreApplication>
+#include <QFile>
 
 #include <algorithm>
 
 namespace switchyard {
 
-int runCheckConfig(const QString &path, QTextStream &out, QTextStream &err)
-{
-    const ConfigResult result = ConfigLoader::load(path);
+namespace {
 
-    // Errors and warnings together in file order; warnings never change the exit code.
-    QList<ConfigError> report = result.errors;
-    for (ConfigError warning : result.warnings) {
+// Errors and warnings together in file order; warnings never change the exit code.
+void printReport(const QList<ConfigError> &errors, const QList<ConfigError> &warnings, QTextStream &err)
+{
+    QList<ConfigError> report = errors;
+    for (ConfigError warning : warnings) {
         warning.message = QCoreApplication::translate("CheckConfig", "warning: %1").arg(warning.message);
         report.append(warning);
     }
@@ -22,7 +23,35 @@ int runCheckConfig(const QString &path, QTextStream &out, QTextStream &err)
                      [](const ConfigError &a, const ConfigError &b) { return a.line < b.line; });
     for (const ConfigError &line : report)
         err << line.toString() << Qt::endl;
+}
 
+QString engineCountText(int engineTotal)
+{
+    // Singular and plural as separate sources, so the English text is right without a .qm loaded.
+    return engineTotal == 1
+            ? QCoreApplication::translate("CheckConfig", "%n engine", nullptr, engineTotal)
+            : QCoreApplication::translate("CheckConfig", "%n engines", nullptr, engineTotal);
+}
+
+} // namespace
+
+int runCheckConfig(const QString &path, QTextStream &out, QTextStream &err)
+{
+    // An agent's file (`switchyard agent --config`) is checked as one.
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly) && ConfigLoader::looksLikeAgentConfig(file.readAll())) {
+        const AgentConfigResult agent = ConfigLoader::loadAgent(path);
+        printReport(agent.errors, agent.warnings, err);
+        if (!agent.ok())
+            return 1;
+        out << QCoreApplication::translate("CheckConfig", "%1: ok (agent, %2)")
+                   .arg(path, engineCountText(int(agent.config->engines.size())))
+            << Qt::endl;
+        return 0;
+    }
+
+    const ConfigResult result = ConfigLoader::load(path);
+    printReport(result.errors, result.warnings, err);
     if (!result.ok())
         return 1;
 
@@ -35,10 +64,7 @@ int runCheckConfig(const QString &path, QTextStream &out, QTextStream &err)
     const QString hostCount = hostTotal == 1
             ? QCoreApplication::translate("CheckConfig", "%n host", nullptr, hostTotal)
             : QCoreApplication::translate("CheckConfig", "%n hosts", nullptr, hostTotal);
-    const int engineTotal = int(engines);
-    const QString engineCount = engineTotal == 1
-            ? QCoreApplication::translate("CheckConfig", "%n engine", nullptr, engineTotal)
-            : QCoreApplication::translate("CheckConfig", "%n engines", nullptr, engineTotal);
+    const QString engineCount = engineCountText(int(engines));
     out << QCoreApplication::translate("CheckConfig", "%1: ok (%2, %3)").arg(path, hostCount, engineCount)
         << Qt::endl;
     return 0;

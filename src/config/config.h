@@ -17,9 +17,13 @@ struct EngineConfig
     QString name;
     QUrl url;                 // base URL of the llama-server, e.g. http://gpu-3090.lan:8080
     QStringList models;       // explicit model keys; empty = learn them from the engine's /models
-    QStringList argv;         // driver "local"/"agent": how to start it
+    QStringList argv;         // driver "local" (and the agent's own file): how to start it
     QString startCommand;     // driver "command"
     QString stopCommand;      // driver "command"
+    // From starting it until its /health answers 200; a single-model server loads its model first.
+    std::chrono::milliseconds startTimeout{std::chrono::seconds(120)};
+    // From SIGTERM (or the stop command) until it is gone; then SIGKILL.
+    std::chrono::milliseconds stopTimeout{std::chrono::seconds(10)};
 };
 
 // One GPU box. One engine runs on it at a time.
@@ -28,6 +32,7 @@ struct HostConfig
     QString name;
     QString driver = QStringLiteral("static");   // static | local | agent | command
     QUrl agent;                                   // driver "agent"
+    QString token;                                // driver "agent": sent as "Authorization: Bearer"
     QList<EngineConfig> engines;                  // in file order; the first is the default
 };
 
@@ -61,6 +66,7 @@ struct Config
     QList<AliasRule> aliases;
     WaitingConfig waiting;
     LimitsConfig limits;
+    QString stateDir;   // where "local" and "command" hosts keep their state; empty = the default
 
     const HostConfig *host(const QString &name) const
     {
@@ -90,6 +96,33 @@ struct ConfigResult
     std::optional<Config> config;
     QList<ConfigError> errors;
     QList<ConfigError> warnings;   // legal but probably not meant; never stop loading
+    bool ok() const { return config.has_value() && errors.isEmpty(); }
+};
+
+// `switchyard agent --config FILE`: the engines one GPU box runs, and where it answers the relay.
+struct AgentConfig
+{
+    QHostAddress listenAddress = QHostAddress(QHostAddress::AnyIPv4);
+    quint16 listenPort = 18767;
+    QString token;      // empty = no token required
+    QString stateDir;   // empty = the default
+    QList<EngineConfig> engines;   // url, argv, start and stop timeouts
+
+    const EngineConfig *engine(const QString &name) const
+    {
+        for (const EngineConfig &e : engines) {
+            if (e.name == name)
+                return &e;
+        }
+        return nullptr;
+    }
+};
+
+struct AgentConfigResult
+{
+    std::optional<AgentConfig> config;
+    QList<ConfigError> errors;
+    QList<ConfigError> warnings;
     bool ok() const { return config.has_value() && errors.isEmpty(); }
 };
 

@@ -2,6 +2,7 @@
 
 #include "config/jsonnode.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSet>
 #include <QUrl>
@@ -18,9 +19,12 @@ namespace {
 
 using Type = JsonNode::Type;
 
-const QStringList TopFields = {u"listen"_s, u"hosts"_s, u"aliases"_s, u"waiting"_s, u"limits"_s};
-const QStringList HostFields = {u"driver"_s, u"agent"_s, u"engines"_s};
-const QStringList EngineFields = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s};
+const QStringList TopFields = {u"listen"_s, u"hosts"_s, u"aliases"_s, u"waiting"_s, u"limits"_s, u"state_dir"_s};
+const QStringList HostFields = {u"driver"_s, u"agent"_s, u"token"_s, u"engines"_s};
+const QStringList EngineFields = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s,
+                                  u"start_timeout_s"_s, u"stop_timeout_s"_s};
+const QStringList AgentTopFields = {u"listen"_s, u"token"_s, u"state_dir"_s, u"engines"_s};
+const QStringList AgentEngineFields = {u"url"_s, u"argv"_s, u"start_timeout_s"_s, u"stop_timeout_s"_s};
 const QStringList WaitingFields = {u"early_200_after_s"_s, u"comment_every_s"_s};
 const QStringList LimitsFields = {u"max_body_mb"_s, u"client_idle_timeout_s"_s, u"header_timeout_s"_s,
                                   u"upstream_connect_timeout_s"_s, u"poll_interval_s"_s};
@@ -103,11 +107,15 @@ public:
         m_warnings.append(ConfigError{m_file, line, path, message});
     }
 
-    ConfigResult result(const Config &config) const
+    ConfigResult result(const Config &config) const { return resultOf<ConfigResult>(config); }
+    AgentConfigResult result(const AgentConfig &config) const { return resultOf<AgentConfigResult>(config); }
+
+    template<typename Result, typename Value>
+    Result resultOf(const Value &config) const
     {
         // Checks run section by section; people read the report top to bottom with the file open.
         const auto byLine = [](const ConfigError &a, const ConfigError &b) { return a.line < b.line; };
-        ConfigResult r;
+        Result r;
         r.errors = m_errors;
         r.warnings = m_warnings;
         std::stable_sort(r.errors.begin(), r.errors.end(), byLine);
@@ -132,10 +140,76 @@ public:
             if (!ConfigLoader::parseListen(listen->string, &config.listenAddress, &config.listenPort, &why))
                 error(listen->line, u"listen"_s, why);
         }
+        readStateDir(root, config.stateDir);
         readHosts(root, config);
         readAliases(root, config);
         readWaiting(root, config);
         readLimits(root, config);
+    }
+
+    void readAgentDocument(const JsonNode &root, AgentConfig &config)
+    {
+        if (!root.isObject()) {
+            error(root.line, QString(), tr("expected an object, got %1").arg(describe(root)));
+            return;
+        }
+        checkDuplicates(root, QString());
+        checkFields(root, QString(), AgentTopFields, TopFields,
+                    tr("this is an agent's file: it lists the box's own engines, not hosts"));
+
+        const JsonNode *listen = field(root, QString(), u"listen"_s, Type::String);
+        if (listen) {
+            QString why;
+            if (!ConfigLoader::parseListen(listen->string, &config.listenAddress, &config.listenPort, &why))
+                error(listen->line, u"listen"_s, why);
+        }
+        if (const JsonNode *token = field(root, QString(), u"token"_s, Type::String)) {
+            if (token->string.trimmed().isEmpty())
+                error(token->line, u"token"_s, tr("must not be empty (leave the field out for no token)"));
+            else
+                config.token = token->string;
+        }
+        readStateDir(root, config.stateDir);
+
+        const JsonNode *engines = field(root, QString(), u"engines"_s, Type::Object, true);
+        if (engines) {
+            QSet<QString> seen;
+            for (const JsonNode &node : engines->children) {
+                if (isComment(node.key) || seen.contains(node.key))
+                    continue;
+                seen.insert(node.key);
+                const QString path = join(u"engines"_s, node.key);
+                if (!ConfigLoader::isValidEngineName(node.key)) {
+                    error(node.line, path,
+                          tr("invalid engine name \"%1\": use only letters, digits, '.', '_' and '-'").arg(node.key));
+                }
+                if (!node.isObject()) {
+                    typeError(node, path, Type::Object);
+                    continue;
+                }
+                checkFields(node, path, AgentEngineFields);
+                EngineConfig engine;
+                engine.name = node.key;
+                if (const JsonNode *url = field(node, path, u"url"_s, Type::String, true)) {
+                    if (std::optional<QUrl> parsed = readUrl(*url, join(path, u"url"_s)))
+                        engine.url = *parsed;
+                }
+                readArgv(node, path, engine);
+                readSeconds(node, path, u"start_timeout_s"_s, engine.startTimeout);
+                readSeconds(node, path, u"stop_timeout_s"_s, engine.stopTimeout);
+                config.engines.append(engine);
+            }
+            if (seen.isEmpty())
+                error(engines->line, u"engines"_s, tr("no engines configured; an agent needs at least one"));
+        }
+
+        // Open to the LAN without a token: anyone there can stop the box's engine.
+        const bool loopback = config.listenAddress.isLoopback();
+        if (config.token.isEmpty() && !loopback && errorsAreEmpty()) {
+            warning(listen ? listen->line : root.line, u"token"_s,
+                    tr("no token: anyone who can reach %1 can switch and stop this box's engines")
+                        .arg(listen ? listen->string : u"0.0.0.0:%1"_s.arg(ConfigLoader::DefaultAgentPort)));
+        }
     }
 
     static std::optional<QUrl> httpUrl(const QString &text, QString *why)
@@ -298,6 +372,41 @@ private:
         target = ms;
     }
 
+    bool errorsAreEmpty() const { return m_errors.isEmpty(); }
+
+    // An absolute path; "~/" is the home folder. Relative paths would depend on where it was started.
+    void readStateDir(const JsonNode &root, QString &target)
+    {
+        const JsonNode *dir = field(root, QString(), u"state_dir"_s, Type::String);
+        if (!dir)
+            return;
+        QString path = dir->string;
+        if (path == u"~" || path.startsWith(u"~/"))
+            path = QDir::homePath() + path.mid(1);
+        if (path.trimmed().isEmpty())
+            error(dir->line, u"state_dir"_s, tr("must not be empty (leave the field out for the default)"));
+        else if (!QDir::isAbsolutePath(path))
+            error(dir->line, u"state_dir"_s, tr("must be an absolute path (or start with \"~/\"), got \"%1\"").arg(dir->string));
+        else
+            target = QDir::cleanPath(path);
+    }
+
+    void readArgv(const JsonNode &node, const QString &path, EngineConfig &engine, bool required = true)
+    {
+        const QString argvPath = join(path, u"argv"_s);
+        const JsonNode *argv = field(node, path, u"argv"_s, Type::Array, required);
+        if (!argv)
+            return;
+        if (std::optional<QStringList> list = readStrings(*argv, argvPath)) {
+            if (list->isEmpty())
+                error(argv->line, argvPath, tr("must not be empty: give the program and its arguments"));
+            else if (list->first().trimmed().isEmpty())
+                error(argv->children.front().line, itemPath(argvPath, 0), tr("the program must not be empty"));
+            else
+                engine.argv = *list;
+        }
+    }
+
     void readHosts(const JsonNode &root, Config &config)
     {
         const JsonNode *hosts = field(root, QString(), u"hosts"_s, Type::Object, true);
@@ -360,6 +469,17 @@ private:
             }
         } else if (const JsonNode *agent = node.member(u"agent"_s); agent && driverKnown) {
             error(agent->line, agentPath, tr("only used with driver \"agent\""));
+        }
+        const QString tokenPath = join(path, u"token"_s);
+        if (driverKnown && host.driver == u"agent") {
+            if (const JsonNode *token = field(node, path, u"token"_s, Type::String)) {
+                if (token->string.trimmed().isEmpty())
+                    error(token->line, tokenPath, tr("must not be empty (leave the field out for no token)"));
+                else
+                    host.token = token->string;
+            }
+        } else if (const JsonNode *token = node.member(u"token"_s); token && driverKnown) {
+            error(token->line, tokenPath, tr("only used with driver \"agent\""));
         }
 
         const JsonNode *engines = field(node, path, u"engines"_s, Type::Object, true);
@@ -438,21 +558,20 @@ private:
             }
         }
 
-        const bool wantsArgv = driver == u"local" || driver == u"agent";
+        // The agent has its own list of engines and argv; in the relay's file argv is optional there.
         const QString argvPath = join(path, u"argv"_s);
-        if (wantsArgv) {
-            if (const JsonNode *argv = field(node, path, u"argv"_s, Type::Array, true)) {
-                if (std::optional<QStringList> list = readStrings(*argv, argvPath)) {
-                    if (list->isEmpty())
-                        error(argv->line, argvPath, tr("must not be empty: give the program and its arguments"));
-                    else if (list->first().trimmed().isEmpty())
-                        error(argv->children.front().line, itemPath(argvPath, 0), tr("the program must not be empty"));
-                    else
-                        engine.argv = *list;
-                }
-            }
+        if (driver == u"local" || driver == u"agent") {
+            readArgv(node, path, engine, driver == u"local");
         } else if (const JsonNode *argv = node.member(u"argv"_s); argv && !driver.isEmpty()) {
             error(argv->line, argvPath, tr("only used with drivers \"local\" and \"agent\""));
+        }
+
+        for (const QString &key : {u"start_timeout_s"_s, u"stop_timeout_s"_s}) {
+            std::chrono::milliseconds &target = key == u"start_timeout_s" ? engine.startTimeout : engine.stopTimeout;
+            if (driver != u"static")
+                readSeconds(node, path, key, target);
+            else if (const JsonNode *timeout = node.member(key))
+                error(timeout->line, join(path, key), tr("not used with driver \"static\": its engines are never started or stopped"));
         }
 
         for (const QString &key : {u"start"_s, u"stop"_s}) {
@@ -640,6 +759,48 @@ ConfigResult ConfigLoader::load(const QString &path)
         return result;
     }
     return parse(file.readAll(), path);
+}
+
+AgentConfigResult ConfigLoader::parseAgent(const QByteArray &json, const QString &fileName)
+{
+    Validator validator(fileName);
+    AgentConfig config;
+    if (json.trimmed().isEmpty()) {
+        validator.error(0, QString(), tr("the file is empty"));
+        return validator.result(config);
+    }
+    QJsonParseError parseError;
+    const std::optional<JsonNode> root = JsonNode::parse(json, &parseError);
+    if (!root) {
+        ConfigError error;
+        error.file = fileName;
+        lineAndColumn(json, parseError.offset, &error.line, &error.column);
+        error.message = tr("JSON syntax error: %1").arg(parseError.errorString());
+        AgentConfigResult result;
+        result.errors.append(error);
+        return result;
+    }
+    validator.readAgentDocument(*root, config);
+    return validator.result(config);
+}
+
+AgentConfigResult ConfigLoader::loadAgent(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        AgentConfigResult result;
+        result.errors.append(ConfigError{path, 0, QString(),
+                                         tr("cannot read the config file: %1").arg(file.errorString())});
+        return result;
+    }
+    return parseAgent(file.readAll(), path);
+}
+
+bool ConfigLoader::looksLikeAgentConfig(const QByteArray &json)
+{
+    QJsonParseError parseError;
+    const std::optional<JsonNode> root = JsonNode::parse(json, &parseError);
+    return root && root->isObject() && root->member(u"engines") && !root->member(u"hosts");
 }
 
 ConfigResult ConfigLoader::fromFlags(const QString &listen, const QStringList &upstreams)

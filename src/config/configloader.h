@@ -18,10 +18,17 @@ class ConfigLoader final
 
 public:
     static constexpr quint16 DefaultPort = 18766;
+    static constexpr quint16 DefaultAgentPort = 18767;
 
     // fileName only labels the errors.
     static ConfigResult parse(const QByteArray &json, const QString &fileName);
     static ConfigResult load(const QString &path);
+
+    // The agent's own file (`switchyard agent --config FILE`), checked the same way.
+    static AgentConfigResult parseAgent(const QByteArray &json, const QString &fileName);
+    static AgentConfigResult loadAgent(const QString &path);
+    // An object with "engines" and no "hosts" at the top: an agent's file, not a relay's.
+    static bool looksLikeAgentConfig(const QByteArray &json);
 
     // The no-file mode: `--listen 127.0.0.1:PORT --upstream NAME=URL ...`. Every upstream is a
     // static host with one engine called "main". An empty listen means 127.0.0.1:18766.

@@ -1,13 +1,115 @@
 #include "engines/agentcommand.h"
 
+#include "app/unixsignals.h"
+#include "config/configloader.h"
+#include "engines/agentservice.h"
+#include "engines/enginesupervisor.h"
+#include "journal/journalformat.h"
+
 #include <QCoreApplication>
+#include <QDateTime>
 
 namespace switchyard {
 
-int runAgentCommand(const QStringList &, QTextStream &, QTextStream &err)
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString tr(const char *text)
 {
-    err << QCoreApplication::translate("main", "switchyard: this command is not available yet") << Qt::endl;
-    return 2;
+    return QCoreApplication::translate("AgentCommand", text);
+}
+
+QString usage()
+{
+    return tr("Usage: switchyard agent --config FILE [--listen HOST:PORT]\n"
+              "\n"
+              "Runs on a GPU box: starts and stops its llama.cpp engines when the relay asks.\n"
+              "\n"
+              "Options:\n"
+              "  --config FILE         the agent's engines, token and address (JSON, see docs/CONFIG.md)\n"
+              "  --listen HOST:PORT    address to serve on, instead of the file's \"listen\"\n"
+              "  -h, --help            this text\n");
+}
+
+} // namespace
+
+int runAgentCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    QString configPath;
+    QString listen;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString &a = arguments.at(i);
+        if (a == "-h"_L1 || a == "--help"_L1) {
+            out << usage();
+            return 0;
+        }
+        if (a == "--config"_L1 || a == "--listen"_L1) {
+            if (i + 1 >= arguments.size()) {
+                err << "switchyard agent: " << tr("%1 needs a value").arg(a) << Qt::endl;
+                return 2;
+            }
+            (a == "--config"_L1 ? configPath : listen) = arguments.at(++i);
+            continue;
+        }
+        err << "switchyard agent: " << tr("unknown option %1").arg(a) << Qt::endl << usage();
+        return 2;
+    }
+    if (configPath.isEmpty()) {
+        err << "switchyard agent: " << tr("--config FILE is required") << Qt::endl << usage();
+        return 2;
+    }
+
+    const AgentConfigResult loaded = ConfigLoader::loadAgent(configPath);
+    for (const ConfigError &e : loaded.errors)
+        err << e.toString() << Qt::endl;
+    for (ConfigError w : loaded.warnings) {
+        w.message = QCoreApplication::translate("CheckConfig", "warning: %1").arg(w.message);
+        err << w.toString() << Qt::endl;
+    }
+    if (!loaded.ok())
+        return 1;
+    AgentConfig config = *loaded.config;
+    if (!listen.isEmpty()) {
+        QString why;
+        if (!ConfigLoader::parseListen(listen, &config.listenAddress, &config.listenPort, &why)) {
+            err << "switchyard agent: --listen: " << why << Qt::endl;
+            return 2;
+        }
+    }
+
+    AgentService service(config);
+    auto print = [&out](const QString &text) {
+        out << JournalFormat::eventLine(QDateTime::currentDateTime(), text) << Qt::endl;
+    };
+    QObject::connect(&service, &AgentService::event, &service, print);
+    QString error;
+    if (!service.start(&error)) {
+        err << "switchyard agent: " << error << Qt::endl;
+        return 1;
+    }
+    QStringList names;
+    for (const EngineConfig &engine : std::as_const(config.engines))
+        names.append(engine.name);
+    const QUrl endpoint = service.endpoint();
+    out << tr("switchyard agent listening on http://%1 (engines: %2)")
+               .arg(endpoint.authority(), names.join(u", "_s))
+        << Qt::endl;
+
+    // First SIGTERM/SIGINT: stop the engines in order, then exit 0. A second one: now.
+    UnixSignals unixSignals;
+    int received = 0;
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &service, [&](int) {
+        if (++received == 1) {
+            print(tr("stopping engines"));
+            service.shutdown();
+            return;
+        }
+        service.supervisor()->stopAllNow();
+        QCoreApplication::exit(0);
+    });
+    QObject::connect(&service, &AgentService::shutdownFinished, &service, [] { QCoreApplication::exit(0); });
+    return QCoreApplication::exec();
 }
 
 } // namespace switchyard

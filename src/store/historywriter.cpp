@@ -280,6 +280,16 @@ void HistoryWriter::startPrune(qint64 cutoffMs, qint64 maxRows)
     PruneJob job;
     job.cutoffMs = cutoffMs;
     job.maxRows = maxRows;
+    // The count cut is taken now, from the rows that are there when the prune is asked for: rows
+    // recorded while its steps run are never counted against them.
+    if (m_db.isOpen() && maxRows > 0) {
+        for (int t = 0; t < 2; ++t) {
+            QSqlQuery q(m_db);
+            q.prepare(u"SELECT id FROM "_s + (t == 0 ? u"requests"_s : u"events"_s) + u" ORDER BY id DESC LIMIT 1 OFFSET ?"_s);
+            q.addBindValue(maxRows - 1);
+            job.keepFrom[t] = q.exec() && q.next() ? q.value(0).toLongLong() : -1;
+        }
+    }
     m_prune = job;
     schedulePruneStep();
 }
@@ -305,17 +315,12 @@ void HistoryWriter::pruneStep()
             ++job.phase;
             continue;
         }
-        QSqlQuery q(m_db);
-        if (!byAge && job.keepFromId < 0) {
-            q.prepare(u"SELECT id FROM "_s + table + u" ORDER BY id DESC LIMIT 1 OFFSET ?"_s);
-            q.addBindValue(job.maxRows - 1);
-            if (!q.exec() || !q.next()) {
-                ++job.phase;    // fewer rows than the cap (or an error: try next time)
-                continue;
-            }
-            job.keepFromId = q.value(0).toLongLong();
-            q.finish();
+        const qint64 keepFromId = job.keepFrom[requests ? 0 : 1];
+        if (!byAge && keepFromId < 0) {
+            ++job.phase;    // fewer rows than the cap (or an error: try next time)
+            continue;
         }
+        QSqlQuery q(m_db);
         if (byAge) {
             q.prepare(u"DELETE FROM %1 WHERE id IN (SELECT id FROM %1 WHERE %2 < ? LIMIT %3)"_s
                               .arg(table, timeColumn).arg(PruneBatchSize));
@@ -323,20 +328,17 @@ void HistoryWriter::pruneStep()
         } else {
             q.prepare(u"DELETE FROM %1 WHERE id IN (SELECT id FROM %1 WHERE id < ? ORDER BY id LIMIT %2)"_s
                               .arg(table).arg(PruneBatchSize));
-            q.addBindValue(job.keepFromId);
+            q.addBindValue(keepFromId);
         }
         if (!q.exec()) {
             qCWarning(lcStore) << "pruning" << table << "failed:" << q.lastError().text();
             ++job.phase;
-            job.keepFromId = -1;
             continue;
         }
         const int removed = q.numRowsAffected();
         (requests ? job.removedRequests : job.removedEvents) += removed;
-        if (removed < PruneBatchSize) {
+        if (removed < PruneBatchSize)
             ++job.phase;
-            job.keepFromId = -1;
-        }
         if (removed > 0) {
             schedulePruneStep();
             return;

@@ -70,7 +70,7 @@ private:
         qint64 cutoffMs = 0;
         qint64 maxRows = 0;
         int phase = 0;              // requests by age, requests by count, events by age, events by count
-        qint64 keepFromId = -1;     // the oldest id the count cap keeps; -1: not looked up yet
+        qint64 keepFrom[2] = {-1, -1};   // requests, events: the oldest id the count cap keeps; -1: keep all
         qint64 removedRequests = 0;
         qint64 removedEvents = 0;
     };

@@ -2,6 +2,7 @@
 #include "config/config.h"
 #include "config/configloader.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -38,6 +39,12 @@ private slots:
     void goodConfig();
     void keepsFileOrder();
     void readsValues();
+    void readsDriverFields();
+    void agentConfig();
+    void agentConfigErrors_data();
+    void agentConfigErrors();
+    void agentConfigWarnsWithoutToken();
+    void checkConfigAgentFile();
     void warnings();
     void errorToString_data();
     void errorToString();
@@ -124,6 +131,14 @@ void TestConfig::brokenConfig_data()
         << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"agent\": \"http://box.lan:18767\",\n"
                       "      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}")
         << u"hosts.box.agent"_s << 4 << u"only used with driver \"agent\""_s;
+    QTest::newRow("token on local host")
+        << QByteArray("{\n  \"hosts\": {\n    \"ws\": {\n      \"driver\": \"local\",\n      \"token\": \"t\",\n"
+                      "      \"engines\": { \"main\": { \"url\": \"http://a:1\", \"argv\": [\"x\"] } }\n    }\n  }\n}")
+        << u"hosts.ws.token"_s << 5 << u"only used with driver \"agent\""_s;
+    QTest::newRow("token empty")
+        << QByteArray("{\n  \"hosts\": {\n    \"gpu\": {\n      \"driver\": \"agent\",\n      \"agent\": \"http://g:1\",\n"
+                      "      \"token\": \" \",\n      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}")
+        << u"hosts.gpu.token"_s << 6 << u"must not be empty"_s;
     QTest::newRow("engines missing") << QByteArray("{\n  \"hosts\": {\n    \"box\": { \"driver\": \"static\" }\n  }\n}")
                                      << u"hosts.box.engines"_s << 3 << u"required field missing"_s;
     QTest::newRow("engines empty") << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"engines\": {}\n    }\n  }\n}")
@@ -188,8 +203,16 @@ void TestConfig::brokenConfig_data()
               u"hosts.box.engines.main.start"_s, 8, u"only used with driver \"command\""_s);
     engineRow("argv missing on local", "          \"url\": \"http://a:1\"", u"hosts.box.engines.main.argv"_s, 6,
               u"required field missing"_s, "local");
-    engineRow("argv missing on agent", "          \"url\": \"http://a:1\"", u"hosts.box.engines.main.argv"_s, 6,
-              u"required field missing"_s, "agent");
+    engineRow("argv empty on agent", "          \"url\": \"http://a:1\",\n          \"argv\": []", u"hosts.box.engines.main.argv"_s, 8,
+              u"must not be empty"_s, "agent");
+    engineRow("start timeout zero", "          \"url\": \"http://a:1\",\n          \"argv\": [\"x\"],\n          \"start_timeout_s\": 0",
+              u"hosts.box.engines.main.start_timeout_s"_s, 9, u"must be greater than 0"_s, "local");
+    engineRow("stop timeout string", "          \"url\": \"http://a:1\",\n          \"argv\": [\"x\"],\n          \"stop_timeout_s\": \"10\"",
+              u"hosts.box.engines.main.stop_timeout_s"_s, 9, u"expected a number, got a string"_s, "local");
+    engineRow("start timeout on static", "          \"url\": \"http://a:1\",\n          \"start_timeout_s\": 60",
+              u"hosts.box.engines.main.start_timeout_s"_s, 8, u"not used with driver \"static\""_s);
+    engineRow("timeout typo", "          \"url\": \"http://a:1\",\n          \"argv\": [\"x\"],\n          \"start_timeout\": 60",
+              u"hosts.box.engines.main.start_timeout"_s, 9, u"did you mean \"start_timeout_s\"?"_s, "local");
     engineRow("argv empty", "          \"url\": \"http://a:1\",\n          \"argv\": []", u"hosts.box.engines.main.argv"_s, 8,
               u"must not be empty"_s, "local");
     engineRow("argv program empty", "          \"url\": \"http://a:1\",\n          \"argv\": [\" \", \"--port\"]",
@@ -210,6 +233,9 @@ void TestConfig::brokenConfig_data()
         QTest::newRow(name) << QByteArray("{\n  \"hosts\": {" + Box + "},\n" + member + "\n}") << path << line << message;
     };
     topRow("listen number", R"(  "listen": 18766)", u"listen"_s, 3, u"expected a string, got a number"_s);
+    topRow("state dir relative", R"(  "state_dir": "state")", u"state_dir"_s, 3, u"must be an absolute path"_s);
+    topRow("state dir empty", R"(  "state_dir": "")", u"state_dir"_s, 3, u"must not be empty"_s);
+    topRow("state dir number", R"(  "state_dir": 1)", u"state_dir"_s, 3, u"expected a string, got a number"_s);
     topRow("listen no port", R"(  "listen": "127.0.0.1")", u"listen"_s, 3, u"expected HOST:PORT"_s);
     topRow("listen port too big", R"(  "listen": "127.0.0.1:65536")", u"listen"_s, 3, u"invalid port \"65536\""_s);
     topRow("listen port text", R"(  "listen": "127.0.0.1:http")", u"listen"_s, 3, u"invalid port \"http\""_s);
@@ -295,7 +321,6 @@ void TestConfig::reportsEveryError()
                                   u"hosts.box.agent"_s,
                                   u"hosts.box.engines.main.ulr"_s,
                                   u"hosts.box.engines.main.url"_s,
-                                  u"hosts.box.engines.main.argv"_s,
                                   u"waiting.early_200_after_s"_s};
     QCOMPARE(paths, expected);
 }
@@ -348,6 +373,9 @@ void TestConfig::goodConfig_data()
   "aliases": { "claude-*": "3090-flint-40b" },
   "waiting": { "early_200_after_s": 10, "comment_every_s": 15 }
 })") << 3 << 5;
+    QTest::newRow("agent without argv") << QByteArray(R"({"hosts": {"gpu": {"driver": "agent", "agent": "http://g:18767",
+        "token": "t0k", "engines": {"a": {"url": "http://g:8080", "start_timeout_s": 300}, "b": {"url": "http://g:8081"}}}}})")
+                                        << 1 << 2;
     QTest::newRow("command driver") << QByteArray(R"({"hosts": {"a9": {"driver": "command", "engines": {
         "mainline": {"url": "https://a9.lan:8443/llama/", "start": "systemctl --user start llama-mainline",
                      "stop": "systemctl --user stop llama-mainline"}}}}})") << 1 << 1;
@@ -698,6 +726,179 @@ void TestConfig::checkConfigMissingFile()
     QCOMPARE(runCheckConfig(path, out, err), 1);
     QVERIFY2(errText.startsWith(path + u": cannot read the config file: "_s), qPrintable(errText));
     QCOMPARE(errText.count(u'\n'), 1);
+}
+
+void TestConfig::readsDriverFields()
+{
+    using namespace std::chrono_literals;
+    const QByteArray json = R"({
+  "state_dir": "/var/lib/switchyard",
+  "hosts": {
+    "gpu": { "driver": "agent", "agent": "http://g:18767", "token": "s3cret",
+             "engines": { "main": { "url": "http://g:8080", "start_timeout_s": 300, "stop_timeout_s": 2.5 } } },
+    "ws": { "driver": "local", "engines": { "a": { "url": "http://127.0.0.1:1", "argv": ["x"] } } },
+    "a9": { "driver": "command", "engines": { "a": { "url": "http://a9:1", "start": "s", "stop": "t", "stop_timeout_s": 30 } } }
+  }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    const Config &c = *result.config;
+    QCOMPARE(c.stateDir, u"/var/lib/switchyard"_s);
+    const HostConfig *gpu = c.host(u"gpu"_s);
+    QCOMPARE(gpu->token, u"s3cret"_s);
+    QVERIFY(gpu->engines.first().argv.isEmpty());
+    QCOMPARE(gpu->engines.first().startTimeout, 300000ms);
+    QCOMPARE(gpu->engines.first().stopTimeout, 2500ms);
+    // Defaults.
+    QCOMPARE(c.host(u"ws"_s)->engines.first().startTimeout, 120000ms);
+    QCOMPARE(c.host(u"ws"_s)->engines.first().stopTimeout, 10000ms);
+    QCOMPARE(c.host(u"ws"_s)->token, QString());
+    QCOMPARE(c.host(u"a9"_s)->engines.first().stopTimeout, 30000ms);
+
+    // "~/" is the home folder; without the field the driver picks its default.
+    const ConfigResult home = ConfigLoader::parse(R"({"state_dir": "~/sy", "hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}}})", File);
+    QVERIFY2(home.ok(), qPrintable(describe(home.errors)));
+    QCOMPARE(home.config->stateDir, QDir::homePath() + u"/sy"_s);
+    const ConfigResult none = ConfigLoader::parse(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}}})", File);
+    QCOMPARE(none.config->stateDir, QString());
+}
+
+void TestConfig::agentConfig()
+{
+    using namespace std::chrono_literals;
+    const QByteArray json = R"({
+  "//": "on the 3090 box",
+  "listen": "0.0.0.0:18767",
+  "token": "s3cret",
+  "state_dir": "/var/lib/switchyard-agent",
+  "engines": {
+    "mainline": { "url": "http://127.0.0.1:8080", "argv": ["llama-server", "--port", "8080"] },
+    "fork": { "url": "http://127.0.0.1:8081/", "argv": ["llama-fork", "--port", "8081"],
+              "start_timeout_s": 90, "stop_timeout_s": 3 }
+  }
+})";
+    QVERIFY(ConfigLoader::looksLikeAgentConfig(json));
+    const AgentConfigResult result = ConfigLoader::parseAgent(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    QVERIFY2(result.warnings.isEmpty(), qPrintable(describe(result.warnings)));
+    const AgentConfig &c = *result.config;
+    QCOMPARE(c.listenAddress, QHostAddress(QHostAddress::AnyIPv4));
+    QCOMPARE(c.listenPort, quint16(18767));
+    QCOMPARE(c.token, u"s3cret"_s);
+    QCOMPARE(c.stateDir, u"/var/lib/switchyard-agent"_s);
+    QCOMPARE(c.engines.size(), 2);
+    QCOMPARE(c.engines.at(0).name, u"mainline"_s);   // file order
+    QCOMPARE(c.engines.at(0).startTimeout, 120000ms);
+    QCOMPARE(c.engines.at(1).url, QUrl(u"http://127.0.0.1:8081"_s));
+    QCOMPARE(c.engines.at(1).argv, (QStringList{u"llama-fork"_s, u"--port"_s, u"8081"_s}));
+    QCOMPARE(c.engines.at(1).startTimeout, 90000ms);
+    QCOMPARE(c.engines.at(1).stopTimeout, 3000ms);
+    QVERIFY(c.engine(u"fork"_s));
+    QVERIFY(!c.engine(u"nope"_s));
+
+    // Defaults: the agent's own port; a relay's file is not an agent's.
+    const AgentConfigResult minimal = ConfigLoader::parseAgent(
+        R"({"listen": "127.0.0.1:18767", "engines": {"a": {"url": "http://127.0.0.1:1", "argv": ["x"]}}})", File);
+    QVERIFY2(minimal.ok(), qPrintable(describe(minimal.errors)));
+    QCOMPARE(minimal.config->token, QString());
+    QVERIFY(minimal.warnings.isEmpty());   // loopback without a token is fine
+    const QByteArray relay = R"({"hosts": {}, "engines": {}})";
+    QVERIFY(!ConfigLoader::looksLikeAgentConfig(relay));
+}
+
+void TestConfig::agentConfigErrors_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<QString>("message");
+
+    const QByteArray engine = R"("a": {"url": "http://127.0.0.1:1", "argv": ["x"]})";
+    QTest::newRow("no engines") << QByteArray("{\n  \"token\": \"t\"\n}") << u"engines"_s << 1
+                                << u"required field missing"_s;
+    QTest::newRow("empty engines") << QByteArray("{\n  \"token\": \"t\",\n  \"engines\": {}\n}") << u"engines"_s << 3
+                                   << u"no engines configured"_s;
+    QTest::newRow("argv missing") << QByteArray("{\n  \"token\": \"t\",\n  \"engines\": {\n    \"a\": {\"url\": \"http://x:1\"}\n  }\n}")
+                                  << u"engines.a.argv"_s << 4 << u"required field missing"_s;
+    QTest::newRow("url missing") << QByteArray("{\n  \"token\": \"t\",\n  \"engines\": {\n    \"a\": {\"argv\": [\"x\"]}\n  }\n}")
+                                 << u"engines.a.url"_s << 4 << u"required field missing"_s;
+    QTest::newRow("models here") << QByteArray("{\n  \"token\": \"t\",\n  \"engines\": {\n    \"a\": {\"url\": \"http://x:1\", \"argv\": [\"x\"],\n"
+                                               "          \"models\": [\"m\"]}\n  }\n}")
+                                 << u"engines.a.models"_s << 5 << u"unknown field"_s;
+    QTest::newRow("hosts here") << QByteArray("{\n  \"token\": \"t\",\n  \"hosts\": {},\n  \"engines\": {" + engine + "}\n}")
+                                << u"hosts"_s << 3 << u"this is an agent's file"_s;
+    QTest::newRow("token empty") << QByteArray("{\n  \"token\": \"\",\n  \"engines\": {" + engine + "}\n}")
+                                 << u"token"_s << 2 << u"must not be empty"_s;
+    QTest::newRow("listen bad") << QByteArray("{\n  \"listen\": \"gpu.lan:1\",\n  \"engines\": {" + engine + "}\n}")
+                                << u"listen"_s << 2 << u"is not an IP address"_s;
+    QTest::newRow("timeout negative") << QByteArray("{\n  \"token\": \"t\",\n  \"engines\": {\n    \"a\": {\"url\": \"http://x:1\", \"argv\": [\"x\"],\n"
+                                                    "          \"stop_timeout_s\": -1}\n  }\n}")
+                                      << u"engines.a.stop_timeout_s"_s << 5 << u"must be greater than 0"_s;
+    QTest::newRow("state dir relative") << QByteArray("{\n  \"token\": \"t\",\n  \"state_dir\": \"s\",\n  \"engines\": {" + engine + "}\n}")
+                                        << u"state_dir"_s << 3 << u"must be an absolute path"_s;
+    QTest::newRow("bad engine name") << QByteArray("{\n  \"token\": \"t\",\n  \"engines\": {\n    \"a b\": {\"url\": \"http://x:1\", \"argv\": [\"x\"]}\n  }\n}")
+                                     << u"engines.a b"_s << 4 << u"invalid engine name"_s;
+    QTest::newRow("syntax") << QByteArray("{\n  \"engines\": {,}\n}") << QString() << 2 << u"JSON syntax error"_s;
+}
+
+void TestConfig::agentConfigErrors()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, path);
+    QFETCH(int, line);
+    QFETCH(QString, message);
+
+    const AgentConfigResult result = ConfigLoader::parseAgent(json, File);
+    QVERIFY2(!result.ok(), "a broken agent config was accepted");
+    const bool found = std::any_of(result.errors.cbegin(), result.errors.cend(), [&](const ConfigError &e) {
+        return e.file == File && e.fieldPath == path && e.line == line && e.message.contains(message);
+    });
+    QVERIFY2(found, qPrintable(u"no error at %1 line %2 containing \"%3\"; got:\n%4"_s
+                                   .arg(path).arg(line).arg(message, describe(result.errors))));
+}
+
+void TestConfig::agentConfigWarnsWithoutToken()
+{
+    // Open to the LAN with no token: legal, but anyone there could stop the box's engine.
+    const AgentConfigResult result = ConfigLoader::parseAgent(
+        "{\n  \"listen\": \"0.0.0.0:18767\",\n  \"engines\": {\"a\": {\"url\": \"http://127.0.0.1:1\", \"argv\": [\"x\"]}}\n}", File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    QCOMPARE(result.warnings.size(), 1);
+    QCOMPARE(result.warnings.first().fieldPath, u"token"_s);
+    QCOMPARE(result.warnings.first().line, 2);
+    QVERIFY(result.warnings.first().message.contains(u"no token"_s));
+    // Without "listen" the agent listens on every interface, so the same applies.
+    const AgentConfigResult everywhere =
+        ConfigLoader::parseAgent(R"({"engines": {"a": {"url": "http://127.0.0.1:1", "argv": ["x"]}}})", File);
+    QCOMPARE(everywhere.warnings.size(), 1);
+}
+
+void TestConfig::checkConfigAgentFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"agent.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"token": "t", "engines": {"a": {"url": "http://127.0.0.1:1", "argv": ["x"]},
+                                             "b": {"url": "http://127.0.0.1:2", "argv": ["y"]}}})");
+    file.close();
+    QString outText;
+    QString errText;
+    QTextStream out(&outText);
+    QTextStream err(&errText);
+    QCOMPARE(runCheckConfig(path, out, err), 0);
+    QCOMPARE(outText, path + u": ok (agent, 2 engines)\n"_s);
+    QCOMPARE(errText, QString());
+
+    const QString bad = dir.filePath(u"bad-agent.json"_s);
+    QFile badFile(bad);
+    QVERIFY(badFile.open(QIODevice::WriteOnly));
+    badFile.write("{\n  \"token\": \"t\",\n  \"engines\": {\"a\": {\"url\": \"http://127.0.0.1:1\"}}\n}\n");
+    badFile.close();
+    outText.clear();
+    QCOMPARE(runCheckConfig(bad, out, err), 1);
+    QCOMPARE(errText, bad + u":3: engines.a.argv: required field missing\n"_s);
 }
 
 QTEST_GUILESS_MAIN(TestConfig)

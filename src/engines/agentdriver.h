@@ -1,0 +1,54 @@
+#pragma once
+
+#include "config/config.h"
+#include "engines/enginedriver.h"
+
+#include <QByteArray>
+
+#include <chrono>
+#include <functional>
+
+namespace switchyard {
+
+class UpstreamPool;
+
+// driver "agent": asks `switchyard agent` on the GPU box over HTTP (see docs/CONFIG.md):
+// GET /agent/status, POST /agent/switch {"engine"} (answers once the engine is up or has
+// failed), POST /agent/stop {"engine"}. The token goes in "Authorization: Bearer" and nowhere else.
+// A stop the agent cannot confirm ends in unreachable(), not engineStopped().
+class AgentDriver final : public EngineDriver
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AgentDriver)
+
+public:
+    AgentDriver(const HostConfig &host, const QString &token, UpstreamPool *pool,
+                std::chrono::milliseconds connectTimeout, QObject *parent = nullptr);
+    ~AgentDriver() override;
+
+    void startEngine(const QString &engine) override;
+    void stopEngine(const QString &engine) override;
+    void probe() override;
+    QString runningEngine() const override { return m_running; }
+    bool canSwitch() const override { return true; }
+
+    // Slack on top of the engines' own timeouts for how long a switch may take on the box.
+    static constexpr std::chrono::milliseconds Slack{std::chrono::seconds(30)};
+    static constexpr std::chrono::milliseconds StatusDeadline{std::chrono::seconds(15)};
+
+private:
+    using Answer = std::function<void(int status, const QByteArray &body)>;
+    using Failure = std::function<void(const QString &reason)>;
+    void call(const QByteArray &method, const QByteArray &path, const QByteArray &body,
+              std::chrono::milliseconds deadline, Answer answer, Failure failure);
+    QString errorFrom(int status, const QByteArray &body) const;
+    std::chrono::milliseconds switchDeadline(const QString &engine) const;
+
+    HostConfig m_host;
+    QByteArray m_token;
+    UpstreamPool *m_pool;
+    std::chrono::milliseconds m_connectTimeout;
+    QString m_running;
+};
+
+} // namespace switchyard

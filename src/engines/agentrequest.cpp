@@ -1,0 +1,67 @@
+#include "engines/agentrequest.h"
+
+#include "engines/engineprocess.h"
+#include "upstream/upstreamexchange.h"
+
+namespace switchyard {
+
+AgentRequest::AgentRequest(UpstreamPool *pool, Call call, QObject *parent)
+    : QObject(parent)
+    , m_pool(pool)
+    , m_call(std::move(call))
+{
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, [this] {
+        finish();
+        emit failed(tr("no answer from the agent at %1 to %2 within %3")
+                        .arg(m_call.agent.authority(), QString::fromLatin1(m_call.path),
+                             EngineProcess::secondsText(m_call.deadline)));
+    });
+}
+
+AgentRequest::~AgentRequest()
+{
+    finish();
+}
+
+void AgentRequest::start()
+{
+    UpstreamExchange::Request request;
+    request.base = m_call.agent;
+    request.method = m_call.method;
+    request.target = m_call.path;
+    request.body = m_call.body;
+    request.connectTimeout = m_call.connectTimeout;
+    request.headers.append(qMakePair(QByteArray("Accept"), QByteArray("application/json")));
+    if (!m_call.body.isEmpty())
+        request.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
+    if (!m_call.token.isEmpty())
+        request.headers.append(qMakePair(QByteArray("Authorization"), "Bearer " + m_call.token));
+    m_body.clear();
+    m_exchange = new UpstreamExchange(m_pool, request, this);
+    connect(m_exchange, &UpstreamExchange::bodyData, this, [this](const QByteArray &data) { m_body += data; });
+    connect(m_exchange, &UpstreamExchange::finished, this, [this] {
+        const int status = m_exchange->status();
+        finish();
+        emit answered(status, m_body);
+    });
+    connect(m_exchange, &UpstreamExchange::failed, this, [this](UpstreamExchange::Failure, const QString &message) {
+        finish();
+        emit failed(tr("the agent at %1 did not answer: %2").arg(m_call.agent.authority(), message));
+    });
+    m_deadline.start(m_call.deadline);
+    m_exchange->start();
+}
+
+void AgentRequest::finish()
+{
+    m_deadline.stop();
+    if (m_exchange) {
+        m_exchange->disconnect(this);
+        m_exchange->abort();
+        m_exchange->deleteLater();
+        m_exchange = nullptr;
+    }
+}
+
+} // namespace switchyard

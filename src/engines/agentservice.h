@@ -1,0 +1,81 @@
+#pragma once
+
+#include "config/config.h"
+#include "http/httpheaders.h"
+#include "http/requesthandler.h"
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QUrl>
+
+namespace switchyard {
+
+class EngineSupervisor;
+class HttpServer;
+class ResponseWriter;
+
+// What `switchyard agent` serves on a GPU box: an EngineSupervisor for the box's engines and
+// its HTTP API for the relay (docs/CONFIG.md, "The agent"):
+//   GET  /agent/status                → {"engine", "state", "target", "engines": [...]}
+//   POST /agent/switch {"engine":"x"} → 200 {"engine":"x"} once it is up, 424 when it failed
+//   POST /agent/stop [{"engine":"x"}] → 200 once it (or, without a body, every engine) is down
+// With a token configured every /agent/ path needs "Authorization: Bearer TOKEN", else 401.
+// GET /health answers without one.
+class AgentService final : public QObject, public RequestHandler
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AgentService)
+
+public:
+    explicit AgentService(const AgentConfig &config, QObject *parent = nullptr);
+    ~AgentService() override;
+
+    // Opens the supervisor (stopping strays of an earlier run) and listens.
+    bool start(QString *error);
+    QUrl endpoint() const;
+    EngineSupervisor *supervisor() const { return m_supervisor; }
+    // Stop accepting and stop every engine; shutdownFinished() once they are down.
+    void shutdown();
+
+    void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
+
+    static QString stateFileName();
+    // Compares in constant time (through SHA-256, so not even the length leaks).
+    static bool tokenMatches(QByteArrayView presented, QByteArrayView expected);
+
+Q_SIGNALS:
+    // A line for the console: "engine fork: up after 2.1s".
+    void event(const QString &text);
+    void shutdownFinished();
+
+private:
+    void status(ResponseWriter *writer);
+    void switchEngine(const IncomingRequest &request, ResponseWriter *writer);
+    void stopEngine(const IncomingRequest &request, ResponseWriter *writer);
+    bool authorized(const IncomingRequest &request) const;
+    void replyJson(ResponseWriter *writer, int status, const QByteArray &json, const HeaderList &extra = {});
+    void replyError(ResponseWriter *writer, int status, const QString &message, const HeaderList &extra = {});
+    // The engine named in a JSON body; empty body = *engine stays empty. False after answering 400.
+    bool readEngine(const IncomingRequest &request, ResponseWriter *writer, bool required, QString *engine);
+    void watchSupervisor();
+
+    struct Waiting
+    {
+        QString engine;   // empty: a stop of every engine
+        QPointer<ResponseWriter> writer;
+    };
+
+    AgentConfig m_config;
+    EngineSupervisor *m_supervisor;
+    HttpServer *m_server;
+    QList<Waiting> m_switches;
+    QList<Waiting> m_stops;
+    QHash<QString, QElapsedTimer> m_startedAt;
+    bool m_shuttingDown = false;
+};
+
+} // namespace switchyard

@@ -1,0 +1,342 @@
+#include "engines/commanddriver.h"
+
+#include "engines/enginelogging.h"
+#include "engines/engineprocess.h"
+#include "engines/healthpoller.h"
+#include "engines/shellcommand.h"
+#include "upstream/upstreampool.h"
+
+#include <QTimer>
+
+#include <memory>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString exitText(int exitCode, bool crashed)
+{
+    return crashed ? CommandDriver::tr("killed by signal %1").arg(exitCode)
+                   : CommandDriver::tr("exited with code %1").arg(exitCode);
+}
+
+QString withTail(QString text, const QString &tail)
+{
+    if (!tail.isEmpty())
+        text += u": "_s + tail;
+    return text;
+}
+
+} // namespace
+
+CommandDriver::CommandDriver(const HostConfig &host, const QString &stateDir, UpstreamPool *pool, QObject *parent)
+    : EngineDriver(parent)
+    , m_host(host)
+    , m_stateDir(stateDir)
+    , m_pool(pool ? pool : new UpstreamPool(this))
+{
+}
+
+CommandDriver::~CommandDriver() = default;
+
+QString CommandDriver::logFile(const QString &engine) const
+{
+    return m_stateDir + u"/command-%1-%2.log"_s.arg(m_host.name, engine);
+}
+
+const EngineConfig *CommandDriver::engine(const QString &name) const
+{
+    for (const EngineConfig &e : m_host.engines) {
+        if (e.name == name)
+            return &e;
+    }
+    return nullptr;
+}
+
+void CommandDriver::enqueue(std::function<void(Done)> operation)
+{
+    m_queue.append(std::move(operation));
+    if (!m_busy)
+        QMetaObject::invokeMethod(this, &CommandDriver::runNext, Qt::QueuedConnection);
+}
+
+void CommandDriver::runNext()
+{
+    if (m_busy || m_queue.isEmpty())
+        return;
+    m_busy = true;
+    const auto operation = m_queue.takeFirst();
+    QPointer<CommandDriver> self(this);
+    operation([self] {
+        if (!self)
+            return;
+        self->m_busy = false;
+        QMetaObject::invokeMethod(self, &CommandDriver::runNext, Qt::QueuedConnection);
+    });
+}
+
+void CommandDriver::checkAll(std::function<void(const Results &, const QString &)> done)
+{
+    struct Pending
+    {
+        Results results;
+        QString detail;
+        qsizetype left = 0;
+    };
+    auto pending = std::make_shared<Pending>();
+    pending->left = m_host.engines.size();
+    if (pending->left == 0) {
+        done(pending->results, QString());
+        return;
+    }
+    for (const EngineConfig &e : std::as_const(m_host.engines)) {
+        auto *check = new HealthCheck(m_pool, e.url, HealthCheck::DefaultTimeout, this);
+        const QString name = e.name;
+        connect(check, &HealthCheck::done, this,
+                [check, name, pending, done](HealthCheck::Result result, const QString &detail) {
+                    check->deleteLater();
+                    pending->results.insert(name, result);
+                    if (pending->detail.isEmpty())
+                        pending->detail = detail;
+                    if (--pending->left == 0)
+                        done(pending->results, pending->detail);
+                });
+        check->start();
+    }
+}
+
+// Engines that share a URL cannot be told apart by /health: the one started last wins.
+QString CommandDriver::pick(const Results &results) const
+{
+    QString first;
+    for (const EngineConfig &e : m_host.engines) {
+        if (results.value(e.name) != HealthCheck::Result::Healthy)
+            continue;
+        if (e.name == m_running)
+            return e.name;
+        if (first.isEmpty())
+            first = e.name;
+    }
+    return first;
+}
+
+void CommandDriver::probe()
+{
+    checkAll([this](const Results &results, const QString &detail) {
+        const bool allUnreachable = !results.isEmpty()
+                && std::all_of(results.cbegin(), results.cend(),
+                               [](HealthCheck::Result r) { return r == HealthCheck::Result::Unreachable; });
+        if (allUnreachable) {
+            emit unreachable(tr("host %1: no engine can be reached: %2").arg(m_host.name, detail));
+            return;
+        }
+        m_running = pick(results);
+        emit statusKnown(m_running);
+    });
+}
+
+void CommandDriver::startEngine(const QString &name)
+{
+    enqueue([this, name](Done done) { doStart(name, std::move(done)); });
+}
+
+void CommandDriver::stopEngine(const QString &name)
+{
+    enqueue([this, name](Done done) {
+        const EngineConfig *e = engine(name);
+        if (!e) {
+            emit engineStopped(name);
+            done();
+            return;
+        }
+        runStop(*e, [this, name, done](const QString &error) {
+            if (error.isEmpty())
+                emit engineStopped(name);
+            else
+                emit unreachable(error);
+            done();
+        });
+    });
+}
+
+void CommandDriver::doStart(const QString &name, Done done)
+{
+    const EngineConfig *target = engine(name);
+    if (!target) {
+        emit engineStartFailed(name, tr("no engine called %1 on host %2").arg(name, m_host.name));
+        done();
+        return;
+    }
+    const EngineConfig config = *target;
+    checkAll([this, config, done](const Results &results, const QString &) {
+        const bool targetUp = results.value(config.name) == HealthCheck::Result::Healthy;
+        const bool shared = std::any_of(m_host.engines.cbegin(), m_host.engines.cend(), [&](const EngineConfig &e) {
+            return e.name != config.name && e.url == config.url;
+        });
+        if (targetUp && (!shared || m_running == config.name)) {
+            m_running = config.name;
+            emit engineStarted(config.name);
+            done();
+            return;
+        }
+        // Whatever else runs goes first: engines of one host share the GPU, often the port too.
+        QStringList toStop;
+        for (const EngineConfig &e : std::as_const(m_host.engines)) {
+            if (e.name == config.name)
+                continue;
+            const bool up = results.value(e.name) == HealthCheck::Result::Healthy;
+            if (e.name == m_running || (up && e.url != config.url) || (targetUp && e.url == config.url))
+                toStop.append(e.name);
+        }
+        stopEach(toStop, [this, config, done](const QString &error) {
+            if (!error.isEmpty()) {
+                emit engineStartFailed(config.name, error);
+                done();
+                return;
+            }
+            runStart(config, done);
+        });
+    });
+}
+
+void CommandDriver::stopEach(QStringList names, std::function<void(const QString &)> done)
+{
+    if (names.isEmpty()) {
+        done(QString());
+        return;
+    }
+    const EngineConfig *e = engine(names.takeFirst());
+    runStop(*e, [this, names, done](const QString &error) {
+        if (!error.isEmpty())
+            done(error);
+        else
+            stopEach(names, done);
+    });
+}
+
+void CommandDriver::runStart(const EngineConfig &config, Done done)
+{
+    if (ShellCommand *old = m_startCommands.value(config.name))
+        delete old;   // a foreground start line from before: it stops with its group
+    auto *command = new ShellCommand(config.startCommand, logFile(config.name), this);
+    m_startCommands.insert(config.name, command);
+    auto *poller = new HealthPoller(m_pool, config.url, this);
+    auto *deadline = new QTimer(this);
+    deadline->setSingleShot(true);
+
+    auto ended = std::make_shared<bool>(false);
+    // Ends the start once: ok, or failed with a reason.
+    const QPointer<ShellCommand> guard(command);
+    auto finish = [this, config, guard, poller, deadline, ended, done](const QString &failure) {
+        if (*ended)
+            return;
+        *ended = true;
+        poller->deleteLater();
+        deadline->deleteLater();
+        if (failure.isEmpty()) {
+            m_running = config.name;
+            emit engineStarted(config.name);
+        } else {
+            if (m_running == config.name)
+                m_running.clear();
+            if (ShellCommand *command = guard; command && command->isRunning())
+                command->terminate();
+            emit engineStartFailed(config.name, failure);
+        }
+        done();
+    };
+
+    connect(poller, &HealthPoller::reached, this, [finish] { finish(QString()); });
+    connect(command, &ShellCommand::failedToStart, this, [finish](const QString &reason) { finish(reason); });
+    connect(command, &ShellCommand::finished, this, [command, finish, ended](int exitCode, bool crashed) {
+        // Exit 0 is a start line that put the server in the background: keep waiting for /health.
+        if (*ended || (exitCode == 0 && !crashed))
+            return;
+        finish(withTail(tr("the start command %1").arg(exitText(exitCode, crashed)), command->outputTail()));
+    });
+    connect(deadline, &QTimer::timeout, this, [this, config, command, poller, finish, ended] {
+        if (*ended)
+            return;
+        QString reason = tr("no /health within %1 of the start command").arg(EngineProcess::secondsText(config.startTimeout));
+        if (!poller->lastDetail().isEmpty())
+            reason += tr(" (last try: %1)").arg(poller->lastDetail());
+        const QString tail = command->outputTail();
+        if (!tail.isEmpty())
+            reason += tr("; last output: %1").arg(tail);
+        poller->stop();
+        // Do not leave a half-started engine behind: its stop line runs before the failure is told.
+        runStop(config, [finish, reason](const QString &) { finish(reason); });
+    });
+
+    qCDebug(lcEngines).noquote() << "host" << m_host.name << "engine" << config.name << "start:" << config.startCommand;
+    deadline->start(config.startTimeout);
+    poller->start(HealthPoller::Goal::Healthy);
+    command->start();
+}
+
+void CommandDriver::runStop(const EngineConfig &config, std::function<void(const QString &)> done)
+{
+    auto *command = new ShellCommand(config.stopCommand, logFile(config.name), this);
+    auto *poller = new HealthPoller(m_pool, config.url, this);
+    auto *deadline = new QTimer(this);
+    deadline->setSingleShot(true);
+    auto ended = std::make_shared<bool>(false);
+    auto exit = std::make_shared<QString>();
+
+    auto finish = [this, config, command, poller, deadline, ended, done](const QString &failure) {
+        if (*ended)
+            return;
+        *ended = true;
+        poller->deleteLater();
+        deadline->deleteLater();
+        // A stop line still busy after the engine is gone may finish on its own; past the
+        // deadline it goes with its group.
+        if (command->isRunning()) {
+            connect(command, &ShellCommand::finished, command, &QObject::deleteLater);
+            if (!failure.isEmpty())
+                command->terminate();
+        } else {
+            command->deleteLater();
+        }
+        if (failure.isEmpty()) {
+            // A start line still in the foreground is the engine itself (or its ssh): end it too.
+            if (ShellCommand *start = m_startCommands.take(config.name)) {
+                if (start->isRunning()) {
+                    connect(start, &ShellCommand::finished, start, &QObject::deleteLater);
+                    start->terminate();
+                } else {
+                    start->deleteLater();
+                }
+            }
+            if (m_running == config.name)
+                m_running.clear();
+        }
+        done(failure);
+    };
+
+    connect(poller, &HealthPoller::reached, this, [finish] { finish(QString()); });
+    connect(command, &ShellCommand::failedToStart, this, [finish](const QString &reason) { finish(reason); });
+    connect(command, &ShellCommand::finished, this, [this, config, command, exit](int exitCode, bool crashed) {
+        if (exitCode != 0 || crashed) {
+            *exit = withTail(exitText(exitCode, crashed), command->outputTail());
+            qCWarning(lcEngines).noquote() << tr("host %1: the stop command of engine %2 %3")
+                                                  .arg(m_host.name, config.name, *exit);
+        }
+    });
+    connect(deadline, &QTimer::timeout, this, [this, config, finish, exit] {
+        QString reason = tr("engine %1 of host %2 still answers /health %3 after its stop command")
+                             .arg(config.name, m_host.name, EngineProcess::secondsText(config.stopTimeout));
+        if (!exit->isEmpty())
+            reason += tr(" (which %1)").arg(*exit);
+        finish(reason);
+    });
+
+    qCDebug(lcEngines).noquote() << "host" << m_host.name << "engine" << config.name << "stop:" << config.stopCommand;
+    deadline->start(config.stopTimeout);
+    poller->start(HealthPoller::Goal::Gone);
+    command->start();
+}
+
+} // namespace switchyard

@@ -1,0 +1,73 @@
+#include "engines/localdriver.h"
+
+#include "engines/enginelogging.h"
+#include "engines/enginesupervisor.h"
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+LocalDriver::LocalDriver(const HostConfig &host, const QString &stateDir, UpstreamPool *pool, QObject *parent)
+    : EngineDriver(parent)
+    , m_host(host.name)
+    , m_supervisor(new EngineSupervisor(host.engines, stateDir + u'/' + stateFileName(host.name), pool, this))
+{
+    if (!m_supervisor->open(&m_openError))
+        qCWarning(lcEngines).noquote() << tr("host %1: %2").arg(m_host, m_openError);
+    else
+        m_openError.clear();
+
+    // Queued: the supervisor's state is settled before anyone hears of it, and a listener that
+    // calls back into the driver never runs inside the supervisor.
+    connect(m_supervisor, &EngineSupervisor::engineReady, this, [this](const QString &engine) {
+        for (int n = m_pendingStarts.take(engine); n > 0; --n)
+            emit engineStarted(engine);
+    }, Qt::QueuedConnection);
+    connect(m_supervisor, &EngineSupervisor::engineStartFailed, this, [this](const QString &engine, const QString &reason) {
+        for (int n = m_pendingStarts.take(engine); n > 0; --n)
+            emit engineStartFailed(engine, reason);
+    }, Qt::QueuedConnection);
+    connect(m_supervisor, &EngineSupervisor::engineStopped, this, [this](const QString &engine) {
+        for (int n = m_pendingStops.take(engine); n > 0; --n)
+            emit engineStopped(engine);
+    }, Qt::QueuedConnection);
+    connect(m_supervisor, &EngineSupervisor::engineExited, this, [this](const QString &, const QString &) {
+        emit statusKnown(runningEngine());
+    }, Qt::QueuedConnection);
+}
+
+LocalDriver::~LocalDriver() = default;
+
+QString LocalDriver::stateFileName(const QString &host)
+{
+    return u"local-%1.json"_s.arg(host);
+}
+
+void LocalDriver::startEngine(const QString &engine)
+{
+    if (!m_openError.isEmpty()) {
+        QMetaObject::invokeMethod(this, [this, engine] { emit engineStartFailed(engine, m_openError); },
+                                  Qt::QueuedConnection);
+        return;
+    }
+    ++m_pendingStarts[engine];
+    m_supervisor->switchTo(engine);
+}
+
+void LocalDriver::stopEngine(const QString &engine)
+{
+    ++m_pendingStops[engine];
+    m_supervisor->stop(engine);
+}
+
+void LocalDriver::probe()
+{
+    QMetaObject::invokeMethod(this, [this] { emit statusKnown(runningEngine()); }, Qt::QueuedConnection);
+}
+
+QString LocalDriver::runningEngine() const
+{
+    return m_supervisor->readyEngine();
+}
+
+} // namespace switchyard
