@@ -169,7 +169,7 @@ void Catalog::fetch(HostState &state)
     };
     connect(exchange, &UpstreamExchange::finished, this, [exchange, done] {
         if (exchange->status() != 200)
-            done(u"GET /models answered %1"_s.arg(exchange->status()));
+            done(u"its model list (GET /models) answered with an error"_s);
         else
             done(QString());
     });
@@ -276,6 +276,7 @@ void Catalog::setCurrentEngine(const QString &host, const QString &engine)
             it->everFetched = false;
             it->reachable = false;
             invalidate();
+            emit engineChanged(host);
         }
         fetch(*it);
         return;

@@ -84,6 +84,7 @@ public:
 
 Q_SIGNALS:
     void hostRefreshed(const QString &host);
+    void engineChanged(const QString &host);   // the host now runs another engine, at another URL
     void changed();
 
 private:

@@ -31,6 +31,21 @@ ModelEvents::ModelEvents(Catalog *catalog, UpstreamPool *pool, QObject *parent)
         });
         m_feeds.insert(name, feed);
     }
+    // A switch moves the host's feed to the new engine's URL.
+    connect(catalog, &Catalog::engineChanged, this, [this](const QString &host) {
+        auto it = m_feeds.find(host);
+        if (it == m_feeds.end())
+            return;
+        if (it->exchange) {
+            it->exchange->disconnect(this);
+            it->exchange->abort();
+            it->exchange->deleteLater();
+        }
+        it->url = m_catalog->host(host)->url;
+        it->connected = false;
+        it->retryDelay = std::chrono::seconds(1);
+        connectFeed(*it);
+    });
 }
 
 ModelEvents::~ModelEvents()

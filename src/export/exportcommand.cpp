@@ -1,13 +1,281 @@
 #include "export/exportcommand.h"
 
+#include "export/claudecodeexport.h"
+#include "export/opencodeexport.h"
+#include "export/orderedjson.h"
+#include "export/piexport.h"
+#include "export/relaymodel.h"
+
+#include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QSaveFile>
+#include <QUrl>
+
+#include <chrono>
+#include <utility>
+
+using namespace Qt::StringLiterals;
 
 namespace switchyard {
 
-int runExportCommand(const QStringList &, QTextStream &, QTextStream &err)
+namespace {
+
+constexpr std::chrono::seconds FetchTimeout{15};
+
+QString tr(const char *text)
 {
-    err << QCoreApplication::translate("main", "switchyard: this command is not available yet") << Qt::endl;
-    return 2;
+    return QCoreApplication::translate("export", text);
+}
+
+QString helpText()
+{
+    return tr(
+        "Usage: switchyard export opencode|claude-code|pi [options]\n"
+        "\n"
+        "Prints a client config that points at the relay, with the models the relay lists now\n"
+        "(GET /v1/models). Nothing is written unless you ask for it with --write.\n"
+        "\n"
+        "  opencode      an opencode.json with a \"switchyard\" provider for every alias. Model keys\n"
+        "                leave out the words opencode chooses samplers by (qwen, minimax-m2, gemini,\n"
+        "                kimi-k2.5, deepseek-v4-flash, ...): 3090-qwen38-27b becomes the key 3090-q38-27b\n"
+        "                with \"id\": \"3090-qwen38-27b\". Context and output limits come from the host.\n"
+        "  claude-code   the \"env\" block for ~/.claude/settings.json: the base URL, a placeholder token,\n"
+        "                every model variable Claude Code reads set to one alias, and no traffic to the\n"
+        "                internet.\n"
+        "  pi            pi's models.json (~/.pi/agent/models.json) with a \"switchyard\" provider.\n"
+        "\n"
+        "Options:\n"
+        "  --base-url URL     the relay (default http://127.0.0.1:18766)\n"
+        "  --models A,B,...   only these aliases (opencode, pi)\n"
+        "  --model ALIAS      the default model (default: the first one loaded now, else the first)\n"
+        "  --provider NAME    the provider's name in the config (opencode, pi; default switchyard)\n"
+        "  --merge FILE       opencode: add or replace our provider in an existing opencode.json and\n"
+        "                     print the result; \"model\" and \"small_model\" are set only when absent,\n"
+        "                     everything else is kept as it is\n"
+        "  --write            with --merge: write the result back to FILE (atomically) instead\n"
+        "  --shell            claude-code: print `export NAME=value` lines instead of JSON\n"
+        "  --list FILE        read the model list from FILE (a saved /v1/models answer) instead of\n"
+        "                     asking the relay\n"
+        "  -h, --help         this text\n"
+        "\n"
+        "Examples:\n"
+        "  switchyard export opencode > ~/.config/opencode/opencode.json\n"
+        "  switchyard export opencode --merge ~/.config/opencode/opencode.json --write\n"
+        "  switchyard export claude-code --model 3090-flint-40b --shell >> ~/.profile\n"
+        "  switchyard export pi > ~/.pi/agent/models.json\n");
+}
+
+// "http://h:1/v1/" -> "http://h:1"
+bool normalizeBaseUrl(const QString &text, QString *base, QString *error)
+{
+    QString s = text.trimmed();
+    while (s.endsWith(u'/'))
+        s.chop(1);
+    if (s.endsWith("/v1"_L1))
+        s.chop(3);
+    const QUrl url(s, QUrl::StrictMode);
+    if (!url.isValid() || (url.scheme() != "http"_L1 && url.scheme() != "https"_L1) || url.host().isEmpty()
+        || url.hasQuery() || url.hasFragment()) {
+        *error = tr("--base-url wants an http:// or https:// URL, not '%1'").arg(text);
+        return false;
+    }
+    *base = s;
+    return true;
+}
+
+bool fetchModels(const QString &base, QByteArray *body, QString *error)
+{
+    QNetworkAccessManager manager;
+    QNetworkRequest request(QUrl(base + "/v1/models"_L1));
+    request.setTransferTimeout(int(std::chrono::milliseconds(FetchTimeout).count()));
+    request.setHeader(QNetworkRequest::UserAgentHeader, QString::fromLatin1("switchyard-export/" SWITCHYARD_VERSION));
+    QNetworkReply *reply = manager.get(request);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    reply->deleteLater();
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (reply->error() != QNetworkReply::NoError && status == 0) {
+        *error = tr("cannot read the model list from %1/v1/models: %2 (is the relay running? see --base-url)")
+                     .arg(base, reply->errorString());
+        return false;
+    }
+    if (status != 200) {
+        *error = tr("%1/v1/models answered HTTP %2").arg(base).arg(status);
+        return false;
+    }
+    *body = reply->readAll();
+    return true;
+}
+
+bool readFile(const QString &path, QByteArray *data, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("cannot read %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    *data = file.readAll();
+    return true;
+}
+
+QStringList splitList(const QString &value)
+{
+    QStringList out;
+    const QStringList parts = value.split(u',');
+    for (const QString &p : parts) {
+        if (!p.trimmed().isEmpty())
+            out.append(p.trimmed());
+    }
+    return out;
+}
+
+QByteArray indented(const QJsonObject &object)
+{
+    return OrderedJson::write(OrderedJson::fromValue(object));
+}
+
+} // namespace
+
+int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption baseUrlOption(u"base-url"_s, QString(), u"URL"_s, u"http://127.0.0.1:18766"_s);
+    const QCommandLineOption modelsOption(u"models"_s, QString(), u"A,B"_s);
+    const QCommandLineOption modelOption(u"model"_s, QString(), u"ALIAS"_s);
+    const QCommandLineOption providerOption(u"provider"_s, QString(), u"NAME"_s, u"switchyard"_s);
+    const QCommandLineOption mergeOption(u"merge"_s, QString(), u"FILE"_s);
+    const QCommandLineOption writeOption(u"write"_s, QString());
+    const QCommandLineOption shellOption(u"shell"_s, QString());
+    const QCommandLineOption listOption(u"list"_s, QString(), u"FILE"_s);
+    const QCommandLineOption helpOption(QStringList{u"h"_s, u"help"_s}, QString());
+    parser.addOptions({baseUrlOption, modelsOption, modelOption, providerOption, mergeOption, writeOption,
+                       shellOption, listOption, helpOption});
+
+    auto fail = [&err](const QString &message) {
+        err << "switchyard export: " << message << Qt::endl;
+        return 1;
+    };
+    auto usage = [&err](const QString &message) {
+        err << "switchyard export: " << message << Qt::endl
+            << tr("see switchyard export --help") << Qt::endl;
+        return 2;
+    };
+
+    if (!parser.parse(QStringList{u"switchyard export"_s} + arguments))
+        return usage(parser.errorText());
+    if (parser.isSet(helpOption)) {
+        out << helpText();
+        return 0;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return usage(tr("name one client: opencode, claude-code or pi"));
+    const QString client = positional.first();
+    if (client != "opencode"_L1 && client != "claude-code"_L1 && client != "pi"_L1)
+        return usage(tr("unknown client %1: use opencode, claude-code or pi").arg(client));
+
+    auto notFor = [&](const QCommandLineOption &option, const QStringList &clients) {
+        return parser.isSet(option) && !clients.contains(client);
+    };
+    for (const auto &[option, clients] : {std::pair{&modelsOption, QStringList{u"opencode"_s, u"pi"_s}},
+                                          std::pair{&providerOption, QStringList{u"opencode"_s, u"pi"_s}},
+                                          std::pair{&mergeOption, QStringList{u"opencode"_s}},
+                                          std::pair{&writeOption, QStringList{u"opencode"_s}},
+                                          std::pair{&shellOption, QStringList{u"claude-code"_s}}}) {
+        if (notFor(*option, clients))
+            return usage(tr("--%1 is not an option of export %2").arg(option->names().first(), client));
+    }
+    if (parser.isSet(writeOption) && !parser.isSet(mergeOption))
+        return usage(tr("--write needs --merge FILE (the file to write back)"));
+    const QString providerName = parser.value(providerOption).trimmed();
+    if (providerName.isEmpty() || providerName.contains(u'/'))
+        return usage(tr("--provider wants a name without '/'"));
+
+    QString base;
+    QString error;
+    if (!normalizeBaseUrl(parser.value(baseUrlOption), &base, &error))
+        return usage(error);
+
+    QByteArray listJson;
+    if (parser.isSet(listOption) ? !readFile(parser.value(listOption), &listJson, &error)
+                                 : !fetchModels(base, &listJson, &error))
+        return fail(error);
+    QList<RelayModel> models;
+    if (!RelayModel::parseList(listJson, &models, &error))
+        return fail(error);
+    if (models.isEmpty())
+        return fail(tr("the relay at %1 lists no models").arg(base));
+
+    const QStringList known = RelayModel::aliases(models);
+    if (parser.isSet(modelsOption)) {
+        QStringList unknown;
+        models = RelayModel::select(models, splitList(parser.value(modelsOption)), &unknown);
+        if (!unknown.isEmpty())
+            return fail(tr("unknown model %1; known: %2").arg(unknown.join(u", "_s), known.join(u", "_s)));
+        if (models.isEmpty())
+            return usage(tr("--models names no model"));
+    }
+    QString alias = parser.value(modelOption).trimmed();
+    if (alias.isEmpty())
+        alias = RelayModel::defaultAlias(models);
+    if (!RelayModel::find(models, alias)) {
+        return fail(tr("unknown model %1; known: %2")
+                        .arg(alias, RelayModel::aliases(models).join(u", "_s)));
+    }
+
+    if (client == "claude-code"_L1) {
+        const ClaudeCodeExport exporter(base, alias);
+        if (parser.isSet(shellOption))
+            out << exporter.shell();
+        else
+            out << indented(exporter.settings());
+        return 0;
+    }
+    if (client == "pi"_L1) {
+        out << indented(PiExport(base, providerName, models).modelsJson());
+        return 0;
+    }
+
+    const OpencodeExport exporter(OpencodeExport::Options{base, providerName, alias}, models);
+    if (!exporter.isValid(&error))
+        return fail(error);
+    if (!parser.isSet(mergeOption)) {
+        out << indented(exporter.config());
+        return 0;
+    }
+    const QString path = parser.value(mergeOption);
+    QByteArray existing;
+    if (QFileInfo::exists(path)) {
+        if (!readFile(path, &existing, &error))
+            return fail(error);
+    } else if (!parser.isSet(writeOption)) {
+        return fail(tr("%1 does not exist (leave out --merge to print a new config)").arg(path));
+    } else {
+        existing = "{}";
+    }
+    QByteArray merged;
+    if (!exporter.merge(existing, path, &merged, &error))
+        return fail(error);
+    if (!parser.isSet(writeOption)) {
+        out << merged;
+        return 0;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(merged) != merged.size() || !file.commit())
+        return fail(tr("cannot write %1: %2").arg(path, file.errorString()));
+    err << QCoreApplication::translate("export", "wrote %1 (provider \"%2\", %n model(s))", nullptr,
+                                       int(exporter.entries().size()))
+               .arg(path, providerName)
+        << Qt::endl;
+    return 0;
 }
 
 } // namespace switchyard

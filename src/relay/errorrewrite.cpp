@@ -31,7 +31,7 @@ std::optional<RewrittenError> forAnthropic(int status, const QByteArray &upstrea
     const QString type = error.value("type"_L1).toString();
 
     if (message.contains("System message must be at the beginning"_L1))
-        return RewrittenError{400, anthropicError(u"role 'system' must precede an assistant message (llama.cpp: %1)"_s.arg(message))};
+        return RewrittenError{400, anthropicError(u"role 'system' must precede an assistant message: a system message inside messages is not supported by this model's chat template (llama.cpp: %1)"_s.arg(message))};
 
     if (type == "exceed_context_size_error"_L1 || message.contains("exceeds the available context size"_L1)) {
         // Counts from the upstream are only trusted when they are plausible token counts.

@@ -7,6 +7,7 @@
 #include "http/responsewriter.h"
 #include "relay/jsonmodelfield.h"
 #include "relay/proxiedrequest.h"
+#include "relay/retrywords.h"
 #include "upstream/upstreampool.h"
 
 #include <QUrlQuery>
@@ -324,14 +325,18 @@ void Relay::broadcastModelEvent(const QByteArray &frame)
 
 QString Relay::unknownModelMessage(const QString &model) const
 {
-    QStringList known = m_catalog->aliases();
-    const qsizetype total = known.size();
-    if (known.size() > 20)
-        known = known.mid(0, 20);
-    QString list = known.join(u", "_s);
-    if (total > known.size())
-        list += u", ... (%1 in all, see GET /v1/models)"_s.arg(total);
-    return u"model '%1' not found; known models: %2"_s.arg(model, list.isEmpty() ? u"none"_s : list);
+    // Name the known aliases, but leave out any whose name would make a client retry (a model
+    // called "tiny-500m" reads as a 500 to opencode and pi).
+    const QStringList all = m_catalog->aliases();
+    QStringList named;
+    for (const QString &alias : all) {
+        if (named.size() < 20 && !RetryWords::present(alias))
+            named.append(alias);
+    }
+    QString list = named.isEmpty() ? u"none"_s : named.join(u", "_s);
+    if (all.size() > named.size())
+        list += u", and %1 more (GET /v1/models lists them all)"_s.arg(all.size() - named.size());
+    return u"model '%1' not found; known models: %2"_s.arg(model, list);
 }
 
 } // namespace switchyard

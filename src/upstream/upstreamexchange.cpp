@@ -19,13 +19,13 @@ UpstreamExchange::UpstreamExchange(UpstreamPool *pool, Request request, QObject 
 {
     m_connectTimer.setSingleShot(true);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
-        fail(Failure::ConnectTimeout, QStringLiteral("no connection to %1 within %2 ms")
-                 .arg(m_request.base.authority()).arg(m_request.connectTimeout.count()));
+        fail(Failure::ConnectTimeout, QStringLiteral("no connection within %1 s")
+                 .arg(double(m_request.connectTimeout.count()) / 1000.0));
     });
     m_inactivityTimer.setSingleShot(true);
     connect(&m_inactivityTimer, &QTimer::timeout, this, [this] {
-        fail(Failure::Inactivity, QStringLiteral("%1 sent nothing for %2 ms")
-                 .arg(m_request.base.authority()).arg(m_request.inactivityTimeout.count()));
+        fail(Failure::Inactivity, QStringLiteral("the engine sent nothing for %1 s")
+                 .arg(double(m_request.inactivityTimeout.count()) / 1000.0));
     });
 }
 
@@ -170,15 +170,15 @@ void UpstreamExchange::onSocketError(QAbstractSocket::SocketError error)
         onDisconnected();
         return;
     case QAbstractSocket::ConnectionRefusedError:
-        fail(Failure::Refused, QStringLiteral("%1 refused the connection").arg(m_request.base.authority()));
+        fail(Failure::Refused, QStringLiteral("the engine refused the connection"));
         return;
     case QAbstractSocket::HostNotFoundError:
-        fail(Failure::HostNotFound, QStringLiteral("host %1 not found").arg(m_request.base.host()));
+        fail(Failure::HostNotFound, QStringLiteral("the engine's host name does not resolve"));
         return;
     case QAbstractSocket::NetworkError:
     case QAbstractSocket::SocketTimeoutError:
         if (!m_gotBytes && m_socket && m_socket->state() != QAbstractSocket::ConnectedState && !m_reused) {
-            fail(Failure::Refused, QStringLiteral("%1: %2").arg(m_request.base.authority(), m_socket->errorString()));
+            fail(Failure::Refused, QStringLiteral("the engine could not be reached"));
             return;
         }
         onDisconnected();
@@ -187,11 +187,14 @@ void UpstreamExchange::onSocketError(QAbstractSocket::SocketError error)
         if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
             return;
         fail(m_gotBytes ? Failure::Truncated : Failure::Refused,
-             QStringLiteral("%1: %2").arg(m_request.base.authority(), m_socket ? m_socket->errorString() : QString()));
+             QStringLiteral("the connection to the engine failed"));
         return;
     }
 }
 
+// The messages name no address, port or system error text: they reach clients inside refusals,
+// and opencode and pi retry on words and numbers in an error's text ("502", "connection refused",
+// "timeout") whatever its status says. The relay adds which host and engine it was.
 void UpstreamExchange::fail(Failure failure, const QString &message)
 {
     if (m_done)

@@ -1,0 +1,55 @@
+#include "export/claudecodeexport.h"
+
+#include <QRegularExpression>
+
+using namespace Qt::StringLiterals;
+
+namespace switchyard {
+
+ClaudeCodeExport::ClaudeCodeExport(const QString &baseUrl, const QString &alias)
+{
+    m_variables = {
+        {u"ANTHROPIC_BASE_URL"_s, baseUrl},
+        // A token rather than ANTHROPIC_API_KEY: Claude Code asks before it uses a custom API
+        // key in an interactive session, but sends a token as it is (Authorization: Bearer).
+        {u"ANTHROPIC_AUTH_TOKEN"_s, u"switchyard"_s},
+        {u"ANTHROPIC_MODEL"_s, alias},
+        {u"ANTHROPIC_DEFAULT_OPUS_MODEL"_s, alias},
+        {u"ANTHROPIC_DEFAULT_SONNET_MODEL"_s, alias},
+        {u"ANTHROPIC_DEFAULT_HAIKU_MODEL"_s, alias},
+        {u"ANTHROPIC_SMALL_FAST_MODEL"_s, alias},
+        {u"CLAUDE_CODE_SUBAGENT_MODEL"_s, alias},
+        {u"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"_s, u"1"_s},
+        {u"DISABLE_TELEMETRY"_s, u"1"_s},
+        {u"DISABLE_ERROR_REPORTING"_s, u"1"_s},
+        {u"DISABLE_AUTOUPDATER"_s, u"1"_s},
+    };
+}
+
+QJsonObject ClaudeCodeExport::settings() const
+{
+    QJsonObject env;
+    for (const auto &[name, value] : m_variables)
+        env.insert(name, value);
+    return QJsonObject{{"env"_L1, env}};
+}
+
+QString ClaudeCodeExport::shellQuote(const QString &value)
+{
+    static const QRegularExpression plain(u"^[A-Za-z0-9_./:@%+=,-]+$"_s);
+    if (plain.match(value).hasMatch())
+        return value;
+    QString quoted = value;
+    quoted.replace(u'\'', "'\\''"_L1);
+    return u'\'' + quoted + u'\'';
+}
+
+QString ClaudeCodeExport::shell() const
+{
+    QString out;
+    for (const auto &[name, value] : m_variables)
+        out += "export "_L1 + name + u'=' + shellQuote(value) + u'\n';
+    return out;
+}
+
+} // namespace switchyard

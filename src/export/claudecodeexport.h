@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace switchyard {
+
+// Claude Code's environment for the relay: the base URL, a placeholder token, and every model
+// variable it reads (default, opus, sonnet, haiku, small/fast, subagent) set to one alias, so
+// its side requests never make a one-model llama.cpp router swap models; plus the switches
+// that keep it from calling the internet.
+class ClaudeCodeExport
+{
+public:
+    using Variables = QList<QPair<QString, QString>>;
+
+    ClaudeCodeExport(const QString &baseUrl, const QString &alias);
+
+    // In a fixed order.
+    const Variables &variables() const { return m_variables; }
+    // {"env": {...}} for ~/.claude/settings.json.
+    QJsonObject settings() const;
+    // `export NAME='value'` lines for a POSIX shell.
+    QString shell() const;
+
+    static QString shellQuote(const QString &value);
+
+private:
+    Variables m_variables;
+};
+
+} // namespace switchyard

@@ -1,0 +1,175 @@
+#include "export/orderedjson.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLocale>
+
+#include <cmath>
+
+namespace switchyard::OrderedJson {
+
+JsonNode fromValue(const QJsonValue &value, const QString &key)
+{
+    JsonNode node;
+    node.key = key;
+    switch (value.type()) {
+    case QJsonValue::Bool:
+        node.type = JsonNode::Type::Bool;
+        node.boolean = value.toBool();
+        break;
+    case QJsonValue::Double:
+        node.type = JsonNode::Type::Number;
+        node.number = value.toDouble();
+        break;
+    case QJsonValue::String:
+        node.type = JsonNode::Type::String;
+        node.string = value.toString();
+        break;
+    case QJsonValue::Array: {
+        node.type = JsonNode::Type::Array;
+        const QJsonArray array = value.toArray();
+        for (const QJsonValue &item : array)
+            node.children.push_back(fromValue(item));
+        break;
+    }
+    case QJsonValue::Object: {
+        node.type = JsonNode::Type::Object;
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it)
+            node.children.push_back(fromValue(it.value(), it.key()));
+        break;
+    }
+    case QJsonValue::Null:
+    case QJsonValue::Undefined:
+        node.type = JsonNode::Type::Null;
+        break;
+    }
+    return node;
+}
+
+QJsonValue toValue(const JsonNode &node)
+{
+    switch (node.type) {
+    case JsonNode::Type::Null:
+        return QJsonValue(QJsonValue::Null);
+    case JsonNode::Type::Bool:
+        return node.boolean;
+    case JsonNode::Type::Number:
+        return node.number;
+    case JsonNode::Type::String:
+        return node.string;
+    case JsonNode::Type::Array: {
+        QJsonArray array;
+        for (const JsonNode &child : node.children)
+            array.append(toValue(child));
+        return array;
+    }
+    case JsonNode::Type::Object: {
+        QJsonObject object;
+        for (const JsonNode &child : node.children)
+            object.insert(child.key, toValue(child));
+        return object;
+    }
+    }
+    return {};
+}
+
+JsonNode *member(JsonNode &object, QStringView key)
+{
+    for (JsonNode &child : object.children) {
+        if (child.key == key)
+            return &child;
+    }
+    return nullptr;
+}
+
+void setMember(JsonNode &object, const QString &key, const QJsonValue &value)
+{
+    JsonNode node = fromValue(value, key);
+    if (JsonNode *existing = member(object, key))
+        *existing = std::move(node);
+    else
+        object.children.push_back(std::move(node));
+}
+
+namespace {
+
+void writeString(QByteArray &out, const QString &text)
+{
+    out += '"';
+    const QByteArray utf8 = text.toUtf8();
+    for (const char c : utf8) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+                out += "\\u00" + QByteArray::number(static_cast<unsigned char>(c), 16).rightJustified(2, '0');
+            else
+                out += c;
+        }
+    }
+    out += '"';
+}
+
+void writeNumber(QByteArray &out, double d)
+{
+    if (!std::isfinite(d)) {
+        out += "null";
+    } else if (d == std::floor(d) && std::fabs(d) < 9007199254740992.0) {
+        out += QByteArray::number(static_cast<qint64>(d));
+    } else {
+        out += QByteArray::number(d, 'g', QLocale::FloatingPointShortest);
+    }
+}
+
+void writeNode(QByteArray &out, const JsonNode &node, int depth)
+{
+    const QByteArray indent(2 * (depth + 1), ' ');
+    const QByteArray closing(2 * depth, ' ');
+    switch (node.type) {
+    case JsonNode::Type::Null: out += "null"; return;
+    case JsonNode::Type::Bool: out += node.boolean ? "true" : "false"; return;
+    case JsonNode::Type::Number: writeNumber(out, node.number); return;
+    case JsonNode::Type::String: writeString(out, node.string); return;
+    case JsonNode::Type::Array:
+    case JsonNode::Type::Object: {
+        const bool object = node.isObject();
+        if (node.children.empty()) {
+            out += object ? "{}" : "[]";
+            return;
+        }
+        out += object ? "{\n" : "[\n";
+        for (std::size_t i = 0; i < node.children.size(); ++i) {
+            const JsonNode &child = node.children[i];
+            out += indent;
+            if (object) {
+                writeString(out, child.key);
+                out += ": ";
+            }
+            writeNode(out, child, depth + 1);
+            out += i + 1 < node.children.size() ? ",\n" : "\n";
+        }
+        out += closing;
+        out += object ? '}' : ']';
+        return;
+    }
+    }
+}
+
+} // namespace
+
+QByteArray write(const JsonNode &node)
+{
+    QByteArray out;
+    writeNode(out, node, 0);
+    out += '\n';
+    return out;
+}
+
+} // namespace switchyard::OrderedJson

@@ -1,0 +1,564 @@
+#include "export/claudecodeexport.h"
+#include "export/exportcommand.h"
+#include "export/opencodeexport.h"
+#include "export/piexport.h"
+#include "export/relaymodel.h"
+#include "export/samplerwords.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace switchyard;
+
+namespace {
+
+RelayModel model(const QString &alias, int context = 0)
+{
+    RelayModel m;
+    m.alias = alias;
+    m.contextSize = context;
+    return m;
+}
+
+QJsonObject parseObject(const QByteArray &json)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning() << "not JSON:" << error.errorString() << json;
+    return doc.object();
+}
+
+struct CommandResult
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+CommandResult runCommand(const QStringList &arguments)
+{
+    CommandResult r;
+    QTextStream out(&r.out);
+    QTextStream err(&r.err);
+    r.code = runExportCommand(arguments, out, err);
+    out.flush();
+    err.flush();
+    return r;
+}
+
+// A relay's /v1/models in router format: one loaded model with meta, one from a preset, one bare.
+const QByteArray kRelayList = R"({"object":"list","data":[
+ {"id":"3090-qwen38-27b","object":"model","status":{"value":"loaded","args":["llama-server","--port","1"]},
+  "meta":{"n_ctx":131072,"n_ctx_train":262144},"proxy":{"host":"3090","key":"qwen38-27b","engine":"mainline"}},
+ {"id":"3090-flint-40b","object":"model","status":{"value":"unloaded","args":["llama-server","-c","65536"]},
+  "proxy":{"host":"3090","key":"flint-40b","engine":"fork"}},
+ {"id":"a9-MiniMax-M2-q4","object":"model","status":{"value":"unloaded","args":[],
+  "preset":"[MiniMax-M2-q4]\nctx-size = 8192\nmodel = /m.gguf\n"},"proxy":{"host":"a9","key":"MiniMax-M2-q4"}},
+ {"id":"a9-tiny","object":"model","status":{"value":"unloaded"}}
+]})";
+
+} // namespace
+
+class TestExport : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void samplerWords_data();
+    void samplerWords();
+    void safeKeyNeverContainsAWord();
+    void keysAreUniqueAndSafe_data();
+    void keysAreUniqueAndSafe();
+    void relayModelList_data();
+    void relayModelList();
+    void relayModelListRejectsGarbage();
+    void outputLimit_data();
+    void outputLimit();
+    void defaultAliasPrefersALoadedModel();
+    void opencodeConfig();
+    void opencodeUnknownDefaultModel();
+    void opencodeMergeKeepsUserSettings();
+    void opencodeMergeSetsModelWhenAbsent();
+    void opencodeMergeRefusesInvalidFiles_data();
+    void opencodeMergeRefusesInvalidFiles();
+    void claudeCode();
+    void shellQuote_data();
+    void shellQuote();
+    void pi();
+    void command_data();
+    void command();
+    void commandWriteIsAtomicAndRefusesInvalidJson();
+};
+
+void TestExport::samplerWords_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QStringList>("found");
+    QTest::addColumn<QString>("safe");
+
+    QTest::newRow("qwen") << u"3090-qwen38-27b"_s << QStringList{u"qwen"_s} << u"3090-q38-27b"_s;
+    QTest::newRow("Qwen upper case") << u"a9-Qwen3-Coder"_s << QStringList{u"qwen"_s} << u"a9-q3-Coder"_s;
+    QTest::newRow("minimax-m2") << u"a9-minimax-m2.5-q4"_s << QStringList{u"minimax-m2"_s} << u"a9-mm2.5-q4"_s;
+    QTest::newRow("MiniMax-M2") << u"a9-MiniMax-M2"_s << QStringList{u"minimax-m2"_s} << u"a9-mm2"_s;
+    QTest::newRow("kimi-k2.5") << u"h-kimi-k2.5"_s << QStringList{u"kimi-k2.5"_s} << u"h-kk2.5"_s;
+    QTest::newRow("kimi-k2p5") << u"h-kimi-k2p5-iq2"_s << QStringList{u"kimi-k2p5"_s} << u"h-kk2p5-iq2"_s;
+    QTest::newRow("kimi-k2-5") << u"h-kimi-k2-5"_s << QStringList{u"kimi-k2-5"_s} << u"h-kk2-5"_s;
+    QTest::newRow("gemini") << u"h-gemini-3-pro"_s << QStringList{u"gemini"_s} << u"h-gmn-3-pro"_s;
+    QTest::newRow("deepseek-v4-flash") << u"h-deepseek-v4-flash"_s << QStringList{u"deepseek-v4-flash"_s}
+                                       << u"h-ds-v4-flash"_s;
+    QTest::newRow("two words") << u"h-qwen-gemini"_s << QStringList{u"gemini"_s, u"qwen"_s} << u"h-q-gmn"_s;
+    QTest::newRow("kimi-k2 alone is not listed") << u"h-kimi-k2"_s << QStringList{} << u"h-kimi-k2"_s;
+    QTest::newRow("none") << u"3090-flint-40b"_s << QStringList{} << u"3090-flint-40b"_s;
+    QTest::newRow("word made by a replacement") << u"h-qwenwen"_s << QStringList{u"qwen"_s} << u"h-q"_s;
+}
+
+void TestExport::samplerWords()
+{
+    QFETCH(QString, name);
+    QFETCH(QStringList, found);
+    QFETCH(QString, safe);
+    QStringList actual = SamplerWords::found(name);
+    actual.sort();
+    found.sort();
+    QCOMPARE(actual, found);
+    QCOMPARE(SamplerWords::contains(name), !found.isEmpty());
+    QCOMPARE(SamplerWords::safeKey(name), safe);
+    QVERIFY(!SamplerWords::contains(SamplerWords::safeKey(name)));
+}
+
+void TestExport::safeKeyNeverContainsAWord()
+{
+    // Every word, in every case, glued to every other word and its replacement.
+    QStringList pieces;
+    for (const SamplerWords::Word &w : SamplerWords::words) {
+        pieces << QString::fromLatin1(w.word) << QString::fromLatin1(w.word).toUpper()
+               << QString::fromLatin1(w.replacement);
+    }
+    int checked = 0;
+    for (const QString &a : std::as_const(pieces)) {
+        for (const QString &b : std::as_const(pieces)) {
+            for (const QString &glue : {QString(), u"-"_s}) {
+                const QString name = u"h-"_s + a + glue + b;
+                const QString key = SamplerWords::safeKey(name);
+                QVERIFY2(!SamplerWords::contains(key), qPrintable(name + u" -> "_s + key));
+                QVERIFY(!key.isEmpty());
+                ++checked;
+            }
+        }
+        QVERIFY(!SamplerWords::contains(SamplerWords::safeKey(a)));
+    }
+    QVERIFY(checked > 100);
+    for (const SamplerWords::Word &w : SamplerWords::words)
+        QVERIFY2(!SamplerWords::contains(QString::fromLatin1(w.replacement)), w.replacement);
+}
+
+void TestExport::keysAreUniqueAndSafe_data()
+{
+    QTest::addColumn<QStringList>("aliases");
+    QTest::addColumn<QStringList>("keys");
+
+    QTest::newRow("unchanged") << QStringList{u"3090-a"_s, u"a9-b"_s} << QStringList{u"3090-a"_s, u"a9-b"_s};
+    QTest::newRow("replaced") << QStringList{u"3090-qwen38-27b"_s, u"3090-flint"_s}
+                              << QStringList{u"3090-q38-27b"_s, u"3090-flint"_s};
+    QTest::newRow("clash with a plain alias")
+        << QStringList{u"3090-qwen38"_s, u"3090-q38"_s} << QStringList{u"3090-q38-2"_s, u"3090-q38"_s};
+    QTest::newRow("clash between two replaced")
+        << QStringList{u"h-qwen3"_s, u"h-QWEN3"_s, u"h-Qwen3"_s} << QStringList{u"h-q3"_s, u"h-q3-2"_s, u"h-q3-3"_s};
+}
+
+void TestExport::keysAreUniqueAndSafe()
+{
+    QFETCH(QStringList, aliases);
+    QFETCH(QStringList, keys);
+    const QStringList actual = OpencodeExport::keysFor(aliases);
+    QCOMPARE(actual, keys);
+    QStringList lower;
+    for (const QString &k : actual) {
+        QVERIFY2(!SamplerWords::contains(k), qPrintable(k));
+        QVERIFY2(!lower.contains(k.toLower()), qPrintable(k));
+        lower.append(k.toLower());
+    }
+}
+
+void TestExport::relayModelList_data()
+{
+    QTest::addColumn<QString>("alias");
+    QTest::addColumn<int>("context");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<bool>("loaded");
+
+    QTest::newRow("meta.n_ctx") << u"3090-qwen38-27b"_s << 131072 << u"3090"_s << u"qwen38-27b"_s << true;
+    QTest::newRow("-c in args") << u"3090-flint-40b"_s << 65536 << u"3090"_s << u"flint-40b"_s << false;
+    QTest::newRow("preset") << u"a9-MiniMax-M2-q4"_s << 8192 << u"a9"_s << u"MiniMax-M2-q4"_s << false;
+    QTest::newRow("unknown") << u"a9-tiny"_s << 0 << QString() << QString() << false;
+}
+
+void TestExport::relayModelList()
+{
+    QFETCH(QString, alias);
+    QFETCH(int, context);
+    QFETCH(QString, host);
+    QFETCH(QString, key);
+    QFETCH(bool, loaded);
+    QList<RelayModel> models;
+    QString error;
+    QVERIFY(RelayModel::parseList(kRelayList, &models, &error));
+    QCOMPARE(models.size(), 4);
+    const RelayModel *m = RelayModel::find(models, alias);
+    QVERIFY(m);
+    QCOMPARE(m->contextSize, context);
+    QCOMPARE(m->host, host);
+    QCOMPARE(m->key, key);
+    QCOMPARE(m->loaded, loaded);
+}
+
+void TestExport::relayModelListRejectsGarbage()
+{
+    QList<RelayModel> models;
+    QString error;
+    QVERIFY(!RelayModel::parseList("<html>", &models, &error));
+    QVERIFY(!error.isEmpty());
+    QVERIFY(!RelayModel::parseList(R"({"models":[]})", &models, &error));
+    // A plain OpenAI list is fine; entries without an id are skipped.
+    QVERIFY(RelayModel::parseList(R"({"data":[{"id":"h-a"},{"object":"model"}]})", &models, &error));
+    QCOMPARE(RelayModel::aliases(models), QStringList{u"h-a"_s});
+}
+
+void TestExport::outputLimit_data()
+{
+    QTest::addColumn<int>("context");
+    QTest::addColumn<int>("output");
+    QTest::newRow("4k") << 4096 << 1024;
+    QTest::newRow("64k") << 65536 << 16384;
+    QTest::newRow("128k capped") << 131072 << 32000;
+    QTest::newRow("1M capped") << 1048576 << 32000;
+    QTest::newRow("tiny") << 2 << 1;
+}
+
+void TestExport::outputLimit()
+{
+    QFETCH(int, context);
+    QFETCH(int, output);
+    QCOMPARE(OpencodeExport::outputLimit(context), output);
+}
+
+void TestExport::defaultAliasPrefersALoadedModel()
+{
+    RelayModel loaded = model(u"h-b"_s);
+    loaded.loaded = true;
+    QCOMPARE(RelayModel::defaultAlias({model(u"h-a"_s), loaded, model(u"h-c"_s)}), u"h-b"_s);
+    QCOMPARE(RelayModel::defaultAlias({model(u"h-a"_s), model(u"h-c"_s)}), u"h-a"_s);
+    QCOMPARE(RelayModel::defaultAlias({}), QString());
+    const OpencodeExport exporter({u"http://h:1"_s, u"s"_s, QString()}, {model(u"h-qwen-a"_s), loaded});
+    QCOMPARE(exporter.config().value("model"_L1).toString(), u"s/h-b"_s);
+    QCOMPARE(ClaudeCodeExport(u"http://h:1"_s, RelayModel::defaultAlias({model(u"h-a"_s), loaded}))
+                 .settings().value("env"_L1).toObject().value("ANTHROPIC_MODEL"_L1).toString(), u"h-b"_s);
+}
+
+void TestExport::opencodeConfig()
+{
+    QList<RelayModel> models;
+    QString error;
+    QVERIFY(RelayModel::parseList(kRelayList, &models, &error));
+    const OpencodeExport exporter({u"http://10.0.0.5:18766"_s, u"lan"_s, QString()}, models);
+    QVERIFY(exporter.isValid(&error));
+    const QJsonObject config = exporter.config();
+
+    QCOMPARE(config.value("model"_L1).toString(), u"lan/3090-q38-27b"_s);
+    QCOMPARE(config.value("small_model"_L1).toString(), u"lan/3090-q38-27b"_s);
+    QCOMPARE(config.value("autoupdate"_L1), QJsonValue(false));
+    QCOMPARE(config.value("share"_L1).toString(), u"disabled"_s);
+    const QJsonObject provider = config.value("provider"_L1).toObject().value("lan"_L1).toObject();
+    QCOMPARE(provider.value("npm"_L1).toString(), u"@ai-sdk/openai-compatible"_s);
+    QCOMPARE(provider.value("options"_L1).toObject().value("baseURL"_L1).toString(), u"http://10.0.0.5:18766/v1"_s);
+    QVERIFY(!provider.value("options"_L1).toObject().value("apiKey"_L1).toString().isEmpty());
+
+    const QJsonObject entries = provider.value("models"_L1).toObject();
+    QCOMPARE(entries.size(), models.size());
+    QStringList ids;
+    for (auto it = entries.begin(); it != entries.end(); ++it) {
+        QVERIFY2(!SamplerWords::contains(it.key()), qPrintable(it.key()));
+        ids.append(it.value().toObject().value("id"_L1).toString());
+        QCOMPARE(it.value().toObject().value("name"_L1).toString(), ids.last());
+    }
+    ids.sort();
+    QStringList aliases = RelayModel::aliases(models);
+    aliases.sort();
+    QCOMPARE(ids, aliases);
+
+    const QJsonObject qwen = entries.value("3090-q38-27b"_L1).toObject();
+    QCOMPARE(qwen.value("id"_L1).toString(), u"3090-qwen38-27b"_s);
+    QCOMPARE(qwen.value("limit"_L1).toObject().value("context"_L1).toInt(), 131072);
+    QCOMPARE(qwen.value("limit"_L1).toObject().value("output"_L1).toInt(), 32000);
+    const QJsonObject minimax = entries.value("a9-mm2-q4"_L1).toObject();
+    QCOMPARE(minimax.value("id"_L1).toString(), u"a9-MiniMax-M2-q4"_s);
+    QCOMPARE(minimax.value("limit"_L1).toObject().value("output"_L1).toInt(), 2048);
+    QVERIFY(!entries.value("a9-tiny"_L1).toObject().contains("limit"_L1));
+    // No sampler values of our own: a null top_p (llama.cpp reads it as unset) only where the id
+    // would make opencode send one.
+    for (const QJsonValue &v : entries) {
+        const QJsonObject entry = v.toObject();
+        if (SamplerWords::contains(entry.value("id"_L1).toString()))
+            QCOMPARE(entry.value("options"_L1).toObject(), QJsonObject({{"top_p"_L1, QJsonValue(QJsonValue::Null)}}));
+        else
+            QVERIFY(!entry.contains("options"_L1));
+    }
+}
+
+void TestExport::opencodeUnknownDefaultModel()
+{
+    const OpencodeExport exporter({u"http://h:1"_s, u"switchyard"_s, u"h-nope"_s}, {model(u"h-a"_s), model(u"h-b"_s)});
+    QString error;
+    QVERIFY(!exporter.isValid(&error));
+    QVERIFY2(error.contains("h-nope"_L1) && error.contains("h-a, h-b"_L1), qPrintable(error));
+    const OpencodeExport empty({u"http://h:1"_s, u"switchyard"_s, QString()}, {});
+    QVERIFY(!empty.isValid(&error));
+}
+
+void TestExport::opencodeMergeKeepsUserSettings()
+{
+    const QByteArray user = R"({
+  "theme": "tokyonight",
+  "provider": {
+    "ollama": { "npm": "@ai-sdk/openai-compatible", "options": { "baseURL": "http://localhost:11434/v1" },
+                "models": { "llama3": {} } },
+    "switchyard": { "npm": "old", "models": { "stale": {} } }
+  },
+  "model": "ollama/llama3",
+  "keybinds": { "leader": "ctrl+x" },
+  "permission": { "bash": "ask" },
+  "temperature_like_number": 0.25,
+  "list": [1, "two", null, true]
+}
+)";
+    const OpencodeExport exporter({u"http://h:1"_s, u"switchyard"_s, QString()}, {model(u"h-qwen3"_s, 4096)});
+    QByteArray merged;
+    QString error;
+    QVERIFY2(exporter.merge(user, u"opencode.json"_s, &merged, &error), qPrintable(error));
+    const QJsonObject before = parseObject(user);
+    const QJsonObject after = parseObject(merged);
+
+    // Everything of the user's is there, unchanged, except our provider.
+    for (auto it = before.begin(); it != before.end(); ++it) {
+        if (it.key() != "provider"_L1)
+            QCOMPARE(after.value(it.key()), it.value());
+    }
+    QCOMPARE(after.value("model"_L1).toString(), u"ollama/llama3"_s);          // kept
+    QCOMPARE(after.value("small_model"_L1).toString(), u"switchyard/h-q3"_s);  // was absent
+    const QJsonObject providers = after.value("provider"_L1).toObject();
+    QCOMPARE(providers.value("ollama"_L1), before.value("provider"_L1).toObject().value("ollama"_L1));
+    QCOMPARE(providers.value("switchyard"_L1).toObject(), exporter.provider());
+
+    // The user's order is kept: theme first, list last, small_model appended.
+    QVERIFY(merged.indexOf("\"theme\"") < merged.indexOf("\"provider\""));
+    QVERIFY(merged.indexOf("\"ollama\"") < merged.indexOf("\"switchyard\""));
+    QVERIFY(merged.indexOf("\"keybinds\"") < merged.indexOf("\"permission\""));
+    QVERIFY(merged.indexOf("\"list\"") < merged.indexOf("\"small_model\""));
+
+    // Merging again changes nothing.
+    QByteArray again;
+    QVERIFY(exporter.merge(merged, u"opencode.json"_s, &again, &error));
+    QCOMPARE(again, merged);
+}
+
+void TestExport::opencodeMergeSetsModelWhenAbsent()
+{
+    const OpencodeExport exporter({u"http://h:1"_s, u"lan"_s, u"h-b"_s}, {model(u"h-a"_s), model(u"h-b"_s)});
+    QByteArray merged;
+    QString error;
+    QVERIFY(exporter.merge("{}", u"x.json"_s, &merged, &error));
+    const QJsonObject after = parseObject(merged);
+    QCOMPARE(after.value("model"_L1).toString(), u"lan/h-b"_s);
+    QCOMPARE(after.value("small_model"_L1).toString(), u"lan/h-b"_s);
+    QCOMPARE(after.value("provider"_L1).toObject().keys(), QStringList{u"lan"_s});
+}
+
+void TestExport::opencodeMergeRefusesInvalidFiles_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("trailing comma") << QByteArray("{\n  \"a\": 1,\n  \"b\": 2,\n}\n") << u"my.json:4:"_s;
+    QTest::newRow("comment") << QByteArray("{\n  // mine\n  \"a\": 1\n}\n") << u"JSONC"_s;
+    QTest::newRow("empty") << QByteArray() << u"my.json:1:"_s;
+    QTest::newRow("array") << QByteArray("[1]") << u"object"_s;
+    QTest::newRow("provider not an object") << QByteArray("{\n\"provider\": []\n}") << u"my.json:2:"_s;
+}
+
+void TestExport::opencodeMergeRefusesInvalidFiles()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, expected);
+    const OpencodeExport exporter({u"http://h:1"_s, u"switchyard"_s, QString()}, {model(u"h-a"_s)});
+    QByteArray merged;
+    QString error;
+    QVERIFY(!exporter.merge(content, u"my.json"_s, &merged, &error));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+    QVERIFY(merged.isEmpty());
+}
+
+void TestExport::claudeCode()
+{
+    const ClaudeCodeExport exporter(u"http://127.0.0.1:18766"_s, u"3090-flint-40b"_s);
+    const QJsonObject env = exporter.settings().value("env"_L1).toObject();
+    QCOMPARE(env.value("ANTHROPIC_BASE_URL"_L1).toString(), u"http://127.0.0.1:18766"_s);
+    QVERIFY(!env.value("ANTHROPIC_AUTH_TOKEN"_L1).toString().isEmpty());
+    for (const char *name : {"ANTHROPIC_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL", "ANTHROPIC_DEFAULT_SONNET_MODEL",
+                             "ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_SMALL_FAST_MODEL", "CLAUDE_CODE_SUBAGENT_MODEL"})
+        QCOMPARE(env.value(QLatin1String(name)).toString(), u"3090-flint-40b"_s);
+    for (const char *name : {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY",
+                             "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER"})
+        QCOMPARE(env.value(QLatin1String(name)).toString(), u"1"_s);
+    // Only strings: settings.json's env takes nothing else.
+    for (const QJsonValue &v : env)
+        QVERIFY(v.isString());
+
+    const QString shell = exporter.shell();
+    QCOMPARE(shell.count(u'\n'), env.size());
+    QVERIFY(shell.contains("export ANTHROPIC_MODEL=3090-flint-40b\n"_L1));
+    QVERIFY(shell.startsWith("export ANTHROPIC_BASE_URL=http://127.0.0.1:18766\n"_L1));
+}
+
+void TestExport::shellQuote_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("quoted");
+    QTest::newRow("plain") << u"http://h:1/x"_s << u"http://h:1/x"_s;
+    QTest::newRow("space") << u"a b"_s << u"'a b'"_s;
+    QTest::newRow("quote") << u"it's"_s << u"'it'\\''s'"_s;
+    QTest::newRow("dollar") << u"$HOME"_s << u"'$HOME'"_s;
+    QTest::newRow("empty") << QString() << u"''"_s;
+}
+
+void TestExport::shellQuote()
+{
+    QFETCH(QString, value);
+    QFETCH(QString, quoted);
+    QCOMPARE(ClaudeCodeExport::shellQuote(value), quoted);
+}
+
+void TestExport::pi()
+{
+    const PiExport exporter(u"http://h:1"_s, u"switchyard"_s, {model(u"h-qwen3"_s, 65536), model(u"h-b"_s)});
+    const QJsonObject provider = exporter.modelsJson().value("providers"_L1).toObject().value("switchyard"_L1).toObject();
+    QCOMPARE(provider.value("baseUrl"_L1).toString(), u"http://h:1/v1"_s);
+    QCOMPARE(provider.value("api"_L1).toString(), u"openai-completions"_s);
+    QVERIFY(!provider.value("apiKey"_L1).toString().isEmpty());
+    const QJsonArray models = provider.value("models"_L1).toArray();
+    QCOMPARE(models.size(), 2);
+    QCOMPARE(models.at(0).toObject().value("id"_L1).toString(), u"h-qwen3"_s);
+    QCOMPARE(models.at(0).toObject().value("contextWindow"_L1).toInt(), 65536);
+    QCOMPARE(models.at(0).toObject().value("maxTokens"_L1).toInt(), 16384);
+    QVERIFY(!models.at(1).toObject().contains("contextWindow"_L1));
+    QCOMPARE(provider.value("compat"_L1).toObject().value("maxTokensField"_L1).toString(), u"max_tokens"_s);
+}
+
+void TestExport::command_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("inOut");
+    QTest::addColumn<QString>("inErr");
+
+    QTest::newRow("help") << QStringList{u"--help"_s} << 0 << u"claude-code"_s << QString();
+    QTest::newRow("no client") << QStringList{} << 2 << QString() << u"opencode, claude-code or pi"_s;
+    QTest::newRow("bad client") << QStringList{u"vim"_s} << 2 << QString() << u"vim"_s;
+    QTest::newRow("opencode") << QStringList{u"opencode"_s} << 0 << u"\"3090-q38-27b\""_s << QString();
+    QTest::newRow("opencode --models")
+        << QStringList{u"opencode"_s, u"--models"_s, u"a9-tiny,3090-flint-40b"_s} << 0 << u"switchyard/a9-tiny"_s << QString();
+    QTest::newRow("opencode unknown --models")
+        << QStringList{u"opencode"_s, u"--models"_s, u"h-x"_s} << 1 << QString() << u"known: 3090-qwen38-27b"_s;
+    QTest::newRow("claude-code default model")
+        << QStringList{u"claude-code"_s} << 0 << u"\"ANTHROPIC_MODEL\": \"3090-qwen38-27b\""_s << QString();
+    QTest::newRow("claude-code --model --shell")
+        << QStringList{u"claude-code"_s, u"--model"_s, u"a9-tiny"_s, u"--shell"_s, u"--base-url"_s, u"http://h:9/v1/"_s}
+        << 0 << u"export ANTHROPIC_BASE_URL=http://h:9\n"_s << QString();
+    QTest::newRow("claude-code unknown model")
+        << QStringList{u"claude-code"_s, u"--model"_s, u"claude-opus"_s} << 1 << QString()
+        << u"unknown model claude-opus; known: 3090-qwen38-27b, 3090-flint-40b, a9-MiniMax-M2-q4, a9-tiny"_s;
+    QTest::newRow("claude-code --merge") << QStringList{u"claude-code"_s, u"--merge"_s, u"x"_s} << 2 << QString()
+                                         << u"--merge"_s;
+    QTest::newRow("--write without --merge") << QStringList{u"opencode"_s, u"--write"_s} << 2 << QString()
+                                             << u"--merge"_s;
+    QTest::newRow("pi") << QStringList{u"pi"_s, u"--provider"_s, u"lan"_s} << 0 << u"\"lan\""_s << QString();
+    QTest::newRow("bad base url") << QStringList{u"pi"_s, u"--base-url"_s, u"ftp://x"_s} << 2 << QString()
+                                  << u"ftp://x"_s;
+    QTest::newRow("unknown option") << QStringList{u"pi"_s, u"--frobnicate"_s} << 2 << QString() << u"frobnicate"_s;
+}
+
+void TestExport::command()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, code);
+    QFETCH(QString, inOut);
+    QFETCH(QString, inErr);
+    QTemporaryDir dir;
+    const QString list = dir.filePath(u"models.json"_s);
+    QFile file(list);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(kRelayList);
+    file.close();
+    if (!arguments.contains("--help"_L1) && !arguments.isEmpty())
+        arguments << u"--list"_s << list;
+
+    const CommandResult r = runCommand(arguments);
+    QVERIFY2(r.code == code, qPrintable(r.err));
+    QVERIFY2(r.out.contains(inOut), qPrintable(r.out));
+    QVERIFY2(r.err.contains(inErr), qPrintable(r.err));
+    if (code == 0 && !arguments.contains("--help"_L1) && !arguments.contains("--shell"_L1))
+        QVERIFY(!parseObject(r.out.toUtf8()).isEmpty());
+}
+
+void TestExport::commandWriteIsAtomicAndRefusesInvalidJson()
+{
+    QTemporaryDir dir;
+    const QString list = dir.filePath(u"models.json"_s);
+    QFile listFile(list);
+    QVERIFY(listFile.open(QIODevice::WriteOnly));
+    listFile.write(kRelayList);
+    listFile.close();
+
+    const QString target = dir.filePath(u"opencode.json"_s);
+    const QByteArray broken = "{\n  \"theme\": \"x\"\n  \"model\": \"y\"\n}\n";
+    QFile file(target);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(broken);
+    file.close();
+
+    CommandResult r = runCommand({u"opencode"_s, u"--list"_s, list, u"--merge"_s, target, u"--write"_s});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(target + u":3:"_s), qPrintable(r.err));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), broken);
+    file.close();
+
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(R"({"theme": "x", "model": "mine/m"})");
+    file.close();
+    r = runCommand({u"opencode"_s, u"--list"_s, list, u"--merge"_s, target, u"--write"_s});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject written = parseObject(file.readAll());
+    QCOMPARE(written.value("theme"_L1).toString(), u"x"_s);
+    QCOMPARE(written.value("model"_L1).toString(), u"mine/m"_s);
+    QCOMPARE(written.value("provider"_L1).toObject().value("switchyard"_L1).toObject()
+                 .value("models"_L1).toObject().size(), 4);
+    // A new file is created by --write.
+    const QString fresh = dir.filePath(u"new.json"_s);
+    r = runCommand({u"opencode"_s, u"--list"_s, list, u"--merge"_s, fresh, u"--write"_s});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(QFile::exists(fresh));
+    // Without --write a missing file is an error, not an empty merge.
+    r = runCommand({u"opencode"_s, u"--list"_s, list, u"--merge"_s, dir.filePath(u"nope.json"_s)});
+    QCOMPARE(r.code, 1);
+}
+
+QTEST_GUILESS_MAIN(TestExport)
+#include "tst_export.moc"

@@ -1,0 +1,167 @@
+// A fleet of two hosts with two engines each, every engine a real switchyard-fakellama child
+// process started and stopped by the "local" driver: the seed's probe across engine switches,
+// and a broken engine answered with 424 and its reason.
+#include "app/relayservice.h"
+#include "catalog/catalog.h"
+#include "config/configloader.h"
+#include "hosts/hostcontroller.h"
+#include "rawhttpclient.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace switchyard;
+using namespace switchyard::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+QString fakeBinary()
+{
+    return qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u"/switchyard-fakellama"_s;
+}
+
+QJsonObject engine(quint16 port, const QString &models)
+{
+    return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(port)},
+                       {"argv"_L1, QJsonArray{fakeBinary(), u"--port"_s, QString::number(port), u"--models"_s, models,
+                                              u"--load-ms"_s, u"1500"_s, u"--max-models"_s, u"1"_s}},
+                       {"start_timeout_s"_L1, 20}};
+}
+
+QString statusOf(const QByteArray &modelsJson, const QString &alias)
+{
+    const QJsonArray data = QJsonDocument::fromJson(modelsJson).object().value("data"_L1).toArray();
+    for (const QJsonValue &v : data) {
+        if (v.toObject().value("id"_L1).toString() == alias)
+            return v.toObject().value("status"_L1).toObject().value("value"_L1).toString();
+    }
+    return u"absent"_s;
+}
+
+} // namespace
+
+class TestLocalFleet : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void probeLoadsEveryModelAcrossSwitches();
+    void brokenEngineAnswers424WithItsReason();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestLocalFleet::initTestCase()
+{
+    QVERIFY2(QFile::exists(fakeBinary()), qPrintable(fakeBinary()));
+    QVERIFY(m_dir.isValid());
+}
+
+void TestLocalFleet::probeLoadsEveryModelAcrossSwitches()
+{
+    const QHash<QString, QStringList> engineModels{{u"e1"_s, {u"x1"_s, u"x2"_s}}, {u"e2"_s, {u"y1"_s}}};
+    QJsonObject hosts;
+    QJsonObject memory;
+    for (const QString &host : {u"h1"_s, u"h2"_s}) {
+        QJsonObject engines;
+        QJsonObject remembered;
+        for (const QString &e : {u"e1"_s, u"e2"_s}) {
+            engines.insert(e, engine(freePort(), engineModels.value(e).join(u',')));
+            QJsonArray list;
+            for (const QString &m : engineModels.value(e))
+                list.append(QJsonObject{{"id"_L1, m}});
+            remembered.insert(e, list);
+        }
+        hosts.insert(host, QJsonObject{{"driver"_L1, "local"_L1}, {"engines"_L1, engines}});
+        memory.insert(host, remembered);
+    }
+    const QJsonObject root{{"listen"_L1, "127.0.0.1:0"_L1}, {"state_dir"_L1, m_dir.filePath(u"state"_s)}, {"hosts"_L1, hosts}};
+    const ConfigResult result = ConfigLoader::parse(QJsonDocument(root).toJson(), u"fleet.json"_s);
+    QVERIFY2(result.ok(), result.errors.isEmpty() ? "" : qPrintable(result.errors.first().toString()));
+    // What each engine serves, as a previous run would have remembered it.
+    QFile memoryFile(m_dir.filePath(u"engines.json"_s));
+    QVERIFY(memoryFile.open(QIODevice::WriteOnly));
+    memoryFile.write(QJsonDocument(memory).toJson());
+    memoryFile.close();
+
+    RelayService relay(*result.config, RelayService::standardDrivers(*result.config));
+    relay.rememberEnginesIn(memoryFile.fileName());
+    QString error;
+    QVERIFY2(relay.start(&error), qPrintable(error));
+    RawHttpClient client(relay.endpoint().port());
+    QVERIFY(client.connectToServer());
+    int answered = 0;
+    for (const QString &host : {u"h1"_s, u"h2"_s}) {
+        for (const QString &key : {u"x1"_s, u"y1"_s, u"x2"_s}) {   // e1, then a switch to e2, then back
+            const QString alias = host + u'-' + key;
+            client.send(RawHttpClient::post("/models/load", R"({"model":")" + alias.toUtf8() + R"("})"));
+            ++answered;
+            QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), answered, 30000);
+            QCOMPARE(client.responses().last().status, 200);
+            QString status;
+            QElapsedTimer clock;
+            clock.start();
+            while (status != "loaded"_L1 && clock.elapsed() < 20000) {
+                client.send(RawHttpClient::get("/models"));
+                ++answered;
+                QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), answered, 3000);
+                status = statusOf(client.responses().last().body, alias);
+                QVERIFY2(status != "unloaded"_L1 && status != "absent"_L1,
+                         qPrintable(u"%1 read %2 after its load returned"_s.arg(alias, status)));
+                QTest::qWait(200);   // the probe's poll interval, not a wait for a condition
+            }
+            QCOMPARE(status, u"loaded"_s);
+        }
+    }
+    QCOMPARE(relay.hostController(u"h1"_s)->currentEngine(), u"e1"_s);
+    QCOMPARE(relay.hostController(u"h2"_s)->currentEngine(), u"e1"_s);
+}
+
+void TestLocalFleet::brokenEngineAnswers424WithItsReason()
+{
+    const QJsonObject root{
+        {"listen"_L1, "127.0.0.1:0"_L1},
+        {"state_dir"_L1, m_dir.filePath(u"state2"_s)},
+        {"hosts"_L1, QJsonObject{{"h3"_L1, QJsonObject{{"driver"_L1, "local"_L1},
+                                                     {"engines"_L1, QJsonObject{{"broken"_L1, QJsonObject{
+                                                         {"url"_L1, u"http://127.0.0.1:%1"_s.arg(freePort())},
+                                                         {"models"_L1, QJsonArray{u"z"_s}},
+                                                         {"start_timeout_s"_L1, 5},
+                                                         {"argv"_L1, QJsonArray{u"/nonexistent/llama-server"_s}}}}}}}}}}};
+    const ConfigResult result = ConfigLoader::parse(QJsonDocument(root).toJson(), u"broken.json"_s);
+    QVERIFY2(result.ok(), result.errors.isEmpty() ? "" : qPrintable(result.errors.first().toString()));
+    RelayService relay(*result.config, RelayService::standardDrivers(*result.config));
+    QString error;
+    QVERIFY(relay.start(&error));
+    RawHttpClient client(relay.endpoint().port());
+    QVERIFY(client.connectToServer());
+    QElapsedTimer clock;
+    clock.start();
+    client.send(RawHttpClient::post("/v1/chat/completions", R"({"model":"h3-z","messages":[]})"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 10000);
+    QVERIFY(clock.elapsed() < 6000);   // within its start timeout, not a hang
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, 424);
+    QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
+    const QString message = QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject().value("message"_L1).toString();
+    QVERIFY2(message.contains("broken"_L1) && message.contains("nonexistent"_L1), qPrintable(message));
+}
+
+QTEST_GUILESS_MAIN(TestLocalFleet)
+#include "tst_localfleet.moc"
