@@ -4,6 +4,7 @@
 #include "app/consolejournal.h"
 #include "catalog/catalog.h"
 #include "catalog/modelevents.h"
+#include "engines/driverfactory.h"
 #include "engines/enginedriver.h"
 #include "hosts/hostcontroller.h"
 #include "http/httpserver.h"
@@ -63,6 +64,14 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, QObject 
             });
         }
     }
+}
+
+RelayService::DriverFactory RelayService::standardDrivers(const Config &config)
+{
+    DriverContext context;
+    context.stateDir = config.stateDir;
+    context.connectTimeout = config.limits.upstreamConnectTimeout;
+    return [context](const HostConfig &host) { return createEngineDriver(host, context); };
 }
 
 HostController *RelayService::hostController(const QString &host) const

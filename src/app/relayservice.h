@@ -37,6 +37,8 @@ public:
     using DriverFactory = std::function<std::unique_ptr<EngineDriver>(const HostConfig &host)>;
 
     explicit RelayService(const Config &config, DriverFactory drivers = {}, QObject *parent = nullptr);
+    // The drivers the config names (static, local, agent, command), for the real application.
+    static DriverFactory standardDrivers(const Config &config);
     ~RelayService() override;
 
     // Keep what each engine serves in this file across restarts (call before start()).
