@@ -2,48 +2,73 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>Autostart</name>
+    <message>
+        <location filename="../ui/autostart.cpp" line="84"/>
+        <source>cannot remove %1</source>
+        <translation>%1 lässt sich nicht entfernen</translation>
+    </message>
+    <message>
+        <location filename="../ui/autostart.cpp" line="88"/>
+        <source>cannot create the folder %1</source>
+        <translation>der Ordner %1 lässt sich nicht anlegen</translation>
+    </message>
+    <message>
+        <location filename="../ui/autostart.cpp" line="93"/>
+        <location filename="../ui/autostart.cpp" line="98"/>
+        <source>cannot write %1: %2</source>
+        <translation>%1 lässt sich nicht schreiben: %2</translation>
+    </message>
+</context>
+<context>
     <name>CheckConfig</name>
     <message>
-        <location filename="../src/config/checkconfig.cpp" line="18"/>
+        <location filename="../src/config/checkconfig.cpp" line="19"/>
+        <location filename="../src/engines/agentcommand.cpp" line="67"/>
         <source>warning: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message>
+        <location filename="../src/config/checkconfig.cpp" line="47"/>
+        <source>%1: ok (agent, %2)</source>
+        <translation>%1: in Ordnung (Agent, %2)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="36"/>
+        <location filename="../src/config/checkconfig.cpp" line="65"/>
         <source>%n host</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Host</numerusform>
+            <numerusform>%n Hosts</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="37"/>
+        <location filename="../src/config/checkconfig.cpp" line="66"/>
         <source>%n hosts</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Host</numerusform>
+            <numerusform>%n Hosts</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="40"/>
+        <location filename="../src/config/checkconfig.cpp" line="32"/>
         <source>%n engine</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Engine</numerusform>
+            <numerusform>%n Engines</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="41"/>
+        <location filename="../src/config/checkconfig.cpp" line="33"/>
         <source>%n engines</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Engine</numerusform>
+            <numerusform>%n Engines</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../src/config/checkconfig.cpp" line="42"/>
+        <location filename="../src/config/checkconfig.cpp" line="68"/>
         <source>%1: ok (%2, %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: in Ordnung (%2, %3)</translation>
     </message>
 </context>
 <context>
@@ -68,8 +93,40 @@ Options:
 
 Commands:
   check-config FILE       validate a config file; says what is wrong and where, exits 1 if anything is
+  agent --config FILE     run on a GPU box: supervise its engines and answer the relay
+  export opencode|claude-code|pi [options]
+                          print a client config that points at this relay (see export --help)
+  log [--follow] [--host H] [--model M]
+                          print request history in the journal format
+  lease HOST --owner NAME -- COMMAND...
+                          take a host&apos;s GPU from the relay while COMMAND runs
 </source>
-        <translation type="unfinished"></translation>
+        <translation>Aufruf: switchyard [Optionen]
+        switchyard check-config DATEI
+
+Ein Endpunkt im LAN vor mehreren llama.cpp-GPU-Rechnern.
+
+Optionen:
+  --config DATEI          Hosts und Einstellungen aus DATEI lesen (JSON, siehe docs/CONFIG.md)
+  --listen HOST:PORT      Adresse, auf der gelauscht wird (Vorgabe 127.0.0.1:18766)
+  --upstream NAME=URL     ein statischer Host, ohne Konfigurationsdatei (wiederholbar)
+  --demo                  zwei simulierte Hosts starten und davor vermitteln
+  --headless              kein Fenster (auch die Vorgabe, wenn es keine Anzeige gibt)
+  --tray                  nur mit einem Symbol in der Systemleiste starten
+  --data-dir ORDNER       wo der Verlauf gespeichert wird
+  --version               die Version ausgeben
+  -h, --help              dieser Text
+
+Befehle:
+  check-config DATEI      eine Konfigurationsdatei prüfen; sagt, was wo falsch ist, und endet mit 1, wenn etwas falsch ist
+  agent --config DATEI    auf einem GPU-Rechner laufen: dessen Engines überwachen und dem Relay antworten
+  export opencode|claude-code|pi [Optionen]
+                          eine Client-Konfiguration ausgeben, die auf dieses Relay zeigt (siehe export --help)
+  log [--follow] [--host H] [--model M]
+                          den Anfrageverlauf im Journalformat ausgeben
+  lease HOST --owner NAME -- BEFEHL...
+                          die GPU eines Hosts dem Relay abnehmen, solange BEFEHL läuft
+</translation>
     </message>
 </context>
 <context>
@@ -77,293 +134,335 @@ Commands:
     <message>
         <location filename="../src/config/config.cpp" line="22"/>
         <source>line %1, column %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeile %1, Spalte %2</translation>
     </message>
     <message>
         <location filename="../src/config/config.cpp" line="23"/>
         <source>line %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeile %1</translation>
     </message>
 </context>
 <context>
     <name>ConfigLoader</name>
     <message>
-        <location filename="../src/config/configloader.cpp" line="123"/>
-        <source>expected an object, got %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="128"/>
-        <source>host fields go inside &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="144"/>
-        <location filename="../src/config/configloader.cpp" line="463"/>
-        <source>must not be empty</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="149"/>
-        <source>not a valid URL: &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
+        <location filename="../src/config/configloader.cpp" line="131"/>
         <location filename="../src/config/configloader.cpp" line="153"/>
-        <source>expected an http:// or https:// URL, got &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <source>expected an object, got %1</source>
+        <translation>ein Objekt erwartet, aber %1 erhalten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="157"/>
-        <source>the URL has no host: &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <location filename="../src/config/configloader.cpp" line="136"/>
+        <source>host fields go inside &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</source>
+        <translation>Host-Felder gehören in &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="161"/>
-        <source>the URL must not have a query or fragment: &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <location filename="../src/config/configloader.cpp" line="158"/>
+        <source>this is an agent&apos;s file: it lists the box&apos;s own engines, not hosts</source>
+        <translation>das ist die Datei eines Agenten: sie führt die Engines des Rechners selbst auf, keine Hosts</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="176"/>
-        <source>null</source>
-        <translation type="unfinished"></translation>
+        <location filename="../src/config/configloader.cpp" line="168"/>
+        <location filename="../src/config/configloader.cpp" line="477"/>
+        <source>must not be empty (leave the field out for no token)</source>
+        <translation>darf nicht leer sein (für kein Token das Feld weglassen)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="177"/>
-        <source>true or false</source>
-        <translation type="unfinished"></translation>
+        <location filename="../src/config/configloader.cpp" line="203"/>
+        <source>no engines configured; an agent needs at least one</source>
+        <translation>keine Engines konfiguriert; ein Agent braucht mindestens eine</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="178"/>
-        <source>a number</source>
-        <translation type="unfinished"></translation>
+        <location filename="../src/config/configloader.cpp" line="210"/>
+        <source>no token: anyone who can reach %1 can switch and stop this box&apos;s engines</source>
+        <translation>kein Token: jeder, der %1 erreicht, kann die Engines dieses Rechners umschalten und stoppen</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="179"/>
-        <source>a string</source>
-        <translation type="unfinished"></translation>
+        <location filename="../src/config/configloader.cpp" line="218"/>
+        <location filename="../src/config/configloader.cpp" line="582"/>
+        <source>must not be empty</source>
+        <translation>darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="180"/>
-        <source>an array</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="181"/>
-        <source>an object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="195"/>
-        <source>expected %1, got %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="208"/>
-        <source>duplicate key (first on line %1)</source>
-        <translation type="unfinished"></translation>
+        <location filename="../src/config/configloader.cpp" line="223"/>
+        <source>not a valid URL: &quot;%1&quot;</source>
+        <translation>keine gültige URL: &quot;%1&quot;</translation>
     </message>
     <message>
         <location filename="../src/config/configloader.cpp" line="227"/>
-        <source>unknown field (did you mean &quot;%1&quot;?)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="229"/>
-        <source>unknown field here (%1)</source>
-        <translation type="unfinished"></translation>
+        <source>expected an http:// or https:// URL, got &quot;%1&quot;</source>
+        <translation>eine http://- oder https://-URL erwartet, aber &quot;%1&quot; erhalten</translation>
     </message>
     <message>
         <location filename="../src/config/configloader.cpp" line="231"/>
+        <source>the URL has no host: &quot;%1&quot;</source>
+        <translation>die URL hat keinen Host: &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="235"/>
+        <source>the URL must not have a query or fragment: &quot;%1&quot;</source>
+        <translation>die URL darf keine Abfrage und kein Fragment haben: &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="250"/>
+        <source>null</source>
+        <translation>null</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="251"/>
+        <source>true or false</source>
+        <translation>true oder false</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="252"/>
+        <source>a number</source>
+        <translation>eine Zahl</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="253"/>
+        <source>a string</source>
+        <translation>eine Zeichenkette</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="254"/>
+        <source>an array</source>
+        <translation>ein Array</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="255"/>
+        <source>an object</source>
+        <translation>ein Objekt</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="269"/>
+        <source>expected %1, got %2</source>
+        <translation>%1 erwartet, aber %2 erhalten</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="282"/>
+        <source>duplicate key (first on line %1)</source>
+        <translation>doppelter Schlüssel (zuerst in Zeile %1)</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="301"/>
+        <source>unknown field (did you mean &quot;%1&quot;?)</source>
+        <translation>unbekanntes Feld (war &quot;%1&quot; gemeint?)</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="303"/>
+        <source>unknown field here (%1)</source>
+        <translation>unbekanntes Feld an dieser Stelle (%1)</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="305"/>
         <source>unknown field (known fields: %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekanntes Feld (bekannte Felder: %1)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="243"/>
+        <location filename="../src/config/configloader.cpp" line="317"/>
         <source>required field missing</source>
-        <translation type="unfinished"></translation>
+        <translation>Pflichtfeld fehlt</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="286"/>
-        <location filename="../src/config/configloader.cpp" line="574"/>
+        <location filename="../src/config/configloader.cpp" line="360"/>
+        <location filename="../src/config/configloader.cpp" line="693"/>
         <source>must be greater than 0</source>
-        <translation type="unfinished"></translation>
+        <translation>muss größer als 0 sein</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="290"/>
+        <location filename="../src/config/configloader.cpp" line="364"/>
         <source>must be at most %1 (a day)</source>
-        <translation type="unfinished"></translation>
+        <translation>darf höchstens %1 sein (ein Tag)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="295"/>
+        <location filename="../src/config/configloader.cpp" line="369"/>
         <source>must be at least 0.001</source>
-        <translation type="unfinished"></translation>
+        <translation>muss mindestens 0.001 sein</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="318"/>
-        <location filename="../src/config/configloader.cpp" line="672"/>
+        <location filename="../src/config/configloader.cpp" line="387"/>
+        <source>must not be empty (leave the field out for the default)</source>
+        <translation>darf nicht leer sein (für die Vorgabe das Feld weglassen)</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="389"/>
+        <source>must be an absolute path (or start with &quot;~/&quot;), got &quot;%1&quot;</source>
+        <translation>muss ein absoluter Pfad sein (oder mit &quot;~/&quot; beginnen), aber &quot;%1&quot; erhalten</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="427"/>
+        <location filename="../src/config/configloader.cpp" line="833"/>
         <source>invalid host name &quot;%1&quot;: use only letters, digits, &apos;.&apos; and &apos;_&apos; (no &apos;-&apos;: clients name models &quot;&lt;host&gt;-&lt;model&gt;&quot;)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="324"/>
-        <source>no hosts configured; add at least one</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="334"/>
-        <source>engine fields go inside &quot;engines&quot;: {&quot;NAME&quot;: {...}}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="347"/>
-        <source>unknown driver &quot;%1&quot; (expected static, local, agent or command)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="348"/>
-        <source>unknown driver &quot;%1&quot; (did you mean &quot;%2&quot;?)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="362"/>
-        <source>only used with driver &quot;agent&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="380"/>
-        <source>invalid engine name &quot;%1&quot;: use only letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="395"/>
-        <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="403"/>
-        <source>no engines configured; a host needs at least one</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../src/config/configloader.cpp" line="431"/>
-        <source>model keys must not be empty or start or end with spaces</source>
-        <translation type="unfinished"></translation>
+        <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
         <location filename="../src/config/configloader.cpp" line="433"/>
+        <source>no hosts configured; add at least one</source>
+        <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="443"/>
+        <source>engine fields go inside &quot;engines&quot;: {&quot;NAME&quot;: {...}}</source>
+        <translation>Engine-Felder gehören in &quot;engines&quot;: {&quot;NAME&quot;: {...}}</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="456"/>
+        <source>unknown driver &quot;%1&quot; (expected static, local, agent or command)</source>
+        <translation>unbekannter Treiber &quot;%1&quot; (erwartet: static, local, agent oder command)</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="457"/>
+        <source>unknown driver &quot;%1&quot; (did you mean &quot;%2&quot;?)</source>
+        <translation>unbekannter Treiber &quot;%1&quot; (war &quot;%2&quot; gemeint?)</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="471"/>
+        <location filename="../src/config/configloader.cpp" line="482"/>
+        <source>only used with driver &quot;agent&quot;</source>
+        <translation>wird nur mit dem Treiber &quot;agent&quot; verwendet</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="184"/>
+        <location filename="../src/config/configloader.cpp" line="500"/>
+        <source>invalid engine name &quot;%1&quot;: use only letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
+        <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="515"/>
+        <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
+        <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="523"/>
+        <source>no engines configured; a host needs at least one</source>
+        <translation>keine Engines konfiguriert; ein Host braucht mindestens eine</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="551"/>
+        <source>model keys must not be empty or start or end with spaces</source>
+        <translation>Modellschlüssel dürfen nicht leer sein und nicht mit Leerzeichen beginnen oder enden</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="553"/>
         <source>model &quot;%1&quot; is listed twice</source>
-        <translation type="unfinished"></translation>
+        <translation>Modell &quot;%1&quot; steht zweimal in der Liste</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="447"/>
+        <location filename="../src/config/configloader.cpp" line="402"/>
         <source>must not be empty: give the program and its arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>darf nicht leer sein: das Programm und seine Argumente angeben</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="449"/>
+        <location filename="../src/config/configloader.cpp" line="404"/>
         <source>the program must not be empty</source>
-        <translation type="unfinished"></translation>
+        <translation>das Programm darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="455"/>
+        <location filename="../src/config/configloader.cpp" line="566"/>
         <source>only used with drivers &quot;local&quot; and &quot;agent&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>wird nur mit den Treibern &quot;local&quot; und &quot;agent&quot; verwendet</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="470"/>
+        <location filename="../src/config/configloader.cpp" line="574"/>
+        <source>not used with driver &quot;static&quot;: its engines are never started or stopped</source>
+        <translation>wird mit dem Treiber &quot;static&quot; nicht verwendet: dessen Engines werden nie gestartet oder gestoppt</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configloader.cpp" line="589"/>
         <source>only used with driver &quot;command&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>wird nur mit dem Treiber &quot;command&quot; verwendet</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="497"/>
+        <location filename="../src/config/configloader.cpp" line="616"/>
         <source>a pattern must not be empty or contain spaces or control characters</source>
-        <translation type="unfinished"></translation>
+        <translation>ein Muster darf nicht leer sein und keine Leer- oder Steuerzeichen enthalten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="504"/>
+        <location filename="../src/config/configloader.cpp" line="623"/>
         <source>the target must be one model alias, not a pattern: &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>das Ziel muss ein einzelner Modell-Alias sein, kein Muster: &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="512"/>
+        <location filename="../src/config/configloader.cpp" line="631"/>
         <source>target &quot;%1&quot; is not a model of a configured host (expected &quot;&lt;host&gt;-&lt;model&gt;&quot;, e.g. &quot;%2&quot;)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ziel &quot;%1&quot; ist kein Modell eines konfigurierten Hosts (erwartet &quot;&lt;host&gt;-&lt;model&gt;&quot;, z. B. &quot;%2&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="526"/>
+        <location filename="../src/config/configloader.cpp" line="645"/>
         <source>no engine of host %1 lists model &quot;%2&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>keine Engine von Host %1 führt das Modell &quot;%2&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="558"/>
+        <location filename="../src/config/configloader.cpp" line="677"/>
         <source>clients on Node&apos;s fetch give up after %1 s without a response; keep this below that</source>
-        <translation type="unfinished"></translation>
+        <translation>Clients mit Nodes fetch geben nach %1 s ohne Antwort auf; diesen Wert darunter halten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="576"/>
+        <location filename="../src/config/configloader.cpp" line="695"/>
         <source>must be at most %1</source>
-        <translation type="unfinished"></translation>
+        <translation>darf höchstens %1 sein</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="615"/>
+        <location filename="../src/config/configloader.cpp" line="734"/>
+        <location filename="../src/config/configloader.cpp" line="769"/>
         <source>the file is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>die Datei ist leer</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="624"/>
+        <location filename="../src/config/configloader.cpp" line="743"/>
+        <location filename="../src/config/configloader.cpp" line="778"/>
         <source>JSON syntax error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON-Syntaxfehler: %1</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="639"/>
+        <location filename="../src/config/configloader.cpp" line="758"/>
+        <location filename="../src/config/configloader.cpp" line="793"/>
         <source>cannot read the config file: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>die Konfigurationsdatei lässt sich nicht lesen: %1</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="658"/>
+        <location filename="../src/config/configloader.cpp" line="819"/>
         <source>no upstreams; give at least one --upstream NAME=URL</source>
-        <translation type="unfinished"></translation>
+        <translation>keine Upstreams; mindestens ein --upstream NAME=URL angeben</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="663"/>
+        <location filename="../src/config/configloader.cpp" line="824"/>
         <source>expected NAME=URL, got &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>NAME=URL erwartet, aber &quot;%1&quot; erhalten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="676"/>
+        <location filename="../src/config/configloader.cpp" line="837"/>
         <source>host &quot;%1&quot; is given twice</source>
-        <translation type="unfinished"></translation>
+        <translation>Host &quot;%1&quot; ist zweimal angegeben</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="682"/>
+        <location filename="../src/config/configloader.cpp" line="843"/>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="703"/>
+        <location filename="../src/config/configloader.cpp" line="864"/>
         <source>expected HOST:PORT, e.g. &quot;127.0.0.1:18766&quot;, &quot;0.0.0.0:18766&quot; or &quot;[::1]:18766&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>HOST:PORT erwartet, z. B. &quot;127.0.0.1:18766&quot;, &quot;0.0.0.0:18766&quot; oder &quot;[::1]:18766&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="720"/>
+        <location filename="../src/config/configloader.cpp" line="881"/>
         <source>an IPv6 address needs brackets, e.g. &quot;[::1]:18766&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>eine IPv6-Adresse braucht eckige Klammern, z. B. &quot;[::1]:18766&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="727"/>
+        <location filename="../src/config/configloader.cpp" line="888"/>
         <source>invalid port &quot;%1&quot; (expected a number from 0 to 65535)</source>
-        <translation type="unfinished"></translation>
+        <translation>ungültiger Port &quot;%1&quot; (erwartet eine Zahl von 0 bis 65535)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="735"/>
+        <location filename="../src/config/configloader.cpp" line="896"/>
         <source>&quot;%1&quot; is not an IP address (host names are not looked up; use 0.0.0.0 for all interfaces)</source>
-        <translation type="unfinished"></translation>
+        <translation>&quot;%1&quot; ist keine IP-Adresse (Hostnamen werden nicht aufgelöst; 0.0.0.0 für alle Schnittstellen verwenden)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="739"/>
+        <location filename="../src/config/configloader.cpp" line="900"/>
         <source>brackets are for IPv6 addresses: &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>eckige Klammern sind für IPv6-Adressen: &quot;%1&quot;</translation>
     </message>
 </context>
 <context>
@@ -371,7 +470,25 @@ Commands:
     <message>
         <location filename="../ui/demofleet.cpp" line="41"/>
         <source>simulated host %1 cannot listen on loopback</source>
-        <translation type="unfinished"></translation>
+        <translation>der simulierte Host %1 kann nicht auf Loopback lauschen</translation>
+    </message>
+</context>
+<context>
+    <name>EngineStateFile</name>
+    <message>
+        <location filename="../src/engines/enginestatefile.cpp" line="31"/>
+        <source>cannot create the state folder %1</source>
+        <translation>der Zustandsordner %1 lässt sich nicht anlegen</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/enginestatefile.cpp" line="43"/>
+        <source>another supervisor (%1, pid %2) uses %3</source>
+        <translation>ein anderer Supervisor (%1, PID %2) verwendet %3</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/enginestatefile.cpp" line="45"/>
+        <source>cannot lock %1</source>
+        <translation>%1 lässt sich nicht sperren</translation>
     </message>
 </context>
 <context>
@@ -379,68 +496,865 @@ Commands:
     <message>
         <location filename="../src/store/historyschema.cpp" line="90"/>
         <source>The history database has schema version %1; this version of Switchyard knows up to %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Verlaufsdatenbank hat die Schemaversion %1; diese Version von Switchyard kennt nur bis %2.</translation>
+    </message>
+</context>
+<context>
+    <name>HostStateMachine</name>
+    <message>
+        <location filename="../src/hosts/hoststatemachine.cpp" line="32"/>
+        <source>host %1 is leased by %2 until %3</source>
+        <translation>Host %1 ist bis %3 von %2 reserviert</translation>
+    </message>
+    <message>
+        <location filename="../src/hosts/hoststatemachine.cpp" line="40"/>
+        <source>host %1 to finish %2 running request(s) before it switches to engine %3</source>
+        <translation>Host %1, der %2 laufende Anfrage(n) beendet, bevor er zu Engine %3 wechselt</translation>
+    </message>
+    <message>
+        <location filename="../src/hosts/hoststatemachine.cpp" line="43"/>
+        <source>host %1 to stop its engine</source>
+        <translation>Host %1, der seine Engine stoppt</translation>
+    </message>
+    <message>
+        <location filename="../src/hosts/hoststatemachine.cpp" line="44"/>
+        <source>host %1 to switch to engine %2</source>
+        <translation>Host %1, der zu Engine %2 wechselt</translation>
+    </message>
+    <message>
+        <location filename="../src/hosts/hoststatemachine.cpp" line="46"/>
+        <source>host %1</source>
+        <translation>Host %1</translation>
+    </message>
+    <message>
+        <location filename="../src/hosts/hoststatemachine.cpp" line="165"/>
+        <source>switching host %1 to engine %2 failed: %3</source>
+        <translation>Host %1 ließ sich nicht zu Engine %2 umschalten: %3</translation>
+    </message>
+</context>
+<context>
+    <name>StartupConfig</name>
+    <message>
+        <location filename="../ui/startupconfig.cpp" line="54"/>
+        <source>the listen address in the settings</source>
+        <translation>die Lauschadresse in den Einstellungen</translation>
+    </message>
+</context>
+<context>
+    <name>TrayState</name>
+    <message>
+        <location filename="../ui/traystate.cpp" line="35"/>
+        <source>idle</source>
+        <translation>untätig</translation>
+    </message>
+    <message>
+        <location filename="../ui/traystate.cpp" line="36"/>
+        <source>relaying</source>
+        <translation>vermittelt</translation>
+    </message>
+    <message>
+        <location filename="../ui/traystate.cpp" line="37"/>
+        <source>switching engines</source>
+        <translation>wechselt Engines</translation>
+    </message>
+    <message>
+        <location filename="../ui/traystate.cpp" line="38"/>
+        <source>a host is down</source>
+        <translation>ein Host ist nicht erreichbar</translation>
+    </message>
+</context>
+<context>
+    <name>UiFormat</name>
+    <message>
+        <location filename="../ui/uiformat.cpp" line="12"/>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <location filename="../ui/uiformat.cpp" line="15"/>
+        <source>just now</source>
+        <translation>gerade eben</translation>
+    </message>
+    <message>
+        <location filename="../ui/uiformat.cpp" line="17"/>
+        <source>%1 s ago</source>
+        <translation>vor %1 s</translation>
+    </message>
+    <message>
+        <location filename="../ui/uiformat.cpp" line="19"/>
+        <source>%1 min ago</source>
+        <translation>vor %1 min</translation>
+    </message>
+    <message>
+        <location filename="../ui/uiformat.cpp" line="21"/>
+        <source>%1 h ago</source>
+        <translation>vor %1 h</translation>
+    </message>
+    <message>
+        <location filename="../ui/uiformat.cpp" line="29"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/uiformat.cpp" line="31"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location filename="../ui/uiformat.cpp" line="34"/>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <location filename="../ui/uiformat.cpp" line="35"/>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+</context>
+<context>
+    <name>export</name>
+    <message numerus="yes">
+        <location filename="../src/export/exportcommand.cpp" line="274"/>
+        <source>wrote %1 (provider &quot;%2&quot;, %n model(s))</source>
+        <translation>
+            <numerusform>%1 geschrieben (Provider &quot;%2&quot;, %n Modell)</numerusform>
+            <numerusform>%1 geschrieben (Provider &quot;%2&quot;, %n Modelle)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../src/export/relaymodel.cpp" line="51"/>
+        <source>the model list is not a JSON object with a &quot;data&quot; array</source>
+        <translation>die Modellliste ist kein JSON-Objekt mit einem &quot;data&quot;-Array</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
-        <location filename="../ui/main.cpp" line="47"/>
-        <source>switchyard: cannot start the demo fleet: %1</source>
-        <translation type="unfinished"></translation>
+        <location filename="../ui/main.cpp" line="57"/>
+        <source>--screenshots needs a folder</source>
+        <translation>--screenshots braucht einen Ordner</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="80"/>
-        <source>switchyard: cannot create the data folder %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../ui/main.cpp" line="86"/>
-        <source>switchyard: cannot open the history store: %1</source>
-        <translation type="unfinished"></translation>
+        <location filename="../ui/main.cpp" line="97"/>
+        <location filename="../ui/main.cpp" line="181"/>
+        <source>Switchyard</source>
+        <translation>Switchyard</translation>
     </message>
     <message>
         <location filename="../ui/main.cpp" line="98"/>
+        <source>The relay cannot start with this config.</source>
+        <translation>Das Relay kann mit dieser Konfiguration nicht starten.</translation>
+    </message>
+    <message>
+        <location filename="../ui/main.cpp" line="101"/>
+        <source>Open Settings…</source>
+        <translation>Einstellungen öffnen …</translation>
+    </message>
+    <message>
+        <location filename="../ui/main.cpp" line="129"/>
+        <source>switchyard: cannot start the demo fleet: %1</source>
+        <translation>switchyard: die Demo-Flotte lässt sich nicht starten: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main.cpp" line="142"/>
+        <source>switchyard: already running; brought its window up</source>
+        <translation>switchyard: läuft bereits; dessen Fenster wurde nach vorn geholt</translation>
+    </message>
+    <message>
+        <location filename="../ui/main.cpp" line="162"/>
+        <source>switchyard: cannot create the data folder %1</source>
+        <translation>switchyard: der Datenordner %1 lässt sich nicht anlegen</translation>
+    </message>
+    <message>
+        <location filename="../ui/main.cpp" line="168"/>
+        <source>switchyard: cannot open the history store: %1</source>
+        <translation>switchyard: der Verlaufsspeicher lässt sich nicht öffnen: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main.cpp" line="185"/>
         <source>switchyard %1 listening on %2 (%3 hosts)</source>
-        <translation type="unfinished"></translation>
+        <translation>switchyard %1 lauscht auf %2 (%3 Hosts)</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="102"/>
+        <location filename="../ui/main.cpp" line="189"/>
         <source>demo fleet: point clients at %1/v1 (models: curl %1/v1/models)</source>
-        <translation type="unfinished"></translation>
+        <translation>Demo-Flotte: Clients auf %1/v1 richten (Modelle: curl %1/v1/models)</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="108"/>
-        <source>Switchyard is relaying on %1</source>
-        <translation type="unfinished"></translation>
+        <location filename="../ui/main.cpp" line="210"/>
+        <source>switchyard: a second launch will not find this one: %1</source>
+        <translation>switchyard: ein zweiter Start wird diese Instanz nicht finden: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="110"/>
-        <source>Switchyard</source>
-        <translation type="unfinished"></translation>
+        <location filename="../ui/main.cpp" line="282"/>
+        <source>--screenshots runs with --demo</source>
+        <translation>--screenshots läuft nur mit --demo</translation>
+    </message>
+    <message>
+        <location filename="../src/app/subcommands.cpp" line="22"/>
+        <source>switchyard: unknown command %1</source>
+        <translation>switchyard: unbekannter Befehl %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard</name>
+    <message>
+        <location filename="../src/admin/leasecommand.cpp" line="44"/>
+        <source>Usage: switchyard lease HOST --owner NAME [--ttl SECONDS] [--relay URL] -- COMMAND...
+Takes HOST&apos;s GPU from the relay: waits for its running requests to finish, stops its engine,
+runs COMMAND, and gives the host back however COMMAND ends. Meanwhile model requests for
+HOST get 423 naming NAME. Exits with COMMAND&apos;s exit code.
+</source>
+        <translation>Aufruf: switchyard lease HOST --owner NAME [--ttl SEKUNDEN] [--relay URL] -- BEFEHL...
+Nimmt dem Relay die GPU von HOST ab: wartet, bis dessen laufende Anfragen fertig sind, stoppt
+seine Engine, führt BEFEHL aus und gibt den Host zurück, wie auch immer BEFEHL endet. Solange
+bekommen Modellanfragen an HOST 423 mit NAME. Endet mit dem Exit-Code von BEFEHL.
+</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/leasecommand.cpp" line="52"/>
+        <source>switchyard lease: unknown argument %1 (see --help)</source>
+        <translation>switchyard lease: unbekanntes Argument %1 (siehe --help)</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/leasecommand.cpp" line="57"/>
+        <source>switchyard lease: needs HOST, --owner NAME and -- COMMAND (see --help)</source>
+        <translation>switchyard lease: braucht HOST, --owner NAME und -- BEFEHL (siehe --help)</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/leasecommand.cpp" line="62"/>
+        <source>switchyard lease: waiting for host %1 to drain and stop its engine...</source>
+        <translation>switchyard lease: warte, bis Host %1 leergelaufen ist und seine Engine gestoppt hat …</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/leasecommand.cpp" line="67"/>
+        <source>switchyard lease: the relay at %1 did not grant the lease: %2</source>
+        <translation>switchyard lease: das Relay unter %1 hat die Reservierung nicht gewährt: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/leasecommand.cpp" line="72"/>
+        <source>switchyard lease: host %1 is yours; running %2</source>
+        <translation>switchyard lease: Host %1 gehört dir; führe %2 aus</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/leasecommand.cpp" line="88"/>
+        <source>switchyard lease: cannot run %1: %2</source>
+        <translation>switchyard lease: %1 lässt sich nicht ausführen: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/leasecommand.cpp" line="92"/>
+        <source>switchyard lease: could not give host %1 back: %2 (it is released when the lease&apos;s time runs out)</source>
+        <translation>switchyard lease: Host %1 ließ sich nicht zurückgeben: %2 (er wird frei, wenn die Reservierung abläuft)</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/leasecommand.cpp" line="96"/>
+        <source>switchyard lease: host %1 given back</source>
+        <translation>switchyard lease: Host %1 zurückgegeben</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/logcommand.cpp" line="57"/>
+        <source>Usage: switchyard log [--follow] [--host H] [--model M] [--limit N] [--relay URL]
+Prints the running relay&apos;s request history and host events in the journal format,
+oldest first; --follow keeps printing new lines as they happen.
+</source>
+        <translation>Aufruf: switchyard log [--follow] [--host H] [--model M] [--limit N] [--relay URL]
+Gibt den Anfrageverlauf und die Host-Ereignisse des laufenden Relays im Journalformat aus,
+das Älteste zuerst; mit --follow kommen neue Zeilen dazu, sobald sie entstehen.
+</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/logcommand.cpp" line="62"/>
+        <source>switchyard log: unknown argument %1 (see --help)</source>
+        <translation>switchyard log: unbekanntes Argument %1 (siehe --help)</translation>
+    </message>
+    <message>
+        <location filename="../src/admin/logcommand.cpp" line="82"/>
+        <source>switchyard log: no history from the relay at %1: %2</source>
+        <translation>switchyard log: kein Verlauf vom Relay unter %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentcommand.cpp" line="25"/>
+        <source>Usage: switchyard agent --config FILE [--listen HOST:PORT]
+
+Runs on a GPU box: starts and stops its llama.cpp engines when the relay asks.
+
+Options:
+  --config FILE         the agent&apos;s engines, token and address (JSON, see docs/CONFIG.md)
+  --listen HOST:PORT    address to serve on, instead of the file&apos;s &quot;listen&quot;
+  -h, --help            this text
+</source>
+        <translation>Aufruf: switchyard agent --config DATEI [--listen HOST:PORT]
+
+Läuft auf einem GPU-Rechner: startet und stoppt dessen llama.cpp-Engines, wenn das Relay darum bittet.
+
+Optionen:
+  --config DATEI        Engines, Token und Adresse des Agenten (JSON, siehe docs/CONFIG.md)
+  --listen HOST:PORT    Adresse, auf der gelauscht wird, statt &quot;listen&quot; aus der Datei
+  -h, --help            dieser Text
+</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentcommand.cpp" line="49"/>
+        <source>%1 needs a value</source>
+        <translation>%1 braucht einen Wert</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentcommand.cpp" line="55"/>
+        <source>unknown option %1</source>
+        <translation>unbekannte Option %1</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentcommand.cpp" line="59"/>
+        <source>--config FILE is required</source>
+        <translation>--config DATEI ist erforderlich</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentcommand.cpp" line="95"/>
+        <source>switchyard agent listening on http://%1 (engines: %2)</source>
+        <translation>switchyard agent lauscht auf http://%1 (Engines: %2)</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentcommand.cpp" line="104"/>
+        <source>stopping engines</source>
+        <translation>Engines werden gestoppt</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="38"/>
+        <source>Usage: switchyard export opencode|claude-code|pi [options]
+
+Prints a client config that points at the relay, with the models the relay lists now
+(GET /v1/models). Nothing is written unless you ask for it with --write.
+
+  opencode      an opencode.json with a &quot;switchyard&quot; provider for every alias. Model keys
+                leave out the words opencode chooses samplers by (qwen, minimax-m2, gemini,
+                kimi-k2.5, deepseek-v4-flash, ...): 3090-qwen38-27b becomes the key 3090-q38-27b
+                with &quot;id&quot;: &quot;3090-qwen38-27b&quot;. Context and output limits come from the host.
+  claude-code   the &quot;env&quot; block for ~/.claude/settings.json: the base URL, a placeholder token,
+                every model variable Claude Code reads set to one alias, and no traffic to the
+                internet.
+  pi            pi&apos;s models.json (~/.pi/agent/models.json) with a &quot;switchyard&quot; provider.
+
+Options:
+  --base-url URL     the relay (default http://127.0.0.1:18766)
+  --models A,B,...   only these aliases (opencode, pi)
+  --model ALIAS      the default model (default: the first one loaded now, else the first)
+  --provider NAME    the provider&apos;s name in the config (opencode, pi; default switchyard)
+  --merge FILE       opencode: add or replace our provider in an existing opencode.json and
+                     print the result; &quot;model&quot; and &quot;small_model&quot; are set only when absent,
+                     everything else is kept as it is
+  --write            with --merge: write the result back to FILE (atomically) instead
+  --shell            claude-code: print `export NAME=value` lines instead of JSON
+  --list FILE        read the model list from FILE (a saved /v1/models answer) instead of
+                     asking the relay
+  -h, --help         this text
+
+Examples:
+  switchyard export opencode &gt; ~/.config/opencode/opencode.json
+  switchyard export opencode --merge ~/.config/opencode/opencode.json --write
+  switchyard export claude-code --model 3090-flint-40b --shell &gt;&gt; ~/.profile
+  switchyard export pi &gt; ~/.pi/agent/models.json
+</source>
+        <translation>Aufruf: switchyard export opencode|claude-code|pi [Optionen]
+
+Gibt eine Client-Konfiguration aus, die auf das Relay zeigt, mit den Modellen, die das Relay
+jetzt aufführt (GET /v1/models). Geschrieben wird nur, wenn du es mit --write verlangst.
+
+  opencode      eine opencode.json mit einem Provider &quot;switchyard&quot; für jeden Alias. Die Modell-
+                schlüssel lassen die Wörter weg, nach denen opencode Sampler wählt (qwen, minimax-m2,
+                gemini, kimi-k2.5, deepseek-v4-flash, ...): aus 3090-qwen38-27b wird der Schlüssel
+                3090-q38-27b mit &quot;id&quot;: &quot;3090-qwen38-27b&quot;. Kontext- und Ausgabegrenzen kommen vom Host.
+  claude-code   der &quot;env&quot;-Block für ~/.claude/settings.json: die Basis-URL, ein Platzhalter-Token,
+                jede Modellvariable, die Claude Code liest, auf einen Alias gesetzt, und kein
+                Verkehr ins Internet.
+  pi            die models.json von pi (~/.pi/agent/models.json) mit einem Provider &quot;switchyard&quot;.
+
+Optionen:
+  --base-url URL     das Relay (Vorgabe http://127.0.0.1:18766)
+  --models A,B,...   nur diese Aliase (opencode, pi)
+  --model ALIAS      das Standardmodell (Vorgabe: das erste gerade geladene, sonst das erste)
+  --provider NAME    der Name des Providers in der Konfiguration (opencode, pi; Vorgabe switchyard)
+  --merge DATEI      opencode: unseren Provider in einer vorhandenen opencode.json hinzufügen oder
+                     ersetzen und das Ergebnis ausgeben; &quot;model&quot; und &quot;small_model&quot; werden nur
+                     gesetzt, wenn sie fehlen, alles andere bleibt, wie es ist
+  --write            mit --merge: das Ergebnis stattdessen (atomar) nach DATEI zurückschreiben
+  --shell            claude-code: Zeilen `export NAME=Wert` statt JSON ausgeben
+  --list DATEI       die Modellliste aus DATEI lesen (eine gespeicherte /v1/models-Antwort), statt
+                     das Relay zu fragen
+  -h, --help         dieser Text
+
+Beispiele:
+  switchyard export opencode &gt; ~/.config/opencode/opencode.json
+  switchyard export opencode --merge ~/.config/opencode/opencode.json --write
+  switchyard export claude-code --model 3090-flint-40b --shell &gt;&gt; ~/.profile
+  switchyard export pi &gt; ~/.pi/agent/models.json
+</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="85"/>
+        <source>--base-url wants an http:// or https:// URL, not &apos;%1&apos;</source>
+        <translation>--base-url erwartet eine http://- oder https://-URL, nicht &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="105"/>
+        <source>cannot read the model list from %1/v1/models: %2 (is the relay running? see --base-url)</source>
+        <translation>die Modellliste von %1/v1/models lässt sich nicht lesen: %2 (läuft das Relay? siehe --base-url)</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="110"/>
+        <source>%1/v1/models answered HTTP %2</source>
+        <translation>%1/v1/models antwortete mit HTTP %2</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="121"/>
+        <source>cannot read %1: %2</source>
+        <translation>%1 lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="168"/>
+        <source>see switchyard export --help</source>
+        <translation>siehe switchyard export --help</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="180"/>
+        <source>name one client: opencode, claude-code or pi</source>
+        <translation>einen Client nennen: opencode, claude-code oder pi</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="183"/>
+        <source>unknown client %1: use opencode, claude-code or pi</source>
+        <translation>unbekannter Client %1: opencode, claude-code oder pi verwenden</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="194"/>
+        <source>--%1 is not an option of export %2</source>
+        <translation>--%1 ist keine Option von export %2</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="197"/>
+        <source>--write needs --merge FILE (the file to write back)</source>
+        <translation>--write braucht --merge DATEI (die Datei, in die zurückgeschrieben wird)</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="200"/>
+        <source>--provider wants a name without &apos;/&apos;</source>
+        <translation>--provider erwartet einen Namen ohne &apos;/&apos;</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="215"/>
+        <source>the relay at %1 lists no models</source>
+        <translation>das Relay unter %1 führt keine Modelle</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="222"/>
+        <location filename="../src/export/exportcommand.cpp" line="230"/>
+        <source>unknown model %1; known: %2</source>
+        <translation>unbekanntes Modell %1; bekannt: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="224"/>
+        <source>--models names no model</source>
+        <translation>--models nennt kein Modell</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="260"/>
+        <source>%1 does not exist (leave out --merge to print a new config)</source>
+        <translation>%1 gibt es nicht (--merge weglassen, um eine neue Konfiguration auszugeben)</translation>
+    </message>
+    <message>
+        <location filename="../src/export/exportcommand.cpp" line="273"/>
+        <source>cannot write %1: %2</source>
+        <translation>%1 lässt sich nicht schreiben: %2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::AgentDriver</name>
+    <message>
+        <location filename="../src/engines/agentdriver.cpp" line="60"/>
+        <source>the agent at %1 refused the token (401): check &quot;token&quot; in both configs</source>
+        <translation>der Agent unter %1 hat das Token abgelehnt (401): &quot;token&quot; in beiden Konfigurationen prüfen</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentdriver.cpp" line="66"/>
+        <source>the agent at %1 answered %2</source>
+        <translation>der Agent unter %1 antwortete %2</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentdriver.cpp" line="133"/>
+        <source>the agent at %1 sent a status that is not JSON</source>
+        <translation>der Agent unter %1 hat einen Status geschickt, der kein JSON ist</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::AgentRequest</name>
+    <message>
+        <location filename="../src/engines/agentrequest.cpp" line="16"/>
+        <source>no answer from the agent at %1 to %2 within %3</source>
+        <translation>keine Antwort vom Agenten unter %1 auf %2 innerhalb von %3</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentrequest.cpp" line="50"/>
+        <source>the agent at %1 did not answer: %2</source>
+        <translation>der Agent unter %1 hat nicht geantwortet: %2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::AgentService</name>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="63"/>
+        <source>cannot listen on %1:%2: %3</source>
+        <translation>auf %1:%2 lässt sich nicht lauschen: %3</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="99"/>
+        <source>engine %1: starting</source>
+        <translation>Engine %1: startet</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="103"/>
+        <source>engine %1: up after %2</source>
+        <translation>Engine %1: läuft nach %2</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="108"/>
+        <source>engine %1: stopping</source>
+        <translation>Engine %1: wird gestoppt</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="111"/>
+        <source>engine %1: stopped</source>
+        <translation>Engine %1: gestoppt</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="128"/>
+        <source>engine %1: start failed: %2</source>
+        <translation>Engine %1: Start fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="137"/>
+        <source>engine %1: exited on its own: %2</source>
+        <translation>Engine %1: hat sich von selbst beendet: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="188"/>
+        <location filename="../src/engines/agentservice.cpp" line="217"/>
+        <source>no such path: %1</source>
+        <translation>diesen Pfad gibt es nicht: %1</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="192"/>
+        <source>missing or wrong token</source>
+        <translation>Token fehlt oder ist falsch</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="199"/>
+        <source>use GET</source>
+        <translation>GET verwenden</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="204"/>
+        <source>use POST</source>
+        <translation>POST verwenden</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="208"/>
+        <source>the agent is shutting down</source>
+        <translation>der Agent fährt herunter</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="258"/>
+        <source>expected a JSON object like {&quot;engine&quot;:&quot;NAME&quot;}</source>
+        <translation>ein JSON-Objekt wie {&quot;engine&quot;:&quot;NAME&quot;} erwartet</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="265"/>
+        <source>&quot;engine&quot; is missing</source>
+        <translation>&quot;engine&quot; fehlt</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="269"/>
+        <source>&quot;engine&quot; must be a string</source>
+        <translation>&quot;engine&quot; muss eine Zeichenkette sein</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/agentservice.cpp" line="274"/>
+        <source>no engine called %1 on this agent (engines: %2)</source>
+        <translation>keine Engine namens %1 auf diesem Agenten (Engines: %2)</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ClientConfigExporter</name>
+    <message>
+        <location filename="../ui/clientconfigexporter.cpp" line="18"/>
+        <source>opencode</source>
+        <translation>opencode</translation>
+    </message>
+    <message>
+        <location filename="../ui/clientconfigexporter.cpp" line="19"/>
+        <source>Claude Code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <location filename="../ui/clientconfigexporter.cpp" line="20"/>
+        <source>pi</source>
+        <translation>pi</translation>
+    </message>
+    <message>
+        <location filename="../ui/clientconfigexporter.cpp" line="49"/>
+        <source>export exited with code %1</source>
+        <translation>export endete mit Code %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/clientconfigexporter.cpp" line="55"/>
+        <source>cannot run %1: %2</source>
+        <translation>%1 lässt sich nicht ausführen: %2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::CommandDriver</name>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="21"/>
+        <source>killed by signal %1</source>
+        <translation>wurde durch Signal %1 beendet</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="22"/>
+        <source>exited with code %1</source>
+        <translation>endete mit Code %1</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="132"/>
+        <source>host %1: no engine can be reached: %2</source>
+        <translation>Host %1: keine Engine ist erreichbar: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="168"/>
+        <source>no engine called %1 on host %2</source>
+        <translation>keine Engine namens %1 auf Host %2</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="257"/>
+        <source>the start command %1</source>
+        <translation>der Startbefehl %1</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="262"/>
+        <source>no /health within %1 of the start command</source>
+        <translation>kein /health innerhalb von %1 nach dem Startbefehl</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="264"/>
+        <source> (last try: %1)</source>
+        <translation> (letzter Versuch: %1)</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="267"/>
+        <source>; last output: %1</source>
+        <translation>; letzte Ausgabe: %1</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="324"/>
+        <source>host %1: the stop command of engine %2 %3</source>
+        <translation>Host %1: der Stoppbefehl von Engine %2 %3</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="329"/>
+        <source>engine %1 of host %2 still answers /health %3 after its stop command</source>
+        <translation>Engine %1 von Host %2 antwortet %3 nach ihrem Stoppbefehl noch auf /health</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/commanddriver.cpp" line="332"/>
+        <source> (which %1)</source>
+        <translation> (der Befehl %1)</translation>
     </message>
 </context>
 <context>
     <name>switchyard::CommandLine</name>
     <message>
-        <location filename="../src/app/commandline.cpp" line="40"/>
+        <location filename="../src/app/commandline.cpp" line="54"/>
         <source>%1 needs a value</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 braucht einen Wert</translation>
     </message>
     <message>
-        <location filename="../src/app/commandline.cpp" line="67"/>
+        <location filename="../src/app/commandline.cpp" line="81"/>
         <source>unknown argument: %1 (see --help)</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekanntes Argument: %1 (siehe --help)</translation>
     </message>
     <message>
-        <location filename="../src/app/commandline.cpp" line="73"/>
+        <location filename="../src/app/commandline.cpp" line="87"/>
         <source>--demo brings its own hosts; leave out --config and --upstream</source>
-        <translation type="unfinished"></translation>
+        <translation>--demo bringt eigene Hosts mit; --config und --upstream weglassen</translation>
     </message>
     <message>
-        <location filename="../src/app/commandline.cpp" line="75"/>
+        <location filename="../src/app/commandline.cpp" line="89"/>
         <source>use either --config or --upstream, not both</source>
-        <translation type="unfinished"></translation>
+        <translation>entweder --config oder --upstream verwenden, nicht beides</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ConfigReloader</name>
+    <message>
+        <location filename="../ui/configreloader.cpp" line="54"/>
+        <source>the command line and settings</source>
+        <translation>der Befehlszeile und den Einstellungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/configreloader.cpp" line="60"/>
+        <source>the config could not be read</source>
+        <translation>die Konfiguration ließ sich nicht lesen</translation>
+    </message>
+    <message>
+        <location filename="../ui/configreloader.cpp" line="62"/>
+        <location filename="../ui/configreloader.cpp" line="69"/>
+        <source>switchyard: config not reloaded, the running one stays: %1</source>
+        <translation>switchyard: Konfiguration nicht neu geladen, die laufende bleibt: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/configreloader.cpp" line="74"/>
+        <source>switchyard: config reloaded from %1</source>
+        <translation>switchyard: Konfiguration neu geladen aus %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::DesktopApp</name>
+    <message>
+        <location filename="../ui/desktopapp.cpp" line="53"/>
+        <source>Switchyard is still relaying</source>
+        <translation>Switchyard vermittelt weiter</translation>
+    </message>
+    <message>
+        <location filename="../ui/desktopapp.cpp" line="54"/>
+        <source>It keeps running in the tray. Quit it from the tray menu.</source>
+        <translation>Es läuft in der Systemleiste weiter. Beenden über das Menü in der Systemleiste.</translation>
+    </message>
+    <message>
+        <location filename="../ui/desktopapp.cpp" line="69"/>
+        <source>The config was not reloaded; the relay goes on with the one it had.</source>
+        <translation>Die Konfiguration wurde nicht neu geladen; das Relay läuft mit der bisherigen weiter.</translation>
+    </message>
+    <message>
+        <location filename="../ui/desktopapp.cpp" line="71"/>
+        <source>Config not reloaded</source>
+        <translation>Konfiguration nicht neu geladen</translation>
+    </message>
+    <message>
+        <location filename="../ui/desktopapp.cpp" line="76"/>
+        <source>Config reloaded from %1</source>
+        <translation>Konfiguration neu geladen aus %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/desktopapp.cpp" line="112"/>
+        <source>No system tray was found, so Switchyard runs in this window: closing it stops the relay.</source>
+        <translation>Es wurde keine Systemleiste gefunden, deshalb läuft Switchyard in diesem Fenster: Schließen beendet das Relay.</translation>
+    </message>
+    <message>
+        <location filename="../ui/desktopapp.cpp" line="183"/>
+        <source>Settings are not available in this mode</source>
+        <translation>In diesem Modus gibt es keine Einstellungen</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::EngineProcess</name>
+    <message>
+        <location filename="../src/engines/engineprocess.cpp" line="67"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/engineprocess.cpp" line="91"/>
+        <source>%1 already answers /health: a server Switchyard did not start is running there</source>
+        <translation>%1 antwortet bereits auf /health: dort läuft ein Server, den Switchyard nicht gestartet hat</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/engineprocess.cpp" line="103"/>
+        <source>no argv: nothing to start</source>
+        <translation>kein argv: nichts zu starten</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/engineprocess.cpp" line="136"/>
+        <source>cannot start %1: %2</source>
+        <translation>%1 lässt sich nicht starten: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/engineprocess.cpp" line="150"/>
+        <source>killed by signal %1</source>
+        <translation>wurde durch Signal %1 beendet</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/engineprocess.cpp" line="151"/>
+        <source>exited with code %1</source>
+        <translation>endete mit Code %1</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/engineprocess.cpp" line="184"/>
+        <source>no /health within %1</source>
+        <translation>kein /health innerhalb von %1</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/engineprocess.cpp" line="186"/>
+        <source> (last try: %1)</source>
+        <translation> (letzter Versuch: %1)</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/engineprocess.cpp" line="189"/>
+        <source>; last output: %1</source>
+        <translation>; letzte Ausgabe: %1</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/engineprocess.cpp" line="236"/>
+        <source>engine %1 did not stop within %2 of SIGTERM; sending SIGKILL</source>
+        <translation>Engine %1 hat nicht innerhalb von %2 nach SIGTERM angehalten; sende SIGKILL</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::EngineSupervisor</name>
+    <message>
+        <location filename="../src/engines/enginesupervisor.cpp" line="67"/>
+        <source>cannot write %1: %2</source>
+        <translation>%1 lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/enginesupervisor.cpp" line="91"/>
+        <source>stopping engine %1 (pid %2, %3 process(es)) left behind by an earlier run: %4</source>
+        <translation>stoppe Engine %1 (PID %2, %3 Prozess(e)), die ein früherer Lauf zurückgelassen hat: %4</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/enginesupervisor.cpp" line="157"/>
+        <source>no engine called %1 (engines: %2)</source>
+        <translation>keine Engine namens %1 (Engines: %2)</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/enginesupervisor.cpp" line="158"/>
+        <source>the supervisor could not take its state file %1</source>
+        <translation>der Supervisor konnte seine Zustandsdatei %1 nicht übernehmen</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/enginesupervisor.cpp" line="164"/>
+        <source>superseded by a switch to engine %1</source>
+        <translation>abgelöst durch einen Wechsel zu Engine %1</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/enginesupervisor.cpp" line="180"/>
+        <location filename="../src/engines/enginesupervisor.cpp" line="193"/>
+        <source>stopped before it was ready</source>
+        <translation>gestoppt, bevor sie bereit war</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/enginesupervisor.cpp" line="297"/>
+        <source>engine %1 exited on its own: %2</source>
+        <translation>Engine %1 hat sich von selbst beendet: %2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::HealthCheck</name>
+    <message>
+        <location filename="../src/engines/healthcheck.cpp" line="15"/>
+        <source>%1 did not answer /health within %2 ms</source>
+        <translation>%1 hat nicht innerhalb von %2 ms auf /health geantwortet</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/healthcheck.cpp" line="38"/>
+        <source>/health answered %1</source>
+        <translation>/health antwortete %1</translation>
     </message>
 </context>
 <context>
@@ -448,36 +1362,816 @@ Commands:
     <message>
         <location filename="../src/store/historywriter.cpp" line="127"/>
         <source>Cannot create the folder %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Ordner %1 lässt sich nicht anlegen.</translation>
     </message>
     <message>
         <location filename="../src/store/historywriter.cpp" line="144"/>
         <source>Cannot switch the history database to WAL mode: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Verlaufsdatenbank lässt sich nicht in den WAL-Modus schalten: %1</translation>
     </message>
     <message numerus="yes">
         <location filename="../src/store/historywriter.cpp" line="201"/>
         <source>The history database is not open; %n row(s) not stored.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Die Verlaufsdatenbank ist nicht geöffnet; %n Zeile nicht gespeichert.</numerusform>
+            <numerusform>Die Verlaufsdatenbank ist nicht geöffnet; %n Zeilen nicht gespeichert.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location filename="../src/store/historywriter.cpp" line="262"/>
         <source>%n row(s) not stored in the history: %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Zeile nicht im Verlauf gespeichert: %1</numerusform>
+            <numerusform>%n Zeilen nicht im Verlauf gespeichert: %1</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::HostCardDelegate</name>
+    <message numerus="yes">
+        <location filename="../ui/hostcarddelegate.cpp" line="120"/>
+        <source>%1 of %n model(s) loaded</source>
+        <translation>
+            <numerusform>%1 von %n Modell geladen</numerusform>
+            <numerusform>%1 von %n Modellen geladen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/hostcarddelegate.cpp" line="120"/>
+        <source>no models listed</source>
+        <translation>keine Modelle aufgeführt</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostcarddelegate.cpp" line="121"/>
+        <source>engine %1 · %2</source>
+        <translation>Engine %1 · %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostcarddelegate.cpp" line="135"/>
+        <source>%1 ms round trip</source>
+        <translation>%1 ms Antwortzeit</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostcarddelegate.cpp" line="136"/>
+        <source>polled %1</source>
+        <translation>abgefragt %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostcarddelegate.cpp" line="136"/>
+        <source>not polled yet</source>
+        <translation>noch nicht abgefragt</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/hostcarddelegate.cpp" line="137"/>
+        <source>%n in flight</source>
+        <translation>
+            <numerusform>%n in Arbeit</numerusform>
+            <numerusform>%n in Arbeit</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/hostcarddelegate.cpp" line="145"/>
+        <source>leased by %1 until %2</source>
+        <translation>reserviert von %1 bis %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostcarddelegate.cpp" line="146"/>
+        <source>leased by %1</source>
+        <translation>reserviert von %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/hostcarddelegate.cpp" line="153"/>
+        <source>driver %1 · %n engine(s)</source>
+        <translation>
+            <numerusform>Treiber %1 · %n Engine</numerusform>
+            <numerusform>Treiber %1 · %n Engines</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::HostTableModel</name>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="57"/>
+        <source>for %1</source>
+        <translation>für %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="61"/>
+        <source>stopping the engine</source>
+        <translation>stoppt die Engine</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="61"/>
+        <source>to %1</source>
+        <translation>zu %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="205"/>
+        <source>waiting for first poll</source>
+        <translation>wartet auf die erste Abfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="206"/>
+        <source>up</source>
+        <translation>erreichbar</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="207"/>
+        <source>down</source>
+        <translation>nicht erreichbar</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="208"/>
+        <source>switching</source>
+        <translation>wechselt</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="209"/>
+        <source>draining</source>
+        <translation>läuft leer</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="210"/>
+        <source>leased</source>
+        <translation>reserviert</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="221"/>
+        <source>down: %1</source>
+        <translation>nicht erreichbar: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="223"/>
+        <source>leased by %1</source>
+        <translation>reserviert von %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/hosttablemodel.cpp" line="248"/>
+        <source>Last error: %1</source>
+        <translation>Letzter Fehler: %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::HostsView</name>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="38"/>
+        <source>Hosts</source>
+        <translation>Hosts</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="40"/>
+        <source>Not available yet: engines switch when a request needs one</source>
+        <translation>Noch nicht verfügbar: Engines wechseln, wenn eine Anfrage eine braucht</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="41"/>
+        <source>&amp;Refresh Now</source>
+        <translation>Jetzt &amp;aktualisieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="42"/>
+        <source>Ask the host for its models now, instead of at the next poll</source>
+        <translation>Den Host jetzt nach seinen Modellen fragen statt bei der nächsten Abfrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="51"/>
+        <source>Refreshing every host</source>
+        <translation>Alle Hosts werden aktualisiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="51"/>
+        <source>Refreshing %1</source>
+        <translation>%1 wird aktualisiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="54"/>
+        <source>&amp;Switch Engine…</source>
+        <translation>Engine &amp;wechseln …</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="58"/>
+        <source>&amp;Take Lease…</source>
+        <translation>GPU &amp;reservieren …</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="59"/>
+        <source>Take the host&apos;s GPU from the relay: running requests finish, the engine stops, model requests get 423 until you release it</source>
+        <translation>Die GPU des Hosts dem Relay abnehmen: laufende Anfragen werden fertig, die Engine stoppt, Modellanfragen bekommen 423, bis du sie freigibst</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="62"/>
+        <source>Re&amp;lease Lease</source>
+        <translation>Reservierung &amp;freigeben</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="63"/>
+        <source>Give the host back to the relay</source>
+        <translation>Den Host dem Relay zurückgeben</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="67"/>
+        <source>%1 is back with the relay</source>
+        <translation>%1 ist zurück beim Relay</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="70"/>
+        <source>&amp;Copy Engine URL</source>
+        <translation>Engine-URL &amp;kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="114"/>
+        <source>This host has no controller</source>
+        <translation>Dieser Host hat keine Steuerung</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="114"/>
+        <source>Select a host first</source>
+        <translation>Zuerst einen Host wählen</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="126"/>
+        <location filename="../ui/hostsview.cpp" line="131"/>
+        <source>Take Lease on %1</source>
+        <translation>%1 reservieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="127"/>
+        <source>Who uses the GPU (model requests are told so):</source>
+        <translation>Wer die GPU benutzt (Modellanfragen erfahren es):</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="128"/>
+        <source>desktop</source>
+        <translation>Desktop</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="132"/>
+        <source>For how long, at most (minutes):</source>
+        <translation>Für wie lange höchstens (Minuten):</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="136"/>
+        <source>Waiting for %1 to finish its requests and stop its engine…</source>
+        <translation>Warte, bis %1 seine Anfragen beendet und seine Engine gestoppt hat …</translation>
+    </message>
+    <message>
+        <location filename="../ui/hostsview.cpp" line="140"/>
+        <source>%1 is yours: its GPU is free until you release it</source>
+        <translation>%1 gehört dir: seine GPU ist frei, bis du sie freigibst</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::LocalDriver</name>
+    <message>
+        <location filename="../src/engines/localdriver.cpp" line="16"/>
+        <source>host %1: %2</source>
+        <translation>Host %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::MainWindow</name>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="66"/>
+        <source>Switchyard</source>
+        <translation>Switchyard</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="69"/>
+        <source>Models</source>
+        <translation>Modelle</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="70"/>
+        <source>Requests</source>
+        <translation>Anfragen</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="81"/>
+        <source>Hosts</source>
+        <translation>Hosts</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="82"/>
+        <source>Switch timeline</source>
+        <translation>Wechsel-Zeitleiste</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="149"/>
+        <source>&amp;Relay</source>
+        <translation>&amp;Relay</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="150"/>
+        <source>&amp;Copy Endpoint URL</source>
+        <translation>Endpunkt-URL &amp;kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="156"/>
+        <source>Copied %1</source>
+        <translation>%1 kopiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="158"/>
+        <source>&amp;Reload Config</source>
+        <translation>Konfiguration &amp;neu laden</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="161"/>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen …</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="166"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="171"/>
+        <source>&amp;Hosts</source>
+        <translation>&amp;Hosts</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="179"/>
+        <location filename="../ui/mainwindow.cpp" line="184"/>
+        <source>&amp;Models</source>
+        <translation>&amp;Modelle</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="183"/>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="187"/>
+        <source>&amp;Requests</source>
+        <translation>An&amp;fragen</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="192"/>
+        <source>Timeline Zoom &amp;In</source>
+        <translation>Zeitleiste ver&amp;größern</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="195"/>
+        <source>Timeline Zoom &amp;Out</source>
+        <translation>Zeitleiste ver&amp;kleinern</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="198"/>
+        <source>Timeline Follows &amp;Now</source>
+        <translation>Zeitleiste folgt der &amp;Gegenwart</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="204"/>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="205"/>
+        <source>&amp;About Switchyard</source>
+        <translation>&amp;Über Switchyard</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="208"/>
+        <source>About Switchyard</source>
+        <translation>Über Switchyard</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="209"/>
+        <source>&lt;h3&gt;Switchyard %1&lt;/h3&gt;&lt;p&gt;One LAN endpoint in front of several llama.cpp GPU boxes.&lt;/p&gt;&lt;p&gt;Clients address models as &lt;i&gt;host-key&lt;/i&gt;; Switchyard switches engines without cutting a stream and answers in each client&apos;s own language when it cannot serve.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Switchyard %1&lt;/h3&gt;&lt;p&gt;Ein Endpunkt im LAN vor mehreren llama.cpp-GPU-Rechnern.&lt;/p&gt;&lt;p&gt;Clients sprechen Modelle als &lt;i&gt;host-key&lt;/i&gt; an; Switchyard wechselt Engines, ohne einen Stream abzubrechen, und antwortet in der Sprache des jeweiligen Clients, wenn es nicht bedienen kann.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="224"/>
+        <source>Switchyard — %1</source>
+        <translation>Switchyard — %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="250"/>
+        <source>not listening</source>
+        <translation>lauscht nicht</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="251"/>
+        <source>Listening on &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Lauscht auf &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/mainwindow.cpp" line="254"/>
+        <source>%1 of %n host(s) up</source>
+        <translation>
+            <numerusform>%1 von %n Host erreichbar</numerusform>
+            <numerusform>%1 von %n Hosts erreichbar</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/mainwindow.cpp" line="256"/>
+        <source>%n request(s) in flight</source>
+        <translation>
+            <numerusform>%n Anfrage in Arbeit</numerusform>
+            <numerusform>%n Anfragen in Arbeit</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="259"/>
+        <source>No hosts configured: choose a config file in Settings</source>
+        <translation>Keine Hosts konfiguriert: in den Einstellungen eine Konfigurationsdatei wählen</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/mainwindow.cpp" line="261"/>
+        <source>%1 of %n up</source>
+        <translation>
+            <numerusform>%1 von %n erreichbar</numerusform>
+            <numerusform>%1 von %n erreichbar</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/mainwindow.cpp" line="263"/>
+        <source>%n in flight</source>
+        <translation>
+            <numerusform>%n in Arbeit</numerusform>
+            <numerusform>%n in Arbeit</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="271"/>
+        <source>Models (%1)</source>
+        <translation>Modelle (%1)</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="272"/>
+        <source>Requests (%1)</source>
+        <translation>Anfragen (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ModelTableModel</name>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="184"/>
+        <source>loaded</source>
+        <translation>geladen</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="186"/>
+        <source>loading</source>
+        <translation>lädt</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="188"/>
+        <source>unloaded</source>
+        <translation>entladen</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="190"/>
+        <source>sleeping</source>
+        <translation>schläft</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="192"/>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="194"/>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="271"/>
+        <source>The last load failed (exit code %1)</source>
+        <translation>Das letzte Laden ist fehlgeschlagen (Exit-Code %1)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/modeltablemodel.cpp" line="277"/>
+        <source>%n request(s) today, %1 failed</source>
+        <translation>
+            <numerusform>%n Anfrage heute, %1 fehlgeschlagen</numerusform>
+            <numerusform>%n Anfragen heute, %1 fehlgeschlagen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="280"/>
+        <source>Median time to first byte today: %1 ms</source>
+        <translation>Median der Zeit bis zum ersten Byte heute: %1 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="283"/>
+        <source>Clients ask for &quot;%1&quot;; host %2 serves it as &quot;%3&quot;</source>
+        <translation>Clients fragen nach &quot;%1&quot;; Host %2 bedient es als &quot;%3&quot;</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="317"/>
+        <source>Context size in tokens, as the engine reports it</source>
+        <translation>Kontextgröße in Tokens, wie die Engine sie meldet</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="318"/>
+        <source>Requests since midnight</source>
+        <translation>Anfragen seit Mitternacht</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="319"/>
+        <source>Median generation speed of today&apos;s streamed answers</source>
+        <translation>Median der Generierungsgeschwindigkeit der heute gestreamten Antworten</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="326"/>
+        <source>Alias</source>
+        <translation>Alias</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="327"/>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="328"/>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="329"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="330"/>
+        <source>Context</source>
+        <translation>Kontext</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="331"/>
+        <source>Last used</source>
+        <translation>Zuletzt benutzt</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="332"/>
+        <source>Today</source>
+        <translation>Heute</translation>
+    </message>
+    <message>
+        <location filename="../ui/modeltablemodel.cpp" line="333"/>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ModelsView</name>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="32"/>
+        <source>Loaded only</source>
+        <translation>Nur geladene</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="36"/>
+        <source>Filter models…</source>
+        <translation>Modelle filtern …</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="38"/>
+        <source>Filter models</source>
+        <translation>Modelle filtern</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="40"/>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="49"/>
+        <source>&amp;Load</source>
+        <translation>&amp;Laden</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="50"/>
+        <source>Load the selected model on its host (POST /models/load)</source>
+        <translation>Das gewählte Modell auf seinem Host laden (POST /models/load)</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="51"/>
+        <source>&amp;Unload</source>
+        <translation>&amp;Entladen</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="52"/>
+        <source>Unload the selected model and free its memory (POST /models/unload)</source>
+        <translation>Das gewählte Modell entladen und seinen Speicher freigeben (POST /models/unload)</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="58"/>
+        <source>Loading %1…</source>
+        <translation>%1 wird geladen …</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="65"/>
+        <source>Unloading %1…</source>
+        <translation>%1 wird entladen …</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="69"/>
+        <source>%1: load accepted</source>
+        <translation>%1: Laden angenommen</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="69"/>
+        <source>%1: unloaded</source>
+        <translation>%1: entladen</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="71"/>
+        <source>%1: load refused: %2</source>
+        <translation>%1: Laden abgelehnt: %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="71"/>
+        <source>%1: unload refused: %2</source>
+        <translation>%1: Entladen abgelehnt: %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="93"/>
+        <source>Context</source>
+        <translation>Kontext</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="96"/>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="98"/>
+        <source>Models</source>
+        <translation>Modelle</translation>
+    </message>
+    <message>
+        <location filename="../ui/modelsview.cpp" line="140"/>
+        <source>All hosts</source>
+        <translation>Alle Hosts</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::NoticeBar</name>
+    <message>
+        <location filename="../ui/noticebar.cpp" line="24"/>
+        <source>Close this message</source>
+        <translation>Diese Meldung schließen</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::OpencodeExport</name>
+    <message>
+        <location filename="../src/export/opencodeexport.cpp" line="82"/>
+        <source>the relay lists no models</source>
+        <translation>das Relay führt keine Modelle</translation>
+    </message>
+    <message>
+        <location filename="../src/export/opencodeexport.cpp" line="89"/>
+        <source>unknown model %1; known: %2</source>
+        <translation>unbekanntes Modell %1; bekannt: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/export/opencodeexport.cpp" line="126"/>
+        <source>Switchyard (%1)</source>
+        <translation>Switchyard (%1)</translation>
+    </message>
+    <message>
+        <location filename="../src/export/opencodeexport.cpp" line="151"/>
+        <source>%1:%2: not valid JSON (%3); nothing was changed</source>
+        <translation>%1:%2: kein gültiges JSON (%3); nichts wurde geändert</translation>
+    </message>
+    <message>
+        <location filename="../src/export/opencodeexport.cpp" line="154"/>
+        <source>comments (JSONC) cannot be merged: remove them, or add the provider by hand from `switchyard export opencode`</source>
+        <translation>Kommentare (JSONC) lassen sich nicht zusammenführen: sie entfernen oder den Provider von Hand aus `switchyard export opencode` einfügen</translation>
+    </message>
+    <message>
+        <location filename="../src/export/opencodeexport.cpp" line="160"/>
+        <source>%1:%2: expected a JSON object at the top; nothing was changed</source>
+        <translation>%1:%2: oben ein JSON-Objekt erwartet; nichts wurde geändert</translation>
+    </message>
+    <message>
+        <location filename="../src/export/opencodeexport.cpp" line="165"/>
+        <source>%1:%2: &quot;provider&quot; is not an object; nothing was changed</source>
+        <translation>%1:%2: &quot;provider&quot; ist kein Objekt; nichts wurde geändert</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::RelayClient</name>
+    <message>
+        <location filename="../ui/relayclient.cpp" line="49"/>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::RelayRunner</name>
+    <message>
+        <location filename="../ui/relayrunner.cpp" line="64"/>
+        <source>the running relay could not listen again on %1:%2 either: %3</source>
+        <translation>das laufende Relay konnte auch nicht wieder auf %1:%2 lauschen: %3</translation>
     </message>
 </context>
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="42"/>
+        <location filename="../src/app/relayservice.cpp" line="96"/>
         <source>cannot listen on %1:%2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>auf %1:%2 lässt sich nicht lauschen: %3</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::RequestDetailsPane</name>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="30"/>
+        <source>Select a request to see its details.</source>
+        <translation>Eine Anfrage wählen, um ihre Einzelheiten zu sehen.</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="49"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="50"/>
+        <source>Started</source>
+        <translation>Begonnen</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="51"/>
+        <source>Served by</source>
+        <translation>Bedient von</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="52"/>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="53"/>
+        <source>First byte</source>
+        <translation>Erstes Byte</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="54"/>
+        <source>Tokens</source>
+        <translation>Tokens</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="55"/>
+        <source>Sent</source>
+        <translation>Gesendet</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="56"/>
+        <source>Client</source>
+        <translation>Client</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="57"/>
+        <source>User agent</source>
+        <translation>User-Agent</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="58"/>
+        <source>Relay error</source>
+        <translation>Relay-Fehler</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="66"/>
+        <source>This request as the journal writes it</source>
+        <translation>Diese Anfrage, wie das Journal sie schreibt</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="126"/>
+        <source>no answer (client went away)</source>
+        <translation>keine Antwort (Client ist gegangen)</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="129"/>
+        <source>the relay itself</source>
+        <translation>das Relay selbst</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="130"/>
+        <source>host %1</source>
+        <translation>Host %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="131"/>
+        <source>host %1, engine %2</source>
+        <translation>Host %1, Engine %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="133"/>
+        <location filename="../ui/requestdetailspane.cpp" line="134"/>
+        <location filename="../ui/requestdetailspane.cpp" line="142"/>
+        <location filename="../ui/requestdetailspane.cpp" line="143"/>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestdetailspane.cpp" line="136"/>
+        <source>%1 at %2 tokens/s</source>
+        <translation>%1 mit %2 Tokens/s</translation>
     </message>
 </context>
 <context>
@@ -485,52 +2179,304 @@ Commands:
     <message>
         <location filename="../src/store/requestlogmodel.cpp" line="209"/>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeit</translation>
     </message>
     <message>
         <location filename="../src/store/requestlogmodel.cpp" line="210"/>
         <source>Method</source>
-        <translation type="unfinished"></translation>
+        <translation>Methode</translation>
     </message>
     <message>
         <location filename="../src/store/requestlogmodel.cpp" line="211"/>
         <source>Path</source>
-        <translation type="unfinished"></translation>
+        <translation>Pfad</translation>
     </message>
     <message>
         <location filename="../src/store/requestlogmodel.cpp" line="212"/>
         <source>Alias</source>
-        <translation type="unfinished"></translation>
+        <translation>Alias</translation>
     </message>
     <message>
         <location filename="../src/store/requestlogmodel.cpp" line="213"/>
         <source>Host</source>
-        <translation type="unfinished"></translation>
+        <translation>Host</translation>
     </message>
     <message>
         <location filename="../src/store/requestlogmodel.cpp" line="214"/>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Status</translation>
     </message>
     <message>
         <location filename="../src/store/requestlogmodel.cpp" line="215"/>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>Dauer</translation>
     </message>
     <message>
         <location filename="../src/store/requestlogmodel.cpp" line="216"/>
         <source>First byte</source>
-        <translation type="unfinished"></translation>
+        <translation>Erstes Byte</translation>
     </message>
     <message>
         <location filename="../src/store/requestlogmodel.cpp" line="217"/>
         <source>Tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation>Tokens/s</translation>
     </message>
     <message>
         <location filename="../src/store/requestlogmodel.cpp" line="218"/>
         <source>Client</source>
-        <translation type="unfinished"></translation>
+        <translation>Client</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::RequestLogView</name>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="46"/>
+        <source>Search path, client, error…</source>
+        <translation>Pfad, Client, Fehler suchen …</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="48"/>
+        <source>Search requests</source>
+        <translation>Anfragen durchsuchen</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="51"/>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="58"/>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="60"/>
+        <source>All models</source>
+        <translation>Alle Modelle</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="63"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="64"/>
+        <source>Any status</source>
+        <translation>Jeder Status</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="65"/>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="66"/>
+        <source>Failed (any)</source>
+        <translation>Fehlgeschlagen (alle)</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="67"/>
+        <source>Client errors (4xx)</source>
+        <translation>Client-Fehler (4xx)</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="68"/>
+        <source>Errors (5xx, relay)</source>
+        <translation>Fehler (5xx, Relay)</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="95"/>
+        <source>First byte</source>
+        <translation>Erstes Byte</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="96"/>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="97"/>
+        <source>Requests</source>
+        <translation>Anfragen</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="99"/>
+        <source>&amp;Copy as Journal Line</source>
+        <translation>Als Journal&amp;zeile kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="102"/>
+        <source>Copy the selected requests as the journal writes them</source>
+        <translation>Die gewählten Anfragen so kopieren, wie das Journal sie schreibt</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/requestlogview.cpp" line="109"/>
+        <source>Copied %n journal line(s)</source>
+        <translation>
+            <numerusform>%n Journalzeile kopiert</numerusform>
+            <numerusform>%n Journalzeilen kopiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/requestlogview.cpp" line="166"/>
+        <source>All hosts</source>
+        <translation>Alle Hosts</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/requestlogview.cpp" line="225"/>
+        <source>%n request(s)</source>
+        <translation>
+            <numerusform>%n Anfrage</numerusform>
+            <numerusform>%n Anfragen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/requestlogview.cpp" line="226"/>
+        <source>%1 of %n request(s)</source>
+        <translation>
+            <numerusform>%1 von %n Anfrage</numerusform>
+            <numerusform>%1 von %n Anfragen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::SettingsDialog</name>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="40"/>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="41"/>
+        <source>as in the config</source>
+        <translation>wie in der Konfiguration</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="57"/>
+        <source>Start Switchyard in the tray when I log in</source>
+        <translation>Switchyard bei der Anmeldung in der Systemleiste starten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="60"/>
+        <source>Switchyard Settings</source>
+        <translation>Switchyard-Einstellungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="61"/>
+        <source>from the config file, else 127.0.0.1:18766</source>
+        <translation>aus der Konfigurationsdatei, sonst 127.0.0.1:18766</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="62"/>
+        <source>HOST:PORT, e.g. 0.0.0.0:18766 for the whole LAN, 127.0.0.1:18766 for this machine only</source>
+        <translation>HOST:PORT, z. B. 0.0.0.0:18766 für das ganze LAN, 127.0.0.1:18766 nur für diesen Rechner</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="63"/>
+        <source>none: hosts come from --upstream</source>
+        <translation>keine: Hosts kommen aus --upstream</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="64"/>
+        <source>the default folder</source>
+        <translation>der Standardordner</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="65"/>
+        <source>A streaming request that waits this long (for a switch or a load) gets the relay&apos;s own 200 and keep-alive comments, so clients do not time out</source>
+        <translation>Eine streamende Anfrage, die so lange wartet (auf einen Wechsel oder ein Laden), bekommt die eigene 200 des Relays und Keep-alive-Kommentare, damit Clients nicht in eine Zeitüberschreitung laufen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="67"/>
+        <source>How often a waiting stream gets a comment saying what it waits for</source>
+        <translation>Wie oft ein wartender Stream einen Kommentar bekommt, der sagt, worauf er wartet</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="72"/>
+        <source>&amp;Listen on:</source>
+        <translation>&amp;Lauschen auf:</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="73"/>
+        <source>&amp;Config file:</source>
+        <translation>&amp;Konfigurationsdatei:</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="73"/>
+        <location filename="../ui/settingsdialog.cpp" line="79"/>
+        <source>Browse…</source>
+        <translation>Durchsuchen …</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="74"/>
+        <source>Config File</source>
+        <translation>Konfigurationsdatei</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="75"/>
+        <source>Switchyard config (*.json);;All files (*)</source>
+        <translation>Switchyard-Konfiguration (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="79"/>
+        <source>&amp;Data folder:</source>
+        <translation>&amp;Datenordner:</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="80"/>
+        <source>Data Folder</source>
+        <translation>Datenordner</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="84"/>
+        <source>Early &amp;200 after:</source>
+        <translation>Frühe &amp;200 nach:</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="85"/>
+        <source>Waiting co&amp;mment every:</source>
+        <translation>Warte&amp;kommentar alle:</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="91"/>
+        <source>Changes apply at once, without dropping a stream; the data folder at the next start. These settings are for the window and the tray; --headless reads only its command line and config file.</source>
+        <translation>Änderungen gelten sofort, ohne einen Stream abzubrechen; der Datenordner ab dem nächsten Start. Diese Einstellungen gelten für das Fenster und die Systemleiste; --headless liest nur seine Befehlszeile und seine Konfigurationsdatei.</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="95"/>
+        <source>This session was started with %1, which wins over these settings until it is started without.</source>
+        <translation>Diese Sitzung wurde mit %1 gestartet; das hat Vorrang vor diesen Einstellungen, bis ohne gestartet wird.</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="126"/>
+        <source>Listen on: %1</source>
+        <translation>Lauschen auf: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="134"/>
+        <source>%1 could not be read</source>
+        <translation>%1 ließ sich nicht lesen</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ShellCommand</name>
+    <message>
+        <location filename="../src/engines/shellcommand.cpp" line="57"/>
+        <source>cannot run /bin/sh: %1</source>
+        <translation>/bin/sh lässt sich nicht ausführen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::StaticDriver</name>
+    <message>
+        <location filename="../src/engines/staticdriver.cpp" line="21"/>
+        <source>host %1 is static: it runs engine %2 and never switches</source>
+        <translation>Host %1 ist statisch: er betreibt Engine %2 und wechselt nie</translation>
+    </message>
+    <message>
+        <location filename="../src/engines/staticdriver.cpp" line="29"/>
+        <source>host %1 is static: engine %2 is not stopped</source>
+        <translation>Host %1 ist statisch: Engine %2 wird nicht gestoppt</translation>
     </message>
 </context>
 <context>
@@ -538,82 +2484,369 @@ Commands:
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="145"/>
         <source>switching</source>
-        <translation type="unfinished"></translation>
+        <translation>Wechsel</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="146"/>
         <source>engine up</source>
-        <translation type="unfinished"></translation>
+        <translation>Engine läuft</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="147"/>
         <source>switch failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Wechsel fehlgeschlagen</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="148"/>
         <source>model loaded</source>
-        <translation type="unfinished"></translation>
+        <translation>Modell geladen</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="149"/>
         <source>model unloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>Modell entladen</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="150"/>
         <source>lease taken</source>
-        <translation type="unfinished"></translation>
+        <translation>Reservierung übernommen</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="151"/>
         <source>lease released</source>
-        <translation type="unfinished"></translation>
+        <translation>Reservierung freigegeben</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="152"/>
         <source>host up</source>
-        <translation type="unfinished"></translation>
+        <translation>Host erreichbar</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="153"/>
         <source>host down</source>
-        <translation type="unfinished"></translation>
+        <translation>Host nicht erreichbar</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="229"/>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeit</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="230"/>
         <source>Host</source>
-        <translation type="unfinished"></translation>
+        <translation>Host</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="231"/>
         <source>Event</source>
-        <translation type="unfinished"></translation>
+        <translation>Ereignis</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="232"/>
         <source>Engine</source>
-        <translation type="unfinished"></translation>
+        <translation>Engine</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="233"/>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>Modell</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="234"/>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>Dauer</translation>
     </message>
     <message>
         <location filename="../src/store/timelinemodel.cpp" line="235"/>
         <source>Detail</source>
-        <translation type="unfinished"></translation>
+        <translation>Einzelheit</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::TimelineView</name>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="54"/>
+        <source>5 min</source>
+        <translation>5 min</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="54"/>
+        <source>1 h</source>
+        <translation>1 h</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="54"/>
+        <source>24 h</source>
+        <translation>24 h</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="56"/>
+        <source>Show the last %1</source>
+        <translation>Die letzten %1 zeigen</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="63"/>
+        <source>Zoom in (+, or the mouse wheel)</source>
+        <translation>Vergrößern (+ oder Mausrad)</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="65"/>
+        <source>Zoom out (-, or the mouse wheel)</source>
+        <translation>Verkleinern (- oder Mausrad)</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="67"/>
+        <source>Now</source>
+        <translation>Jetzt</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="71"/>
+        <source>Follow the present (End, or double-click the timeline)</source>
+        <translation>Der Gegenwart folgen (Ende oder Doppelklick auf die Zeitleiste)</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="85"/>
+        <source>engine up</source>
+        <translation>Engine läuft</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="86"/>
+        <source>switch</source>
+        <translation>Wechsel</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="87"/>
+        <source>down or failed</source>
+        <translation>nicht erreichbar oder fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="88"/>
+        <source>load</source>
+        <translation>Laden</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="89"/>
+        <source>unload</source>
+        <translation>Entladen</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="90"/>
+        <source>lease</source>
+        <translation>Reservierung</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelineview.cpp" line="91"/>
+        <source>requests</source>
+        <translation>Anfragen</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::TimelineWidget</name>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="74"/>
+        <source>Switch timeline</source>
+        <translation>Wechsel-Zeitleiste</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="379"/>
+        <source>No hosts configured</source>
+        <translation>Keine Hosts konfiguriert</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="430"/>
+        <source>last %1</source>
+        <translation>letzte %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="469"/>
+        <source>requests</source>
+        <translation>Anfragen</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="510"/>
+        <source>→ %1</source>
+        <translation>→ %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="511"/>
+        <source>→ %1 · %2</source>
+        <translation>→ %1 · %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="520"/>
+        <source>no engine history in this range</source>
+        <translation>kein Engine-Verlauf in diesem Zeitraum</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="606"/>
+        <source>%1 – now (%2)</source>
+        <translation>%1 – jetzt (%2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="608"/>
+        <source>%1 – %2 (%3)</source>
+        <translation>%1 – %2 (%3)</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="617"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; loaded</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; geladen</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="618"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; unloaded</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; entladen</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="621"/>
+        <source>took %1</source>
+        <translation>dauerte %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="639"/>
+        <source>Engine &lt;b&gt;%1&lt;/b&gt; up on %2&lt;br&gt;%3</source>
+        <translation>Engine &lt;b&gt;%1&lt;/b&gt; läuft auf %2&lt;br&gt;%3</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="642"/>
+        <source>Switching to &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="643"/>
+        <source>Switching to &lt;b&gt;%1&lt;/b&gt; for %2</source>
+        <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt; für %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="647"/>
+        <source>Switch to &lt;b&gt;%1&lt;/b&gt; failed: %2</source>
+        <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt; fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="650"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; was down</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; war nicht erreichbar</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="654"/>
+        <source>Leased by &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Reserviert von &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/timelinewidget.cpp" line="654"/>
+        <source>someone</source>
+        <translation>jemandem</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/timelinewidget.cpp" line="667"/>
+        <source>%n request(s) active</source>
+        <translation>
+            <numerusform>%n Anfrage aktiv</numerusform>
+            <numerusform>%n Anfragen aktiv</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/timelinewidget.cpp" line="669"/>
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n fehlgeschlagen</numerusform>
+            <numerusform>%n fehlgeschlagen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::TrayController</name>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="23"/>
+        <source>&amp;Open Switchyard</source>
+        <translation>Switchyard ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="29"/>
+        <source>Hosts</source>
+        <translation>Hosts</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="30"/>
+        <source>No hosts configured</source>
+        <translation>Keine Hosts konfiguriert</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="34"/>
+        <source>&amp;Copy Endpoint URL</source>
+        <translation>Endpunkt-URL &amp;kopieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="38"/>
+        <source>Endpoint copied</source>
+        <translation>Endpunkt kopiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="38"/>
+        <source>%1 is on the clipboard.</source>
+        <translation>%1 liegt in der Zwischenablage.</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="40"/>
+        <source>&amp;Export Client Config</source>
+        <translation>Client-Konfiguration e&amp;xportieren</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="49"/>
+        <source>Client config copied</source>
+        <translation>Client-Konfiguration kopiert</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="49"/>
+        <source>The %1 config is on the clipboard.</source>
+        <translation>Die Konfiguration für %1 liegt in der Zwischenablage.</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="51"/>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="54"/>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen …</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="57"/>
+        <source>&amp;Quit Switchyard</source>
+        <translation>Switchyard &amp;beenden</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/traycontroller.cpp" line="126"/>
+        <source>Switchyard — %1
+%2 of %n host(s) up, %3 in flight
+%4</source>
+        <translation>
+            <numerusform>Switchyard — %1
+%2 von %n Host erreichbar, %3 in Arbeit
+%4</numerusform>
+            <numerusform>Switchyard — %1
+%2 von %n Hosts erreichbar, %3 in Arbeit
+%4</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="168"/>
+        <source>%1 — %2, %3</source>
+        <translation>%1 — %2, %3</translation>
+    </message>
+    <message>
+        <location filename="../ui/traycontroller.cpp" line="169"/>
+        <source>%1 — leased by %2</source>
+        <translation>%1 — reserviert von %2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/traycontroller.cpp" line="171"/>
+        <source>%n in flight</source>
+        <translation>
+            <numerusform>%n in Arbeit</numerusform>
+            <numerusform>%n in Arbeit</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -1,29 +1,41 @@
 // The switchyard executable: decides between window, tray and headless at run time (a flag,
-// not an #ifdef), then runs the same RelayService in each.
+// not an #ifdef), then runs the same relay in each.
 #include "app/commandline.h"
 #include "app/consolejournal.h"
 #include "app/relayservice.h"
 #include "app/subcommands.h"
 #include "app/unixsignals.h"
+#include "appsettings.h"
+#include "catalogeventrecorder.h"
 #include "config/checkconfig.h"
-#include "config/configloader.h"
+#include "configreloader.h"
 #include "demofleet.h"
+#include "desktopapp.h"
+#include "relayrunner.h"
+#include "screenshotrunner.h"
+#include "settingsdialog.h"
+#include "autostart.h"
+#include "singleinstance.h"
+#include "startupconfig.h"
 #include "store/clock.h"
 #include "store/historystore.h"
+#include "uiresources.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QLabel>
+#include <QLibraryInfo>
+#include <QLocale>
 #include <QLoggingCategory>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QTextStream>
 #include <QTranslator>
-#include <QLocale>
 
-#include <cstdio>
 #include <memory>
 
 using namespace switchyard;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -35,14 +47,81 @@ bool hasDisplay()
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 }
 
-int runRelay(const AppOptions &options, bool gui)
+// The hidden --screenshots DIR option is the desktop's own; the core's parser never sees it.
+QString takeScreenshotsOption(QStringList &arguments, QString *error)
+{
+    const qsizetype i = arguments.indexOf(u"--screenshots"_s);
+    if (i < 0)
+        return {};
+    if (i + 1 >= arguments.size()) {
+        *error = QCoreApplication::translate("main", "--screenshots needs a folder");
+        return {};
+    }
+    const QString dir = arguments.at(i + 1);
+    arguments.remove(i, 2);
+    return dir;
+}
+
+// Command-line flags that win over the desktop's settings, for the settings dialog to mention.
+QStringList overridesOf(const AppOptions &options)
+{
+    QStringList out;
+    if (!options.configPath.isEmpty())
+        out.append(u"--config"_s);
+    if (!options.listen.isEmpty())
+        out.append(u"--listen"_s);
+    if (!options.upstreams.isEmpty())
+        out.append(u"--upstream"_s);
+    if (!options.dataDir.isEmpty())
+        out.append(u"--data-dir"_s);
+    if (options.demo)
+        out.append(u"--demo"_s);
+    return out;
+}
+
+void printErrors(QTextStream &err, const ConfigResult &result)
+{
+    for (const ConfigError &e : result.errors)
+        err << "switchyard: " << e.toString() << Qt::endl;
+}
+
+// The window and tray read the settings; with a config they cannot load, say what is wrong
+// and let the user fix it in the settings dialog instead of exiting with no way in.
+ConfigResult resolveWithSettingsFix(const AppOptions &options, AppSettings *settings, const QStringList &demo)
+{
+    ConfigResult result = StartupConfig::resolve(options, settings, demo);
+    while (!result.ok()) {
+        QStringList lines;
+        for (const ConfigError &e : result.errors)
+            lines.append(e.toString());
+        QMessageBox box(QMessageBox::Critical, QCoreApplication::translate("main", "Switchyard"),
+                        QCoreApplication::translate("main", "The relay cannot start with this config."),
+                        QMessageBox::Close);
+        box.setInformativeText(lines.join(u'\n'));
+        QPushButton *fix = box.addButton(QCoreApplication::translate("main", "Open Settings…"), QMessageBox::AcceptRole);
+        box.exec();
+        if (box.clickedButton() != fix)
+            return result;
+        Autostart autostart;
+        SettingsDialog dialog(settings, &autostart, overridesOf(options));
+        if (dialog.exec() != QDialog::Accepted)
+            return result;
+        result = StartupConfig::resolve(options, settings, demo);
+    }
+    return result;
+}
+
+int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
 {
     QTextStream err(stderr);
     ConsoleJournal journal;
     UnixSignals unixSignals;
 
+    // The window and the tray read the desktop's settings; headless mode only its flags.
+    std::unique_ptr<AppSettings> settings = gui ? AppSettings::openDefault() : nullptr;
+
     std::unique_ptr<fake::DemoFleet> demo;
-    Config config;
+    QStringList demoUpstreams;
     if (options.demo) {
         demo = std::make_unique<fake::DemoFleet>();
         QString error;
@@ -50,35 +129,35 @@ int runRelay(const AppOptions &options, bool gui)
             err << QCoreApplication::translate("main", "switchyard: cannot start the demo fleet: %1").arg(error) << Qt::endl;
             return 1;
         }
-        ConfigResult result = ConfigLoader::fromFlags(options.listen.isEmpty() ? QStringLiteral("127.0.0.1:18766") : options.listen,
-                                                      demo->upstreamFlags());
-        if (!result.ok()) {
-            for (const ConfigError &e : result.errors)
-                err << "switchyard: " << e.toString() << Qt::endl;
-            return 1;
-        }
-        config = *result.config;
-    } else {
-        ConfigResult result = options.configPath.isEmpty()
-            ? ConfigLoader::fromFlags(options.listen.isEmpty() ? QStringLiteral("127.0.0.1:18766") : options.listen,
-                                      options.upstreams)
-            : ConfigLoader::load(options.configPath);
-        if (!result.ok()) {
-            for (const ConfigError &e : result.errors)
-                err << "switchyard: " << e.toString() << Qt::endl;
-            return 1;
-        }
-        config = *result.config;
-        if (!options.configPath.isEmpty() && !options.listen.isEmpty()) {
-            QString why;
-            if (!ConfigLoader::parseListen(options.listen, &config.listenAddress, &config.listenPort, &why)) {
-                err << "switchyard: --listen " << options.listen << ": " << why << Qt::endl;
-                return 1;
-            }
-        }
+        demoUpstreams = demo->upstreamFlags();
+    }
+    ConfigResult result = StartupConfig::resolve(options, settings.get(), demoUpstreams);
+
+    // A second launch of the desktop relay raises the first one's window instead, even when
+    // its own arguments would not make a working config.
+    const QString instanceName = options.headless
+        ? QString()
+        : SingleInstance::serverNameFor(StartupConfig::listenPort(result, options, settings.get()));
+    if (!instanceName.isEmpty() && SingleInstance::activateRunning(instanceName)) {
+        err << QCoreApplication::translate("main", "switchyard: already running; brought its window up") << Qt::endl;
+        return 0;
     }
 
-    const QString dataDir = options.dataDir.isEmpty() ? QFileInfo(HistoryStore::defaultPath()).absolutePath() : options.dataDir;
+    if (!result.ok()) {
+        printErrors(err, result);
+        if (!gui || !screenshotsDir.isEmpty())
+            return 1;
+        result = resolveWithSettingsFix(options, settings.get(), demoUpstreams);
+        if (!result.ok())
+            return 1;
+    }
+    const Config config = *result.config;
+
+    QString dataDir = options.dataDir;
+    if (dataDir.isEmpty() && settings)
+        dataDir = settings->dataDir();
+    if (dataDir.isEmpty())
+        dataDir = QFileInfo(HistoryStore::defaultPath()).absolutePath();
     if (!QDir().mkpath(dataDir)) {
         err << QCoreApplication::translate("main", "switchyard: cannot create the data folder %1").arg(dataDir) << Qt::endl;
         return 1;
@@ -90,14 +169,19 @@ int runRelay(const AppOptions &options, bool gui)
         return 1;
     }
 
-    RelayService service(config);
-    service.setJournal(&journal);
-    service.setHistory(&history);
+    RelayRunner runner(&journal, &history);
+    runner.setDriverFactory(&RelayService::standardDrivers);
+    runner.setEngineMemoryFile(QDir(dataDir).filePath(QStringLiteral("engines.json")));
+    CatalogEventRecorder recorder(&history, clock);
+    QObject::connect(&runner, &RelayRunner::serviceChanged, &recorder, &CatalogEventRecorder::setService);
     QString error;
-    if (!service.start(&error)) {
+    if (!runner.start(config, &error)) {
         err << "switchyard: " << error << Qt::endl;
+        if (gui && screenshotsDir.isEmpty())
+            QMessageBox::critical(nullptr, QCoreApplication::translate("main", "Switchyard"), error);
         return 1;
     }
+    RelayService &service = *runner.service();
     journal.line(QCoreApplication::translate("main", "switchyard %1 listening on %2 (%3 hosts)")
                      .arg(QStringLiteral(SWITCHYARD_VERSION), service.endpoint().toString())
                      .arg(config.hosts.size()));
@@ -106,19 +190,35 @@ int runRelay(const AppOptions &options, bool gui)
                          .arg(service.endpoint().toString()));
     }
 
-    std::unique_ptr<QLabel> window;
+    std::unique_ptr<ConfigReloader> reloader;
+    std::unique_ptr<DesktopApp> desktop;
+    std::unique_ptr<ScreenshotRunner> screenshots;
     if (gui) {
-        window = std::make_unique<QLabel>(QCoreApplication::translate("main", "Switchyard is relaying on %1")
-                                              .arg(service.endpoint().toString()));
-        window->setWindowTitle(QCoreApplication::translate("main", "Switchyard"));
-        window->setMargin(24);
-        window->show();
+        initUiResources();
+        QApplication::setWindowIcon(QIcon(u":/icons/switchyard.svg"_s));
+        reloader = std::make_unique<ConfigReloader>(options, settings.get(), &runner, &journal);
+        reloader->setDemoUpstreams(demoUpstreams);
+        DesktopApp::Options desktopOptions;
+        desktopOptions.trayOnly = options.tray && screenshotsDir.isEmpty();
+        desktopOptions.overrides = overridesOf(options);
+        bool waitOk = false;
+        const int waitMs = qEnvironmentVariableIntValue("SWITCHYARD_TRAY_WAIT_MS", &waitOk);
+        if (waitOk)
+            desktopOptions.trayWait = std::chrono::milliseconds(waitMs);
+        desktop = std::make_unique<DesktopApp>(clock, &runner, &history, settings.get(), reloader.get(), desktopOptions);
+        if (!desktop->listenForActivation(instanceName, &error))
+            err << QCoreApplication::translate("main", "switchyard: a second launch will not find this one: %1").arg(error) << Qt::endl;
+        if (screenshotsDir.isEmpty()) {
+            desktop->start();
+        } else {
+            screenshots = std::make_unique<ScreenshotRunner>(desktop.get(), service.endpoint(), screenshotsDir);
+            screenshots->start();
+        }
     }
 
-    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &service, [&service] {
-        service.stopAccepting();
-        QCoreApplication::quit();
-    });
+    // SIGTERM (systemd, logout): stop accepting, let running streams finish, then exit.
+    QObject::connect(&runner, &RelayRunner::stopped, &runner, [] { QCoreApplication::quit(); });
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &runner, [&runner] { runner.shutdown(); });
     return QCoreApplication::exec();
 }
 
@@ -131,19 +231,35 @@ int main(int argc, char *argv[])
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));
+    QString screenshotsError;
+    const QString screenshotsDir = takeScreenshotsOption(arguments, &screenshotsError);
     const AppOptions options = CommandLine::parse(arguments);
 
-    const bool gui = options.command == AppOptions::Command::Run && !options.headless && hasDisplay();
+    // --screenshots renders the window offscreen: a GUI without a display.
+    const bool gui = options.command == AppOptions::Command::Run && !options.headless
+                     && (hasDisplay() || !screenshotsDir.isEmpty());
     std::unique_ptr<QCoreApplication> app = gui ? std::make_unique<QApplication>(argc, argv)
                                                 : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
+    QCoreApplication::setOrganizationName(QStringLiteral("switchyard"));
+    // The user's language; English otherwise (switchyard_en holds only the plural forms).
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("switchyard"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    if (translator.load(QLocale(), QStringLiteral("switchyard"), QStringLiteral("_"), QStringLiteral(":/i18n"))
+        || translator.load(QStringLiteral(":/i18n/switchyard_en")))
         QCoreApplication::installTranslator(&translator);
+    // Qt's own strings (dialog buttons), when the system has them.
+    QTranslator qtTranslator;
+    if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(&qtTranslator);
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
 
     QTextStream out(stdout);
     QTextStream err(stderr);
+    if (!screenshotsError.isEmpty()) {
+        err << "switchyard: " << screenshotsError << Qt::endl;
+        return 2;
+    }
     if (!options.error.isEmpty()) {
         err << "switchyard: " << options.error << Qt::endl;
         return 2;
@@ -162,5 +278,9 @@ int main(int argc, char *argv[])
     case AppOptions::Command::Run:
         break;
     }
-    return runRelay(options, gui);
+    if (!screenshotsDir.isEmpty() && !options.demo) {
+        err << "switchyard: " << QCoreApplication::translate("main", "--screenshots runs with --demo") << Qt::endl;
+        return 2;
+    }
+    return runRelay(options, gui, screenshotsDir);
 }

@@ -1,0 +1,213 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>CheckConfig</name>
+    <message numerus="yes">
+        <location filename="../src/config/checkconfig.cpp" line="32"/>
+        <source>%n engine</source>
+        <translation>
+            <numerusform>%n engine</numerusform>
+            <numerusform>%n engines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/config/checkconfig.cpp" line="33"/>
+        <source>%n engines</source>
+        <translation>
+            <numerusform>%n engine</numerusform>
+            <numerusform>%n engines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/config/checkconfig.cpp" line="65"/>
+        <source>%n host</source>
+        <translation>
+            <numerusform>%n host</numerusform>
+            <numerusform>%n hosts</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/config/checkconfig.cpp" line="66"/>
+        <source>%n hosts</source>
+        <translation>
+            <numerusform>%n host</numerusform>
+            <numerusform>%n hosts</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>export</name>
+    <message numerus="yes">
+        <location filename="../src/export/exportcommand.cpp" line="274"/>
+        <source>wrote %1 (provider &quot;%2&quot;, %n model(s))</source>
+        <translation>
+            <numerusform>wrote %1 (provider &quot;%2&quot;, %n model)</numerusform>
+            <numerusform>wrote %1 (provider &quot;%2&quot;, %n models)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::HistoryWriter</name>
+    <message numerus="yes">
+        <location filename="../src/store/historywriter.cpp" line="201"/>
+        <source>The history database is not open; %n row(s) not stored.</source>
+        <translation>
+            <numerusform>The history database is not open; %n row not stored.</numerusform>
+            <numerusform>The history database is not open; %n rows not stored.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../src/store/historywriter.cpp" line="262"/>
+        <source>%n row(s) not stored in the history: %1</source>
+        <translation>
+            <numerusform>%n row not stored in the history: %1</numerusform>
+            <numerusform>%n rows not stored in the history: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::HostCardDelegate</name>
+    <message numerus="yes">
+        <location filename="../ui/hostcarddelegate.cpp" line="120"/>
+        <source>%1 of %n model(s) loaded</source>
+        <translation>
+            <numerusform>%1 of %n model loaded</numerusform>
+            <numerusform>%1 of %n models loaded</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/hostcarddelegate.cpp" line="137"/>
+        <source>%n in flight</source>
+        <translation>
+            <numerusform>%n in flight</numerusform>
+            <numerusform>%n in flight</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/hostcarddelegate.cpp" line="153"/>
+        <source>driver %1 · %n engine(s)</source>
+        <translation>
+            <numerusform>driver %1 · %n engine</numerusform>
+            <numerusform>driver %1 · %n engines</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::MainWindow</name>
+    <message numerus="yes">
+        <location filename="../ui/mainwindow.cpp" line="254"/>
+        <source>%1 of %n host(s) up</source>
+        <translation>
+            <numerusform>%1 of %n host up</numerusform>
+            <numerusform>%1 of %n hosts up</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/mainwindow.cpp" line="256"/>
+        <source>%n request(s) in flight</source>
+        <translation>
+            <numerusform>%n request in flight</numerusform>
+            <numerusform>%n requests in flight</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/mainwindow.cpp" line="261"/>
+        <source>%1 of %n up</source>
+        <translation>
+            <numerusform>%1 of %n up</numerusform>
+            <numerusform>%1 of %n up</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/mainwindow.cpp" line="263"/>
+        <source>%n in flight</source>
+        <translation>
+            <numerusform>%n in flight</numerusform>
+            <numerusform>%n in flight</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ModelTableModel</name>
+    <message numerus="yes">
+        <location filename="../ui/modeltablemodel.cpp" line="277"/>
+        <source>%n request(s) today, %1 failed</source>
+        <translation>
+            <numerusform>%n request today, %1 failed</numerusform>
+            <numerusform>%n requests today, %1 failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::RequestLogView</name>
+    <message numerus="yes">
+        <location filename="../ui/requestlogview.cpp" line="109"/>
+        <source>Copied %n journal line(s)</source>
+        <translation>
+            <numerusform>Copied %n journal line</numerusform>
+            <numerusform>Copied %n journal lines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/requestlogview.cpp" line="225"/>
+        <source>%n request(s)</source>
+        <translation>
+            <numerusform>%n request</numerusform>
+            <numerusform>%n requests</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/requestlogview.cpp" line="226"/>
+        <source>%1 of %n request(s)</source>
+        <translation>
+            <numerusform>%1 of %n request</numerusform>
+            <numerusform>%1 of %n requests</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::TimelineWidget</name>
+    <message numerus="yes">
+        <location filename="../ui/timelinewidget.cpp" line="667"/>
+        <source>%n request(s) active</source>
+        <translation>
+            <numerusform>%n request active</numerusform>
+            <numerusform>%n requests active</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/timelinewidget.cpp" line="669"/>
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n failed</numerusform>
+            <numerusform>%n failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::TrayController</name>
+    <message numerus="yes">
+        <location filename="../ui/traycontroller.cpp" line="126"/>
+        <source>Switchyard — %1
+%2 of %n host(s) up, %3 in flight
+%4</source>
+        <translation>
+            <numerusform>Switchyard — %1
+%2 of %n host up, %3 in flight
+%4</numerusform>
+            <numerusform>Switchyard — %1
+%2 of %n hosts up, %3 in flight
+%4</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/traycontroller.cpp" line="171"/>
+        <source>%n in flight</source>
+        <translation>
+            <numerusform>%n in flight</numerusform>
+            <numerusform>%n in flight</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QUrl>
+
+namespace switchyard {
+
+// "Export client config" in the tray and the window: runs `switchyard export CLIENT` (the
+// same code path as on the command line) as a child process, so whatever the export does,
+// talking to this very relay included, it cannot block the event loop the relay runs on.
+class ClientConfigExporter final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ClientConfigExporter)
+
+public:
+    struct Client
+    {
+        QString id;      // the export command's name for it
+        QString title;   // for menus
+    };
+
+    explicit ClientConfigExporter(QObject *parent = nullptr);
+
+    static QList<Client> clients();
+    // The export command's arguments for a client of the relay at endpoint.
+    static QStringList arguments(const QString &client, const QUrl &endpoint);
+
+    void setProgram(const QString &program) { m_program = program; }
+    void setEndpoint(const QUrl &endpoint) { m_endpoint = endpoint; }
+    void start(const QString &client);
+    bool isRunning() const;
+
+Q_SIGNALS:
+    // ok: exit code 0; text: what it printed (the config), or its error output.
+    void finished(const QString &client, bool ok, const QString &text);
+
+private:
+    QString m_program;
+    QUrl m_endpoint;
+    QPointer<QProcess> m_process;
+};
+
+} // namespace switchyard

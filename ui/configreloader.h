@@ -1,0 +1,55 @@
+#pragma once
+
+#include "app/commandline.h"
+
+#include <QFileSystemWatcher>
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+
+namespace switchyard {
+
+class AppSettings;
+class ConsoleJournal;
+class RelayRunner;
+
+// Applies a changed config without a restart: on request, or when the config file changes on
+// disk. The new config is read and validated in full first; only a valid one replaces the
+// running relay (see RelayRunner::replace). A broken one changes nothing, and says why.
+class ConfigReloader final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConfigReloader)
+
+public:
+    static constexpr std::chrono::milliseconds SettleTime{400};   // editors write in steps
+
+    // settings and journal may be null; everything must outlive the reloader.
+    ConfigReloader(AppOptions options, const AppSettings *settings, RelayRunner *runner,
+                   ConsoleJournal *journal, QObject *parent = nullptr);
+
+    void setDemoUpstreams(const QStringList &upstreams) { m_demoUpstreams = upstreams; }
+    // The file to watch follows the options and settings; call after changing them.
+    void rewatch();
+    QString watchedFile() const { return m_watchedFile; }
+
+    // True when the new config runs now. Errors go to reloadFailed as well.
+    bool reload();
+
+Q_SIGNALS:
+    void reloaded(const QString &source);
+    // Every problem, one per line, as check-config prints them.
+    void reloadFailed(const QStringList &errors);
+
+private:
+    AppOptions m_options;
+    const AppSettings *m_settings;
+    RelayRunner *m_runner;
+    ConsoleJournal *m_journal;
+    QStringList m_demoUpstreams;
+    QFileSystemWatcher m_watcher;
+    QString m_watchedFile;
+    QTimer m_settle;
+};
+
+} // namespace switchyard

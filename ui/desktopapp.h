@@ -1,0 +1,94 @@
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+#include <QTimer>
+
+#include <chrono>
+#include <memory>
+
+namespace switchyard {
+
+class AppSettings;
+class Autostart;
+class Clock;
+class ConfigReloader;
+class HistoryStore;
+class HostTableModel;
+class InFlightCounter;
+class MainWindow;
+class RelayRunner;
+class RelayService;
+class SingleInstance;
+class TrayController;
+
+// The desktop around a running relay: the window, the tray, the single-instance socket, the
+// settings dialog and config reloads, wired to the RelayRunner and the history store.
+//
+// With a tray, closing the window keeps the relay running there. Without one, the window is
+// the app: `--tray` says on stderr and in the window that there is no tray, and shows it.
+class DesktopApp final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DesktopApp)
+
+public:
+    struct Options
+    {
+        bool trayOnly = false;   // --tray: start with only the tray icon
+        // How long --tray waits for a tray to appear (a panel starting at login with us).
+        std::chrono::milliseconds trayWait{std::chrono::seconds(3)};
+        QStringList overrides;   // command-line flags that win over the settings
+    };
+
+    // Everything passed in must outlive the app object; settings and reloader may be null.
+    DesktopApp(const Clock &clock, RelayRunner *runner, HistoryStore *history, AppSettings *settings,
+               ConfigReloader *reloader, Options options, QObject *parent = nullptr);
+    ~DesktopApp() override;
+
+    // Shows the window and/or the tray icon, as the options and the desktop allow.
+    void start();
+    // Answers second launches on this local socket name (see SingleInstance).
+    bool listenForActivation(const QString &name, QString *error);
+
+    MainWindow *window() const { return m_window.get(); }
+    TrayController *tray() const { return m_tray.get(); }
+    HostTableModel *hosts() const { return m_hosts; }
+    InFlightCounter *inFlight() const { return m_inFlight; }
+    SingleInstance *instance() const { return m_instance; }
+    bool hasTray() const { return m_trayShown; }
+
+    void activate();
+    void toggleWindow();
+    void openSettings();
+    void quit();
+
+    static QString noTrayMessage();
+
+Q_SIGNALS:
+    void activated();
+
+private:
+    void bindService(switchyard::RelayService *service);
+    void showTrayOrFallBack();
+    void fallBackToWindow();
+
+    const Clock &m_clock;
+    RelayRunner *m_runner;
+    HistoryStore *m_history;
+    AppSettings *m_settings;
+    ConfigReloader *m_reloader;
+    Options m_options;
+    HostTableModel *m_hosts;
+    InFlightCounter *m_inFlight;
+    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<TrayController> m_tray;
+    std::unique_ptr<Autostart> m_autostart;
+    SingleInstance *m_instance = nullptr;
+    bool m_trayShown = false;
+    QTimer m_trayWait;
+    std::chrono::steady_clock::time_point m_trayWaitStarted;
+};
+
+} // namespace switchyard

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QListView>
+#include <QPointer>
+#include <QTimer>
+
+class QAction;
+
+namespace switchyard {
+
+class Clock;
+class HostTableModel;
+class RelayService;
+
+// The fleet at a glance: one card per host (see HostCardDelegate), with what can be done to a
+// host in its context menu: refresh, take or release a lease (through the host's controller).
+// Switching engines on command is not there yet: its action is, disabled, and says so.
+class HostsView final : public QListView
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HostsView)
+
+public:
+    HostsView(HostTableModel *model, const Clock &clock, QWidget *parent = nullptr);
+
+    void setService(switchyard::RelayService *service);
+
+    QAction *refreshAction() const { return m_refresh; }
+    QAction *switchEngineAction() const { return m_switchEngine; }
+    QAction *takeLeaseAction() const { return m_takeLease; }
+    QAction *releaseLeaseAction() const { return m_releaseLease; }
+    QString currentHost() const;
+
+    QSize sizeHint() const override;
+    // Height that shows every card at the given width.
+    int heightForWidth(int width) const override;
+    bool hasHeightForWidth() const override { return true; }
+
+Q_SIGNALS:
+    void message(const QString &text);
+
+protected:
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void updateActions();
+    void fitHeight();
+    void takeLease();
+
+    HostTableModel *m_model;
+    QPointer<RelayService> m_service;
+    QAction *m_refresh;
+    QAction *m_switchEngine;
+    QAction *m_takeLease;
+    QAction *m_releaseLease;
+    QAction *m_copyUrl;
+    QTimer m_repaint;
+};
+
+} // namespace switchyard

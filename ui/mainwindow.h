@@ -1,0 +1,95 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QTimer>
+
+class QLabel;
+class QTabWidget;
+
+namespace switchyard {
+
+class AppSettings;
+class Clock;
+class HistoryStore;
+class HostTableModel;
+class HostsView;
+class InFlightCounter;
+class ModelTableModel;
+class ModelsView;
+class NoticeBar;
+class RelayClient;
+class RelayService;
+class RequestLogModel;
+class RequestLogView;
+class TimelineView;
+
+// The window: the hosts as cards on top, the switch timeline under them, and the models and
+// the request log in tabs below; the status bar says where the relay listens, how many hosts
+// are up and how many requests are in flight.
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+public:
+    // Everything passed in must outlive the window; settings may be null.
+    MainWindow(const Clock &clock, HostTableModel *hosts, InFlightCounter *inFlight, AppSettings *settings,
+               QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    void setService(switchyard::RelayService *service);
+    void setHistory(switchyard::HistoryStore *store);
+
+    NoticeBar *notice() const { return m_notice; }
+    HostsView *hostsView() const { return m_hostsView; }
+    ModelsView *modelsView() const { return m_modelsView; }
+    TimelineView *timelineView() const { return m_timelineView; }
+    RequestLogView *requestLogView() const { return m_requestLogView; }
+    QTabWidget *tabs() const { return m_tabs; }
+    ModelTableModel *modelTable() const { return m_modelTable; }
+    RequestLogModel *requestLog() const { return m_requestLog; }
+    QString statusText() const;
+
+    // Brings the window up and to the front (tray click, second launch).
+    void activate();
+    void showStatusMessage(const QString &text);
+
+Q_SIGNALS:
+    void settingsRequested();
+    void reloadRequested();
+    void quitRequested();
+    // The user closed the window (it is hidden now; the relay goes on if there is a tray).
+    void closed();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildMenus();
+    void updateStatus();
+    void updateTabTitles();
+    QWidget *section(const QString &title, QWidget *content, QWidget *trailing = nullptr);
+
+    const Clock &m_clock;
+    HostTableModel *m_hosts;
+    InFlightCounter *m_inFlight;
+    AppSettings *m_settings;
+    QPointer<RelayService> m_service;
+    ModelTableModel *m_modelTable;
+    RequestLogModel *m_requestLog;
+    RelayClient *m_client;
+    NoticeBar *m_notice;
+    HostsView *m_hostsView;
+    TimelineView *m_timelineView;
+    ModelsView *m_modelsView;
+    RequestLogView *m_requestLogView;
+    QTabWidget *m_tabs;
+    QLabel *m_hostsSummary;
+    QLabel *m_endpointLabel;
+    QLabel *m_hostsLabel;
+    QLabel *m_inFlightLabel;
+    QTimer m_statusTimer;
+};
+
+} // namespace switchyard

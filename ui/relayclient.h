@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QObject>
+#include <QUrl>
+
+class QNetworkAccessManager;
+
+namespace switchyard {
+
+// Asks the relay, through its own HTTP endpoint like any client, to load or unload a model:
+// POST /models/load and /models/unload with {"model": alias}. Going through the endpoint
+// means the window does exactly what a client would, switch and journal line included.
+class RelayClient final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RelayClient)
+
+public:
+    explicit RelayClient(QObject *parent = nullptr);
+
+    void setEndpoint(const QUrl &endpoint) { m_endpoint = endpoint; }
+    QUrl endpoint() const { return m_endpoint; }
+
+    void load(const QString &alias);
+    void unload(const QString &alias);
+
+Q_SIGNALS:
+    // ok: the relay answered 2xx. message: what it said, for the status bar.
+    void finished(const QString &alias, bool load, bool ok, const QString &message);
+
+private:
+    void post(const QString &path, const QString &alias, bool load);
+
+    QNetworkAccessManager *m_network;
+    QUrl m_endpoint;
+};
+
+} // namespace switchyard

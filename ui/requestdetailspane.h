@@ -1,0 +1,37 @@
+#pragma once
+
+#include "journal/requestrecord.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QGridLayout;
+class QLabel;
+
+namespace switchyard {
+
+// Everything known about one request, under the request log: what was asked, where it went,
+// how it went, who asked, and the journal line.
+class RequestDetailsPane final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RequestDetailsPane)
+
+public:
+    explicit RequestDetailsPane(QWidget *parent = nullptr);
+
+    void showRecord(const switchyard::RequestRecord &record);
+    void clear();
+    QString fieldText(const QString &field) const;
+
+private:
+    QLabel *addField(const QString &key, const QString &title, QGridLayout *grid, int row, int column);
+
+    QLabel *m_heading;
+    QLabel *m_placeholder;
+    QWidget *m_fields;
+    QHash<QString, QLabel *> m_values;
+    QLabel *m_journal;
+};
+
+} // namespace switchyard

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QDialog>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace switchyard {
+
+class AppSettings;
+class Autostart;
+
+// The desktop's settings: listen address, config file, data folder, the early-200 timings,
+// and start at login. Nothing is saved until everything entered is valid: the listen address
+// parses and the config file loads without errors (each problem is listed, as check-config
+// says it). Saving applies at once through a config reload; the data folder at next start.
+class SettingsDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SettingsDialog)
+
+public:
+    // overrides: what the command line sets, which wins over these settings ("--config", ...).
+    SettingsDialog(AppSettings *settings, Autostart *autostart, const QStringList &overrides,
+                   QWidget *parent = nullptr);
+
+    // The problems with what is entered now; empty when it can be saved.
+    QStringList validate() const;
+    // Validates, saves and returns true; or shows the problems and returns false.
+    bool save();
+
+    QLineEdit *listenField() const { return m_listen; }
+    QLineEdit *configField() const { return m_config; }
+    QLineEdit *dataDirField() const { return m_dataDir; }
+    QSpinBox *early200Field() const { return m_early200; }
+    QSpinBox *commentEveryField() const { return m_commentEvery; }
+    QCheckBox *autostartField() const { return m_autostart; }
+
+    void accept() override;
+
+Q_SIGNALS:
+    // Saved: the relay should reload its config.
+    void applied();
+
+private:
+    void showProblems(const QStringList &problems);
+
+    AppSettings *m_settings;
+    Autostart *m_autostartFile;
+    QLineEdit *m_listen;
+    QLineEdit *m_config;
+    QLineEdit *m_dataDir;
+    QSpinBox *m_early200;
+    QSpinBox *m_commentEvery;
+    QCheckBox *m_autostart;
+    QLabel *m_problems;
+};
+
+} // namespace switchyard

@@ -1,0 +1,81 @@
+#include "startupconfig.h"
+
+#include "appsettings.h"
+#include "config/configloader.h"
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString listenFlag(const AppOptions &options, const AppSettings *settings)
+{
+    if (!options.listen.isEmpty())
+        return options.listen;
+    return settings ? settings->listen().trimmed() : QString();
+}
+
+ConfigError problem(const QString &message)
+{
+    ConfigError e;
+    e.message = message;
+    return e;
+}
+
+} // namespace
+
+QString StartupConfig::configPath(const AppOptions &options, const AppSettings *settings)
+{
+    if (options.demo)
+        return {};
+    if (!options.configPath.isEmpty())
+        return options.configPath;
+    if (settings && options.upstreams.isEmpty())
+        return settings->configPath().trimmed();
+    return {};
+}
+
+ConfigResult StartupConfig::resolve(const AppOptions &options, const AppSettings *settings,
+                                    const QStringList &demoUpstreams)
+{
+    const QString listen = listenFlag(options, settings);
+    const QString path = configPath(options, settings);
+    ConfigResult result;
+    if (options.demo) {
+        result = ConfigLoader::fromFlags(listen.isEmpty() ? QString::fromLatin1(DefaultListen) : listen, demoUpstreams);
+    } else if (path.isEmpty()) {
+        result = ConfigLoader::fromFlags(listen.isEmpty() ? QString::fromLatin1(DefaultListen) : listen, options.upstreams);
+    } else {
+        result = ConfigLoader::load(path);
+        if (result.ok() && !listen.isEmpty()) {
+            QString why;
+            if (!ConfigLoader::parseListen(listen, &result.config->listenAddress, &result.config->listenPort, &why)) {
+                const QString source = options.listen.isEmpty() ? tr("the listen address in the settings")
+                                                                : u"--listen"_s;
+                result.errors.append(problem(u"%1 %2: %3"_s.arg(source, listen, why)));
+            }
+        }
+    }
+    if (result.ok() && settings) {
+        if (const auto after = settings->early200After())
+            result.config->waiting.early200After = *after;
+        if (const auto every = settings->commentEvery())
+            result.config->waiting.commentEvery = *every;
+    }
+    return result;
+}
+
+quint16 StartupConfig::listenPort(const ConfigResult &result, const AppOptions &options, const AppSettings *settings)
+{
+    if (result.config)
+        return result.config->listenPort;
+    const QString listen = listenFlag(options, settings);
+    QHostAddress address;
+    quint16 port = 0;
+    if (ConfigLoader::parseListen(listen.isEmpty() ? QString::fromLatin1(DefaultListen) : listen, &address, &port))
+        return port;
+    return 0;
+}
+
+} // namespace switchyard

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QString>
+
+#include <chrono>
+#include <optional>
+
+namespace switchyard {
+
+// How the desktop writes times, durations and sizes for people (the journal has its own,
+// fixed format for scripts).
+class UiFormat final
+{
+    Q_DECLARE_TR_FUNCTIONS(UiFormat)
+
+public:
+    // "just now", "12 s ago", "5 min ago", "3 h ago", then the date and time.
+    static QString ago(const QDateTime &when, const QDateTime &now);
+    // "850 ms", "2.3 s", "1 min 05 s", "2 h 10 min".
+    static QString duration(std::chrono::milliseconds d);
+    // A context size in tokens: "4k", "128k", "256k", "1M".
+    static QString tokens(qint64 count);
+    // A local time of day "22:21:41", with the date when it is not today.
+    static QString timeOfDay(const QDateTime &when, const QDateTime &now);
+
+    UiFormat() = delete;
+};
+
+} // namespace switchyard
