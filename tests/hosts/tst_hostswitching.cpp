@@ -9,6 +9,9 @@
 #include "rawhttpclient.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -129,6 +132,7 @@ private Q_SLOTS:
     void leaseRefusesWith423NamingTheOwner();
     void failedSwitchAnswers424WithTheReason();
     void leaseOverTheAdminApiWaitsForRunningStreams();
+    void leaseCommandHoldsTheHostWhileItsCommandRuns();
 };
 
 void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
@@ -263,6 +267,33 @@ void TestHostSwitching::leaseOverTheAdminApiWaitsForRunningStreams()
     QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 3, 3000);
     QCOMPARE(admin.responses().at(2).status, 200);
     QCOMPARE(f.relay->hostController(u"h1"_s)->leaseOwner(), QString());
+}
+
+void TestHostSwitching::leaseCommandHoldsTheHostWhileItsCommandRuns()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    const QString binary = qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u"/switchyard"_s;
+    QVERIFY2(QFile::exists(binary), qPrintable(binary));
+    HostController *host = f.relay->hostController(u"h1"_s);
+    const QString relayUrl = f.relay->endpoint().toString();
+    // The command checks, while it runs, that the relay refuses the host with 423 naming the owner.
+    QTemporaryDir dir;
+    const QString seen = dir.filePath(u"seen"_s);
+    QProcess lease;
+    lease.start(binary, {u"lease"_s, u"h1"_s, u"--owner"_s, u"nightly bench"_s, u"--relay"_s, relayUrl, u"--"_s,
+                         u"/bin/sh"_s, u"-c"_s,
+                         u"curl -s -o /dev/null -w '%{http_code}' -d '{\"model\":\"h1-alpha\",\"messages\":[]}' %1/v1/chat/completions > %2; exit 3"_s
+                             .arg(relayUrl, seen)});
+    QTRY_COMPARE_WITH_TIMEOUT(lease.state(), QProcess::NotRunning, 20000);
+    QCOMPARE(lease.exitCode(), 3);   // the command's own exit code
+    QFile file(seen);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("423"));
+    QCOMPARE(host->leaseOwner(), QString());   // released however the command ended
+    QVERIFY(host->state() != HostStateMachine::State::Leased);
+    const QByteArray err = lease.readAllStandardError();
+    QVERIFY2(err.contains("given back"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestHostSwitching)
