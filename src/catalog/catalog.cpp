@@ -335,11 +335,10 @@ QByteArray Catalog::modelsJson() const
             data.append(o);
             listed.insert(m.key);
         }
-        // The other engines' models: unloaded, since their engine is not running. A load of one
-        // switches the host to its engine.
+        // The other engines' models: unloaded, since their engine is not running (a load of one
+        // switches the host to its engine). The running engine's own remembered list stands in
+        // for its live one until that is read, so a model never drops out of the list mid-switch.
         for (const EngineModels &e : s.engines) {
-            if (e.name == s.engine)
-                continue;
             QList<ModelEntry> models = e.lastSeen;
             for (const QString &key : e.explicitModels)
                 models.append(ModelEntry{key, u"unloaded"_s, QJsonObject{{"id"_L1, key}, {"object"_L1, "model"_L1}, {"owned_by"_L1, "llamacpp"_L1}}});

@@ -34,12 +34,27 @@ QString fakeBinary()
     return qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u"/switchyard-fakellama"_s;
 }
 
-QJsonObject engine(quint16 port, const QString &models)
+QJsonObject engine(quint16 port, const QString &models, const QStringList &extra = {})
 {
-    return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(port)},
-                       {"argv"_L1, QJsonArray{fakeBinary(), u"--port"_s, QString::number(port), u"--models"_s, models,
-                                              u"--load-ms"_s, u"1500"_s, u"--max-models"_s, u"1"_s}},
-                       {"start_timeout_s"_L1, 20}};
+    QJsonArray argv{fakeBinary(), u"--port"_s, QString::number(port), u"--models"_s, models,
+                    u"--load-ms"_s, u"1500"_s, u"--max-models"_s, u"1"_s};
+    for (const QString &a : extra)
+        argv.append(a);
+    return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(port)}, {"argv"_L1, argv}, {"start_timeout_s"_L1, 20}};
+}
+
+QStringList contentTokens(const QByteArray &sse)
+{
+    QStringList tokens;
+    for (const QByteArray &line : sse.split('\n')) {
+        if (!line.startsWith("data: {"))
+            continue;
+        const QJsonObject delta = QJsonDocument::fromJson(line.mid(6)).object().value("choices"_L1).toArray()
+                                      .at(0).toObject().value("delta"_L1).toObject();
+        if (delta.value("content"_L1).isString())
+            tokens << delta.value("content"_L1).toString();
+    }
+    return tokens;
 }
 
 QString statusOf(const QByteArray &modelsJson, const QString &alias)
@@ -62,6 +77,7 @@ private Q_SLOTS:
     void initTestCase();
     void probeLoadsEveryModelAcrossSwitches();
     void brokenEngineAnswers424WithItsReason();
+    void streamOnOneEngineFinishesBeforeTheSwitch();
 
 private:
     QTemporaryDir m_dir;
@@ -161,6 +177,69 @@ void TestLocalFleet::brokenEngineAnswers424WithItsReason()
     QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
     const QString message = QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject().value("message"_L1).toString();
     QVERIFY2(message.contains("broken"_L1) && message.contains("nonexistent"_L1), qPrintable(message));
+}
+
+void TestLocalFleet::streamOnOneEngineFinishesBeforeTheSwitch()
+{
+    const quint16 portA = freePort();
+    const quint16 portB = freePort();
+    const QJsonObject root{
+        {"listen"_L1, "127.0.0.1:0"_L1},
+        {"state_dir"_L1, m_dir.filePath(u"state3"_s)},
+        {"hosts"_L1, QJsonObject{{"h4"_L1, QJsonObject{
+            {"driver"_L1, "local"_L1},
+            {"engines"_L1, QJsonObject{{"ea"_L1, engine(portA, u"alpha"_s, {u"--loaded"_s, u"alpha"_s, u"--tokens-per-s"_s, u"40"_s})},
+                                       {"eb"_L1, engine(portB, u"beta"_s, {u"--loaded"_s, u"beta"_s})}}}}}}}};
+    const ConfigResult result = ConfigLoader::parse(QJsonDocument(root).toJson(), u"stream.json"_s);
+    QVERIFY2(result.ok(), result.errors.isEmpty() ? "" : qPrintable(result.errors.first().toString()));
+    QFile memoryFile(m_dir.filePath(u"engines-stream.json"_s));
+    QVERIFY(memoryFile.open(QIODevice::WriteOnly));
+    memoryFile.write(R"({"h4":{"ea":[{"id":"alpha"}],"eb":[{"id":"beta"}]}})");
+    memoryFile.close();
+    RelayService relay(*result.config, RelayService::standardDrivers(*result.config));
+    relay.rememberEnginesIn(memoryFile.fileName());
+    QStringList journal;
+    connect(relay.hostController(u"h4"_s), &HostController::historyEvent, this,
+            [&journal](const HistoryEvent &e) { journal << e.toString(); });
+    QString error;
+    QVERIFY(relay.start(&error));
+    const QByteArray body = R"({"model":"h4-alpha","max_tokens":16,"stream":true,"messages":[{"role":"user","content":"Hello there"}]})";
+
+    RawHttpClient streaming(relay.endpoint().port());
+    QVERIFY(streaming.connectToServer());
+    streaming.send(RawHttpClient::post("/v1/chat/completions", body));   // starts engine ea first
+    QTRY_VERIFY_WITH_TIMEOUT(streaming.current() && streaming.current()->chunkArrivalsMs.size() >= 2, 20000);
+    RawHttpClient other(relay.endpoint().port());
+    QVERIFY(other.connectToServer());
+    other.send(RawHttpClient::post("/v1/chat/completions", R"({"model":"h4-beta","max_tokens":4,"messages":[{"role":"user","content":"hi"}]})"));
+    QTRY_COMPARE_WITH_TIMEOUT(streaming.completedResponses(), 1, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(other.completedResponses(), 1, 30000);
+    QCOMPARE(other.responses().at(0).status, 200);
+    QVERIFY(other.responses().at(0).headAtMs >= streaming.responses().at(0).completedAtMs);
+
+    // The same request through the relay again (which switches back to ea), then straight to ea:
+    // the relayed stream carries exactly the engine's tokens, and ends as the engine ends it.
+    RawHttpClient back(relay.endpoint().port());
+    QVERIFY(back.connectToServer());
+    back.send(RawHttpClient::post("/v1/chat/completions", body));
+    QTRY_COMPARE_WITH_TIMEOUT(back.completedResponses(), 1, 30000);
+    RawHttpClient direct(portA);
+    QVERIFY(direct.connectToServer());
+    direct.send(RawHttpClient::post("/v1/chat/completions", QByteArray(body).replace("h4-alpha", "alpha")));
+    QTRY_COMPARE_WITH_TIMEOUT(direct.completedResponses(), 1, 10000);
+    const QByteArray relayed = streaming.responses().at(0).body;
+    QVERIFY(relayed.endsWith("data: [DONE]\n\n"));
+    QCOMPARE(contentTokens(relayed).size(), 16);
+    QCOMPARE(contentTokens(relayed), contentTokens(direct.responses().at(0).body));
+    QCOMPARE(contentTokens(back.responses().at(0).body), contentTokens(direct.responses().at(0).body));
+    QVERIFY(direct.responses().at(0).body.endsWith("data: [DONE]\n\n"));
+
+    // Journal: ea up, then the switch to eb only after the stream, then eb up, then back to ea.
+    QVERIFY2(journal.size() >= 4, qPrintable(journal.join(u" | "_s)));
+    QCOMPARE(journal.at(0), u"host h4: switching to engine ea for h4-alpha"_s);
+    QVERIFY(journal.at(1).startsWith("host h4: engine ea up after"_L1));
+    QCOMPARE(journal.at(2), u"host h4: switching to engine eb for h4-beta"_s);
+    QVERIFY(journal.at(3).startsWith("host h4: engine eb up after"_L1));
 }
 
 QTEST_GUILESS_MAIN(TestLocalFleet)
