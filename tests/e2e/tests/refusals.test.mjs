@@ -2,8 +2,7 @@
 // itself, so each client makes exactly one attempt and gives up at once:
 //   404  unknown model
 //   424  its host is down (an --upstream on a closed port)
-// TODO(423): a lease owning the GPU answers 423, but leases are not built yet, so there is no
-// 423 row here. Add one (a host leased through `switchyard lease`) when they are.
+//   423  a lease owns the host's GPU (taken through the relay's admin API, as `switchyard lease` does)
 //
 // Attempts are counted at a recording layer between each client and the relay, and checked
 // against the relay's own journal lines. Every client run gets its own model name, so the runs
@@ -20,6 +19,7 @@ import { installClaudeSettings, installOpencodeConfig, installPiModels, piLastAs
 const CASES = [
   { status: 404, what: 'unknown model', alias: (client) => `h1-nope-${client}` },
   { status: 424, what: 'host down', alias: (client) => `down-m-${client}` },
+  { status: 423, what: 'host leased', alias: (client) => `busy-${client}` },
 ];
 
 // A port with none of the digits opencode and pi retry on (see refusal-words.test.mjs).
@@ -76,8 +76,15 @@ test('each client makes one attempt on a refusal', { concurrency: true }, async 
   // The relay names the host's address in its 424; a port such as 45029 would by itself make
   // opencode and pi retry (refusal-words.test.mjs), so this one has no such digits.
   const closedPort = await freePortWhere((port) => !RETRY_DIGITS.test(String(port)));
-  const relay = await startRelay(t, { upstreams: { h1: fake.url, down: `http://127.0.0.1:${closedPort}` } });
-  await relay.waitForModels(['h1-flint-40b']);
+  // A second box whose GPU a lease owns; one model per client so each run is counted apart.
+  const busy = await startFake(t, { models: Object.keys(CLIENTS), loaded: [] });
+  const relay = await startRelay(t, { upstreams: { h1: fake.url, down: `http://127.0.0.1:${closedPort}`, busy: busy.url } });
+  await relay.waitForModels(['h1-flint-40b', ...Object.keys(CLIENTS).map((c) => `busy-${c}`)]);
+  const lease = await fetch(`${relay.url}/admin/hosts/busy/lease`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ owner: 'e2e bench queue', ttl_s: 600 }),
+  });
+  assert.equal(lease.status, 200, await lease.text());
 
   const runs = [];
   for (const [client, run] of Object.entries(CLIENTS)) {
@@ -114,4 +121,5 @@ test('each client makes one attempt on a refusal', { concurrency: true }, async 
   await Promise.all(runs);
   assert.ok(fake.child.lines.length >= 1);
   assert.equal((await fake.inferenceRequests()).length, 0, 'no refused request reached the box');
+  assert.equal((await busy.inferenceRequests()).length, 0, 'no request reached the leased box');
 });
