@@ -137,7 +137,11 @@ JsonModelField JsonModelField::find(QByteArrayView json)
         }
         s.skipSpace();
         const qsizetype valueStart = s.pos();
-        const bool isModel = key == "\"model\"";
+        // A key may spell "model" with escapes ("mod\u0065l"); the engine's parser decodes it, so
+        // the relay must too, or it would route by one "model" while the engine reads another.
+        bool keyOk = true;
+        const bool isModel = key == "\"model\""
+            || (key.contains('\\') && decodeStringLiteral(key, &keyOk) == QLatin1String("model") && keyOk);
         if (key == "\"stream\"")
             field.stream = json.sliced(valueStart).startsWith("true");
         if (isModel && s.peek() != '"' && field.result != Result::Found) {
