@@ -17,6 +17,7 @@
 namespace switchyard {
 
 using namespace std::chrono_literals;
+using namespace Qt::StringLiterals;
 
 HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
     : QListView(parent)
@@ -37,7 +38,6 @@ HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
     viewport()->setAutoFillBackground(false);
     setAccessibleName(tr("Hosts"));
 
-    const QString notYet = tr("Not available yet: engines switch when a request needs one");
     m_refresh = new QAction(tr("&Refresh Now"), this);
     m_refresh->setToolTip(tr("Ask the host for its models now, instead of at the next poll"));
     connect(m_refresh, &QAction::triggered, this, [this] {
@@ -50,11 +50,9 @@ HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
             m_service->catalog()->refreshHost(host);
         emit message(host.isEmpty() ? tr("Refreshing every host") : tr("Refreshing %1").arg(host));
     });
-    // No switch on command yet: visible, and honest about it.
     m_switchEngine = new QAction(tr("&Switch Engine…"), this);
-    m_switchEngine->setEnabled(false);
-    m_switchEngine->setToolTip(notYet);
-    m_switchEngine->setStatusTip(notYet);
+    m_switchEngine->setToolTip(tr("Run another engine on the host: running requests finish first, new ones wait"));
+    connect(m_switchEngine, &QAction::triggered, this, &HostsView::switchEngine);
     m_takeLease = new QAction(tr("&Take Lease…"), this);
     m_takeLease->setToolTip(tr("Take the host's GPU from the relay: running requests finish, the engine stops, "
                                "model requests get 423 until you release it"));
@@ -73,7 +71,7 @@ HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
         if (index.isValid())
             QGuiApplication::clipboard()->setText(index.data(HostTableModel::UrlRole).toString());
     });
-    connect(this, &QListView::clicked, this, [this] { updateActions(); });
+    connect(selectionModel(), &QItemSelectionModel::currentChanged, this, &HostsView::updateActions);
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         fitHeight();
         updateActions();
@@ -108,13 +106,45 @@ void HostsView::updateActions()
     HostController *c = m_model->controller(currentHost());
     const bool leased = c && c->state() == HostStateMachine::State::Leased;
     const bool leaseWanted = currentIndex().isValid() && !currentIndex().data(HostTableModel::LeaseOwnerRole).toString().isEmpty();
+    m_switchEngine->setEnabled(c && c->canSwitch() && c->engines().size() > 1 && !leased && !leaseWanted);
     m_takeLease->setEnabled(c && !leased && !leaseWanted);
     m_releaseLease->setEnabled(c && (leased || leaseWanted));
     if (!c) {
         const QString why = currentIndex().isValid() ? tr("This host has no controller") : tr("Select a host first");
+        m_switchEngine->setStatusTip(why);
         m_takeLease->setStatusTip(why);
         m_releaseLease->setStatusTip(why);
     }
+}
+
+void HostsView::switchEngine()
+{
+    HostController *c = m_model->controller(currentHost());
+    if (!c)
+        return;
+    const QStringList engines = c->engines();
+    // Offer the first engine that is not running: the likely choice.
+    qsizetype proposed = 0;
+    while (proposed + 1 < engines.size() && engines.at(proposed) == c->currentEngine())
+        ++proposed;
+    bool ok = false;
+    const QString engine = QInputDialog::getItem(this, tr("Switch Engine on %1").arg(c->host()),
+                                                 tr("Engine to run (running requests finish first):"), engines,
+                                                 int(proposed), false, &ok);
+    if (!ok || engine.isEmpty())
+        return;
+    const QString host = c->host();
+    emit message(tr("Switching %1 to %2…").arg(host, engine));
+    QPointer<HostsView> self(this);
+    c->switchEngine(engine, u"desktop"_s, [self, host, engine](int status, const QString &reason) {
+        if (!self)
+            return;
+        if (status == 200)
+            emit self->message(tr("%1 runs %2").arg(host, engine));
+        else
+            emit self->message(tr("%1 did not switch to %2: %3").arg(host, engine, reason));
+    });
+    updateActions();
 }
 
 void HostsView::takeLease()

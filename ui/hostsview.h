@@ -46,6 +46,7 @@ protected:
 private:
     void updateActions();
     void fitHeight();
+    void switchEngine();
     void takeLease();
 
     HostTableModel *m_model;

@@ -6,7 +6,7 @@
 #include "app/subcommands.h"
 #include "app/unixsignals.h"
 #include "appsettings.h"
-#include "catalogeventrecorder.h"
+#include "app/catalogeventrecorder.h"
 #include "config/checkconfig.h"
 #include "configreloader.h"
 #include "demofleet.h"

@@ -95,6 +95,8 @@ void AdminApi::handle(const IncomingRequest &request, ResponseWriter *writer)
         if (method == "DELETE")
             return releaseLease(parts.at(2), writer);
     }
+    if (parts.size() == 4 && parts.at(1) == "hosts"_L1 && parts.at(3) == "engine"_L1 && method == "POST")
+        return switchEngine(parts.at(2), request, writer);
     if (parts.size() == 2 && method == "GET") {
         if (parts.at(1) == "requests"_L1)
             return requests(request, writer);
@@ -151,6 +153,28 @@ void AdminApi::takeLease(const QString &host, const IncomingRequest &request, Re
         replyJson(w, 200, QJsonDocument(QJsonObject{{"host"_L1, host},
                                                     {"owner"_L1, controller->leaseOwner()},
                                                     {"until"_L1, controller->leaseUntil().toString(Qt::ISODate)}}));
+    });
+}
+
+void AdminApi::switchEngine(const QString &host, const IncomingRequest &request, ResponseWriter *writer)
+{
+    HostController *c = m_controllers.value(host);
+    if (!c)
+        return error(writer, 404, u"no host %1 with a controller"_s.arg(host));
+    const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+    const QString engine = body.value("engine"_L1).toString();
+    if (engine.isEmpty())
+        return error(writer, 400, u"\"engine\" is required: one of %1"_s.arg(c->engines().join(u", "_s)));
+    const QString by = body.value("by"_L1).toString(u"admin"_s);
+    QPointer<ResponseWriter> w(writer);
+    // Answers once the engine is up: running streams drain first, as for any request.
+    c->switchEngine(engine, by, [w, host, engine](int status, const QString &reason) {
+        if (!w)
+            return;
+        if (status == 200)
+            replyJson(w, 200, QJsonDocument(QJsonObject{{"host"_L1, host}, {"engine"_L1, engine}}));
+        else
+            error(w, status, reason);
     });
 }
 

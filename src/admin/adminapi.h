@@ -37,11 +37,12 @@ public:
 private:
     void hosts(ResponseWriter *writer);
     void takeLease(const QString &host, const IncomingRequest &request, ResponseWriter *writer);
+    void switchEngine(const QString &host, const IncomingRequest &request, ResponseWriter *writer);
     void releaseLease(const QString &host, ResponseWriter *writer);
     void requests(const IncomingRequest &request, ResponseWriter *writer);
     void events(const IncomingRequest &request, ResponseWriter *writer);
     void stats(const IncomingRequest &request, ResponseWriter *writer);
-    void error(ResponseWriter *writer, int status, const QString &message);
+    static void error(ResponseWriter *writer, int status, const QString &message);
 
     QHash<QString, QPointer<HostController>> m_controllers;
     HistoryStore *m_store = nullptr;   // outlives the relay

@@ -3,6 +3,8 @@
 #include "catalog/catalog.h"
 #include "engines/enginedriver.h"
 
+#include <QPointer>
+
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
@@ -70,6 +72,52 @@ void HostController::finished(RequestId id)
 {
     m_waiters.remove(id);
     carryOut(m_machine.requestFinished(id));
+}
+
+QStringList HostController::engines() const
+{
+    QStringList names;
+    if (const Catalog::HostState *s = m_catalog->host(m_host)) {
+        for (const Catalog::EngineModels &e : s->engines)
+            names << e.name;
+    }
+    return names;
+}
+
+void HostController::switchEngine(const QString &engine, const QString &requestedBy, SwitchDoneFn done)
+{
+    if (!canSwitch()) {
+        if (done)
+            done(409, tr("host %1 runs one static engine and cannot switch").arg(m_host));
+        return;
+    }
+    if (!engines().contains(engine)) {
+        if (done)
+            done(400, tr("host %1 has no engine \"%2\" (its engines: %3)").arg(m_host, engine, engines().join(u", "_s)));
+        return;
+    }
+    if (state() == HostStateMachine::State::Serving && currentEngine() == engine && waitingRequests() == 0) {
+        if (done)
+            done(200, {});
+        return;
+    }
+    const RequestId id = m_nextId;
+    QPointer<HostController> self(this);
+    // Admitted means the engine is up: the command needs no slot, so it leaves at once. Queued,
+    // because admit runs inside carryOut's loop, which must not see its waiter removed.
+    request(engine, requestedBy,
+            [self, id, done] {
+                QMetaObject::invokeMethod(self, [self, id, done] {
+                    if (self)
+                        self->finished(id);
+                    if (done)
+                        done(200, {});
+                }, Qt::QueuedConnection);
+            },
+            [done](int status, const QString &reason) {
+                if (done)
+                    done(status, reason);
+            });
 }
 
 void HostController::takeLease(const QString &owner, std::chrono::seconds ttl, GrantedFn granted)

@@ -29,6 +29,7 @@ public:
     using AdmitFn = std::function<void()>;
     using RefuseFn = std::function<void(int status, const QString &message)>;
     using GrantedFn = std::function<void()>;
+    using SwitchDoneFn = std::function<void(int status, const QString &reason)>;
 
     HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog, QObject *parent = nullptr);
     ~HostController() override;
@@ -40,12 +41,19 @@ public:
     RequestId request(const QString &engine, const QString &alias, AdmitFn admit, RefuseFn refuse);
     void finished(RequestId id);
 
+    // Switch on command (the window, the admin API): queued like a request for `engine` on behalf
+    // of `requestedBy`, so running streams drain first and arrival order holds. done(true) once
+    // the engine is up (at once if it already runs): done(200, {}); if it cannot be, done() with the
+    // status a client would get (400 no such engine, 409 a static host, 423 leased, 424 failed).
+    void switchEngine(const QString &engine, const QString &requestedBy, SwitchDoneFn done);
+
     // Granted once running requests have drained and the engine is stopped.
     void takeLease(const QString &owner, std::chrono::seconds ttl, GrantedFn granted);
     void releaseLease();
 
     QString host() const { return m_host; }
     bool canSwitch() const;
+    QStringList engines() const;   // in config order
     HostStateMachine::State state() const { return m_machine.state(); }
     QString stateName() const { return HostStateMachine::stateName(m_machine.state()); }
     QString currentEngine() const { return m_machine.currentEngine(); }

@@ -3,12 +3,13 @@
 #include "guifleet.h"
 
 #include "autostart.h"
-#include "catalogeventrecorder.h"
+#include "app/catalogeventrecorder.h"
 #include "hosts/hostcontroller.h"
 #include "testenginedriver.h"
 #include "configreloader.h"
 #include "desktopapp.h"
 #include "hosttablemodel.h"
+#include "hostsview.h"
 #include "inflightcounter.h"
 #include "journal/journalformat.h"
 #include "mainwindow.h"
@@ -46,6 +47,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLineEdit>
 #include <QProcess>
 #include <QSignalSpy>
@@ -838,6 +840,27 @@ void TstGui::switchShowsOnHostsTimelineAndTray()
     QCOMPARE(TrayState::compute(hosts.activities(), 0), TrayState::Kind::Idle);
     controller->releaseLease();
     QTRY_VERIFY(hosts.index(0).data(HostTableModel::LeaseOwnerRole).toString().isEmpty());
+
+    // Switch Engine… on the card: the dialog offers the host's engines, the host switches back to a.
+    HostsView view(&hosts, clock);
+    view.setService(runner.service());
+    view.setCurrentIndex(hosts.index(0));
+    QVERIFY(view.switchEngineAction()->isEnabled());
+    QSignalSpy messages(&view, &HostsView::message);
+    QStringList offered;
+    QTimer::singleShot(0, &view, [&offered] {
+        auto *dialog = qobject_cast<QInputDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        offered = dialog->comboBoxItems();
+        dialog->setTextValue(u"a"_s);
+        dialog->accept();
+    });
+    view.switchEngineAction()->trigger();
+    QCOMPARE(offered, (QStringList{u"a"_s, u"b"_s}));
+    QTRY_COMPARE_WITH_TIMEOUT(controller->currentEngine(), u"a"_s, 10000);
+    QTRY_VERIFY(!messages.isEmpty() && messages.last().at(0).toString() == u"h1 runs a"_s);
+    QTRY_COMPARE(hosts.index(0).data(HostTableModel::EngineRole).toString(), u"a"_s);
 }
 
 // ---- single instance, autostart, settings, reload ------------------------------------------

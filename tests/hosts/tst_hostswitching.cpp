@@ -133,6 +133,8 @@ private Q_SLOTS:
     void failedSwitchAnswers424WithTheReason();
     void leaseOverTheAdminApiWaitsForRunningStreams();
     void leaseCommandHoldsTheHostWhileItsCommandRuns();
+    void switchOnCommandDrainsFirstAndAnswersWhenUp();
+    void switchOnCommandRefusesWhatCannotBe();
 };
 
 void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
@@ -294,6 +296,74 @@ void TestHostSwitching::leaseCommandHoldsTheHostWhileItsCommandRuns()
     QVERIFY(host->state() != HostStateMachine::State::Leased);
     const QByteArray err = lease.readAllStandardError();
     QVERIFY2(err.contains("given back"), err.constData());
+}
+
+
+void TestHostSwitching::switchOnCommandDrainsFirstAndAnswersWhenUp()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    RawHttpClient streaming(f.port());
+    QVERIFY(streaming.connectToServer());
+    streaming.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 16, true)));
+    QTRY_VERIFY_WITH_TIMEOUT(streaming.current() && streaming.current()->chunkArrivalsMs.size() >= 2, 5000);
+
+    RawHttpClient admin(f.port());
+    QVERIFY(admin.connectToServer());
+    admin.send(RawHttpClient::post("/admin/hosts/h1/engine", R"({"engine":"b","by":"desktop"})"));
+    QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 1, 10000);
+    QCOMPARE(admin.responses().at(0).status, 200);
+    QCOMPARE(QJsonDocument::fromJson(admin.responses().at(0).body).object().value("engine"_L1).toString(), u"b"_s);
+    // The stream was not cut: it ended before the switch began, and the answer came when b was up.
+    QCOMPARE(streaming.completedResponses(), 1);
+    QVERIFY(streaming.responses().at(0).body.endsWith("data: [DONE]\n\n"));
+    QVERIFY(admin.responses().at(0).headAtMs >= streaming.responses().at(0).completedAtMs);
+    QCOMPARE(f.relay->hostController(u"h1"_s)->currentEngine(), u"b"_s);
+    QCOMPARE(f.events.size(), 2);
+    QCOMPARE(f.events.at(0).toString(), u"host h1: switching to engine b for desktop"_s);
+    QVERIFY(f.events.at(1).toString().startsWith("host h1: engine b up after "_L1));
+    // The command holds no slot once the engine is up: a request for b goes straight through.
+    QTRY_COMPARE_WITH_TIMEOUT(f.relay->hostController(u"h1"_s)->runningRequests(), 0, 3000);
+    QCOMPARE(f.relay->hostController(u"h1"_s)->stateName(), u"serving"_s);
+
+    // Asking for the engine that already runs answers at once and switches nothing.
+    admin.send(RawHttpClient::post("/admin/hosts/h1/engine", R"({"engine":"b"})"));
+    QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 2, 3000);
+    QCOMPARE(admin.responses().at(1).status, 200);
+    QCOMPARE(f.events.size(), 2);
+}
+
+void TestHostSwitching::switchOnCommandRefusesWhatCannotBe()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    HostController *c = f.relay->hostController(u"h1"_s);
+    QCOMPARE(c->engines(), (QStringList{u"a"_s, u"b"_s}));
+
+    int status = 0;
+    QString reason;
+    c->switchEngine(u"nope"_s, u"test"_s, [&](int s, const QString &why) { status = s; reason = why; });
+    QCOMPARE(status, 400);
+    QVERIFY2(reason.contains("no engine \"nope\""_L1) && reason.contains("a, b"_L1), qPrintable(reason));
+
+    RawHttpClient admin(f.port());
+    QVERIFY(admin.connectToServer());
+    admin.send(RawHttpClient::post("/admin/hosts/h1/engine", R"({})"));
+    QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 1, 3000);
+    QCOMPARE(admin.responses().at(0).status, 400);
+    QVERIFY(admin.responses().at(0).body.contains("a, b"));
+    admin.send(RawHttpClient::post("/admin/hosts/h9/engine", R"({"engine":"a"})"));
+    QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 2, 3000);
+    QCOMPARE(admin.responses().at(1).status, 404);
+
+    // A leased host refuses with 423 naming the owner.
+    bool granted = false;
+    c->takeLease(u"bench queue"_s, 10min, [&] { granted = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(granted, 5000);
+    status = 0;
+    c->switchEngine(u"b"_s, u"test"_s, [&](int s, const QString &why) { status = s; reason = why; });
+    QTRY_COMPARE_WITH_TIMEOUT(status, 423, 3000);
+    QVERIFY2(reason.contains("bench queue"_L1), qPrintable(reason));
 }
 
 QTEST_GUILESS_MAIN(TestHostSwitching)

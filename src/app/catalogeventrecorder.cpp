@@ -1,4 +1,4 @@
-#include "catalogeventrecorder.h"
+#include "app/catalogeventrecorder.h"
 
 #include "app/relayservice.h"
 #include "catalog/catalog.h"

@@ -18,8 +18,8 @@ class RelayService;
 // restart. While a controller switches, drains or lends its host, the engine is down on
 // purpose: that is not recorded as the host going down.
 //
-// It links no widgets and could move to the core as it is. What it remembers survives
-// setService(), so a config reload does not record every host as coming up again.
+// What it remembers survives setService(), so a config reload does not record every host as
+// coming up again.
 class CatalogEventRecorder final : public QObject
 {
     Q_OBJECT
