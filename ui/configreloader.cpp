@@ -50,7 +50,9 @@ void ConfigReloader::rewatch()
 
 bool ConfigReloader::reload()
 {
-    const ConfigResult result = StartupConfig::resolve(m_options, m_settings, m_demoUpstreams);
+    ConfigResult result = StartupConfig::resolve(m_options, m_settings, m_demoUpstreams);
+    if (result.ok() && m_addDemoEngines)
+        m_addDemoEngines(*result.config);
     const QString source = m_watchedFile.isEmpty() ? tr("the command line and settings") : m_watchedFile;
     if (!result.ok()) {
         QStringList errors;

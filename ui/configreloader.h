@@ -7,9 +7,12 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <functional>
+
 namespace switchyard {
 
 class AppSettings;
+struct Config;
 class ConsoleJournal;
 class RelayRunner;
 
@@ -28,7 +31,12 @@ public:
     ConfigReloader(AppOptions options, const AppSettings *settings, RelayRunner *runner,
                    ConsoleJournal *journal, QObject *parent = nullptr);
 
-    void setDemoUpstreams(const QStringList &upstreams) { m_demoUpstreams = upstreams; }
+    // The demo fleet: its flags, and what it adds to a config made from them.
+    void setDemo(const QStringList &upstreams, std::function<void(Config &)> addEngines)
+    {
+        m_demoUpstreams = upstreams;
+        m_addDemoEngines = std::move(addEngines);
+    }
     // The file to watch follows the options and settings; call after changing them.
     void rewatch();
     QString watchedFile() const { return m_watchedFile; }
@@ -47,6 +55,7 @@ private:
     RelayRunner *m_runner;
     ConsoleJournal *m_journal;
     QStringList m_demoUpstreams;
+    std::function<void(Config &)> m_addDemoEngines;
     QFileSystemWatcher m_watcher;
     QString m_watchedFile;
     QTimer m_settle;

@@ -151,7 +151,9 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
         if (!result.ok())
             return 1;
     }
-    const Config config = *result.config;
+    Config config = *result.config;
+    if (demo)
+        demo->addEnginesTo(config);
 
     QString dataDir = options.dataDir;
     if (dataDir.isEmpty() && settings)
@@ -170,7 +172,10 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
     }
 
     RelayRunner runner(&journal, &history);
-    runner.setDriverFactory(&RelayService::standardDrivers);
+    if (demo)
+        runner.setDriverFactory([&demo](const Config &c) { return demo->drivers(c); });
+    else
+        runner.setDriverFactory(&RelayService::standardDrivers);
     runner.setEngineMemoryFile(QDir(dataDir).filePath(QStringLiteral("engines.json")));
     CatalogEventRecorder recorder(&history, clock);
     QObject::connect(&runner, &RelayRunner::serviceChanged, &recorder, &CatalogEventRecorder::setService);
@@ -197,7 +202,8 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
         initUiResources();
         QApplication::setWindowIcon(QIcon(u":/icons/switchyard.svg"_s));
         reloader = std::make_unique<ConfigReloader>(options, settings.get(), &runner, &journal);
-        reloader->setDemoUpstreams(demoUpstreams);
+        if (demo)
+            reloader->setDemo(demoUpstreams, [&demo](Config &c) { demo->addEnginesTo(c); });
         DesktopApp::Options desktopOptions;
         desktopOptions.trayOnly = options.tray && screenshotsDir.isEmpty();
         desktopOptions.overrides = overridesOf(options);

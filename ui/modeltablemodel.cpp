@@ -117,19 +117,14 @@ void ModelTableModel::syncFromCatalog()
 {
     QList<Row> rows;
     if (m_catalog) {
-        for (const QString &host : m_catalog->hostNames()) {
-            const Catalog::HostState *state = m_catalog->host(host);
-            if (!state)
-                continue;
-            for (const ModelEntry &m : state->models) {
-                Row row;
-                row.alias = Catalog::aliasFor(host, m.key);
-                row.host = host;
-                row.key = m.key;
-                row.engine = state->engine;
-                row.entry = m;
-                rows.append(row);
-            }
+        for (const Catalog::ListedModel &listed : m_catalog->listedModels()) {
+            Row row;
+            row.alias = Catalog::aliasFor(listed.host, listed.entry.key);
+            row.host = listed.host;
+            row.key = listed.entry.key;
+            row.engine = listed.engine;
+            row.entry = listed.entry;
+            rows.append(row);
         }
     }
     bool same = rows.size() == m_rows.size();

@@ -58,7 +58,8 @@ void ScreenshotRunner::start()
     m_traffic = new TrafficGenerator(m_endpoint, this);
 
     const double d = m_duration;
-    // The 3090 holds one model at a time: flint-40b first, then qwen38 evicts it.
+    // The 3090 runs flint-40b on its mainline engine first; qwen38 needs its fork engine (a switch,
+    // after the flint streams drain), and flint later needs mainline back (a second switch).
     m_streamAliases = {u"3090-flint-40b"_s, u"a9-laguna-xs-q8"_s};
     m_steps = {
         {1.0, [this] { m_traffic->chat(u"3090-flint-40b"_s, 120, Agents.at(1)); }},
@@ -75,6 +76,8 @@ void ScreenshotRunner::start()
              m_streamAliases.removeAll(u"a9-strata-8b"_s);
          }},
         {d * 0.62 + 5.0, [this] { m_traffic->unload(u"a9-strata-8b"_s); }},
+        {d * 0.72, [this] { m_streamAliases.removeAll(u"3090-qwen38-27b-128k"_s); }},
+        {d * 0.72 + 4.0, [this] { m_streamAliases.append(u"3090-flint-40b"_s); }},
         {d - 6.0, [this] {
              // A burst, so the capture shows requests in flight.
              for (int i = 0; i < 6; ++i)

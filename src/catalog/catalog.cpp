@@ -320,19 +320,14 @@ void Catalog::invalidate()
     emit changed();
 }
 
-QByteArray Catalog::modelsJson() const
+QList<Catalog::ListedModel> Catalog::listedModels() const
 {
-    if (!m_cachedJson.isEmpty())
-        return m_cachedJson;
-    QJsonArray data;
+    QList<ListedModel> out;
     for (const QString &name : m_order) {
         const HostState &s = *m_hosts.constFind(name);
         QSet<QString> listed;
         for (const ModelEntry &m : s.models) {
-            QJsonObject o = m.raw;
-            o.insert("id"_L1, aliasFor(name, m.key));
-            o.insert("proxy"_L1, QJsonObject{{"host"_L1, name}, {"key"_L1, m.key}, {"engine"_L1, s.engine}});
-            data.append(o);
+            out.append({name, s.engine, m});
             listed.insert(m.key);
         }
         // The other engines' models: unloaded, since their engine is not running (a load of one
@@ -342,23 +337,34 @@ QByteArray Catalog::modelsJson() const
             QList<ModelEntry> models = e.lastSeen;
             for (const QString &key : e.explicitModels)
                 models.append(ModelEntry{key, u"unloaded"_s, QJsonObject{{"id"_L1, key}, {"object"_L1, "model"_L1}, {"owned_by"_L1, "llamacpp"_L1}}});
-            for (const ModelEntry &m : std::as_const(models)) {
+            for (ModelEntry &m : models) {
                 if (listed.contains(m.key))
                     continue;
                 listed.insert(m.key);
-                QJsonObject o = m.raw;
-                const QString status = m_loading.contains(name + u'\n' + m.key) ? u"loading"_s : u"unloaded"_s;
-                QJsonObject st = o.value("status"_L1).toObject();
-                st.insert("value"_L1, status);
+                m.status = m_loading.contains(name + u'\n' + m.key) ? u"loading"_s : u"unloaded"_s;
+                QJsonObject st = m.raw.value("status"_L1).toObject();
+                st.insert("value"_L1, m.status);
                 st.remove("failed"_L1);
                 st.remove("exit_code"_L1);
-                o.insert("status"_L1, st);
-                o.remove("meta"_L1);
-                o.insert("id"_L1, aliasFor(name, m.key));
-                o.insert("proxy"_L1, QJsonObject{{"host"_L1, name}, {"key"_L1, m.key}, {"engine"_L1, e.name}});
-                data.append(o);
+                m.raw.insert("status"_L1, st);
+                m.raw.remove("meta"_L1);
+                out.append({name, e.name, m});
             }
         }
+    }
+    return out;
+}
+
+QByteArray Catalog::modelsJson() const
+{
+    if (!m_cachedJson.isEmpty())
+        return m_cachedJson;
+    QJsonArray data;
+    for (const ListedModel &listed : listedModels()) {
+        QJsonObject o = listed.entry.raw;
+        o.insert("id"_L1, aliasFor(listed.host, listed.entry.key));
+        o.insert("proxy"_L1, QJsonObject{{"host"_L1, listed.host}, {"key"_L1, listed.entry.key}, {"engine"_L1, listed.engine}});
+        data.append(o);
     }
     m_cachedJson = QJsonDocument(QJsonObject{{"data"_L1, data}, {"object"_L1, "list"_L1}}).toJson(QJsonDocument::Compact);
     return m_cachedJson;

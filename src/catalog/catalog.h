@@ -79,6 +79,16 @@ public:
     QStringList aliases() const;
     static QString aliasFor(const QString &host, const QString &key) { return host + u'-' + key; }
 
+    // Every model of every engine of every host, in host order: the running engine's as it
+    // reports them, the others' as remembered or configured (reading unloaded, or loading).
+    struct ListedModel
+    {
+        QString host;
+        QString engine;
+        ModelEntry entry;
+    };
+    QList<ListedModel> listedModels() const;
+
     // Merged router-format list (`/models`), cached until something changes.
     QByteArray modelsJson() const;
 
