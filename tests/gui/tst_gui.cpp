@@ -795,6 +795,15 @@ void TstGui::switchShowsOnHostsTimelineAndTray()
     QTRY_COMPARE(timeline.events()->rowCount(), 1);   // h1 seen up, with engine a
     QCOMPARE(timeline.events()->eventAt(0).kind, HistoryEvent::Kind::HostUp);
 
+    // The models table lists the engine that is not running too: beta, on b, unloaded.
+    ModelTableModel models(clock);
+    models.setService(runner.service());
+    QTRY_VERIFY(models.rowOfAlias(u"h1-beta"_s) >= 0);
+    const int beta = models.rowOfAlias(u"h1-beta"_s);
+    QCOMPARE(models.index(beta, ModelTableModel::EngineColumn).data().toString(), u"b"_s);
+    QCOMPARE(models.statusAt(beta), u"unloaded"_s);
+    QCOMPARE(models.index(models.rowOfAlias(u"h1-alpha"_s), ModelTableModel::EngineColumn).data().toString(), u"a"_s);
+
     RelayClient client;
     client.setEndpoint(runner.service()->endpoint());
     QSignalSpy answered(&client, &RelayClient::finished);
