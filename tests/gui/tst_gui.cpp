@@ -833,7 +833,9 @@ void TstGui::switchShowsOnHostsTimelineAndTray()
     // And the widget paints engine b at the end of the lane.
     TimelineWidget *widget = timeline.timeline();
     widget->resize(TimelineWidget::LabelWidth + 8 + 600, widget->sizeHint().height());
-    QTest::qWait(800);
+    // Engine b's bar is drawn once it has lasted a few pixels (10 s over 600 px: 17 ms each).
+    const QDateTime bUp = intervals.last().start;
+    QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentDateTime() >= bUp.addMSecs(600), 5000);
     widget->setSpan(10s);
     widget->setFollowing(true);
     const QImage image = widget->grab().toImage();
