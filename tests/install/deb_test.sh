@@ -13,7 +13,7 @@ build=${1:?usage: deb_test.sh BUILD_DIR VERSION}
 version=${2:?usage: deb_test.sh BUILD_DIR VERSION}
 here=$(cd "$(dirname "$0")" && pwd)
 
-step() { echo "== $*"; }
+step() { echo "== [${SECONDS}s] $*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -106,10 +106,11 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Version)" = "$version" ] || die "Version is $(field Version), the project's is $version"
 [ "$(field Architecture)" = "$(dpkg --print-architecture)" ] || die "Architecture is $(field Architecture)"
 depends=$(field Depends)
+dependency_names=$(tr ',' '\n' <<<"$depends" | sed -E 's/^ *//; s/[ (].*//')
 # libqt6core6 and libc6 come only from shlibdeps; svg and sqlite only from our explicit list.
 for dep in libc6 libstdc++6 libqt6core6 libqt6network6 libqt6httpserver6 libqt6sql6 libqt6widgets6 \
     libqt6gui6 libqt6svg6 libqt6sql6-sqlite; do
-    grep -qE "(^|, )$dep( |,|$)" <<<"$depends" || die "Depends lacks $dep: $depends"
+    grep -qxF "$dep" <<<"$dependency_names" || die "Depends lacks $dep: $depends"
 done
 
 step "dpkg-deb -c $(basename "$deb")"
