@@ -46,7 +46,7 @@ help=$("$bin" --help) || fail "switchyard --help exited $?"
 # The commands: the first word of each line under "Commands:" indented by two spaces.
 commands=$(awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }' <<<"$help")
 [ -n "$commands" ] || fail "found no commands in switchyard --help"
-echo "commands in --help: $(echo $commands)"
+echo "commands in --help:" $commands
 
 options_part=$(section '^\.SH OPTIONS')
 for option in $(options_in "$(awk '/^Commands:/ { exit } { print }' <<<"$help")"); do

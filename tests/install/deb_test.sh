@@ -63,6 +63,7 @@ cleanup() {
         DEBIAN_FRONTEND=noninteractive apt-get remove --purge -y -q switchyard >/dev/null || true
     fi
     rm -f "$marker"
+    rmdir "$marker_dir" 2>/dev/null || true
     rm -rf "$tmp"
     exit $rc
 }
@@ -209,8 +210,10 @@ fi
 
 step "switchyard --headless with the example config, on loopback"
 mkdir "$tmp/home"
-HOME=$tmp/home XDG_CONFIG_HOME= XDG_DATA_HOME= XDG_STATE_HOME= QT_QPA_PLATFORM=offscreen \
-    /usr/bin/switchyard --headless --config /usr/share/switchyard/switchyard.example.json \
+# Under timeout, so that it cannot outlive a run killed with SIGKILL by much; timeout passes our
+# SIGTERM on to it and exits with its status.
+HOME=$tmp/home XDG_CONFIG_HOME='' XDG_DATA_HOME='' XDG_STATE_HOME='' QT_QPA_PLATFORM=offscreen \
+    timeout -s KILL 180 /usr/bin/switchyard --headless --config /usr/share/switchyard/switchyard.example.json \
     --listen 127.0.0.1:0 --data-dir "$tmp/data" >"$tmp/relay.out" 2>&1 &
 relay_pid=$!
 port=
