@@ -9,6 +9,7 @@ packages=(
   qt6-l10n-tools libqt6sql6-sqlite libgl-dev libvulkan-dev
   xvfb xauth dpkg-dev file curl ca-certificates procps
   clang libclang-rt-14-dev libqt6svg6 trayer
+  systemd man-db desktop-file-utils
 )
 
 missing=()

@@ -74,6 +74,21 @@
 <context>
     <name>CommandLine</name>
     <message>
+        <location filename="../src/app/commandline.cpp" line="41"/>
+        <source>Usage: switchyard check-config FILE
+
+Validates a relay&apos;s or an agent&apos;s config file without starting anything. Prints every
+problem with its file, line and field path and exits 1 if there is one; otherwise prints
+&quot;FILE: ok&quot; with the number of hosts and engines and exits 0.
+</source>
+        <translation>Aufruf: switchyard check-config DATEI
+
+Prüft die Konfigurationsdatei eines Relays oder eines Agenten, ohne etwas zu starten. Gibt jedes
+Problem mit Datei, Zeile und Feldpfad aus und endet mit 1, wenn es eines gibt; sonst gibt es
+&quot;DATEI: in Ordnung&quot; mit der Zahl der Hosts und Engines aus und endet mit 0.
+</translation>
+    </message>
+    <message>
         <location filename="../src/app/commandline.cpp" line="11"/>
         <source>Usage: switchyard [options]
        switchyard check-config FILE

@@ -277,6 +277,9 @@ int main(int argc, char *argv[])
     case AppOptions::Command::Version:
         out << "switchyard " << SWITCHYARD_VERSION << Qt::endl;
         return 0;
+    case AppOptions::Command::CheckConfigHelp:
+        out << CommandLine::checkConfigHelpText();
+        return 0;
     case AppOptions::Command::CheckConfig:
         return runCheckConfig(options.checkConfigPath, out, err);
     case AppOptions::Command::Subcommand:

@@ -36,6 +36,16 @@ QString helpText()
         "                          take a host's GPU from the relay while COMMAND runs\n");
 }
 
+QString checkConfigHelpText()
+{
+    return QCoreApplication::translate("CommandLine",
+        "Usage: switchyard check-config FILE\n"
+        "\n"
+        "Validates a relay's or an agent's config file without starting anything. Prints every\n"
+        "problem with its file, line and field path and exits 1 if there is one; otherwise prints\n"
+        "\"FILE: ok\" with the number of hosts and engines and exits 0.\n");
+}
+
 AppOptions parse(const QStringList &arguments)
 {
     AppOptions o;
@@ -77,6 +87,9 @@ AppOptions parse(const QStringList &arguments)
         } else if (a == "check-config"_L1) {
             o.command = AppOptions::Command::CheckConfig;
             o.checkConfigPath = value(a);
+            // `check-config --help` asks for help, not for a file named --help.
+            if (o.checkConfigPath == "--help"_L1 || o.checkConfigPath == "-h"_L1)
+                o.command = AppOptions::Command::CheckConfigHelp;
         } else {
             o.error = tr("unknown argument: %1 (see --help)").arg(a);
         }

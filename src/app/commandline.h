@@ -8,7 +8,7 @@ namespace switchyard {
 // What the user asked the switchyard executable to do.
 struct AppOptions
 {
-    enum class Command { Run, CheckConfig, Help, Version, Subcommand };
+    enum class Command { Run, CheckConfig, CheckConfigHelp, Help, Version, Subcommand };
 
     Command command = Command::Run;
     bool headless = false;
@@ -27,6 +27,7 @@ struct AppOptions
 namespace CommandLine {
 AppOptions parse(const QStringList &arguments);
 QString helpText();
+QString checkConfigHelpText();
 } // namespace CommandLine
 
 } // namespace switchyard

@@ -53,6 +53,7 @@ private slots:
     void listen_data();
     void listen();
     void exampleFilePasses();
+    void agentExampleFilePasses();
     void checkConfigOk();
     void checkConfigErrors();
     void checkConfigWarnings();
@@ -647,6 +648,30 @@ void TestConfig::exampleFilePasses()
     QCOMPARE(gpu->engines.at(1).name, u"fork"_s);
     QVERIFY(!c.aliases.isEmpty());
     QVERIFY(c.aliases.first().pattern.startsWith(u"claude-"_s));
+}
+
+// The agent example is installed next to the relay's and pairs with its host 3090: the same
+// engine names and token, so the two files work together as they are.
+void TestConfig::agentExampleFilePasses()
+{
+    const AgentConfigResult agent = ConfigLoader::loadAgent(
+        QStringLiteral(SWITCHYARD_SOURCE_DIR "/resources/switchyard-agent.example.json"));
+    QVERIFY2(agent.ok(), qPrintable(describe(agent.errors)));
+    QVERIFY2(agent.warnings.isEmpty(), qPrintable(describe(agent.warnings)));
+    const ConfigResult relay = ConfigLoader::load(QStringLiteral(SWITCHYARD_SOURCE_DIR "/resources/switchyard.example.json"));
+    QVERIFY2(relay.ok(), qPrintable(describe(relay.errors)));
+    const HostConfig *gpu = relay.config->host(u"3090"_s);
+    QVERIFY(gpu);
+    QStringList agentEngines;
+    for (const EngineConfig &e : agent.config->engines)
+        agentEngines.append(e.name);
+    QStringList hostEngines;
+    for (const EngineConfig &e : gpu->engines)
+        hostEngines.append(e.name);
+    QCOMPARE(agentEngines, hostEngines);
+    QVERIFY(!agent.config->token.isEmpty());
+    QCOMPARE(gpu->token, agent.config->token);
+    QCOMPARE(int(agent.config->listenPort), gpu->agent.port());
 }
 
 void TestConfig::checkConfigOk()
