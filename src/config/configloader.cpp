@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSet>
 #include <QUrl>
@@ -38,6 +39,7 @@ const QStringList Drivers = {u"static"_s, u"local"_s, u"agent"_s, u"command"_s};
 
 constexpr double MaxSeconds = 86400;   // a day; also keeps the millisecond conversion in range
 constexpr double MaxBodyMb = 1024;
+constexpr qint64 MaxSecretFileBytes = 1024 * 1024;
 // Node's fetch (undici) drops a request that has seen no response header for 300 s.
 constexpr double NodeHeadersTimeoutSeconds = 300;
 
@@ -196,6 +198,12 @@ public:
         const std::optional<QString> file = absolutePath(node, path);
         if (!file)
             return std::nullopt;
+        // A regular file of sane size: not a FIFO that blocks check-config, nor /dev/zero.
+        const QFileInfo info(*file);
+        if (info.exists() && (!info.isFile() || info.size() > MaxSecretFileBytes)) {
+            error(node.line, path, tr("\"%1\" is not a regular file of at most 1 MiB").arg(*file));
+            return std::nullopt;
+        }
         QFile f(*file);
         if (!f.open(QIODevice::ReadOnly)) {
             error(node.line, path, tr("cannot read \"%1\": %2").arg(*file, f.errorString()));

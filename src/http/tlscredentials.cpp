@@ -1,6 +1,7 @@
 #include "http/tlscredentials.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 namespace switchyard {
 
@@ -10,6 +11,12 @@ namespace {
 
 bool readFile(const QString &path, QByteArray *data, QString *error)
 {
+    // A regular file of sane size: not a FIFO that blocks, nor /dev/zero.
+    const QFileInfo info(path);
+    if (info.exists() && (!info.isFile() || info.size() > 1024 * 1024)) {
+        *error = TlsCredentials::tr("\"%1\" is not a regular file of at most 1 MiB").arg(path);
+        return false;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         *error = TlsCredentials::tr("cannot read \"%1\": %2").arg(path, file.errorString());

@@ -253,6 +253,10 @@ void TestConfig::brokenConfig_data()
            u"did you mean \"api_keys\"?"_s);
     topRow("api keys file missing", "  \"clients\": {\n    \"api_keys_file\": \"/nonexistent/switchyard/keys\"\n  }",
            u"clients.api_keys_file"_s, 4, u"cannot read \"/nonexistent/switchyard/keys\""_s);
+    topRow("api keys file is a device", "  \"clients\": {\n    \"api_keys_file\": \"/dev/zero\"\n  }",
+           u"clients.api_keys_file"_s, 4, u"is not a regular file"_s);
+    topRow("tls cert is a directory", "  \"tls\": {\n    \"cert\": \"/tmp\",\n    \"key\": \"/dev/zero\"\n  }",
+           u"tls.cert"_s, 4, u"is not a regular file"_s);
     topRow("api keys file relative", "  \"clients\": {\n    \"api_keys_file\": \"keys.txt\"\n  }",
            u"clients.api_keys_file"_s, 4, u"must be an absolute path"_s);
     topRow("api keys env unset", "  \"clients\": {\n    \"api_keys_env\": \"SWITCHYARD_TEST_UNSET_VARIABLE\"\n  }",
