@@ -535,6 +535,28 @@ void TestSecurity::servesHttps()
     const QByteArray models = request(RawHttpClient::get("/v1/models", "Authorization: Bearer " + ClientKey.toUtf8() + "\r\n"));
     QVERIFY2(models.startsWith("HTTP/1.1 200") && models.contains("h1-alpha"), models.constData());
 
+    // A streamed answer over TLS arrives whole: chunked framing ends with the last chunk.
+    {
+        QSslSocket socket;
+        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+        config.setCaCertificates(trusted);
+        socket.setSslConfiguration(config);
+        socket.connectToHostEncrypted(u"127.0.0.1"_s, f.port());
+        QVERIFY(QTest::qWaitFor([&] { return socket.isEncrypted(); }, 15000));
+        socket.write(RawHttpClient::post("/v1/chat/completions",
+                                         R"({"model":"h1-alpha","messages":[{"role":"user","content":"hi"}],"max_tokens":40,"stream":true})",
+                                         "x-api-key: " + ClientKey.toUtf8() + "\r\n"));
+        QByteArray stream;
+        const bool complete = QTest::qWaitFor([&] {
+            stream += socket.readAll();
+            return stream.endsWith("\r\n0\r\n\r\n");
+        }, 30000);
+        QVERIFY2(complete, stream.right(300).constData());
+        QVERIFY2(stream.startsWith("HTTP/1.1 200"), stream.left(200).constData());
+        QVERIFY(stream.contains("data: [DONE]"));
+        QVERIFY(stream.count("data: {") >= 40);
+    }
+
     // Plain HTTP on the HTTPS port gets no HTTP answer, only a closed connection.
     RawHttpClient plain(f.port());
     QVERIFY(plain.connectToServer());
