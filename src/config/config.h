@@ -33,6 +33,7 @@ struct HostConfig
     QString driver = QStringLiteral("static");   // static | local | agent | command
     QUrl agent;                                   // driver "agent"
     QString token;                                // driver "agent": sent as "Authorization: Bearer"
+    QString apiKey;                               // sent to its engines as "Authorization: Bearer" (llama-server --api-key)
     QList<EngineConfig> engines;                  // in file order; the first is the default
 };
 
@@ -99,6 +100,8 @@ struct Config
         for (const HostConfig &h : hosts) {
             if (!h.token.isEmpty())
                 out.append(h.token);
+            if (!h.apiKey.isEmpty())
+                out.append(h.apiKey);
         }
         return out;
     }

@@ -27,7 +27,7 @@ const QStringList TopFields = {u"listen"_s, u"lan"_s, u"hosts"_s, u"aliases"_s, 
 const QStringList ClientsFields = {u"api_keys"_s, u"api_keys_file"_s, u"api_keys_env"_s};
 const QStringList AdminFields = {u"token"_s, u"token_file"_s, u"token_env"_s};
 const QStringList TlsFields = {u"cert"_s, u"key"_s};
-const QStringList HostFields = {u"driver"_s, u"agent"_s, u"token"_s, u"engines"_s};
+const QStringList HostFields = {u"driver"_s, u"agent"_s, u"token"_s, u"api_key"_s, u"engines"_s};
 const QStringList EngineFields = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s,
                                   u"start_timeout_s"_s, u"stop_timeout_s"_s};
 const QStringList AgentTopFields = {u"listen"_s, u"token"_s, u"state_dir"_s, u"engines"_s};
@@ -711,6 +711,13 @@ private:
             }
         } else if (const JsonNode *token = node.member(u"token"_s); token && driverKnown) {
             error(token->line, tokenPath, tr("only used with driver \"agent\""));
+        }
+
+        if (const JsonNode *key = field(node, path, u"api_key"_s, Type::String)) {
+            if (key->string.isEmpty())
+                error(key->line, join(path, u"api_key"_s), tr("must not be empty (leave the field out for no key)"));
+            else if (checkSecret(key->string, key->line, join(path, u"api_key"_s), tr("the key")))
+                host.apiKey = key->string;
         }
 
         const JsonNode *engines = field(node, path, u"engines"_s, Type::Object, true);

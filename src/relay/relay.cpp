@@ -221,14 +221,19 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     up.method = request.method;
     up.target = target;
     up.headers = HttpHeaders::forwardable(request.headers);
-    // A client's key to the relay is not the engine's business. Without relay keys the headers
-    // pass through as before, so an engine's own --api-key still works for its clients.
-    if (m_access.keysRequired()) {
+    // A client's key to the relay is not the engine's business: the engine gets the host's own
+    // api_key if it has one. Without either, the headers pass through as before, so an engine's
+    // own --api-key still works for clients that send it.
+    const HostConfig *hostConfig = m_config.host(route.host);
+    const QString upstreamKey = hostConfig ? hostConfig->apiKey : QString();
+    if (m_access.keysRequired() || !upstreamKey.isEmpty()) {
         up.headers.removeIf([](const QPair<QByteArray, QByteArray> &h) {
             return h.first.compare("authorization", Qt::CaseInsensitive) == 0
                 || h.first.compare("x-api-key", Qt::CaseInsensitive) == 0;
         });
     }
+    if (!upstreamKey.isEmpty())
+        up.headers.append({"Authorization", "Bearer " + upstreamKey.toUtf8()});
     up.headers.append({"X-Forwarded-For", request.clientAddress().toLatin1()});
     up.body = body;
     up.connectTimeout = m_config.limits.upstreamConnectTimeout;

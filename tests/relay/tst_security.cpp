@@ -131,6 +131,8 @@ private Q_SLOTS:
     void clientKeys();
     void clientKeyIsNotForwarded();
     void withoutKeysAuthorizationPassesThrough();
+    void hostApiKeyGoesToTheEngine_data();
+    void hostApiKeyGoesToTheEngine();
     void adminFromLanNeedsToken_data();
     void adminFromLanNeedsToken();
     void adminWithoutTokenRefusesLan();
@@ -314,6 +316,35 @@ void TestSecurity::withoutKeysAuthorizationPassesThrough()
     const QList<fake::ReceivedRequest> got = f.receivedOn("/v1/chat/completions");
     QCOMPARE(got.size(), 1);
     QCOMPARE(got.first().header("authorization"), QByteArray("Bearer engine-key"));
+}
+
+void TestSecurity::hostApiKeyGoesToTheEngine_data()
+{
+    QTest::addColumn<bool>("relayKeys");
+    QTest::newRow("with relay keys") << true;
+    QTest::newRow("without relay keys") << false;
+}
+
+void TestSecurity::hostApiKeyGoesToTheEngine()
+{
+    // An engine run with llama-server --api-key gets the host's api_key, never the client's.
+    QFETCH(bool, relayKeys);
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(), [relayKeys](Config &c) {
+        c.hosts.first().apiKey = u"engine-side-key"_s;
+        if (relayKeys)
+            c.access.clientKeys = {ClientKey};
+    }));
+    const QByteArray headers = "Authorization: Bearer " + ClientKey.toUtf8() + "\r\nx-api-key: " + ClientKey.toUtf8() + "\r\n";
+    QCOMPARE(roundTrip(f.port(), RawHttpClient::post("/v1/chat/completions", chatBody(), headers)).status, 200);
+    const QList<fake::ReceivedRequest> got = f.receivedOn("/v1/chat/completions");
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(got.first().header("authorization"), QByteArray("Bearer engine-side-key"));
+    QVERIFY(got.first().header("x-api-key").isEmpty());
+    int authorizationHeaders = 0;
+    for (const auto &h : got.first().headers)
+        authorizationHeaders += h.first.compare("authorization", Qt::CaseInsensitive) == 0 ? 1 : 0;
+    QCOMPARE(authorizationHeaders, 1);
 }
 
 void TestSecurity::adminFromLanNeedsToken_data()

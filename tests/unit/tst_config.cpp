@@ -241,6 +241,9 @@ void TestConfig::brokenConfig_data()
     topRow("lan address with lan false", "  \"lan\": false,\n  \"listen\": \"192.168.1.5:18766\"", u"listen"_s, 4,
            u"add \"lan\": true"_s);
     topRow("lan not a bool", R"(  "lan": "yes")", u"lan"_s, 3, u"expected true or false, got a string"_s);
+    QTest::newRow("host api key empty")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"api_key\": \"\",\n      \"engines\": {\"main\": {\"url\": \"http://b:1\"}}\n    }\n  }\n}")
+        << u"hosts.box.api_key"_s << 4 << u"must not be empty"_s;
     topRow("api keys empty", "  \"clients\": {\n    \"api_keys\": []\n  }", u"clients.api_keys"_s, 4,
            u"must not be empty"_s);
     topRow("api key not a string", "  \"clients\": {\n    \"api_keys\": [\"k1\",\n                 7]\n  }",
@@ -435,6 +438,8 @@ void TestConfig::goodConfig_data()
                                   << 1 << 1;
     QTest::newRow("empty optional sections") << QByteArray(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1", "models": []}}}},
         "aliases": {}, "waiting": {}, "limits": {}})") << 1 << 1;
+    QTest::newRow("host api key") << QByteArray(R"({"hosts": {"box": {"api_key": "llama-key", "engines": {"main": {"url": "http://b:1"}}}}})")
+                                  << 1 << 1;
     QTest::newRow("lan on loopback, no keys") << QByteArray(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}},
         "listen": "127.0.0.1:18766", "lan": true})") << 1 << 1;
     QTest::newRow("ipv6 loopback without lan") << QByteArray(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}},
