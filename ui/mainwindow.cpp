@@ -220,6 +220,9 @@ void MainWindow::setService(RelayService *service)
     m_hostsView->setService(service);
     if (service) {
         m_client->setEndpoint(service->endpoint());
+        m_client->setApiKey(service->config().access.clientKeys.value(0));
+        if (service->config().access.tls())
+            m_client->setRelayCertificates(QSslCertificate::fromPath(service->config().access.tlsCertFile));
         m_requestLogView->setAliases(service->catalog()->aliases());
         setWindowTitle(tr("Switchyard — %1").arg(service->endpoint().authority()));
     }

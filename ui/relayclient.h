@@ -1,6 +1,8 @@
 #pragma once
 
+#include <QList>
 #include <QObject>
+#include <QSslCertificate>
 #include <QUrl>
 
 class QNetworkAccessManager;
@@ -20,6 +22,10 @@ public:
 
     void setEndpoint(const QUrl &endpoint) { m_endpoint = endpoint; }
     QUrl endpoint() const { return m_endpoint; }
+    // A relay with client keys wants one, like any client (the first configured key is fine).
+    void setApiKey(const QString &key) { m_apiKey = key.toUtf8(); }
+    // A relay serving HTTPS with its own (often self-signed) certificate: trust exactly that one.
+    void setRelayCertificates(const QList<QSslCertificate> &chain) { m_relayCertificates = chain; }
 
     void load(const QString &alias);
     void unload(const QString &alias);
@@ -33,6 +39,8 @@ private:
 
     QNetworkAccessManager *m_network;
     QUrl m_endpoint;
+    QByteArray m_apiKey;
+    QList<QSslCertificate> m_relayCertificates;
 };
 
 } // namespace switchyard

@@ -26,6 +26,9 @@ AdminReply callRelay(const QUrl &relay, const QByteArray &method, const QByteArr
     request.body = body;
     if (!body.isEmpty())
         request.headers = {{"Content-Type", "application/json"}};
+    // For a relay on another machine: its admin API wants the admin token from there.
+    if (const QByteArray token = qgetenv("SWITCHYARD_ADMIN_TOKEN"); !token.isEmpty())
+        request.headers.append({"Authorization", "Bearer " + token});
     UpstreamExchange exchange(&pool, request);
     AdminReply reply;
     QEventLoop loop;

@@ -24,7 +24,7 @@ void ConsoleJournal::event(const QString &text)
 
 void ConsoleJournal::line(const QString &text)
 {
-    const QByteArray bytes = text.toUtf8() + '\n';
+    const QByteArray bytes = m_redactor.redact(text).toUtf8() + '\n';
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), m_out);
     std::fflush(m_out);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "journal/requestrecord.h"
+#include "store/redactor.h"
 
 #include <QObject>
 
@@ -22,8 +23,12 @@ public:
     void event(const QString &text);
     void line(const QString &text);
 
+    // Lines are redacted like the history store's (configured secrets, bearer tokens, key=value).
+    void setSecrets(const QStringList &secrets) { m_redactor.setSecrets(secrets); }
+
 private:
     FILE *m_out;
+    Redactor m_redactor;
 };
 
 } // namespace switchyard

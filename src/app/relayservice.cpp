@@ -8,6 +8,7 @@
 #include "engines/enginedriver.h"
 #include "hosts/hostcontroller.h"
 #include "http/httpserver.h"
+#include "http/tlscredentials.h"
 #include "store/historystore.h"
 #include "relay/relay.h"
 #include "upstream/upstreampool.h"
@@ -92,6 +93,15 @@ void RelayService::rememberEnginesIn(const QString &path)
 
 bool RelayService::start(QString *error)
 {
+    if (m_config.access.tls()) {
+        QSslConfiguration tls;
+        QString why;
+        if (!TlsCredentials::serverConfiguration(m_config.access.tlsCertFile, m_config.access.tlsKeyFile, &tls, &why)) {
+            *error = tr("cannot serve HTTPS: %1").arg(why);
+            return false;
+        }
+        m_server->setTls(tls);
+    }
     if (!m_server->listenOn(m_config.listenAddress, m_config.listenPort)) {
         *error = tr("cannot listen on %1:%2: %3")
                      .arg(m_config.listenAddress.toString())
@@ -140,7 +150,7 @@ void RelayService::shutdown(std::chrono::milliseconds grace)
 QUrl RelayService::endpoint() const
 {
     QUrl url;
-    url.setScheme(QStringLiteral("http"));
+    url.setScheme(m_config.access.tls() ? QStringLiteral("https") : QStringLiteral("http"));
     QHostAddress address = m_server->address();
     if (address == QHostAddress::Any || address == QHostAddress::AnyIPv4 || address == QHostAddress::AnyIPv6)
         address = QHostAddress::LocalHost;
@@ -152,6 +162,7 @@ QUrl RelayService::endpoint() const
 void RelayService::setHistory(HistoryStore *store)
 {
     m_admin->setHistory(store);
+    store->setSecrets(m_config.secrets());
     connect(m_relay, &Relay::requestFinished, store, &HistoryStore::record);
     for (HostController *c : std::as_const(m_controllers))
         connect(c, &HostController::historyEvent, store, &HistoryStore::recordEvent);
@@ -159,6 +170,7 @@ void RelayService::setHistory(HistoryStore *store)
 
 void RelayService::setJournal(ConsoleJournal *journal)
 {
+    journal->setSecrets(m_config.secrets());
     connect(m_relay, &Relay::requestFinished, journal, &ConsoleJournal::request);
     for (HostController *c : std::as_const(m_controllers))
         connect(c, &HostController::historyEvent, journal, [journal](const HistoryEvent &e) { journal->event(e.toString()); });

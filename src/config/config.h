@@ -33,6 +33,7 @@ struct HostConfig
     QString driver = QStringLiteral("static");   // static | local | agent | command
     QUrl agent;                                   // driver "agent"
     QString token;                                // driver "agent": sent as "Authorization: Bearer"
+    QString apiKey;                               // sent to its engines as "Authorization: Bearer" (llama-server --api-key)
     QList<EngineConfig> engines;                  // in file order; the first is the default
 };
 
@@ -58,10 +59,23 @@ struct LimitsConfig
     std::chrono::milliseconds pollInterval{std::chrono::seconds(30)};
 };
 
+// Who may use the relay. See docs/SECURITY.md.
+struct AccessConfig
+{
+    bool lan = false;            // "lan": true allows a listen address that is not loopback
+    QStringList clientKeys;      // clients.api_keys (+ _file, _env); empty = no key needed
+    QString adminToken;          // admin.token (or _file, _env); empty = admin API from loopback only
+    QString tlsCertFile;         // tls.cert, PEM; both set = HTTPS only
+    QString tlsKeyFile;          // tls.key, PEM, unencrypted
+
+    bool tls() const { return !tlsCertFile.isEmpty() && !tlsKeyFile.isEmpty(); }
+};
+
 struct Config
 {
     QHostAddress listenAddress = QHostAddress(QHostAddress::LocalHost);
     quint16 listenPort = 18766;
+    AccessConfig access;
     QList<HostConfig> hosts;
     QList<AliasRule> aliases;
     WaitingConfig waiting;
@@ -75,6 +89,21 @@ struct Config
                 return &h;
         }
         return nullptr;
+    }
+
+    // Every secret in this config, for the redactor: client keys, the admin token, agent tokens.
+    QStringList secrets() const
+    {
+        QStringList out = access.clientKeys;
+        if (!access.adminToken.isEmpty())
+            out.append(access.adminToken);
+        for (const HostConfig &h : hosts) {
+            if (!h.token.isEmpty())
+                out.append(h.token);
+            if (!h.apiKey.isEmpty())
+                out.append(h.apiKey);
+        }
+        return out;
     }
 };
 

@@ -1,9 +1,12 @@
 #include "config/configloader.h"
 
 #include "config/jsonnode.h"
+#include "http/tlscredentials.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QSet>
 #include <QUrl>
 
@@ -19,8 +22,12 @@ namespace {
 
 using Type = JsonNode::Type;
 
-const QStringList TopFields = {u"listen"_s, u"hosts"_s, u"aliases"_s, u"waiting"_s, u"limits"_s, u"state_dir"_s};
-const QStringList HostFields = {u"driver"_s, u"agent"_s, u"token"_s, u"engines"_s};
+const QStringList TopFields = {u"listen"_s, u"lan"_s, u"hosts"_s, u"aliases"_s, u"waiting"_s, u"limits"_s,
+                               u"state_dir"_s, u"clients"_s, u"admin"_s, u"tls"_s};
+const QStringList ClientsFields = {u"api_keys"_s, u"api_keys_file"_s, u"api_keys_env"_s};
+const QStringList AdminFields = {u"token"_s, u"token_file"_s, u"token_env"_s};
+const QStringList TlsFields = {u"cert"_s, u"key"_s};
+const QStringList HostFields = {u"driver"_s, u"agent"_s, u"token"_s, u"api_key"_s, u"engines"_s};
 const QStringList EngineFields = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s,
                                   u"start_timeout_s"_s, u"stop_timeout_s"_s};
 const QStringList AgentTopFields = {u"listen"_s, u"token"_s, u"state_dir"_s, u"engines"_s};
@@ -32,6 +39,7 @@ const QStringList Drivers = {u"static"_s, u"local"_s, u"agent"_s, u"command"_s};
 
 constexpr double MaxSeconds = 86400;   // a day; also keeps the millisecond conversion in range
 constexpr double MaxBodyMb = 1024;
+constexpr qint64 MaxSecretFileBytes = 1024 * 1024;
 // Node's fetch (undici) drops a request that has seen no response header for 300 s.
 constexpr double NodeHeadersTimeoutSeconds = 300;
 
@@ -135,16 +143,237 @@ public:
         checkFields(root, QString(), TopFields, HostFields,
                     tr("host fields go inside \"hosts\": {\"NAME\": {...}}"));
 
-        if (const JsonNode *listen = field(root, QString(), u"listen"_s, Type::String)) {
+        const JsonNode *listen = field(root, QString(), u"listen"_s, Type::String);
+        bool listenOk = true;
+        if (listen) {
             QString why;
-            if (!ConfigLoader::parseListen(listen->string, &config.listenAddress, &config.listenPort, &why))
+            listenOk = ConfigLoader::parseListen(listen->string, &config.listenAddress, &config.listenPort, &why);
+            if (!listenOk)
                 error(listen->line, u"listen"_s, why);
+        }
+        const JsonNode *lan = field(root, QString(), u"lan"_s, Type::Bool);
+        config.access.lan = lan && lan->boolean;
+        // Serving the LAN is a decision, not a default or a typo's side effect.
+        if (listen && listenOk && !config.listenAddress.isLoopback() && !config.access.lan) {
+            error(listen->line, u"listen"_s,
+                  tr("\"%1\" is reachable from other machines: add \"lan\": true to serve the LAN "
+                     "(and set clients.api_keys; see docs/SECURITY.md), or listen on 127.0.0.1")
+                      .arg(listen->string));
         }
         readStateDir(root, config.stateDir);
         readHosts(root, config);
         readAliases(root, config);
         readWaiting(root, config);
         readLimits(root, config);
+        readClients(root, config.access);
+        readAdmin(root, config.access);
+        readTls(root, config.access);
+        if (config.access.lan && config.access.clientKeys.isEmpty() && !config.listenAddress.isLoopback()
+                && m_errors.isEmpty()) {
+            warning(lan->line, u"lan"_s,
+                    tr("no client keys (clients.api_keys): anyone on the LAN can use every model"));
+        }
+    }
+
+    // "/abs/path" or "~/path", as a clean absolute path; nullopt after reporting what is wrong.
+    std::optional<QString> absolutePath(const JsonNode &node, const QString &path)
+    {
+        QString text = node.string;
+        if (text == u"~" || text.startsWith(u"~/"))
+            text = QDir::homePath() + text.mid(1);
+        if (text.trimmed().isEmpty()) {
+            error(node.line, path, tr("must not be empty (leave the field out for the default)"));
+            return std::nullopt;
+        }
+        if (!QDir::isAbsolutePath(text)) {
+            error(node.line, path, tr("must be an absolute path (or start with \"~/\"), got \"%1\"").arg(node.string));
+            return std::nullopt;
+        }
+        return QDir::cleanPath(text);
+    }
+
+    // A secret read from a file named in the config; nullopt after reporting why it cannot be.
+    std::optional<QByteArray> readSecretFile(const JsonNode &node, const QString &path)
+    {
+        const std::optional<QString> file = absolutePath(node, path);
+        if (!file)
+            return std::nullopt;
+        // A regular file of sane size: not a FIFO that blocks check-config, nor /dev/zero.
+        const QFileInfo info(*file);
+        if (info.exists() && (!info.isFile() || info.size() > MaxSecretFileBytes)) {
+            error(node.line, path, tr("\"%1\" is not a regular file of at most 1 MiB").arg(*file));
+            return std::nullopt;
+        }
+        QFile f(*file);
+        if (!f.open(QIODevice::ReadOnly)) {
+            error(node.line, path, tr("cannot read \"%1\": %2").arg(*file, f.errorString()));
+            return std::nullopt;
+        }
+        return f.readAll();
+    }
+
+    // The value of the environment variable a field names; nullopt after reporting it unset.
+    std::optional<QByteArray> readSecretEnv(const JsonNode &node, const QString &path)
+    {
+        if (node.string.isEmpty() || node.string.contains(u'=')) {
+            error(node.line, path, tr("expected the name of an environment variable, got \"%1\"").arg(node.string));
+            return std::nullopt;
+        }
+        const QByteArray value = qgetenv(node.string.toLocal8Bit().constData());
+        if (value.trimmed().isEmpty()) {
+            error(node.line, path, tr("the environment variable %1 is not set or empty").arg(node.string));
+            return std::nullopt;
+        }
+        return value;
+    }
+
+    // A key or token goes into an HTTP header: printable ASCII without spaces. The message never
+    // quotes the secret itself.
+    bool checkSecret(const QString &secret, int line, const QString &path, const QString &where)
+    {
+        for (const QChar c : secret) {
+            if (c.unicode() <= 0x20 || c.unicode() >= 0x7f) {
+                error(line, path, tr("%1: a key must be printable ASCII without spaces").arg(where));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // clients.api_keys, api_keys_file (one key per line, # comments) and api_keys_env
+    // (separated by commas or white space); all the keys of all three count.
+    void readClients(const JsonNode &root, AccessConfig &access)
+    {
+        const JsonNode *clients = field(root, QString(), u"clients"_s, Type::Object);
+        if (!clients)
+            return;
+        const QString path = u"clients"_s;
+        checkFields(*clients, path, ClientsFields);
+        QStringList keys;
+        if (const JsonNode *list = field(*clients, path, u"api_keys"_s, Type::Array)) {
+            const QString listPath = join(path, u"api_keys"_s);
+            if (list->children.empty())
+                error(list->line, listPath, tr("must not be empty (leave the field out for no keys)"));
+            for (std::size_t i = 0; i < list->children.size(); ++i) {
+                const JsonNode &item = list->children[i];
+                if (!item.isString()) {
+                    typeError(item, itemPath(listPath, i), Type::String);
+                } else if (item.string.isEmpty()) {
+                    error(item.line, itemPath(listPath, i), tr("must not be empty"));
+                } else if (checkSecret(item.string, item.line, itemPath(listPath, i), tr("this key"))) {
+                    keys.append(item.string);
+                }
+            }
+        }
+        if (const JsonNode *file = field(*clients, path, u"api_keys_file"_s, Type::String)) {
+            const QString filePath = join(path, u"api_keys_file"_s);
+            if (const std::optional<QByteArray> data = readSecretFile(*file, filePath)) {
+                const QList<QByteArray> lines = data->split('\n');
+                qsizetype found = 0;
+                for (qsizetype i = 0; i < lines.size(); ++i) {
+                    const QString key = QString::fromUtf8(lines.at(i).trimmed());
+                    if (key.isEmpty() || key.startsWith(u'#'))
+                        continue;
+                    if (checkSecret(key, file->line, filePath, tr("line %1 of the file").arg(i + 1))) {
+                        keys.append(key);
+                        ++found;
+                    }
+                }
+                if (found == 0)
+                    error(file->line, filePath, tr("\"%1\" holds no keys (one per line)").arg(file->string));
+            }
+        }
+        if (const JsonNode *env = field(*clients, path, u"api_keys_env"_s, Type::String)) {
+            const QString envPath = join(path, u"api_keys_env"_s);
+            if (const std::optional<QByteArray> value = readSecretEnv(*env, envPath)) {
+                const QStringList parts = QString::fromUtf8(*value).split(QRegularExpression(u"[\\s,]+"_s),
+                                                                          Qt::SkipEmptyParts);
+                for (const QString &key : parts) {
+                    if (checkSecret(key, env->line, envPath, tr("the variable %1").arg(env->string)))
+                        keys.append(key);
+                }
+            }
+        }
+        keys.removeDuplicates();
+        access.clientKeys = keys;
+    }
+
+    // admin.token, or token_file (its first line), or token_env: one of them.
+    void readAdmin(const JsonNode &root, AccessConfig &access)
+    {
+        const JsonNode *admin = field(root, QString(), u"admin"_s, Type::Object);
+        if (!admin)
+            return;
+        const QString path = u"admin"_s;
+        checkFields(*admin, path, AdminFields);
+        const JsonNode *token = field(*admin, path, u"token"_s, Type::String);
+        const JsonNode *file = field(*admin, path, u"token_file"_s, Type::String);
+        const JsonNode *env = field(*admin, path, u"token_env"_s, Type::String);
+        if (int(token != nullptr) + int(file != nullptr) + int(env != nullptr) > 1) {
+            error(admin->line, path, tr("use one of token, token_file and token_env"));
+            return;
+        }
+        QString value;
+        const JsonNode *from = token ? token : file ? file : env;
+        if (!from)
+            return;
+        const QString fromPath = join(path, from->key);
+        if (token) {
+            value = token->string;
+        } else if (file) {
+            const std::optional<QByteArray> data = readSecretFile(*file, fromPath);
+            if (!data)
+                return;
+            value = QString::fromUtf8(data->trimmed());
+            if (value.contains(u'\n')) {
+                error(file->line, fromPath, tr("\"%1\" must hold the token alone, on one line").arg(file->string));
+                return;
+            }
+        } else {
+            const std::optional<QByteArray> data = readSecretEnv(*env, fromPath);
+            if (!data)
+                return;
+            value = QString::fromUtf8(data->trimmed());
+        }
+        if (value.isEmpty()) {
+            error(from->line, fromPath, tr("must not be empty (leave the field out for no token)"));
+            return;
+        }
+        if (checkSecret(value, from->line, fromPath, tr("the token")))
+            access.adminToken = value;
+    }
+
+    // tls.cert and tls.key: both or neither, each a readable PEM file.
+    void readTls(const JsonNode &root, AccessConfig &access)
+    {
+        const JsonNode *tls = field(root, QString(), u"tls"_s, Type::Object);
+        if (!tls)
+            return;
+        const QString path = u"tls"_s;
+        checkFields(*tls, path, TlsFields);
+        const JsonNode *cert = field(*tls, path, u"cert"_s, Type::String, true);
+        const JsonNode *key = field(*tls, path, u"key"_s, Type::String, true);
+        if (cert) {
+            const QString certPath = join(path, u"cert"_s);
+            if (const std::optional<QString> file = absolutePath(*cert, certPath)) {
+                QString why;
+                const QList<QSslCertificate> chain = TlsCredentials::readCertificates(*file, &why);
+                if (chain.isEmpty() || chain.first().isNull())
+                    error(cert->line, certPath, why);
+                else
+                    access.tlsCertFile = *file;
+            }
+        }
+        if (key) {
+            const QString keyPath = join(path, u"key"_s);
+            if (const std::optional<QString> file = absolutePath(*key, keyPath)) {
+                QString why;
+                if (TlsCredentials::readKey(*file, &why).isNull())
+                    error(key->line, keyPath, why);
+                else
+                    access.tlsKeyFile = *file;
+            }
+        }
     }
 
     void readAgentDocument(const JsonNode &root, AgentConfig &config)
@@ -203,12 +432,14 @@ public:
                 error(engines->line, u"engines"_s, tr("no engines configured; an agent needs at least one"));
         }
 
-        // Open to the LAN without a token: anyone there can stop the box's engine.
+        // Open to the LAN without a token, anyone there could switch and stop the box's engines:
+        // the agent takes orders only from a relay that knows its token.
         const bool loopback = config.listenAddress.isLoopback();
         if (config.token.isEmpty() && !loopback && errorsAreEmpty()) {
-            warning(listen ? listen->line : root.line, u"token"_s,
-                    tr("no token: anyone who can reach %1 can switch and stop this box's engines")
-                        .arg(listen ? listen->string : u"0.0.0.0:%1"_s.arg(ConfigLoader::DefaultAgentPort)));
+            error(listen ? listen->line : root.line, u"token"_s,
+                  tr("required when listening on %1: without it anyone who can reach the agent can switch "
+                     "and stop this box's engines (or listen on 127.0.0.1)")
+                      .arg(listen ? listen->string : u"0.0.0.0:%1"_s.arg(ConfigLoader::DefaultAgentPort)));
         }
     }
 
@@ -480,6 +711,13 @@ private:
             }
         } else if (const JsonNode *token = node.member(u"token"_s); token && driverKnown) {
             error(token->line, tokenPath, tr("only used with driver \"agent\""));
+        }
+
+        if (const JsonNode *key = field(node, path, u"api_key"_s, Type::String)) {
+            if (key->string.isEmpty())
+                error(key->line, join(path, u"api_key"_s), tr("must not be empty (leave the field out for no key)"));
+            else if (checkSecret(key->string, key->line, join(path, u"api_key"_s), tr("the key")))
+                host.apiKey = key->string;
         }
 
         const JsonNode *engines = field(node, path, u"engines"_s, Type::Object, true);
@@ -814,6 +1052,8 @@ ConfigResult ConfigLoader::fromFlags(const QString &listen, const QStringList &u
         QString why;
         if (!parseListen(listen, &config.listenAddress, &config.listenPort, &why))
             validator.error(0, listenFlag, why);
+        // Typing a LAN address on the command line is as explicit as "lan": true in a file.
+        config.access.lan = !config.listenAddress.isLoopback();
     }
     if (upstreams.isEmpty())
         validator.error(0, upstreamFlag, tr("no upstreams; give at least one --upstream NAME=URL"));

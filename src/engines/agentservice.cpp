@@ -1,12 +1,13 @@
 #include "engines/agentservice.h"
 
+#include "common/constanttime.h"
+
 #include "engines/enginesupervisor.h"
 #include "http/httpserver.h"
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
 #include "journal/journalformat.h"
 
-#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -153,12 +154,7 @@ void AgentService::watchSupervisor()
 
 bool AgentService::tokenMatches(QByteArrayView presented, QByteArrayView expected)
 {
-    const QByteArray a = QCryptographicHash::hash(presented, QCryptographicHash::Sha256);
-    const QByteArray b = QCryptographicHash::hash(expected, QCryptographicHash::Sha256);
-    unsigned char difference = 0;
-    for (qsizetype i = 0; i < a.size(); ++i)
-        difference |= static_cast<unsigned char>(a.at(i) ^ b.at(i));
-    return difference == 0;
+    return constantTimeEquals(presented, expected);
 }
 
 bool AgentService::authorized(const IncomingRequest &request) const

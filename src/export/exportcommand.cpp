@@ -95,6 +95,9 @@ bool fetchModels(const QString &base, QByteArray *body, QString *error)
     QNetworkRequest request(QUrl(base + "/v1/models"_L1));
     request.setTransferTimeout(int(std::chrono::milliseconds(FetchTimeout).count()));
     request.setHeader(QNetworkRequest::UserAgentHeader, QString::fromLatin1("switchyard-export/" SWITCHYARD_VERSION));
+    // A relay with client keys answers the list only with one (docs/SECURITY.md).
+    if (const QByteArray key = qgetenv("SWITCHYARD_API_KEY"); !key.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + key);
     QNetworkReply *reply = manager.get(request);
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
@@ -104,6 +107,10 @@ bool fetchModels(const QString &base, QByteArray *body, QString *error)
     if (reply->error() != QNetworkReply::NoError && status == 0) {
         *error = tr("cannot read the model list from %1/v1/models: %2 (is the relay running? see --base-url)")
                      .arg(base, reply->errorString());
+        return false;
+    }
+    if (status == 401) {
+        *error = tr("%1/v1/models answered HTTP 401: the relay wants a client key; set SWITCHYARD_API_KEY").arg(base);
         return false;
     }
     if (status != 200) {

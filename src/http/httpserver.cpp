@@ -4,6 +4,7 @@
 #include "http/incomingrequest.h"
 
 #include <QHttpServerRequest>
+#include <QSslSocket>
 #include <QTcpSocket>
 
 namespace switchyard {
@@ -11,32 +12,54 @@ namespace switchyard {
 namespace {
 
 // Accepts connections for the server: sets TCP_NODELAY (small SSE events must not wait for
-// Nagle) and attaches the ClientConnection before QAbstractHttpServer sees the socket.
+// Nagle) and attaches the ClientConnection before QAbstractHttpServer sees the socket. With TLS
+// the socket is a QSslSocket in server mode: its readyRead carries decrypted bytes only, so the
+// connection hook and the server's parser work as they do on plain TCP. A client that never
+// finishes the handshake is closed by the ClientConnection's idle timer.
 class Listener final : public QTcpServer
 {
 public:
-    Listener(const ServerLimits &limits, RequestHandler *handler)
+    Listener(const ServerLimits &limits, RequestHandler *handler, const QSslConfiguration &tls)
         : m_limits(limits)
         , m_handler(handler)
+        , m_tls(tls)
     {
     }
 
 protected:
     void incomingConnection(qintptr descriptor) override
     {
-        auto *socket = new QTcpSocket(this);
+        QTcpSocket *socket = nullptr;
+        QSslSocket *ssl = nullptr;
+        if (!m_tls.isNull()) {
+            ssl = new QSslSocket(this);
+            ssl->setSslConfiguration(m_tls);
+            socket = ssl;
+        } else {
+            socket = new QTcpSocket(this);
+        }
         if (!socket->setSocketDescriptor(descriptor)) {
             delete socket;
             return;
         }
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         new ClientConnection(socket, m_limits, m_handler);
+        if (ssl) {
+            // A failed handshake (plain HTTP on the TLS port, a bad certificate) ends the connection.
+            connect(ssl, &QSslSocket::sslErrors, ssl, [ssl] { ssl->abort(); });
+            connect(ssl, &QAbstractSocket::errorOccurred, ssl, [ssl](QAbstractSocket::SocketError error) {
+                if (error == QAbstractSocket::SslHandshakeFailedError)
+                    ssl->abort();
+            });
+            ssl->startServerEncryption();
+        }
         addPendingConnection(socket);
     }
 
 private:
     ServerLimits m_limits;
     RequestHandler *m_handler;
+    QSslConfiguration m_tls;
 };
 
 QByteArray methodName(QHttpServerRequest::Method method)
@@ -68,7 +91,7 @@ HttpServer::~HttpServer() = default;
 
 bool HttpServer::listenOn(const QHostAddress &address, quint16 port)
 {
-    auto *listener = new Listener(m_limits, m_handler);
+    auto *listener = new Listener(m_limits, m_handler, m_tls);
     // Qt's default backlog of 50 drops SYNs when 200 agents connect at once (bench/run.sh).
     listener->setListenBacklogSize(1024);
     if (!listener->listen(address, port)) {
@@ -79,6 +102,11 @@ bool HttpServer::listenOn(const QHostAddress &address, quint16 port)
     m_listener = listener;
     bind(listener);
     return true;
+}
+
+void HttpServer::setTls(const QSslConfiguration &config)
+{
+    m_tls = config;
 }
 
 quint16 HttpServer::port() const

@@ -5,6 +5,7 @@
 #include <QAbstractHttpServer>
 #include <QHostAddress>
 #include <QPointer>
+#include <QSslConfiguration>
 #include <QTcpServer>
 
 namespace switchyard {
@@ -22,6 +23,10 @@ class HttpServer final : public QAbstractHttpServer
 public:
     HttpServer(const ServerLimits &limits, RequestHandler *handler, QObject *parent = nullptr);
     ~HttpServer() override;
+
+    // Serve HTTPS only, with this certificate and key (call before listenOn).
+    void setTls(const QSslConfiguration &config);
+    bool isTls() const { return !m_tls.isNull(); }
 
     // Returns false with errorString() set when the address cannot be bound.
     bool listenOn(const QHostAddress &address, quint16 port);
@@ -41,6 +46,7 @@ private:
     ServerLimits m_limits;
     RequestHandler *m_handler;
     QPointer<QTcpServer> m_listener;
+    QSslConfiguration m_tls;
     QString m_error;
 };
 

@@ -41,6 +41,7 @@ Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, QObject
     , m_catalog(catalog)
     , m_pool(pool)
     , m_resolver(config)
+    , m_access(config.access)
 {
 }
 
@@ -73,13 +74,31 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
         return;
     }
     if (path == "/admin"_L1 || path.startsWith("/admin/"_L1)) {
-        if (!request.peer.isLoopback() || !m_admin) {
-            refuse(request, writer, record, 403, u"the admin API answers only on loopback"_s);
+        // Admin and leases have their own gate (this machine, or the admin token); client keys
+        // do not open it.
+        if (!m_admin || !m_access.admin(request)) {
+            refuse(request, writer, record, 403,
+                   u"the admin API answers only on this machine, or with the admin token "
+                   "(Authorization: Bearer TOKEN)"_s);
             return;
         }
         QPointer<ResponseWriter> w(writer);
         connect(writer, &ResponseWriter::finished, this, [this, record, w] { finishRecord(record, w); });
         m_admin->handle(request, writer);
+        return;
+    }
+    // /, /health and CORS preflights stay open: they say nothing and browsers send no key there.
+    switch (m_access.client(request)) {
+    case AccessPolicy::Verdict::Allowed:
+        break;
+    case AccessPolicy::Verdict::MissingKey:
+        refuse(request, writer, record, 401,
+               u"this relay needs an API key: send \"Authorization: Bearer KEY\" or \"x-api-key: KEY\""_s,
+               {{"WWW-Authenticate", "Bearer"}});
+        return;
+    case AccessPolicy::Verdict::WrongKey:
+        // Never quote the key: error messages end up in the journal and the history.
+        refuse(request, writer, record, 401, u"invalid API key"_s, {{"WWW-Authenticate", "Bearer"}});
         return;
     }
     if (isMutatingAdminPath(method, path)) {
@@ -202,6 +221,19 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     up.method = request.method;
     up.target = target;
     up.headers = HttpHeaders::forwardable(request.headers);
+    // A client's key to the relay is not the engine's business: the engine gets the host's own
+    // api_key if it has one. Without either, the headers pass through as before, so an engine's
+    // own --api-key still works for clients that send it.
+    const HostConfig *hostConfig = m_config.host(route.host);
+    const QString upstreamKey = hostConfig ? hostConfig->apiKey : QString();
+    if (m_access.keysRequired() || !upstreamKey.isEmpty()) {
+        up.headers.removeIf([](const QPair<QByteArray, QByteArray> &h) {
+            return h.first.compare("authorization", Qt::CaseInsensitive) == 0
+                || h.first.compare("x-api-key", Qt::CaseInsensitive) == 0;
+        });
+    }
+    if (!upstreamKey.isEmpty())
+        up.headers.append({"Authorization", "Bearer " + upstreamKey.toUtf8()});
     up.headers.append({"X-Forwarded-For", request.clientAddress().toLatin1()});
     up.body = body;
     up.connectTimeout = m_config.limits.upstreamConnectTimeout;
@@ -266,11 +298,11 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
 }
 
 void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record, int status,
-                   const QString &message)
+                   const QString &message, const HeaderList &extraHeaders)
 {
     record.relayError = message;
     const ApiShape shape = ErrorReply::shapeForPath(request.path);
-    writer->respond(status, ErrorReply::headers(), ErrorReply::body(shape, status, message));
+    writer->respond(status, ErrorReply::headers() + extraHeaders, ErrorReply::body(shape, status, message));
     finishRecord(record, writer);
 }
 

@@ -3,6 +3,7 @@
 #include "config/config.h"
 #include "http/requesthandler.h"
 #include "journal/requestrecord.h"
+#include "relay/accesspolicy.h"
 #include "relay/errorreply.h"
 #include "relay/modelresolver.h"
 #include "relay/proxiedrequest.h"
@@ -36,6 +37,8 @@ public:
     // Requests for these hosts go through their controller (drain, switch, lease).
     void setHostControllers(const QList<HostController *> &controllers);
     void setAdminApi(AdminApi *admin) { m_admin = admin; }
+    // Which peers count as this machine for the admin API (tests call 127.0.0.2 a LAN peer).
+    void setPeerPolicy(const PeerPolicy &peers) { m_access.setPeerPolicy(peers); }
     int eventSubscribers() const { return int(m_subscribers.size()); }
 
     // One relabelled /models/sse frame for every subscriber of the relay's own feed.
@@ -47,7 +50,7 @@ Q_SIGNALS:
 
 private:
     void refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
-                int status, const QString &message);
+                int status, const QString &message, const HeaderList &extraHeaders = {});
     void replyJson(ResponseWriter *writer, RequestRecord record, int status, const QByteArray &body,
                    HeaderList headers = {});
     void forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
@@ -62,6 +65,7 @@ private:
     Catalog *m_catalog;
     UpstreamPool *m_pool;
     ModelResolver m_resolver;
+    AccessPolicy m_access;
     int m_inFlight = 0;
     QList<QPointer<ResponseWriter>> m_subscribers;
     QHash<QString, HostController *> m_controllers;

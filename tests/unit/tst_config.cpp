@@ -43,7 +43,8 @@ private slots:
     void agentConfig();
     void agentConfigErrors_data();
     void agentConfigErrors();
-    void agentConfigWarnsWithoutToken();
+    void agentConfigNeedsTokenOnLan();
+    void accessConfig();
     void checkConfigAgentFile();
     void warnings();
     void errorToString_data();
@@ -91,7 +92,7 @@ void TestConfig::brokenConfig_data()
     QTest::newRow("host field at top") << QByteArray("{\n  \"hosts\": {" + Box + "},\n  \"engines\": {}\n}")
                                        << u"engines"_s << 3 << u"host fields go inside \"hosts\""_s;
     QTest::newRow("unrelated top field") << QByteArray("{\n  \"hosts\": {" + Box + "},\n  \"colour\": 1\n}")
-                                         << u"colour"_s << 3 << u"known fields: listen, hosts, aliases, waiting, limits"_s;
+                                         << u"colour"_s << 3 << u"known fields: listen, lan, hosts, aliases, waiting, limits"_s;
 
     QTest::newRow("host not object") << QByteArray("{\n  \"hosts\": {\n    \"box\": \"http://box.lan\"\n  }\n}")
                                      << u"hosts.box"_s << 3 << u"expected an object, got a string"_s;
@@ -234,6 +235,52 @@ void TestConfig::brokenConfig_data()
         QTest::newRow(name) << QByteArray("{\n  \"hosts\": {" + Box + "},\n" + member + "\n}") << path << line << message;
     };
     topRow("listen number", R"(  "listen": 18766)", u"listen"_s, 3, u"expected a string, got a number"_s);
+    // Access control (docs/SECURITY.md).
+    topRow("lan address without lan", R"(  "listen": "0.0.0.0:18766")", u"listen"_s, 3,
+           u"is reachable from other machines: add \"lan\": true"_s);
+    topRow("all interfaces without lan", R"(  "listen": ":18766")", u"listen"_s, 3, u"add \"lan\": true"_s);
+    topRow("lan address with lan false", "  \"lan\": false,\n  \"listen\": \"192.168.1.5:18766\"", u"listen"_s, 4,
+           u"add \"lan\": true"_s);
+    topRow("lan not a bool", R"(  "lan": "yes")", u"lan"_s, 3, u"expected true or false, got a string"_s);
+    QTest::newRow("host api key empty")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"api_key\": \"\",\n      \"engines\": {\"main\": {\"url\": \"http://b:1\"}}\n    }\n  }\n}")
+        << u"hosts.box.api_key"_s << 4 << u"must not be empty"_s;
+    topRow("api keys empty", "  \"clients\": {\n    \"api_keys\": []\n  }", u"clients.api_keys"_s, 4,
+           u"must not be empty"_s);
+    topRow("api key not a string", "  \"clients\": {\n    \"api_keys\": [\"k1\",\n                 7]\n  }",
+           u"clients.api_keys[1]"_s, 5, u"expected a string, got a number"_s);
+    topRow("api key with space", "  \"clients\": {\n    \"api_keys\": [\"two words\"]\n  }", u"clients.api_keys[0]"_s,
+           4, u"printable ASCII without spaces"_s);
+    topRow("api key empty", "  \"clients\": {\n    \"api_keys\": [\"\"]\n  }", u"clients.api_keys[0]"_s, 4,
+           u"must not be empty"_s);
+    topRow("clients typo", "  \"clients\": {\n    \"api_key\": [\"k\"]\n  }", u"clients.api_key"_s, 4,
+           u"did you mean \"api_keys\"?"_s);
+    topRow("api keys file missing", "  \"clients\": {\n    \"api_keys_file\": \"/nonexistent/switchyard/keys\"\n  }",
+           u"clients.api_keys_file"_s, 4, u"cannot read \"/nonexistent/switchyard/keys\""_s);
+    topRow("api keys file is a device", "  \"clients\": {\n    \"api_keys_file\": \"/dev/zero\"\n  }",
+           u"clients.api_keys_file"_s, 4, u"is not a regular file"_s);
+    topRow("tls cert is a directory", "  \"tls\": {\n    \"cert\": \"/tmp\",\n    \"key\": \"/dev/zero\"\n  }",
+           u"tls.cert"_s, 4, u"is not a regular file"_s);
+    topRow("api keys file relative", "  \"clients\": {\n    \"api_keys_file\": \"keys.txt\"\n  }",
+           u"clients.api_keys_file"_s, 4, u"must be an absolute path"_s);
+    topRow("api keys env unset", "  \"clients\": {\n    \"api_keys_env\": \"SWITCHYARD_TEST_UNSET_VARIABLE\"\n  }",
+           u"clients.api_keys_env"_s, 4, u"SWITCHYARD_TEST_UNSET_VARIABLE is not set"_s);
+    topRow("admin token empty", "  \"admin\": {\n    \"token\": \" \"\n  }", u"admin.token"_s, 4,
+           u"printable ASCII"_s);
+    topRow("admin two sources", "  \"admin\": {\n    \"token\": \"t\",\n    \"token_env\": \"HOME\"\n  }", u"admin"_s,
+           3, u"use one of token, token_file and token_env"_s);
+    topRow("admin token file missing", "  \"admin\": {\n    \"token_file\": \"/nonexistent/admin-token\"\n  }",
+           u"admin.token_file"_s, 4, u"cannot read"_s);
+    topRow("tls cert unreadable", "  \"tls\": {\n    \"cert\": \"/nonexistent/cert.pem\",\n    \"key\": \"/nonexistent/key.pem\"\n  }",
+           u"tls.cert"_s, 4, u"cannot read \"/nonexistent/cert.pem\""_s);
+    topRow("tls key unreadable", "  \"tls\": {\n    \"cert\": \"/nonexistent/cert.pem\",\n    \"key\": \"/nonexistent/key.pem\"\n  }",
+           u"tls.key"_s, 5, u"cannot read \"/nonexistent/key.pem\""_s);
+    topRow("tls key missing", "  \"tls\": {\n    \"cert\": \"/nonexistent/cert.pem\"\n  }", u"tls.key"_s, 3,
+           u"required field missing"_s);
+    topRow("tls cert not pem", "  \"tls\": {\n    \"cert\": \"/etc/hostname\",\n    \"key\": \"/etc/hostname\"\n  }",
+           u"tls.cert"_s, 4, u"holds no PEM certificate"_s);
+    topRow("tls key not pem", "  \"tls\": {\n    \"cert\": \"/etc/hostname\",\n    \"key\": \"/etc/hostname\"\n  }",
+           u"tls.key"_s, 5, u"holds no unencrypted PEM private key"_s);
     topRow("state dir relative", R"(  "state_dir": "state")", u"state_dir"_s, 3, u"must be an absolute path"_s);
     topRow("state dir empty", R"(  "state_dir": "")", u"state_dir"_s, 3, u"must not be empty"_s);
     topRow("state dir number", R"(  "state_dir": 1)", u"state_dir"_s, 3, u"expected a string, got a number"_s);
@@ -350,6 +397,9 @@ void TestConfig::goodConfig_data()
                              << 1 << 1;
     QTest::newRow("design example") << QByteArray(R"({
   "listen": "0.0.0.0:18766",
+  "lan": true,
+  "clients": { "api_keys": ["sk-team-key-1", "sk-team-key-2"] },
+  "admin": { "token": "admin-token-123" },
   "hosts": {
     "3090": {
       "driver": "agent",
@@ -389,6 +439,12 @@ void TestConfig::goodConfig_data()
                                   << 1 << 1;
     QTest::newRow("empty optional sections") << QByteArray(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1", "models": []}}}},
         "aliases": {}, "waiting": {}, "limits": {}})") << 1 << 1;
+    QTest::newRow("host api key") << QByteArray(R"({"hosts": {"box": {"api_key": "llama-key", "engines": {"main": {"url": "http://b:1"}}}}})")
+                                  << 1 << 1;
+    QTest::newRow("lan on loopback, no keys") << QByteArray(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}},
+        "listen": "127.0.0.1:18766", "lan": true})") << 1 << 1;
+    QTest::newRow("ipv6 loopback without lan") << QByteArray(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}},
+        "listen": "[::1]:18766", "clients": {"api_keys": ["k"]}})") << 1 << 1;
     QTest::newRow("alias to learnt model") << QByteArray(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}},
         "aliases": {"claude-*": "box-anything-at-all", "gpt-?": "box-x"}})") << 1 << 1;
 }
@@ -882,20 +938,84 @@ void TestConfig::agentConfigErrors()
                                    .arg(path).arg(line).arg(message, describe(result.errors))));
 }
 
-void TestConfig::agentConfigWarnsWithoutToken()
+void TestConfig::agentConfigNeedsTokenOnLan()
 {
-    // Open to the LAN with no token: legal, but anyone there could stop the box's engine.
+    // Open to the LAN with no token, anyone there could stop the box's engine: an error, so an
+    // agent never takes orders from anyone but a relay that knows its token.
     const AgentConfigResult result = ConfigLoader::parseAgent(
         "{\n  \"listen\": \"0.0.0.0:18767\",\n  \"engines\": {\"a\": {\"url\": \"http://127.0.0.1:1\", \"argv\": [\"x\"]}}\n}", File);
-    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
-    QCOMPARE(result.warnings.size(), 1);
-    QCOMPARE(result.warnings.first().fieldPath, u"token"_s);
-    QCOMPARE(result.warnings.first().line, 2);
-    QVERIFY(result.warnings.first().message.contains(u"no token"_s));
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errors.size(), 1);
+    QCOMPARE(result.errors.first().fieldPath, u"token"_s);
+    QCOMPARE(result.errors.first().line, 2);
+    QVERIFY(result.errors.first().message.contains(u"required when listening on 0.0.0.0:18767"_s));
     // Without "listen" the agent listens on every interface, so the same applies.
     const AgentConfigResult everywhere =
         ConfigLoader::parseAgent(R"({"engines": {"a": {"url": "http://127.0.0.1:1", "argv": ["x"]}}})", File);
-    QCOMPARE(everywhere.warnings.size(), 1);
+    QCOMPARE(everywhere.errors.size(), 1);
+    QCOMPARE(everywhere.errors.first().fieldPath, u"token"_s);
+}
+
+void TestConfig::accessConfig()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString keysFile = dir.filePath(u"keys"_s);
+    QFile keys(keysFile);
+    QVERIFY(keys.open(QIODevice::WriteOnly));
+    keys.write("# one key per line\n  key-from-file-1  \n\nkey-from-file-2\r\nsk-inline\n");
+    keys.close();
+    const QString tokenFile = dir.filePath(u"admin-token"_s);
+    QFile token(tokenFile);
+    QVERIFY(token.open(QIODevice::WriteOnly));
+    token.write("admin-from-file\n");
+    token.close();
+    qputenv("SWITCHYARD_TEST_KEYS", "env-key-1, env-key-2\tenv-key-3");
+
+    const QByteArray json = R"({
+  "listen": "0.0.0.0:18766",
+  "lan": true,
+  "hosts": {)" + Box + R"(},
+  "clients": { "api_keys": ["sk-inline"], "api_keys_file": ")" + keysFile.toUtf8() + R"(",
+               "api_keys_env": "SWITCHYARD_TEST_KEYS" },
+  "admin": { "token_file": ")" + tokenFile.toUtf8() + R"(" }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    QVERIFY2(result.warnings.isEmpty(), qPrintable(describe(result.warnings)));
+    const AccessConfig &a = result.config->access;
+    QVERIFY(a.lan);
+    QCOMPARE(a.clientKeys, (QStringList{u"sk-inline"_s, u"key-from-file-1"_s, u"key-from-file-2"_s, u"env-key-1"_s,
+                                        u"env-key-2"_s, u"env-key-3"_s}));
+    QCOMPARE(a.adminToken, u"admin-from-file"_s);
+    QVERIFY(!a.tls());
+    QVERIFY(result.config->secrets().contains(u"admin-from-file"_s));
+    QVERIFY(result.config->secrets().contains(u"env-key-2"_s));
+
+    // No secret is ever quoted in an error message.
+    keys.open(QIODevice::WriteOnly);
+    keys.write("good-key\nbad key with spaces\n");
+    keys.close();
+    const ConfigResult bad = ConfigLoader::parse(R"({"hosts": {)" + Box + R"(},
+  "clients": {"api_keys_file": ")" + keysFile.toUtf8() + R"("}})", File);
+    QVERIFY(!bad.ok());
+    QCOMPARE(bad.errors.size(), 1);
+    QCOMPARE(bad.errors.first().fieldPath, u"clients.api_keys_file"_s);
+    QVERIFY2(bad.errors.first().message.contains(u"line 2 of the file"_s), qPrintable(describe(bad.errors)));
+    QVERIFY(!bad.errors.first().message.contains(u"bad key"_s));
+
+    // Open to the LAN without client keys: legal, with a warning on "lan".
+    const ConfigResult open = ConfigLoader::parse("{\n  \"hosts\": {" + Box + "},\n  \"listen\": \"0.0.0.0:1\",\n  \"lan\": true\n}", File);
+    QVERIFY2(open.ok(), qPrintable(describe(open.errors)));
+    QCOMPARE(open.warnings.size(), 1);
+    QCOMPARE(open.warnings.first().fieldPath, u"lan"_s);
+    QCOMPARE(open.warnings.first().line, 4);
+    QVERIFY(open.warnings.first().message.contains(u"anyone on the LAN"_s));
+
+    // --listen on the command line is explicit enough.
+    const ConfigResult flags = ConfigLoader::fromFlags(u"0.0.0.0:18766"_s, {u"box=http://b:1"_s});
+    QVERIFY2(flags.ok(), qPrintable(describe(flags.errors)));
+    QVERIFY(flags.config->access.lan);
 }
 
 void TestConfig::checkConfigAgentFile()

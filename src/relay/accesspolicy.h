@@ -1,0 +1,42 @@
+#pragma once
+
+#include "config/config.h"
+#include "relay/peerpolicy.h"
+
+#include <QByteArray>
+#include <QList>
+
+namespace switchyard {
+
+struct IncomingRequest;
+
+// Who may use what (docs/SECURITY.md). Client routes need one of the configured client keys, as
+// "Authorization: Bearer KEY" or "x-api-key: KEY"; the admin API and leases need a trusted peer
+// (loopback) that is not a browser page (no Origin header), or "Authorization: Bearer ADMIN_TOKEN".
+// Every comparison is constant-time and goes
+// through all candidates, so timing says nothing about which key was close or which matched.
+class AccessPolicy final
+{
+public:
+    enum class Verdict { Allowed, MissingKey, WrongKey };
+
+    AccessPolicy() = default;
+    explicit AccessPolicy(const AccessConfig &config);
+
+    bool keysRequired() const { return !m_clientKeys.isEmpty(); }
+    Verdict client(const IncomingRequest &request) const;
+    bool admin(const IncomingRequest &request) const;
+
+    void setPeerPolicy(const PeerPolicy &peers) { m_peers = peers; }
+    const PeerPolicy &peers() const { return m_peers; }
+
+    // The token of "Authorization: Bearer TOKEN" (scheme case-insensitive), or empty.
+    static QByteArray bearerToken(const QByteArray &authorization);
+
+private:
+    QList<QByteArray> m_clientKeys;
+    QByteArray m_adminToken;
+    PeerPolicy m_peers;
+};
+
+} // namespace switchyard
