@@ -120,11 +120,19 @@ void ResponseWriter::writeBody(QByteArrayView data)
     if (!s)
         return;
     if (m_chunked) {
+        // One write per chunk, framed in a buffer that keeps its capacity: every QIODevice::write
+        // has its own bookkeeping, and qsnprintf was a few per cent of a relayed event.
         char sizeLine[20];
-        const int n = qsnprintf(sizeLine, sizeof sizeLine, "%llx\r\n", static_cast<unsigned long long>(data.size()));
-        s->write(sizeLine, n);
-        s->write(data.data(), data.size());
-        s->write("\r\n", 2);
+        char *end = sizeLine + sizeof sizeLine;
+        char *p = end;
+        *--p = '\n';
+        *--p = '\r';
+        for (quint64 n = quint64(data.size()); n; n >>= 4)
+            *--p = "0123456789abcdef"[n & 0xf];
+        m_frame.resize(0);
+        m_frame.reserve((end - p) + data.size() + 2);
+        m_frame.append(p, end - p).append(data).append("\r\n", 2);
+        s->write(m_frame.constData(), m_frame.size());
     } else {
         s->write(data.data(), data.size());
     }

@@ -70,6 +70,7 @@ private:
     qint64 m_bodyBytes = 0;
     std::chrono::steady_clock::time_point m_arrived;
     std::optional<std::chrono::nanoseconds> m_timeToFirstByte;
+    QByteArray m_frame;   // a chunk with its size line, reused
 };
 
 } // namespace switchyard
