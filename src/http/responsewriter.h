@@ -66,6 +66,7 @@ private:
     bool m_finished = false;
     bool m_wasCongested = false;
     bool m_gone = false;
+    bool m_holdFlush = false;   // respond() flushes once, at the end
     int m_status = 0;
     qint64 m_bodyBytes = 0;
     std::chrono::steady_clock::time_point m_arrived;
