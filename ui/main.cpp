@@ -2,6 +2,7 @@
 // not an #ifdef), then runs the same relay in each.
 #include "app/commandline.h"
 #include "app/consolejournal.h"
+#include "app/idlememorytrimmer.h"
 #include "app/relayservice.h"
 #include "app/subcommands.h"
 #include "app/unixsignals.h"
@@ -182,6 +183,10 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
         return 1;
     }
     RelayService &service = *runner.service();
+    IdleMemoryTrimmer trimmer;
+    trimmer.watch(service.relay());
+    QObject::connect(&runner, &RelayRunner::serviceChanged, &trimmer,
+                     [&trimmer](RelayService *s) { trimmer.watch(s ? s->relay() : nullptr); });
     journal.line(QCoreApplication::translate("main", "switchyard %1 listening on %2 (%3 hosts)")
                      .arg(QStringLiteral(SWITCHYARD_VERSION), service.endpoint().toString())
                      .arg(config.hosts.size()));
