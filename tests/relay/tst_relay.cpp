@@ -4,6 +4,7 @@
 #include "relayfixture.h"
 
 #include "journal/journalformat.h"
+#include "app/idlememorytrimmer.h"
 #include "relay/relay.h"
 #include "relay/streamstats.h"
 #include "store/clock.h"
@@ -95,6 +96,7 @@ private Q_SLOTS:
     void shutdownLetsRunningStreamsFinish();
     void shutdownCutsAfterTheGracePeriod();
     void configuredAliasGlobReachesItsModel();
+    void idleMemoryIsTrimmedOnlyWithNothingInFlight();
     void streamStatsFindTheCountWhereverReadsSplit_data();
     void streamStatsFindTheCountWhereverReadsSplit();
 };
@@ -922,6 +924,33 @@ void TestRelay::streamStatsFindTheCountWhereverReadsSplit()
                 QVERIFY2(!rate, qPrintable(where));
         }
     }
+}
+
+void TestRelay::idleMemoryIsTrimmedOnlyWithNothingInFlight()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(20)));
+    IdleMemoryTrimmer trimmer(100ms);
+    trimmer.watch(f.relay->relay());
+    int trimsWhenStreamEnded = -1;
+    connect(f.relay->relay(), &Relay::requestFinished, this, [&](const RequestRecord &r) {
+        if (r.path == "/v1/chat/completions"_L1)
+            trimsWhenStreamEnded = trimmer.trims();
+    });
+    // A stream of about a second, and a short request that ends at its start: the short one's
+    // quiet time runs out while the stream is still in flight, which must not trim.
+    RawHttpClient stream(f.port());
+    QVERIFY(stream.connectToServer());
+    stream.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 20)));
+    RawHttpClient shortOne(f.port());
+    QVERIFY(shortOne.connectToServer());
+    shortOne.send(RawHttpClient::get("/health"));
+    QTRY_COMPARE_WITH_TIMEOUT(shortOne.completedResponses(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(stream.completedResponses(), 1, 10000);
+    QCOMPARE(stream.responses().at(0).status, 200);
+    QCOMPARE(trimsWhenStreamEnded, 0);
+    // Nothing in flight any more: one trim, a quiet time after the stream ended.
+    QTRY_COMPARE_WITH_TIMEOUT(trimmer.trims(), 1, 5000);
 }
 
 QTEST_GUILESS_MAIN(TestRelay)
