@@ -13,16 +13,27 @@ namespace {
 
 constexpr qsizetype MaxPartialLine = 1024 * 1024;
 
-// glibc's memmem and memchr are vectorised; Qt 6.4's generic search hashes every byte, and this
-// runs over every byte of every stream (it was 64 % of the relay's instructions at full speed).
-bool containsWord(QByteArrayView haystack, QByteArrayView word)
-{
-    return memmem(haystack.data(), size_t(haystack.size()), word.data(), size_t(word.size())) != nullptr;
-}
-
+// This runs over every byte of every stream (Qt 6.4's generic search here was 64 % of the relay's
+// instructions at full speed). Both words hold a 'g', a letter rare in the JSON of a token event:
+// one vectorised memchr pass finds each 'g', and only there is the word around it compared.
 bool mentionsStats(QByteArrayView text)
 {
-    return containsWord(text, "\"timings\"") || containsWord(text, "\"usage\"");
+    static constexpr char Usage[] = "\"usage\"";       // 'g' at 4
+    static constexpr char Timings[] = "\"timings\"";   // 'g' at 6
+    const char *begin = text.data();
+    const char *end = begin + text.size();
+    for (const char *g = begin; g < end; ++g) {
+        g = static_cast<const char *>(memchr(g, 'g', size_t(end - g)));
+        if (!g)
+            return false;
+        if (end - g < 3)
+            return false;   // both words end two bytes after their 'g'
+        if (g - begin >= 4 && memcmp(g - 4, Usage, 7) == 0)
+            return true;
+        if (g - begin >= 6 && memcmp(g - 6, Timings, 9) == 0)
+            return true;
+    }
+    return false;
 }
 
 qsizetype indexOfNewline(QByteArrayView text, qsizetype from = 0)
