@@ -66,10 +66,12 @@ private:
     bool m_finished = false;
     bool m_wasCongested = false;
     bool m_gone = false;
+    bool m_holdFlush = false;   // respond() flushes once, at the end
     int m_status = 0;
     qint64 m_bodyBytes = 0;
     std::chrono::steady_clock::time_point m_arrived;
     std::optional<std::chrono::nanoseconds> m_timeToFirstByte;
+    QByteArray m_frame;   // a chunk with its size line, reused
 };
 
 } // namespace switchyard

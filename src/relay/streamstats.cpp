@@ -3,41 +3,99 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cstring>
+
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
 
+namespace {
+
+constexpr qsizetype MaxPartialLine = 1024 * 1024;
+
+// This runs over every byte of every stream (Qt 6.4's generic search here was 64 % of the relay's
+// instructions at full speed). Both words hold a 'g', a letter rare in the JSON of a token event:
+// one vectorised memchr pass finds each 'g', and only there is the word around it compared.
+bool mentionsStats(QByteArrayView text)
+{
+    static constexpr char Usage[] = "\"usage\"";       // 'g' at 4
+    static constexpr char Timings[] = "\"timings\"";   // 'g' at 6
+    const char *begin = text.data();
+    const char *end = begin + text.size();
+    for (const char *g = begin; g < end; ++g) {
+        g = static_cast<const char *>(memchr(g, 'g', size_t(end - g)));
+        if (!g)
+            return false;
+        if (end - g < 3)
+            return false;   // both words end two bytes after their 'g'
+        if (g - begin >= 4 && memcmp(g - 4, Usage, 7) == 0)
+            return true;
+        if (g - begin >= 6 && memcmp(g - 6, Timings, 9) == 0)
+            return true;
+    }
+    return false;
+}
+
+qsizetype indexOfNewline(QByteArrayView text, qsizetype from = 0)
+{
+    const void *hit = memchr(text.data() + from, '\n', size_t(text.size() - from));
+    return hit ? static_cast<const char *>(hit) - text.data() : -1;
+}
+
+qsizetype lastIndexOfNewline(QByteArrayView text)
+{
+    const void *hit = memrchr(text.data(), '\n', size_t(text.size()));
+    return hit ? static_cast<const char *>(hit) - text.data() : -1;
+}
+
+} // namespace
+
+void StreamStats::inspectLine(QByteArrayView line)
+{
+    if (line.startsWith("data:") && mentionsStats(line))
+        inspectJson(line.sliced(5));
+}
+
 void StreamStats::feed(QByteArrayView chunk)
 {
-    const bool interesting = chunk.contains("\"timings\"") || chunk.contains("\"usage\"");
-    if (!interesting && m_partialLine.isEmpty()) {
-        // Events end with a blank line, so usually nothing is left over; keep an unfinished last
-        // line in case the word arrives in the next read.
-        const qsizetype nl = chunk.lastIndexOf('\n');
-        m_partialLine = (nl < 0 ? chunk : chunk.sliced(nl + 1)).toByteArray();
+    if (chunk.isEmpty())
         return;
-    }
-    QByteArray data = m_partialLine + chunk.toByteArray();
-    m_partialLine.clear();
-    qsizetype pos = 0;
-    while (pos < data.size()) {
-        const qsizetype nl = data.indexOf('\n', pos);
+    if (!m_partialLine.isEmpty()) {
+        // Finish the line the last read left open; only it needs the bytes joined.
+        const qsizetype nl = indexOfNewline(chunk);
         if (nl < 0) {
-            m_partialLine = data.mid(pos);
-            if (m_partialLine.size() > 1024 * 1024)
+            m_partialLine.append(chunk);
+            if (m_partialLine.size() > MaxPartialLine)
                 m_partialLine.clear();
-            break;
+            return;
         }
-        QByteArrayView line = QByteArrayView(data).sliced(pos, nl - pos);
-        pos = nl + 1;
-        if (line.startsWith("data:") && (line.contains("\"timings\"") || line.contains("\"usage\"")))
-            inspectJson(line.sliced(5));
+        m_partialLine.append(chunk.first(nl));
+        inspectLine(m_partialLine);
+        m_partialLine.clear();
+        chunk = chunk.sliced(nl + 1);
+    }
+    // Events end with a blank line, so a read usually ends at a line's end; an unfinished last
+    // line is kept in case the word arrives in the next read.
+    const qsizetype lastNl = lastIndexOfNewline(chunk);
+    const QByteArrayView whole = chunk.first(lastNl + 1);
+    if (mentionsStats(whole)) {
+        qsizetype pos = 0;
+        while (pos < whole.size()) {
+            const qsizetype nl = indexOfNewline(whole, pos);
+            inspectLine(whole.sliced(pos, nl - pos));
+            pos = nl + 1;
+        }
+    }
+    if (lastNl + 1 < chunk.size()) {
+        m_partialLine = chunk.sliced(lastNl + 1).toByteArray();
+        if (m_partialLine.size() > MaxPartialLine)
+            m_partialLine.clear();
     }
 }
 
 void StreamStats::feedWholeBody(QByteArrayView body)
 {
-    if (body.contains("\"timings\"") || body.contains("\"usage\""))
+    if (mentionsStats(body))
         inspectJson(body);
 }
 

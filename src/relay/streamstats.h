@@ -10,7 +10,7 @@ namespace switchyard {
 
 // Token counts and generation speed from what an answer carries: llama.cpp's "timings"
 // (predicted_n, predicted_per_second) or "usage" (completion_tokens / Anthropic output_tokens).
-// Only events that mention one of those words are parsed, so the stream's hot path stays a scan.
+// Only lines that mention one of those words are parsed, so the stream's hot path stays a scan.
 class StreamStats
 {
 public:
@@ -23,6 +23,7 @@ public:
     std::optional<double> tokensPerSecond(std::chrono::nanoseconds sinceFirstByte) const;
 
 private:
+    void inspectLine(QByteArrayView line);
     void inspectJson(QByteArrayView json);
 
     QByteArray m_partialLine;

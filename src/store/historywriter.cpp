@@ -178,6 +178,8 @@ void HistoryWriter::close()
 {
     m_prune.reset();
     m_nextPrune.reset();
+    m_insertRequest.reset();
+    m_insertEvent.reset();
     if (!m_db.isValid())
         return;
     m_db.close();   // the last connection checkpoints the WAL into the main file
@@ -191,6 +193,19 @@ void HistoryWriter::fail(const QString &message)
         qCWarning(lcStore) << message;
     m_failing = true;
     emit failed(message);
+}
+
+QSqlQuery *HistoryWriter::prepared(std::unique_ptr<QSqlQuery> &slot, const QString &sql, QString *error)
+{
+    if (slot)
+        return slot.get();
+    auto q = std::make_unique<QSqlQuery>(m_db);
+    if (!q->prepare(sql)) {
+        *error = q->lastError().text();
+        return nullptr;
+    }
+    slot = std::move(q);
+    return slot.get();
 }
 
 bool HistoryWriter::write(const HistoryBatch &batch)
@@ -207,12 +222,15 @@ bool HistoryWriter::write(const HistoryBatch &batch)
         return false;
     }
     QString error;
-    if (!batch.requests.isEmpty()) {
-        QSqlQuery q(m_db);
-        // Qt binds a null QString as NULL; the text columns want '' for "none".
-        q.prepare(u"INSERT INTO requests ("_s + RequestColumns
-                  + u") VALUES (?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''),"
-                    " COALESCE(?, ''), ?, ?, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''))"_s);
+    // Qt binds a null QString as NULL; the text columns want '' for "none".
+    QSqlQuery *insertRequest = batch.requests.isEmpty() ? nullptr
+        : prepared(m_insertRequest,
+                   u"INSERT INTO requests ("_s + RequestColumns
+                       + u") VALUES (?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''),"
+                         " COALESCE(?, ''), ?, ?, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''))"_s,
+                   &error);
+    if (insertRequest) {
+        QSqlQuery &q = *insertRequest;
         for (const RequestRecord &r : batch.requests) {
             q.bindValue(0, r.id);
             q.bindValue(1, epochMs(r.startedAt));
@@ -235,11 +253,15 @@ bool HistoryWriter::write(const HistoryBatch &batch)
                 break;
             }
         }
+        q.finish();   // reset the kept statement: it holds nothing open between batches
     }
-    if (error.isEmpty() && !batch.events.isEmpty()) {
-        QSqlQuery q(m_db);
-        q.prepare(u"INSERT INTO events ("_s + EventColumns
-                  + u") VALUES (?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''), ?, COALESCE(?, ''))"_s);
+    QSqlQuery *insertEvent = !error.isEmpty() || batch.events.isEmpty() ? nullptr
+        : prepared(m_insertEvent,
+                   u"INSERT INTO events ("_s + EventColumns
+                       + u") VALUES (?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''), ?, COALESCE(?, ''))"_s,
+                   &error);
+    if (insertEvent) {
+        QSqlQuery &q = *insertEvent;
         for (const HistoryEvent &e : batch.events) {
             q.bindValue(0, e.id);
             q.bindValue(1, epochMs(e.at));
@@ -254,6 +276,7 @@ bool HistoryWriter::write(const HistoryBatch &batch)
                 break;
             }
         }
+        q.finish();
     }
     if (error.isEmpty() && !m_db.commit())
         error = m_db.lastError().text();

@@ -5,6 +5,15 @@ namespace switchyard {
 namespace {
 constexpr qsizetype MaxHeadBytes = 256 * 1024;
 constexpr qsizetype MaxLineBytes = 64 * 1024;
+
+// Clears the carried line when the line it held has been handled (it may be viewed until then).
+struct LineDone
+{
+    QByteArray &line;
+    explicit LineDone(QByteArray &l) : line(l) {}
+    ~LineDone() { line.resize(0); }
+    Q_DISABLE_COPY_MOVE(LineDone)
+};
 }
 
 void ResponseParser::fail(const QString &why)
@@ -103,13 +112,20 @@ qsizetype ResponseParser::feed(QByteArrayView input, QByteArray *body)
                     fail(QStringLiteral("response head too large"));
                 break;
             }
-            m_line.append(input.data() + pos, nl - pos);
+            // A line that lies whole in this input is looked at where it is; only one that began
+            // in an earlier feed is joined in m_line (two of each chunk's lines were copies).
+            QByteArrayView line;
+            if (m_line.isEmpty()) {
+                line = input.sliced(pos, nl - pos);
+            } else {
+                m_line.append(input.data() + pos, nl - pos);
+                line = m_line;
+            }
             m_headBytes += nl + 1 - pos;
             pos = nl + 1;
-            if (m_line.endsWith('\r'))
-                m_line.chop(1);
-            const QByteArray line = std::move(m_line);
-            m_line = QByteArray();
+            if (line.endsWith('\r'))
+                line.chop(1);
+            const LineDone lineDone(m_line);   // empties m_line once the line is handled
             if (m_headBytes > MaxHeadBytes) {
                 fail(QStringLiteral("response head too large"));
                 break;
@@ -124,7 +140,7 @@ qsizetype ResponseParser::feed(QByteArrayView input, QByteArray *body)
                 }
                 m_minorVersion = line.at(7) == '0' ? 0 : 1;
                 bool ok = false;
-                m_status = line.mid(9, 3).toInt(&ok);
+                m_status = line.sliced(9, 3).toByteArray().toInt(&ok);
                 if (!ok || m_status < 100 || m_status > 999) {
                     m_status = 0;
                     fail(QStringLiteral("invalid status line"));

@@ -107,15 +107,21 @@ void UpstreamExchange::onReadyRead()
 {
     if (!m_socket || m_done || m_paused)
         return;
-    const QByteArray data = m_socket->readAll();
-    if (data.isEmpty())
+    // Both buffers are members and keep their capacity: a read costs no allocation.
+    const qint64 available = m_socket->bytesAvailable();
+    if (available <= 0)
+        return;
+    m_readBuffer.resize(available);
+    const qint64 got = m_socket->read(m_readBuffer.data(), available);
+    if (got <= 0)
         return;
     m_gotBytes = true;
     if (m_request.inactivityTimeout.count() > 0)
         m_inactivityTimer.start(m_request.inactivityTimeout);
     const bool hadHead = m_parser.headComplete();
-    QByteArray body;
-    m_parser.feed(data, &body);
+    QByteArray &body = m_body;
+    body.resize(0);
+    m_parser.feed(QByteArrayView(m_readBuffer).first(got), &body);
     if (m_parser.hasError()) {
         fail(hadHead ? Failure::Truncated : Failure::Protocol, m_parser.errorString());
         return;

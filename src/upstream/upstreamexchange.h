@@ -86,6 +86,8 @@ private:
     Request m_request;
     QTcpSocket *m_socket = nullptr;
     ResponseParser m_parser;
+    QByteArray m_readBuffer;   // one read off the socket
+    QByteArray m_body;         // the body bytes decoded from it
     QTimer m_connectTimer;
     QTimer m_inactivityTimer;
     Failure m_failure = Failure::None;

@@ -4,7 +4,9 @@
 #include "relayfixture.h"
 
 #include "journal/journalformat.h"
+#include "app/idlememorytrimmer.h"
 #include "relay/relay.h"
+#include "relay/streamstats.h"
 #include "store/clock.h"
 #include "store/historystore.h"
 #include "store/requestquery.h"
@@ -94,6 +96,9 @@ private Q_SLOTS:
     void shutdownLetsRunningStreamsFinish();
     void shutdownCutsAfterTheGracePeriod();
     void configuredAliasGlobReachesItsModel();
+    void idleMemoryIsTrimmedOnlyWithNothingInFlight();
+    void streamStatsFindTheCountWhereverReadsSplit_data();
+    void streamStatsFindTheCountWhereverReadsSplit();
 };
 
 void TestRelay::streamArrivesIncrementallyAndConnectionIsReused()
@@ -868,6 +873,84 @@ void TestRelay::shutdownCutsAfterTheGracePeriod()
     f.relay->shutdown(300ms);
     QVERIFY(stopped.wait(3000));
     QVERIFY2(clock.elapsed() >= 250 && clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+}
+
+
+void TestRelay::streamStatsFindTheCountWhereverReadsSplit_data()
+{
+    QTest::addColumn<QByteArray>("stream");
+    QTest::addColumn<qint64>("tokens");
+    QTest::addColumn<double>("perSecond");   // -1: none given, derived from the time
+    const QByteArray token = "data: {\"choices\":[{\"delta\":{\"content\":\"usage timings\"}}]}\n\n";
+    QTest::newRow("llama.cpp timings")
+        << token + token
+               + "data: {\"choices\":[],\"timings\":{\"predicted_n\":42,\"predicted_per_second\":12.5}}\n\n"
+               + "data: [DONE]\n\n"
+        << qint64(42) << 12.5;
+    QTest::newRow("OpenAI usage, CRLF")
+        << QByteArray(token).replace("\n", "\r\n")
+               + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":7}}\r\n\r\n"
+        << qint64(7) << -1.0;
+    QTest::newRow("Anthropic output_tokens, last one wins")
+        << QByteArray("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"output_tokens\":1}}}\n\n")
+               + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"hi\"}}\n\n"
+               + "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":9}}\n\n"
+        << qint64(9) << -1.0;
+    QTest::newRow("the word outside a data line is ignored")
+        << token + ": \"usage\" {\"usage\":{\"completion_tokens\":5}}\n\n" << qint64(-1) << -1.0;
+}
+
+// The scan skips reads that cannot hold a count; a count split over two reads anywhere (inside
+// the word, the number, before the newline) must still be found, and the same as whole.
+void TestRelay::streamStatsFindTheCountWhereverReadsSplit()
+{
+    QFETCH(QByteArray, stream);
+    QFETCH(qint64, tokens);
+    QFETCH(double, perSecond);
+    for (qsizetype first = 0; first <= stream.size(); ++first) {
+        for (qsizetype second = first; second <= stream.size(); second += 7) {
+            StreamStats stats;
+            stats.feed(QByteArrayView(stream).first(first));
+            stats.feed(QByteArrayView(stream).sliced(first, second - first));
+            stats.feed(QByteArrayView(stream).sliced(second));
+            const QString where = u"split at %1 and %2"_s.arg(first).arg(second);
+            QVERIFY2(stats.tokens().value_or(-1) == tokens, qPrintable(where));
+            const std::optional<double> rate = stats.tokensPerSecond(std::chrono::seconds(2));
+            if (perSecond >= 0)
+                QVERIFY2(rate && *rate == perSecond, qPrintable(where));
+            else if (tokens >= 0)
+                QVERIFY2(rate && *rate == double(tokens) / 2.0, qPrintable(where));
+            else
+                QVERIFY2(!rate, qPrintable(where));
+        }
+    }
+}
+
+void TestRelay::idleMemoryIsTrimmedOnlyWithNothingInFlight()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(20)));
+    IdleMemoryTrimmer trimmer(100ms);
+    trimmer.watch(f.relay->relay());
+    int trimsWhenStreamEnded = -1;
+    connect(f.relay->relay(), &Relay::requestFinished, this, [&](const RequestRecord &r) {
+        if (r.path == "/v1/chat/completions"_L1)
+            trimsWhenStreamEnded = trimmer.trims();
+    });
+    // A stream of about a second, and a short request that ends at its start: the short one's
+    // quiet time runs out while the stream is still in flight, which must not trim.
+    RawHttpClient stream(f.port());
+    QVERIFY(stream.connectToServer());
+    stream.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 20)));
+    RawHttpClient shortOne(f.port());
+    QVERIFY(shortOne.connectToServer());
+    shortOne.send(RawHttpClient::get("/health"));
+    QTRY_COMPARE_WITH_TIMEOUT(shortOne.completedResponses(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(stream.completedResponses(), 1, 10000);
+    QCOMPARE(stream.responses().at(0).status, 200);
+    QCOMPARE(trimsWhenStreamEnded, 0);
+    // Nothing in flight any more: one trim, a quiet time after the stream ended.
+    QTRY_COMPARE_WITH_TIMEOUT(trimmer.trims(), 1, 5000);
 }
 
 QTEST_GUILESS_MAIN(TestRelay)

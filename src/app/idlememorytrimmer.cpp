@@ -1,0 +1,45 @@
+#include "app/idlememorytrimmer.h"
+
+#include "relay/relay.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace switchyard {
+
+IdleMemoryTrimmer::IdleMemoryTrimmer(std::chrono::milliseconds quietFor, QObject *parent)
+    : QObject(parent)
+{
+    m_quiet.setSingleShot(true);
+    m_quiet.setInterval(quietFor);
+    connect(&m_quiet, &QTimer::timeout, this, &IdleMemoryTrimmer::trimIfIdle);
+}
+
+void IdleMemoryTrimmer::watch(Relay *relay)
+{
+    if (m_relay)
+        m_relay->disconnect(this);
+    m_relay = relay;
+    if (relay)
+        connect(relay, &Relay::requestFinished, this, &IdleMemoryTrimmer::onRequestFinished);
+}
+
+void IdleMemoryTrimmer::onRequestFinished()
+{
+    // Restarted by every request that ends, so a busy relay never trims (trimming costs a few
+    // milliseconds and the next burst would only take the pages back).
+    m_quiet.start();
+}
+
+void IdleMemoryTrimmer::trimIfIdle()
+{
+    if (!m_relay || m_relay->requestsInFlight() > 0)
+        return;
+    ++m_trims;
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
+} // namespace switchyard
