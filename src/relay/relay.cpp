@@ -125,7 +125,6 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
 
 void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record)
 {
-    const ApiShape shape = ErrorReply::shapeForPath(request.path);
     QString model;
     JsonModelField field;
     const bool fromBody = !request.body.isEmpty();
