@@ -56,6 +56,9 @@ struct LimitsConfig
     std::chrono::milliseconds clientIdleTimeout{std::chrono::seconds(60)};
     std::chrono::milliseconds headerTimeout{std::chrono::seconds(30)};
     std::chrono::milliseconds upstreamConnectTimeout{std::chrono::seconds(10)};
+    // An engine that sends no byte for this long is given up on. Generous: a non-streaming
+    // answer is silent until it is complete, and llama.cpp's ':' pings keep a prefill alive.
+    std::chrono::milliseconds upstreamInactivityTimeout{std::chrono::seconds(600)};
     std::chrono::milliseconds pollInterval{std::chrono::seconds(30)};
 };
 

@@ -34,7 +34,8 @@ const QStringList AgentTopFields = {u"listen"_s, u"token"_s, u"state_dir"_s, u"e
 const QStringList AgentEngineFields = {u"url"_s, u"argv"_s, u"start_timeout_s"_s, u"stop_timeout_s"_s};
 const QStringList WaitingFields = {u"early_200_after_s"_s, u"comment_every_s"_s};
 const QStringList LimitsFields = {u"max_body_mb"_s, u"client_idle_timeout_s"_s, u"header_timeout_s"_s,
-                                  u"upstream_connect_timeout_s"_s, u"poll_interval_s"_s};
+                                  u"upstream_connect_timeout_s"_s, u"poll_interval_s"_s,
+                                  u"upstream_inactivity_timeout_s"_s};
 const QStringList Drivers = {u"static"_s, u"local"_s, u"agent"_s, u"command"_s};
 
 constexpr double MaxSeconds = 86400;   // a day; also keeps the millisecond conversion in range
@@ -938,6 +939,7 @@ private:
         readSeconds(*limits, path, u"header_timeout_s"_s, config.limits.headerTimeout);
         readSeconds(*limits, path, u"upstream_connect_timeout_s"_s, config.limits.upstreamConnectTimeout);
         readSeconds(*limits, path, u"poll_interval_s"_s, config.limits.pollInterval);
+        readSeconds(*limits, path, u"upstream_inactivity_timeout_s"_s, config.limits.upstreamInactivityTimeout);
     }
 
     QString m_file;

@@ -2,8 +2,11 @@
 
 #include "http/requesthandler.h"
 #include "http/responsewriter.h"
+#include "relay/errorreply.h"
 
 #include <QTcpSocket>
+
+#include <sys/socket.h>
 
 namespace switchyard {
 
@@ -79,7 +82,8 @@ void ClientConnection::onReadyRead()
         m_headBytes.clear();
         if (head.contentLength > m_limits.maxBodyBytes) {
             rejectAndClose(413, "request body of " + QByteArray::number(head.contentLength)
-                                    + " bytes is over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes");
+                                    + " bytes is over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes",
+                           head.target);
             return;
         }
         if (head.expectContinue && m_bodySeen < qMax<qint64>(head.contentLength, 1))
@@ -89,7 +93,8 @@ void ClientConnection::onReadyRead()
     }
     m_bodySeen += m_socket->bytesAvailable();
     if (m_chunkedBody && m_bodySeen > m_limits.maxBodyBytes + 64 * 1024)
-        rejectAndClose(413, "chunked request body over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes");
+        rejectAndClose(413, "chunked request body over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes",
+                       m_heads.isEmpty() ? QByteArray() : m_heads.last().target);
 }
 
 RequestHead ClientConnection::takeHead()
@@ -152,7 +157,7 @@ void ClientConnection::closeWhenIdle()
     }
 }
 
-void ClientConnection::rejectAndClose(int status, const QByteArray &message)
+void ClientConnection::rejectAndClose(int status, const QByteArray &message, const QByteArray &target)
 {
     if (!m_socket || m_rejecting)
         return;
@@ -162,9 +167,11 @@ void ClientConnection::rejectAndClose(int status, const QByteArray &message)
     m_heads.clear();
     m_socket->readAll();
     if (!m_active) {
-        const QByteArray body = R"({"error":{"message":")" + message
-            + R"(","type":"invalid_request_error","code":)" + QByteArray::number(status)
-            + R"(,"source":"switchyard"}})";
+        // In the request's own error shape when its path is known (Anthropic's on /v1/messages).
+        const qsizetype query = target.indexOf('?');
+        const QByteArray path = query < 0 ? target : target.left(query);
+        const QByteArray body = ErrorReply::body(ErrorReply::shapeForPath(QString::fromLatin1(path)), status,
+                                                 QString::fromLatin1(message));
         QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + ResponseWriter::reasonPhrase(status)
             + "\r\nContent-Type: application/json; charset=utf-8\r\nX-Should-Retry: false\r\nContent-Length: "
             + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
@@ -176,6 +183,14 @@ void ClientConnection::rejectAndClose(int status, const QByteArray &message)
         if (m_socket)
             m_socket->abort();
     });
+    // A lingering close: end our side once the answer is out (FIN), but keep reading and
+    // dropping what the client still sends (onReadyRead) until it closes or the timer above
+    // ends it. Closing at once would reset a client still sending a refused 10 MB body, and
+    // the reset can destroy the 413 before the client reads it.
+    if (m_socket->bytesToWrite() == 0 && m_socket->socketDescriptor() >= 0) {
+        ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+        return;
+    }
     m_socket->disconnectFromHost();
 }
 

@@ -133,6 +133,16 @@ int HttpServer::openConnections() const
     return findChildren<ClientConnection *>().size();
 }
 
+qint64 HttpServer::pendingOutputBytes() const
+{
+    qint64 total = 0;
+    for (const ClientConnection *c : findChildren<ClientConnection *>()) {
+        if (const QTcpSocket *s = c->socket())
+            total += s->bytesToWrite();
+    }
+    return total;
+}
+
 bool HttpServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     auto *connection = socket->findChild<ClientConnection *>(QString(), Qt::FindDirectChildrenOnly);

@@ -37,6 +37,9 @@ public:
     // Stop accepting; let running responses finish; close keep-alive connections as they go idle.
     void stopAccepting();
     int openConnections() const;
+    // Response bytes written but not yet taken by the clients' sockets: what slow readers cost
+    // the relay in memory (bounded by ServerLimits::writeHighWatermark per response).
+    qint64 pendingOutputBytes() const;
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;

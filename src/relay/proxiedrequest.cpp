@@ -249,14 +249,21 @@ void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &
     m_outcome.relayError = message;
     if (m_early200Sent)
         m_eventStream = true;
-    if (m_writer && !m_writer->headWritten()) {
+    if (m_writer && !m_writer->headWritten() && failure == UpstreamExchange::Failure::Inactivity) {
+        // The engine took the request and went silent: a retry meets the same hung engine, so
+        // this is the relay's 424 (DESIGN: 502 is only for a refusal or drop before answering).
+        m_outcome.status = 424;
+        const QString text = u"upstream stopped answering: %1"_s.arg(message);
+        m_writer->respond(424, ErrorReply::headers(), ErrorReply::body(m_shape, 424, text));
+    } else if (m_writer && !m_writer->headWritten()) {
         // Nothing has reached the client yet: say what happened, as the relay's own 502.
         m_outcome.status = 502;
         const QString text = u"upstream failed before answering: %1"_s.arg(message);
         m_writer->respond(502, ErrorReply::headers(), ErrorReply::body(m_shape, 502, text));
     } else if (m_writer && m_eventStream) {
         // The stream already started: end it with an error event the client's parser reads.
-        m_writer->writeBody(ErrorReply::sseEvent(m_shape, 502, u"upstream stream broke off: %1"_s.arg(message)));
+        const int code = failure == UpstreamExchange::Failure::Inactivity ? 424 : 502;
+        m_writer->writeBody(ErrorReply::sseEvent(m_shape, code, u"upstream stream broke off: %1"_s.arg(message)));
         m_writer->finish();
     } else if (m_writer) {
         m_writer->abort();

@@ -236,6 +236,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     up.headers.append({"X-Forwarded-For", request.clientAddress().toLatin1()});
     up.body = body;
     up.connectTimeout = m_config.limits.upstreamConnectTimeout;
+    up.inactivityTimeout = m_config.limits.upstreamInactivityTimeout;
 
     auto *proxied = new ProxiedRequest(m_pool, up, ErrorReply::shapeForPath(request.path), writer, waiting, this);
     const QString path = request.path;

@@ -99,6 +99,11 @@ void UpstreamExchange::setPaused(bool paused)
     if (m_paused == paused)
         return;
     m_paused = paused;
+    // While paused the engine's silence is ours (we stopped reading), not the engine's.
+    if (paused)
+        m_inactivityTimer.stop();
+    else if (!m_done && m_socket && m_request.inactivityTimeout.count() > 0)
+        m_inactivityTimer.start(m_request.inactivityTimeout);
     if (!paused && m_socket && m_socket->bytesAvailable() > 0)
         QMetaObject::invokeMethod(this, &UpstreamExchange::onReadyRead, Qt::QueuedConnection);
 }
@@ -116,7 +121,7 @@ void UpstreamExchange::onReadyRead()
     if (got <= 0)
         return;
     m_gotBytes = true;
-    if (m_request.inactivityTimeout.count() > 0)
+    if (m_request.inactivityTimeout.count() > 0 && !m_paused)
         m_inactivityTimer.start(m_request.inactivityTimeout);
     const bool hadHead = m_parser.headComplete();
     QByteArray &body = m_body;

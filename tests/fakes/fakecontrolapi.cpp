@@ -72,7 +72,7 @@ QString FakeControlApi::applyConfig(const QJsonObject &config)
             const QJsonObject f = value.toObject();
             const std::optional<FakeFailure::Mode> mode = FakeFailure::modeFromName(f.value(u"mode"_s).toString());
             if (!mode)
-                return u"fail_next.mode must be one of drop, stall, status, crash, error"_s;
+                return u"fail_next.mode must be one of drop, stall, status, crash, error, garbage"_s;
             FakeFailure failure;
             failure.mode = *mode;
             failure.status = f.value(u"status"_s).toInt(500);

@@ -16,6 +16,8 @@ std::optional<FakeFailure::Mode> FakeFailure::modeFromName(const QString &name)
         return Mode::CrashMidStream;
     if (name == u"error")
         return Mode::ErrorMidStream;
+    if (name == u"garbage")
+        return Mode::Garbage;
     return std::nullopt;
 }
 
@@ -27,6 +29,7 @@ QString FakeFailure::modeName(Mode mode)
     case Mode::Status: return u"status"_s;
     case Mode::CrashMidStream: return u"crash"_s;
     case Mode::ErrorMidStream: return u"error"_s;
+    case Mode::Garbage: return u"garbage"_s;
     }
     return {};
 }

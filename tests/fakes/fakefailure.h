@@ -16,15 +16,16 @@ struct FakeFailure
         Status,         // answer status + body at once
         CrashMidStream, // close after afterEvents tokens, without the end of the stream
         ErrorMidStream, // after afterEvents tokens send an SSE error event and end the stream
+        Garbage,        // answer bytes that are not HTTP (body, or a default), then close
     };
 
     Mode mode = Mode::Drop;
     int status = 500;       // Status
-    QByteArray body;        // Status; JSON or plain text; empty = a generic error JSON
+    QByteArray body;        // Status, Garbage; JSON or plain text; empty = a generic error JSON
     int afterEvents = 0;    // CrashMidStream, ErrorMidStream: tokens sent before failing
     QByteArray path;        // only requests to this path; empty = any request for a model
 
-    static std::optional<Mode> modeFromName(const QString &name); // drop stall status crash error
+    static std::optional<Mode> modeFromName(const QString &name); // drop stall status crash error garbage
     static QString modeName(Mode mode);
 };
 

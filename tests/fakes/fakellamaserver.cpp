@@ -513,6 +513,14 @@ void FakeLlamaServer::applyImmediateFailure(qint64 seq, FakeHttpConnection *conn
         m_exchanges.insert(seq, exchange);
         return;
     }
+    case FakeFailure::Mode::Garbage:
+        // Something that is not llama-server answering on its port (a misconfigured proxy, a
+        // different service): bytes that are no HTTP status line, then the close.
+        connection->sendResponse(failure.body.isEmpty() ? QByteArrayLiteral("SSH-2.0-OpenSSH_9.2\r\n\x01\x02garbage")
+                                                        : failure.body,
+                                 {}, FakeHttpConnection::After::Close);
+        markFinished(seq);
+        return;
     case FakeFailure::Mode::CrashMidStream:
     case FakeFailure::Mode::ErrorMidStream:
         break; // handled by the generation

@@ -324,6 +324,10 @@ void TestConfig::brokenConfig_data()
            u"must be at most 1024"_s);
     topRow("limits timeout huge", "  \"limits\": {\n    \"poll_interval_s\": 1e9\n  }", u"limits.poll_interval_s"_s, 4,
            u"must be at most 86400"_s);
+    topRow("limits inactivity zero", "  \"limits\": {\n    \"upstream_inactivity_timeout_s\": 0\n  }",
+           u"limits.upstream_inactivity_timeout_s"_s, 4, u"must be greater than 0"_s);
+    topRow("limits inactivity string", "  \"limits\": {\n    \"upstream_inactivity_timeout_s\": \"60\"\n  }",
+           u"limits.upstream_inactivity_timeout_s"_s, 4, u"expected a number, got a string"_s);
     topRow("limits null", "  \"limits\": {\n    \"header_timeout_s\": null\n  }", u"limits.header_timeout_s"_s, 4,
            u"expected a number, got null"_s);
     topRow("limits typo", "  \"limits\": {\n    \"poll_intervall_s\": 5\n  }", u"limits.poll_intervall_s"_s, 4,
@@ -507,7 +511,8 @@ void TestConfig::readsValues()
   "aliases": { "claude-*": "3090-flint-40b" },
   "waiting": { "early_200_after_s": 2.5, "comment_every_s": 5 },
   "limits": { "max_body_mb": 32, "client_idle_timeout_s": 120, "header_timeout_s": 7,
-              "upstream_connect_timeout_s": 3, "poll_interval_s": 0.5 }
+              "upstream_connect_timeout_s": 3, "poll_interval_s": 0.5,
+              "upstream_inactivity_timeout_s": 45 }
 })";
     const ConfigResult result = ConfigLoader::parse(json, File);
     QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
@@ -534,6 +539,7 @@ void TestConfig::readsValues()
     QCOMPARE(c.limits.headerTimeout, 7000ms);
     QCOMPARE(c.limits.upstreamConnectTimeout, 3000ms);
     QCOMPARE(c.limits.pollInterval, 500ms);
+    QCOMPARE(c.limits.upstreamInactivityTimeout, 45000ms);
 
     // Defaults when a section is absent.
     const ConfigResult minimal = ConfigLoader::parse(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}}})", File);
@@ -544,6 +550,7 @@ void TestConfig::readsValues()
     QCOMPARE(minimal.config->hosts.first().driver, u"static"_s);
     QCOMPARE(minimal.config->waiting.early200After, defaults.waiting.early200After);
     QCOMPARE(minimal.config->limits.maxBodyBytes, defaults.limits.maxBodyBytes);
+    QCOMPARE(minimal.config->limits.upstreamInactivityTimeout, 600000ms);
 }
 
 void TestConfig::warnings()

@@ -1059,6 +1059,7 @@ void tst_FakeLlama::failureModes_data()
     QTest::newRow("stall") << int(FakeFailure::Mode::Stall) << 0;
     QTest::newRow("crash after 3") << int(FakeFailure::Mode::CrashMidStream) << 3;
     QTest::newRow("error after 2") << int(FakeFailure::Mode::ErrorMidStream) << 2;
+    QTest::newRow("garbage") << int(FakeFailure::Mode::Garbage) << 0;
 }
 
 void tst_FakeLlama::failureModes()
@@ -1133,6 +1134,11 @@ void tst_FakeLlama::failureModes()
         QVERIFY(!r.body.contains(done));
         break;
     }
+    case FakeFailure::Mode::Garbage:
+        // The body as raw bytes instead of an HTTP answer, then the close.
+        QVERIFY(client->waitForClose(kTimeout));
+        QCOMPARE(client->data(), QByteArray("proxy error: connection refused"));
+        break;
     }
 
     // The failure was used up: the next request is served normally.
