@@ -2,7 +2,6 @@
 
 #include "http/requesthandler.h"
 #include "http/responsewriter.h"
-#include "relay/errorreply.h"
 
 #include <QTcpSocket>
 
@@ -170,8 +169,7 @@ void ClientConnection::rejectAndClose(int status, const QByteArray &message, con
         // In the request's own error shape when its path is known (Anthropic's on /v1/messages).
         const qsizetype query = target.indexOf('?');
         const QByteArray path = query < 0 ? target : target.left(query);
-        const QByteArray body = ErrorReply::body(ErrorReply::shapeForPath(QString::fromLatin1(path)), status,
-                                                 QString::fromLatin1(message));
+        const QByteArray body = m_handler->refusalBody(status, path, QString::fromLatin1(message));
         QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + ResponseWriter::reasonPhrase(status)
             + "\r\nContent-Type: application/json; charset=utf-8\r\nX-Should-Retry: false\r\nContent-Length: "
             + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;

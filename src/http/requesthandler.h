@@ -1,5 +1,10 @@
 #pragma once
 
+#include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QString>
+
 namespace switchyard {
 
 struct IncomingRequest;
@@ -12,6 +17,15 @@ class RequestHandler
 public:
     virtual ~RequestHandler() = default;
     virtual void handleRequest(const IncomingRequest &request, ResponseWriter *writer) = 0;
+
+    // The JSON body of a refusal made while reading a request (408, 413, a malformed head), in
+    // the error shape this handler's clients expect on `path`.
+    virtual QByteArray refusalBody(int status, const QByteArray &path, const QString &message) const
+    {
+        Q_UNUSED(path);
+        const QJsonObject error{{QStringLiteral("code"), status}, {QStringLiteral("message"), message}};
+        return QJsonDocument(QJsonObject{{QStringLiteral("error"), error}}).toJson(QJsonDocument::Compact);
+    }
 };
 
 } // namespace switchyard

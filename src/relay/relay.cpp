@@ -123,6 +123,11 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
     handleModelRequest(request, writer, record);
 }
 
+QByteArray Relay::refusalBody(int status, const QByteArray &path, const QString &message) const
+{
+    return ErrorReply::body(ErrorReply::shapeForPath(QString::fromLatin1(path)), status, message);
+}
+
 void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record)
 {
     QString model;

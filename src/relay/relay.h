@@ -33,6 +33,7 @@ public:
     ~Relay() override;
 
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
+    QByteArray refusalBody(int status, const QByteArray &path, const QString &message) const override;
     int requestsInFlight() const { return m_inFlight; }
     // Requests for these hosts go through their controller (drain, switch, lease).
     void setHostControllers(const QList<HostController *> &controllers);
