@@ -6,18 +6,18 @@
 #include "app/relayservice.h"
 #include "app/subcommands.h"
 #include "app/unixsignals.h"
-#include "appsettings.h"
+#include "app/appsettings.h"
 #include "app/catalogeventrecorder.h"
 #include "config/checkconfig.h"
-#include "configreloader.h"
+#include "app/configreloader.h"
 #include "demofleet.h"
 #include "desktopapp.h"
-#include "relayrunner.h"
+#include "app/relayrunner.h"
 #include "screenshotrunner.h"
 #include "settingsdialog.h"
 #include "autostart.h"
 #include "singleinstance.h"
-#include "startupconfig.h"
+#include "app/startupconfig.h"
 #include "store/clock.h"
 #include "store/historystore.h"
 #include "uiresources.h"
@@ -200,15 +200,18 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
                          .arg(service.endpoint().toString()));
     }
 
-    std::unique_ptr<ConfigReloader> reloader;
+    // A changed config file, or SIGHUP (`systemctl --user reload`), reloads the config: a valid
+    // one replaces the running relay, a broken one is reported and changes nothing.
+    ConfigReloader reloader(options, settings.get(), &runner, &journal);
+    if (demo)
+        reloader.setDemo(demoUpstreams, [&demo](Config &c) { demo->addEnginesTo(c); });
+    QObject::connect(&unixSignals, &UnixSignals::reloadRequested, &reloader, [&reloader] { reloader.reload(); });
+
     std::unique_ptr<DesktopApp> desktop;
     std::unique_ptr<ScreenshotRunner> screenshots;
     if (gui) {
         initUiResources();
         QApplication::setWindowIcon(QIcon(u":/icons/switchyard.svg"_s));
-        reloader = std::make_unique<ConfigReloader>(options, settings.get(), &runner, &journal);
-        if (demo)
-            reloader->setDemo(demoUpstreams, [&demo](Config &c) { demo->addEnginesTo(c); });
         DesktopApp::Options desktopOptions;
         desktopOptions.trayOnly = options.tray && screenshotsDir.isEmpty();
         desktopOptions.overrides = overridesOf(options);
@@ -216,7 +219,7 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
         const int waitMs = qEnvironmentVariableIntValue("SWITCHYARD_TRAY_WAIT_MS", &waitOk);
         if (waitOk)
             desktopOptions.trayWait = std::chrono::milliseconds(waitMs);
-        desktop = std::make_unique<DesktopApp>(clock, &runner, &history, settings.get(), reloader.get(), desktopOptions);
+        desktop = std::make_unique<DesktopApp>(clock, &runner, &history, settings.get(), &reloader, desktopOptions);
         if (!desktop->listenForActivation(instanceName, &error))
             err << QCoreApplication::translate("main", "switchyard: a second launch will not find this one: %1").arg(error) << Qt::endl;
         if (screenshotsDir.isEmpty()) {

@@ -1,7 +1,7 @@
 #include "mainwindow.h"
 
 #include "app/relayservice.h"
-#include "appsettings.h"
+#include "app/appsettings.h"
 #include "catalog/catalog.h"
 #include "hostsview.h"
 #include "hosttablemodel.h"

@@ -1,6 +1,6 @@
 #include "settingsdialog.h"
 
-#include "appsettings.h"
+#include "app/appsettings.h"
 #include "autostart.h"
 #include "config/configloader.h"
 

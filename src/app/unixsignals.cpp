@@ -26,7 +26,11 @@ UnixSignals::UnixSignals(QObject *parent)
     m_notifier = new QSocketNotifier(g_pipe[0], QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, [this] {
         char byte = 0;
-        if (::read(g_pipe[0], &byte, 1) == 1)
+        if (::read(g_pipe[0], &byte, 1) != 1)
+            return;
+        if (int(byte) == SIGHUP)
+            emit reloadRequested();
+        else
             emit terminationRequested(int(byte));
     });
     struct sigaction action = {};
@@ -35,12 +39,14 @@ UnixSignals::UnixSignals(QObject *parent)
     action.sa_flags = SA_RESTART;
     ::sigaction(SIGTERM, &action, nullptr);
     ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGHUP, &action, nullptr);
 }
 
 UnixSignals::~UnixSignals()
 {
     ::signal(SIGTERM, SIG_DFL);
     ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGHUP, SIG_DFL);
 }
 
 } // namespace switchyard

@@ -6,8 +6,8 @@ class QSocketNotifier;
 
 namespace switchyard {
 
-// Turns SIGTERM and SIGINT into a Qt signal through a self-pipe, so shutdown runs on the event
-// loop instead of inside a signal handler.
+// Turns SIGTERM and SIGINT (stop) and SIGHUP (reload the config, as `systemctl reload` sends) into
+// Qt signals through a self-pipe, so they are handled on the event loop, not in a signal handler.
 class UnixSignals final : public QObject
 {
     Q_OBJECT
@@ -19,6 +19,7 @@ public:
 
 Q_SIGNALS:
     void terminationRequested(int signalNumber);
+    void reloadRequested();
 
 private:
     QSocketNotifier *m_notifier = nullptr;

@@ -8,11 +8,11 @@
 #include "slowreader.h"
 
 #include "app/commandline.h"
-#include "configreloader.h"
+#include "app/configreloader.h"
 #include "http/httpserver.h"
 #include "journal/journalformat.h"
 #include "relay/relay.h"
-#include "relayrunner.h"
+#include "app/relayrunner.h"
 #include "store/clock.h"
 #include "store/historystore.h"
 #include "store/requestquery.h"
@@ -204,6 +204,7 @@ private Q_SLOTS:
     void brokenConfigOnReloadKeepsTheRunningOne_data();
     void brokenConfigOnReloadKeepsTheRunningOne();
     void sigtermLetsStreamsFinishAndOrphansNoEngine();
+    void sighupReloadsHeadlessAndRefusesABrokenFile();
 
 private:
     int m_fdsBefore = 0;
@@ -830,6 +831,73 @@ void TestFaults::sigtermLetsStreamsFinishAndOrphansNoEngine()
     QVERIFY2(streamLine != lines.cend(), output.constData());
     QVERIFY2(!streamLine->contains(" err="), streamLine->constData());
     QTRY_VERIFY2_WITH_TIMEOUT(processGone(engine), qPrintable(u"engine %1 outlived the relay"_s.arg(engine)), 15000);
+}
+
+void TestFaults::sighupReloadsHeadlessAndRefusesABrokenFile()
+{
+    fake::FakeLlamaServer engine(routerOptions());
+    QVERIFY(engine.listen());
+    QTemporaryDir dir;
+    const quint16 relayPort = freePort();
+    const QString path = dir.filePath(u"relay.json"_s);
+    const QByteArray url = engine.baseUrl().toString().toUtf8();
+    auto configWith = [&](const QByteArray &host) {
+        return "{\n  \"listen\": \"127.0.0.1:" + QByteArray::number(relayPort) + "\",\n  \"hosts\": {\n    \"" + host
+            + R"(": {"engines": {"main": {"url": ")" + url + "\"}}}\n  }\n}\n";
+    };
+    auto write = [&path](const QByteArray &text) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(text);
+    };
+    write(configWith("h1"));
+    QProcess relay;
+    relay.setProcessChannelMode(QProcess::MergedChannels);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_DATA_HOME"_s, dir.filePath(u"data"_s));
+    env.insert(u"XDG_CONFIG_HOME"_s, dir.filePath(u"config"_s));
+    relay.setProcessEnvironment(env);
+    relay.start(binary(u"switchyard"_s), {u"--headless"_s, u"--config"_s, path});
+    QVERIFY(relay.waitForStarted(5000));
+    auto stopRelay = qScopeGuard([&relay] {
+        if (relay.state() != QProcess::NotRunning) {
+            relay.kill();
+            relay.waitForFinished(5000);
+        }
+    });
+    QByteArray output;
+    connect(&relay, &QProcess::readyRead, this, [&relay, &output] { output += relay.readAll(); });
+    QTRY_VERIFY_WITH_TIMEOUT(output.contains("listening on") || relay.state() != QProcess::Running, 10000);
+    QVERIFY2(relay.state() == QProcess::Running, output.constData());
+    auto models = [relayPort] {
+        RawHttpClient client(relayPort);
+        if (!client.connectToServer())
+            return QByteArray("no connection");
+        client.send(RawHttpClient::get("/v1/models"));
+        if (!QTest::qWaitFor([&client] { return client.completedResponses() == 1; }, 5000))
+            return QByteArray("no answer");
+        return client.responses().at(0).body;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(models().contains("\"h1-alpha\""), 10000);
+
+    // Half written: refused with the file and line, once for the change it saw and once for the
+    // SIGHUP; the relay goes on with the old config.
+    write(configWith("h2").left(60));
+    QTRY_VERIFY_WITH_TIMEOUT(output.count("config not reloaded") >= 1, 10000);
+    QVERIFY2(output.contains(path.toUtf8() + ":"), output.constData());
+    const qsizetype refusedBefore = output.count("config not reloaded");
+    QCOMPARE(::kill(pid_t(relay.processId()), SIGHUP), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(output.count("config not reloaded") > refusedBefore, 10000);
+    QCOMPARE(relay.state(), QProcess::Running);
+    QVERIFY(models().contains("\"h1-alpha\""));
+
+    // Whole again: the change and the SIGHUP both apply it.
+    write(configWith("h2"));
+    QCOMPARE(::kill(pid_t(relay.processId()), SIGHUP), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(output.contains("config reloaded from"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(models().contains("\"h2-alpha\""), 10000);
+    QVERIFY(!models().contains("\"h1-alpha\""));
+    QCOMPARE(relay.state(), QProcess::Running);
 }
 
 QTEST_GUILESS_MAIN(TestFaults)

@@ -4,7 +4,7 @@
 #include "catalog/catalog.h"
 #include "config/configloader.h"
 #include "fakellamaserver.h"
-#include "relayrunner.h"
+#include "app/relayrunner.h"
 #include "store/clock.h"
 #include "store/historystore.h"
 

@@ -1,8 +1,8 @@
-#include "configreloader.h"
+#include "app/configreloader.h"
 
 #include "app/consolejournal.h"
-#include "relayrunner.h"
-#include "startupconfig.h"
+#include "app/relayrunner.h"
+#include "app/startupconfig.h"
 
 #include <QFileInfo>
 

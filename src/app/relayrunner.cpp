@@ -1,4 +1,4 @@
-#include "relayrunner.h"
+#include "app/relayrunner.h"
 
 #include "app/relayservice.h"
 #include "http/httpserver.h"

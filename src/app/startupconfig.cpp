@@ -1,6 +1,6 @@
-#include "startupconfig.h"
+#include "app/startupconfig.h"
 
-#include "appsettings.h"
+#include "app/appsettings.h"
 #include "config/configloader.h"
 
 namespace switchyard {
