@@ -4,18 +4,18 @@
 <context>
     <name>Autostart</name>
     <message>
-        <location filename="../ui/autostart.cpp" line="84"/>
+        <location filename="../ui/autostart.cpp" line="+84"/>
         <source>cannot remove %1</source>
         <translation>%1 lässt sich nicht entfernen</translation>
     </message>
     <message>
-        <location filename="../ui/autostart.cpp" line="88"/>
+        <location line="+4"/>
         <source>cannot create the folder %1</source>
         <translation>der Ordner %1 lässt sich nicht anlegen</translation>
     </message>
     <message>
-        <location filename="../ui/autostart.cpp" line="93"/>
-        <location filename="../ui/autostart.cpp" line="98"/>
+        <location line="+5"/>
+        <location line="+5"/>
         <source>cannot write %1: %2</source>
         <translation>%1 lässt sich nicht schreiben: %2</translation>
     </message>
@@ -23,18 +23,18 @@
 <context>
     <name>CheckConfig</name>
     <message>
-        <location filename="../src/config/checkconfig.cpp" line="19"/>
-        <location filename="../src/engines/agentcommand.cpp" line="67"/>
+        <location filename="../src/config/checkconfig.cpp" line="+19"/>
+        <location filename="../src/engines/agentcommand.cpp" line="+67"/>
         <source>warning: %1</source>
         <translation>Warnung: %1</translation>
     </message>
     <message>
-        <location filename="../src/config/checkconfig.cpp" line="47"/>
+        <location line="+28"/>
         <source>%1: ok (agent, %2)</source>
         <translation>%1: in Ordnung (Agent, %2)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="65"/>
+        <location line="+18"/>
         <source>%n host</source>
         <translation>
             <numerusform>%n Host</numerusform>
@@ -42,7 +42,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="66"/>
+        <location line="+1"/>
         <source>%n hosts</source>
         <translation>
             <numerusform>%n Host</numerusform>
@@ -50,7 +50,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="32"/>
+        <location line="-34"/>
         <source>%n engine</source>
         <translation>
             <numerusform>%n Engine</numerusform>
@@ -58,7 +58,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="33"/>
+        <location line="+1"/>
         <source>%n engines</source>
         <translation>
             <numerusform>%n Engine</numerusform>
@@ -66,7 +66,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../src/config/checkconfig.cpp" line="68"/>
+        <location line="+35"/>
         <source>%1: ok (%2, %3)</source>
         <translation>%1: in Ordnung (%2, %3)</translation>
     </message>
@@ -74,7 +74,7 @@
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../src/app/commandline.cpp" line="41"/>
+        <location filename="../src/app/commandline.cpp" line="+41"/>
         <source>Usage: switchyard check-config FILE
 
 Validates a relay&apos;s or an agent&apos;s config file without starting anything. Prints every
@@ -89,7 +89,7 @@ Problem mit Datei, Zeile und Feldpfad aus und endet mit 1, wenn es eines gibt; s
 </translation>
     </message>
     <message>
-        <location filename="../src/app/commandline.cpp" line="11"/>
+        <location line="-30"/>
         <source>Usage: switchyard [options]
        switchyard check-config FILE
 
@@ -147,12 +147,12 @@ Befehle:
 <context>
     <name>ConfigError</name>
     <message>
-        <location filename="../src/config/config.cpp" line="22"/>
+        <location filename="../src/config/config.cpp" line="+22"/>
         <source>line %1, column %2</source>
         <translation>Zeile %1, Spalte %2</translation>
     </message>
     <message>
-        <location filename="../src/config/config.cpp" line="23"/>
+        <location line="+1"/>
         <source>line %1</source>
         <translation>Zeile %1</translation>
     </message>
@@ -160,330 +160,437 @@ Befehle:
 <context>
     <name>ConfigLoader</name>
     <message>
-        <location filename="../src/config/configloader.cpp" line="131"/>
-        <location filename="../src/config/configloader.cpp" line="153"/>
+        <location filename="../src/config/configloader.cpp" line="+140"/>
+        <location line="+243"/>
         <source>expected an object, got %1</source>
         <translation>ein Objekt erwartet, aber %1 erhalten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="136"/>
+        <location line="-238"/>
         <source>host fields go inside &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</source>
         <translation>Host-Felder gehören in &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="158"/>
+        <location line="+243"/>
         <source>this is an agent&apos;s file: it lists the box&apos;s own engines, not hosts</source>
         <translation>das ist die Datei eines Agenten: sie führt die Engines des Rechners selbst auf, keine Hosts</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="168"/>
-        <location filename="../src/config/configloader.cpp" line="477"/>
+        <location line="-48"/>
+        <location line="+58"/>
+        <location line="+311"/>
         <source>must not be empty (leave the field out for no token)</source>
         <translation>darf nicht leer sein (für kein Token das Feld weglassen)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="203"/>
+        <location line="-276"/>
         <source>no engines configured; an agent needs at least one</source>
         <translation>keine Engines konfiguriert; ein Agent braucht mindestens eine</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="210"/>
         <source>no token: anyone who can reach %1 can switch and stop this box&apos;s engines</source>
-        <translation>kein Token: jeder, der %1 erreicht, kann die Engines dieses Rechners umschalten und stoppen</translation>
+        <translation type="vanished">kein Token: jeder, der %1 erreicht, kann die Engines dieses Rechners umschalten und stoppen</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="218"/>
-        <location filename="../src/config/configloader.cpp" line="582"/>
+        <location line="-170"/>
+        <location line="+187"/>
+        <location line="+371"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="223"/>
+        <location line="-366"/>
         <source>not a valid URL: &quot;%1&quot;</source>
         <translation>keine gültige URL: &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="227"/>
+        <location line="+4"/>
         <source>expected an http:// or https:// URL, got &quot;%1&quot;</source>
         <translation>eine http://- oder https://-URL erwartet, aber &quot;%1&quot; erhalten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="231"/>
+        <location line="+4"/>
         <source>the URL has no host: &quot;%1&quot;</source>
         <translation>die URL hat keinen Host: &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="235"/>
+        <location line="+4"/>
         <source>the URL must not have a query or fragment: &quot;%1&quot;</source>
         <translation>die URL darf keine Abfrage und kein Fragment haben: &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="250"/>
+        <location line="+15"/>
         <source>null</source>
         <translation>null</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="251"/>
+        <location line="+1"/>
         <source>true or false</source>
         <translation>true oder false</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="252"/>
+        <location line="+1"/>
         <source>a number</source>
         <translation>eine Zahl</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="253"/>
+        <location line="+1"/>
         <source>a string</source>
         <translation>eine Zeichenkette</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="254"/>
+        <location line="+1"/>
         <source>an array</source>
         <translation>ein Array</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="255"/>
+        <location line="+1"/>
         <source>an object</source>
         <translation>ein Objekt</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="269"/>
+        <location line="+14"/>
         <source>expected %1, got %2</source>
         <translation>%1 erwartet, aber %2 erhalten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="282"/>
+        <location line="+13"/>
         <source>duplicate key (first on line %1)</source>
         <translation>doppelter Schlüssel (zuerst in Zeile %1)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="301"/>
+        <location line="+19"/>
         <source>unknown field (did you mean &quot;%1&quot;?)</source>
         <translation>unbekanntes Feld (war &quot;%1&quot; gemeint?)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="303"/>
+        <location line="+2"/>
         <source>unknown field here (%1)</source>
         <translation>unbekanntes Feld an dieser Stelle (%1)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="305"/>
+        <location line="+2"/>
         <source>unknown field (known fields: %1)</source>
         <translation>unbekanntes Feld (bekannte Felder: %1)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="317"/>
+        <location line="+12"/>
         <source>required field missing</source>
         <translation>Pflichtfeld fehlt</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="360"/>
-        <location filename="../src/config/configloader.cpp" line="693"/>
+        <location line="+43"/>
+        <location line="+340"/>
         <source>must be greater than 0</source>
         <translation>muss größer als 0 sein</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="364"/>
+        <location line="-336"/>
         <source>must be at most %1 (a day)</source>
         <translation>darf höchstens %1 sein (ein Tag)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="369"/>
+        <location line="+5"/>
         <source>must be at least 0.001</source>
         <translation>muss mindestens 0.001 sein</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="387"/>
+        <location line="-415"/>
+        <location line="+433"/>
         <source>must not be empty (leave the field out for the default)</source>
         <translation>darf nicht leer sein (für die Vorgabe das Feld weglassen)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="389"/>
+        <location line="-429"/>
+        <location line="+431"/>
         <source>must be an absolute path (or start with &quot;~/&quot;), got &quot;%1&quot;</source>
         <translation>muss ein absoluter Pfad sein (oder mit &quot;~/&quot; beginnen), aber &quot;%1&quot; erhalten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="427"/>
-        <location filename="../src/config/configloader.cpp" line="833"/>
+        <location line="+38"/>
+        <location line="+416"/>
         <source>invalid host name &quot;%1&quot;: use only letters, digits, &apos;.&apos; and &apos;_&apos; (no &apos;-&apos;: clients name models &quot;&lt;host&gt;-&lt;model&gt;&quot;)</source>
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="433"/>
+        <location line="-410"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="443"/>
+        <location line="+10"/>
         <source>engine fields go inside &quot;engines&quot;: {&quot;NAME&quot;: {...}}</source>
         <translation>Engine-Felder gehören in &quot;engines&quot;: {&quot;NAME&quot;: {...}}</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="456"/>
+        <location line="+13"/>
         <source>unknown driver &quot;%1&quot; (expected static, local, agent or command)</source>
         <translation>unbekannter Treiber &quot;%1&quot; (erwartet: static, local, agent oder command)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="457"/>
+        <location line="+1"/>
         <source>unknown driver &quot;%1&quot; (did you mean &quot;%2&quot;?)</source>
         <translation>unbekannter Treiber &quot;%1&quot; (war &quot;%2&quot; gemeint?)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="471"/>
-        <location filename="../src/config/configloader.cpp" line="482"/>
+        <location line="+14"/>
+        <location line="+11"/>
         <source>only used with driver &quot;agent&quot;</source>
         <translation>wird nur mit dem Treiber &quot;agent&quot; verwendet</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="184"/>
-        <location filename="../src/config/configloader.cpp" line="500"/>
+        <location line="-300"/>
+        <location line="+325"/>
         <source>invalid engine name &quot;%1&quot;: use only letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="515"/>
+        <location line="+15"/>
         <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
         <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="523"/>
+        <location line="+8"/>
         <source>no engines configured; a host needs at least one</source>
         <translation>keine Engines konfiguriert; ein Host braucht mindestens eine</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="551"/>
+        <location line="+28"/>
         <source>model keys must not be empty or start or end with spaces</source>
         <translation>Modellschlüssel dürfen nicht leer sein und nicht mit Leerzeichen beginnen oder enden</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="553"/>
+        <location line="+2"/>
         <source>model &quot;%1&quot; is listed twice</source>
         <translation>Modell &quot;%1&quot; steht zweimal in der Liste</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="402"/>
+        <location line="-158"/>
         <source>must not be empty: give the program and its arguments</source>
         <translation>darf nicht leer sein: das Programm und seine Argumente angeben</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="404"/>
+        <location line="-474"/>
+        <source>&quot;%1&quot; is reachable from other machines: add &quot;lan&quot;: true to serve the LAN (and set clients.api_keys; see docs/SECURITY.md), or listen on 127.0.0.1</source>
+        <translation>„%1“ ist von anderen Rechnern aus erreichbar: „lan“: true setzen, um im LAN zu dienen (und clients.api_keys setzen; siehe docs/SECURITY.md), oder auf 127.0.0.1 lauschen</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>no client keys (clients.api_keys): anyone on the LAN can use every model</source>
+        <translation>keine Client-Schlüssel (clients.api_keys): Jeder im LAN kann jedes Modell nutzen</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>&quot;%1&quot; is not a regular file of at most 1 MiB</source>
+        <translation>„%1“ ist keine reguläre Datei von höchstens 1 MiB</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>cannot read &quot;%1&quot;: %2</source>
+        <translation>„%1“ kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>expected the name of an environment variable, got &quot;%1&quot;</source>
+        <translation>erwartet wurde der Name einer Umgebungsvariable, nicht „%1“</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the environment variable %1 is not set or empty</source>
+        <translation>die Umgebungsvariable %1 ist nicht gesetzt oder leer</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: a key must be printable ASCII without spaces</source>
+        <translation>%1: Ein Schlüssel muss aus druckbarem ASCII ohne Leerzeichen bestehen</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>must not be empty (leave the field out for no keys)</source>
+        <translation>darf nicht leer sein (das Feld weglassen für keine Schlüssel)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>this key</source>
+        <translation>dieser Schlüssel</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>line %1 of the file</source>
+        <translation>Zeile %1 der Datei</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&quot;%1&quot; holds no keys (one per line)</source>
+        <translation>„%1“ enthält keine Schlüssel (einer pro Zeile)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the variable %1</source>
+        <translation>die Variable %1</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>use one of token, token_file and token_env</source>
+        <translation>genau eines von token, token_file und token_env verwenden</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&quot;%1&quot; must hold the token alone, on one line</source>
+        <translation>„%1“ darf nur das Token enthalten, in einer Zeile</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>the token</source>
+        <translation>das Token</translation>
+    </message>
+    <message>
+        <location line="+98"/>
+        <source>required when listening on %1: without it anyone who can reach the agent can switch and stop this box&apos;s engines (or listen on 127.0.0.1)</source>
+        <translation>nötig beim Lauschen auf %1: Ohne es kann jeder, der den Agenten erreicht, die Engines dieses Rechners wechseln und stoppen (oder auf 127.0.0.1 lauschen)</translation>
+    </message>
+    <message>
+        <location line="+195"/>
         <source>the program must not be empty</source>
         <translation>das Programm darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="566"/>
+        <location line="+83"/>
+        <source>must not be empty (leave the field out for no key)</source>
+        <translation>darf nicht leer sein (das Feld weglassen für keinen Schlüssel)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the key</source>
+        <translation>der Schlüssel</translation>
+    </message>
+    <message>
+        <location line="+85"/>
         <source>only used with drivers &quot;local&quot; and &quot;agent&quot;</source>
         <translation>wird nur mit den Treibern &quot;local&quot; und &quot;agent&quot; verwendet</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="574"/>
+        <location line="+8"/>
         <source>not used with driver &quot;static&quot;: its engines are never started or stopped</source>
         <translation>wird mit dem Treiber &quot;static&quot; nicht verwendet: dessen Engines werden nie gestartet oder gestoppt</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="589"/>
+        <location line="+15"/>
         <source>only used with driver &quot;command&quot;</source>
         <translation>wird nur mit dem Treiber &quot;command&quot; verwendet</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="616"/>
+        <location line="+27"/>
         <source>a pattern must not be empty or contain spaces or control characters</source>
         <translation>ein Muster darf nicht leer sein und keine Leer- oder Steuerzeichen enthalten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="623"/>
+        <location line="+7"/>
         <source>the target must be one model alias, not a pattern: &quot;%1&quot;</source>
         <translation>das Ziel muss ein einzelner Modell-Alias sein, kein Muster: &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="631"/>
+        <location line="+8"/>
         <source>target &quot;%1&quot; is not a model of a configured host (expected &quot;&lt;host&gt;-&lt;model&gt;&quot;, e.g. &quot;%2&quot;)</source>
         <translation>Ziel &quot;%1&quot; ist kein Modell eines konfigurierten Hosts (erwartet &quot;&lt;host&gt;-&lt;model&gt;&quot;, z. B. &quot;%2&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="645"/>
+        <location line="+14"/>
         <source>no engine of host %1 lists model &quot;%2&quot;</source>
         <translation>keine Engine von Host %1 führt das Modell &quot;%2&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="677"/>
+        <location line="+32"/>
         <source>clients on Node&apos;s fetch give up after %1 s without a response; keep this below that</source>
         <translation>Clients mit Nodes fetch geben nach %1 s ohne Antwort auf; diesen Wert darunter halten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="695"/>
+        <location line="+18"/>
         <source>must be at most %1</source>
         <translation>darf höchstens %1 sein</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="734"/>
-        <location filename="../src/config/configloader.cpp" line="769"/>
+        <location line="+40"/>
+        <location line="+35"/>
         <source>the file is empty</source>
         <translation>die Datei ist leer</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="743"/>
-        <location filename="../src/config/configloader.cpp" line="778"/>
+        <location line="-26"/>
+        <location line="+35"/>
         <source>JSON syntax error: %1</source>
         <translation>JSON-Syntaxfehler: %1</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="758"/>
-        <location filename="../src/config/configloader.cpp" line="793"/>
+        <location line="-20"/>
+        <location line="+35"/>
         <source>cannot read the config file: %1</source>
         <translation>die Konfigurationsdatei lässt sich nicht lesen: %1</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="819"/>
+        <location line="+28"/>
         <source>no upstreams; give at least one --upstream NAME=URL</source>
         <translation>keine Upstreams; mindestens ein --upstream NAME=URL angeben</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="824"/>
+        <location line="+5"/>
         <source>expected NAME=URL, got &quot;%1&quot;</source>
         <translation>NAME=URL erwartet, aber &quot;%1&quot; erhalten</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="837"/>
+        <location line="+13"/>
         <source>host &quot;%1&quot; is given twice</source>
         <translation>Host &quot;%1&quot; ist zweimal angegeben</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="843"/>
+        <location line="+6"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="864"/>
+        <location line="+21"/>
         <source>expected HOST:PORT, e.g. &quot;127.0.0.1:18766&quot;, &quot;0.0.0.0:18766&quot; or &quot;[::1]:18766&quot;</source>
         <translation>HOST:PORT erwartet, z. B. &quot;127.0.0.1:18766&quot;, &quot;0.0.0.0:18766&quot; oder &quot;[::1]:18766&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="881"/>
+        <location line="+17"/>
         <source>an IPv6 address needs brackets, e.g. &quot;[::1]:18766&quot;</source>
         <translation>eine IPv6-Adresse braucht eckige Klammern, z. B. &quot;[::1]:18766&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="888"/>
+        <location line="+7"/>
         <source>invalid port &quot;%1&quot; (expected a number from 0 to 65535)</source>
         <translation>ungültiger Port &quot;%1&quot; (erwartet eine Zahl von 0 bis 65535)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="896"/>
+        <location line="+8"/>
         <source>&quot;%1&quot; is not an IP address (host names are not looked up; use 0.0.0.0 for all interfaces)</source>
         <translation>&quot;%1&quot; ist keine IP-Adresse (Hostnamen werden nicht aufgelöst; 0.0.0.0 für alle Schnittstellen verwenden)</translation>
     </message>
     <message>
-        <location filename="../src/config/configloader.cpp" line="900"/>
+        <location line="+4"/>
         <source>brackets are for IPv6 addresses: &quot;%1&quot;</source>
         <translation>eckige Klammern sind für IPv6-Adressen: &quot;%1&quot;</translation>
     </message>
 </context>
 <context>
+    <name>DemoEngineDriver</name>
+    <message>
+        <location filename="../ui/demoenginedriver.cpp" line="+31"/>
+        <source>the demo has no engine %1</source>
+        <translation>die Demo hat keine Engine %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>its loopback port is taken</source>
+        <translation>sein Loopback-Port ist belegt</translation>
+    </message>
+</context>
+<context>
     <name>DemoFleet</name>
     <message>
-        <location filename="../ui/demofleet.cpp" line="41"/>
+        <location filename="../ui/demofleet.cpp" line="+52"/>
+        <location line="+6"/>
         <source>simulated host %1 cannot listen on loopback</source>
         <translation>der simulierte Host %1 kann nicht auf Loopback lauschen</translation>
     </message>
@@ -491,17 +598,17 @@ Befehle:
 <context>
     <name>EngineStateFile</name>
     <message>
-        <location filename="../src/engines/enginestatefile.cpp" line="31"/>
+        <location filename="../src/engines/enginestatefile.cpp" line="+31"/>
         <source>cannot create the state folder %1</source>
         <translation>der Zustandsordner %1 lässt sich nicht anlegen</translation>
     </message>
     <message>
-        <location filename="../src/engines/enginestatefile.cpp" line="43"/>
+        <location line="+12"/>
         <source>another supervisor (%1, pid %2) uses %3</source>
         <translation>ein anderer Supervisor (%1, PID %2) verwendet %3</translation>
     </message>
     <message>
-        <location filename="../src/engines/enginestatefile.cpp" line="45"/>
+        <location line="+2"/>
         <source>cannot lock %1</source>
         <translation>%1 lässt sich nicht sperren</translation>
     </message>
@@ -509,7 +616,7 @@ Befehle:
 <context>
     <name>HistorySchema</name>
     <message>
-        <location filename="../src/store/historyschema.cpp" line="90"/>
+        <location filename="../src/store/historyschema.cpp" line="+90"/>
         <source>The history database has schema version %1; this version of Switchyard knows up to %2.</source>
         <translation>Die Verlaufsdatenbank hat die Schemaversion %1; diese Version von Switchyard kennt nur bis %2.</translation>
     </message>
@@ -517,32 +624,32 @@ Befehle:
 <context>
     <name>HostStateMachine</name>
     <message>
-        <location filename="../src/hosts/hoststatemachine.cpp" line="32"/>
+        <location filename="../src/hosts/hoststatemachine.cpp" line="+32"/>
         <source>host %1 is leased by %2 until %3</source>
         <translation>Host %1 ist bis %3 von %2 reserviert</translation>
     </message>
     <message>
-        <location filename="../src/hosts/hoststatemachine.cpp" line="40"/>
+        <location line="+8"/>
         <source>host %1 to finish %2 running request(s) before it switches to engine %3</source>
         <translation>Host %1, der %2 laufende Anfrage(n) beendet, bevor er zu Engine %3 wechselt</translation>
     </message>
     <message>
-        <location filename="../src/hosts/hoststatemachine.cpp" line="43"/>
+        <location line="+3"/>
         <source>host %1 to stop its engine</source>
         <translation>Host %1, der seine Engine stoppt</translation>
     </message>
     <message>
-        <location filename="../src/hosts/hoststatemachine.cpp" line="44"/>
+        <location line="+1"/>
         <source>host %1 to switch to engine %2</source>
         <translation>Host %1, der zu Engine %2 wechselt</translation>
     </message>
     <message>
-        <location filename="../src/hosts/hoststatemachine.cpp" line="46"/>
+        <location line="+2"/>
         <source>host %1</source>
         <translation>Host %1</translation>
     </message>
     <message>
-        <location filename="../src/hosts/hoststatemachine.cpp" line="165"/>
+        <location line="+119"/>
         <source>switching host %1 to engine %2 failed: %3</source>
         <translation>Host %1 ließ sich nicht zu Engine %2 umschalten: %3</translation>
     </message>
@@ -550,30 +657,53 @@ Befehle:
 <context>
     <name>StartupConfig</name>
     <message>
-        <location filename="../ui/startupconfig.cpp" line="54"/>
+        <location filename="../src/app/startupconfig.cpp" line="+54"/>
         <source>the listen address in the settings</source>
         <translation>die Lauschadresse in den Einstellungen</translation>
     </message>
 </context>
 <context>
+    <name>TlsCredentials</name>
+    <message>
+        <location filename="../src/http/tlscredentials.cpp" line="+17"/>
+        <source>&quot;%1&quot; is not a regular file of at most 1 MiB</source>
+        <translation>„%1“ ist keine reguläre Datei von höchstens 1 MiB</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>cannot read &quot;%1&quot;: %2</source>
+        <translation>„%1“ kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&quot;%1&quot; holds no PEM certificate</source>
+        <translation>„%1“ enthält kein PEM-Zertifikat</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>&quot;%1&quot; holds no unencrypted PEM private key (RSA, EC or DSA)</source>
+        <translation>„%1“ enthält keinen unverschlüsselten PEM-Privatschlüssel (RSA, EC oder DSA)</translation>
+    </message>
+</context>
+<context>
     <name>TrayState</name>
     <message>
-        <location filename="../ui/traystate.cpp" line="35"/>
+        <location filename="../ui/traystate.cpp" line="+35"/>
         <source>idle</source>
         <translation>untätig</translation>
     </message>
     <message>
-        <location filename="../ui/traystate.cpp" line="36"/>
+        <location line="+1"/>
         <source>relaying</source>
         <translation>vermittelt</translation>
     </message>
     <message>
-        <location filename="../ui/traystate.cpp" line="37"/>
+        <location line="+1"/>
         <source>switching engines</source>
         <translation>wechselt Engines</translation>
     </message>
     <message>
-        <location filename="../ui/traystate.cpp" line="38"/>
+        <location line="+1"/>
         <source>a host is down</source>
         <translation>ein Host ist nicht erreichbar</translation>
     </message>
@@ -581,47 +711,47 @@ Befehle:
 <context>
     <name>UiFormat</name>
     <message>
-        <location filename="../ui/uiformat.cpp" line="12"/>
+        <location filename="../ui/uiformat.cpp" line="+12"/>
         <source>never</source>
         <translation>nie</translation>
     </message>
     <message>
-        <location filename="../ui/uiformat.cpp" line="15"/>
+        <location line="+3"/>
         <source>just now</source>
         <translation>gerade eben</translation>
     </message>
     <message>
-        <location filename="../ui/uiformat.cpp" line="17"/>
+        <location line="+2"/>
         <source>%1 s ago</source>
         <translation>vor %1 s</translation>
     </message>
     <message>
-        <location filename="../ui/uiformat.cpp" line="19"/>
+        <location line="+2"/>
         <source>%1 min ago</source>
         <translation>vor %1 min</translation>
     </message>
     <message>
-        <location filename="../ui/uiformat.cpp" line="21"/>
+        <location line="+2"/>
         <source>%1 h ago</source>
         <translation>vor %1 h</translation>
     </message>
     <message>
-        <location filename="../ui/uiformat.cpp" line="29"/>
+        <location line="+8"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location filename="../ui/uiformat.cpp" line="31"/>
+        <location line="+2"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
     <message>
-        <location filename="../ui/uiformat.cpp" line="34"/>
+        <location line="+3"/>
         <source>%1 min %2 s</source>
         <translation>%1 min %2 s</translation>
     </message>
     <message>
-        <location filename="../ui/uiformat.cpp" line="35"/>
+        <location line="+1"/>
         <source>%1 h %2 min</source>
         <translation>%1 h %2 min</translation>
     </message>
@@ -629,7 +759,7 @@ Befehle:
 <context>
     <name>export</name>
     <message numerus="yes">
-        <location filename="../src/export/exportcommand.cpp" line="274"/>
+        <location filename="../src/export/exportcommand.cpp" line="+281"/>
         <source>wrote %1 (provider &quot;%2&quot;, %n model(s))</source>
         <translation>
             <numerusform>%1 geschrieben (Provider &quot;%2&quot;, %n Modell)</numerusform>
@@ -637,7 +767,7 @@ Befehle:
         </translation>
     </message>
     <message>
-        <location filename="../src/export/relaymodel.cpp" line="51"/>
+        <location filename="../src/export/relaymodel.cpp" line="+51"/>
         <source>the model list is not a JSON object with a &quot;data&quot; array</source>
         <translation>die Modellliste ist kein JSON-Objekt mit einem &quot;data&quot;-Array</translation>
     </message>
@@ -645,68 +775,68 @@ Befehle:
 <context>
     <name>main</name>
     <message>
-        <location filename="../ui/main.cpp" line="57"/>
+        <location filename="../ui/main.cpp" line="+58"/>
         <source>--screenshots needs a folder</source>
         <translation>--screenshots braucht einen Ordner</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="97"/>
-        <location filename="../ui/main.cpp" line="181"/>
+        <location line="+40"/>
+        <location line="+89"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="98"/>
+        <location line="-88"/>
         <source>The relay cannot start with this config.</source>
         <translation>Das Relay kann mit dieser Konfiguration nicht starten.</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="101"/>
+        <location line="+3"/>
         <source>Open Settings…</source>
         <translation>Einstellungen öffnen …</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="129"/>
+        <location line="+28"/>
         <source>switchyard: cannot start the demo fleet: %1</source>
         <translation>switchyard: die Demo-Flotte lässt sich nicht starten: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="142"/>
+        <location line="+13"/>
         <source>switchyard: already running; brought its window up</source>
         <translation>switchyard: läuft bereits; dessen Fenster wurde nach vorn geholt</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="162"/>
+        <location line="+22"/>
         <source>switchyard: cannot create the data folder %1</source>
         <translation>switchyard: der Datenordner %1 lässt sich nicht anlegen</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="168"/>
+        <location line="+6"/>
         <source>switchyard: cannot open the history store: %1</source>
         <translation>switchyard: der Verlaufsspeicher lässt sich nicht öffnen: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="185"/>
+        <location line="+24"/>
         <source>switchyard %1 listening on %2 (%3 hosts)</source>
         <translation>switchyard %1 lauscht auf %2 (%3 Hosts)</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="189"/>
+        <location line="+4"/>
         <source>demo fleet: point clients at %1/v1 (models: curl %1/v1/models)</source>
         <translation>Demo-Flotte: Clients auf %1/v1 richten (Modelle: curl %1/v1/models)</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="210"/>
+        <location line="+25"/>
         <source>switchyard: a second launch will not find this one: %1</source>
         <translation>switchyard: ein zweiter Start wird diese Instanz nicht finden: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="282"/>
+        <location line="+81"/>
         <source>--screenshots runs with --demo</source>
         <translation>--screenshots läuft nur mit --demo</translation>
     </message>
     <message>
-        <location filename="../src/app/subcommands.cpp" line="22"/>
+        <location filename="../src/app/subcommands.cpp" line="+22"/>
         <source>switchyard: unknown command %1</source>
         <translation>switchyard: unbekannter Befehl %1</translation>
     </message>
@@ -714,7 +844,7 @@ Befehle:
 <context>
     <name>switchyard</name>
     <message>
-        <location filename="../src/admin/leasecommand.cpp" line="44"/>
+        <location filename="../src/admin/leasecommand.cpp" line="+44"/>
         <source>Usage: switchyard lease HOST --owner NAME [--ttl SECONDS] [--relay URL] -- COMMAND...
 Takes HOST&apos;s GPU from the relay: waits for its running requests to finish, stops its engine,
 runs COMMAND, and gives the host back however COMMAND ends. Meanwhile model requests for
@@ -727,47 +857,47 @@ bekommen Modellanfragen an HOST 423 mit NAME. Endet mit dem Exit-Code von BEFEHL
 </translation>
     </message>
     <message>
-        <location filename="../src/admin/leasecommand.cpp" line="52"/>
+        <location line="+8"/>
         <source>switchyard lease: unknown argument %1 (see --help)</source>
         <translation>switchyard lease: unbekanntes Argument %1 (siehe --help)</translation>
     </message>
     <message>
-        <location filename="../src/admin/leasecommand.cpp" line="57"/>
+        <location line="+5"/>
         <source>switchyard lease: needs HOST, --owner NAME and -- COMMAND (see --help)</source>
         <translation>switchyard lease: braucht HOST, --owner NAME und -- BEFEHL (siehe --help)</translation>
     </message>
     <message>
-        <location filename="../src/admin/leasecommand.cpp" line="62"/>
+        <location line="+5"/>
         <source>switchyard lease: waiting for host %1 to drain and stop its engine...</source>
         <translation>switchyard lease: warte, bis Host %1 leergelaufen ist und seine Engine gestoppt hat …</translation>
     </message>
     <message>
-        <location filename="../src/admin/leasecommand.cpp" line="67"/>
+        <location line="+5"/>
         <source>switchyard lease: the relay at %1 did not grant the lease: %2</source>
         <translation>switchyard lease: das Relay unter %1 hat die Reservierung nicht gewährt: %2</translation>
     </message>
     <message>
-        <location filename="../src/admin/leasecommand.cpp" line="72"/>
+        <location line="+5"/>
         <source>switchyard lease: host %1 is yours; running %2</source>
         <translation>switchyard lease: Host %1 gehört dir; führe %2 aus</translation>
     </message>
     <message>
-        <location filename="../src/admin/leasecommand.cpp" line="88"/>
+        <location line="+16"/>
         <source>switchyard lease: cannot run %1: %2</source>
         <translation>switchyard lease: %1 lässt sich nicht ausführen: %2</translation>
     </message>
     <message>
-        <location filename="../src/admin/leasecommand.cpp" line="92"/>
+        <location line="+4"/>
         <source>switchyard lease: could not give host %1 back: %2 (it is released when the lease&apos;s time runs out)</source>
         <translation>switchyard lease: Host %1 ließ sich nicht zurückgeben: %2 (er wird frei, wenn die Reservierung abläuft)</translation>
     </message>
     <message>
-        <location filename="../src/admin/leasecommand.cpp" line="96"/>
+        <location line="+4"/>
         <source>switchyard lease: host %1 given back</source>
         <translation>switchyard lease: Host %1 zurückgegeben</translation>
     </message>
     <message>
-        <location filename="../src/admin/logcommand.cpp" line="57"/>
+        <location filename="../src/admin/logcommand.cpp" line="+57"/>
         <source>Usage: switchyard log [--follow] [--host H] [--model M] [--limit N] [--relay URL]
 Prints the running relay&apos;s request history and host events in the journal format,
 oldest first; --follow keeps printing new lines as they happen.
@@ -778,17 +908,17 @@ das Älteste zuerst; mit --follow kommen neue Zeilen dazu, sobald sie entstehen.
 </translation>
     </message>
     <message>
-        <location filename="../src/admin/logcommand.cpp" line="62"/>
+        <location line="+5"/>
         <source>switchyard log: unknown argument %1 (see --help)</source>
         <translation>switchyard log: unbekanntes Argument %1 (siehe --help)</translation>
     </message>
     <message>
-        <location filename="../src/admin/logcommand.cpp" line="82"/>
+        <location line="+20"/>
         <source>switchyard log: no history from the relay at %1: %2</source>
         <translation>switchyard log: kein Verlauf vom Relay unter %1: %2</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentcommand.cpp" line="25"/>
+        <location filename="../src/engines/agentcommand.cpp" line="-42"/>
         <source>Usage: switchyard agent --config FILE [--listen HOST:PORT]
 
 Runs on a GPU box: starts and stops its llama.cpp engines when the relay asks.
@@ -809,32 +939,32 @@ Optionen:
 </translation>
     </message>
     <message>
-        <location filename="../src/engines/agentcommand.cpp" line="49"/>
+        <location line="+24"/>
         <source>%1 needs a value</source>
         <translation>%1 braucht einen Wert</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentcommand.cpp" line="55"/>
+        <location line="+6"/>
         <source>unknown option %1</source>
         <translation>unbekannte Option %1</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentcommand.cpp" line="59"/>
+        <location line="+4"/>
         <source>--config FILE is required</source>
         <translation>--config DATEI ist erforderlich</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentcommand.cpp" line="95"/>
+        <location line="+36"/>
         <source>switchyard agent listening on http://%1 (engines: %2)</source>
         <translation>switchyard agent lauscht auf http://%1 (Engines: %2)</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentcommand.cpp" line="104"/>
+        <location line="+9"/>
         <source>stopping engines</source>
         <translation>Engines werden gestoppt</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="38"/>
+        <location filename="../src/export/exportcommand.cpp" line="-243"/>
         <source>Usage: switchyard export opencode|claude-code|pi [options]
 
 Prints a client config that points at the relay, with the models the relay lists now
@@ -905,78 +1035,83 @@ Beispiele:
 </translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="85"/>
+        <location line="+47"/>
         <source>--base-url wants an http:// or https:// URL, not &apos;%1&apos;</source>
         <translation>--base-url erwartet eine http://- oder https://-URL, nicht &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="105"/>
+        <location line="+23"/>
         <source>cannot read the model list from %1/v1/models: %2 (is the relay running? see --base-url)</source>
         <translation>die Modellliste von %1/v1/models lässt sich nicht lesen: %2 (läuft das Relay? siehe --base-url)</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="110"/>
+        <location line="+5"/>
+        <source>%1/v1/models answered HTTP 401: the relay wants a client key; set SWITCHYARD_API_KEY</source>
+        <translation>%1/v1/models antwortete mit HTTP 401: Das Relay verlangt einen Client-Schlüssel; SWITCHYARD_API_KEY setzen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>%1/v1/models answered HTTP %2</source>
         <translation>%1/v1/models antwortete mit HTTP %2</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="121"/>
+        <location line="+11"/>
         <source>cannot read %1: %2</source>
         <translation>%1 lässt sich nicht lesen: %2</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="168"/>
+        <location line="+47"/>
         <source>see switchyard export --help</source>
         <translation>siehe switchyard export --help</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="180"/>
+        <location line="+12"/>
         <source>name one client: opencode, claude-code or pi</source>
         <translation>einen Client nennen: opencode, claude-code oder pi</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="183"/>
+        <location line="+3"/>
         <source>unknown client %1: use opencode, claude-code or pi</source>
         <translation>unbekannter Client %1: opencode, claude-code oder pi verwenden</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="194"/>
+        <location line="+11"/>
         <source>--%1 is not an option of export %2</source>
         <translation>--%1 ist keine Option von export %2</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="197"/>
+        <location line="+3"/>
         <source>--write needs --merge FILE (the file to write back)</source>
         <translation>--write braucht --merge DATEI (die Datei, in die zurückgeschrieben wird)</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="200"/>
+        <location line="+3"/>
         <source>--provider wants a name without &apos;/&apos;</source>
         <translation>--provider erwartet einen Namen ohne &apos;/&apos;</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="215"/>
+        <location line="+15"/>
         <source>the relay at %1 lists no models</source>
         <translation>das Relay unter %1 führt keine Modelle</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="222"/>
-        <location filename="../src/export/exportcommand.cpp" line="230"/>
+        <location line="+7"/>
+        <location line="+8"/>
         <source>unknown model %1; known: %2</source>
         <translation>unbekanntes Modell %1; bekannt: %2</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="224"/>
+        <location line="-6"/>
         <source>--models names no model</source>
         <translation>--models nennt kein Modell</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="260"/>
+        <location line="+36"/>
         <source>%1 does not exist (leave out --merge to print a new config)</source>
         <translation>%1 gibt es nicht (--merge weglassen, um eine neue Konfiguration auszugeben)</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="273"/>
+        <location line="+13"/>
         <source>cannot write %1: %2</source>
         <translation>%1 lässt sich nicht schreiben: %2</translation>
     </message>
@@ -984,17 +1119,17 @@ Beispiele:
 <context>
     <name>switchyard::AgentDriver</name>
     <message>
-        <location filename="../src/engines/agentdriver.cpp" line="60"/>
+        <location filename="../src/engines/agentdriver.cpp" line="+60"/>
         <source>the agent at %1 refused the token (401): check &quot;token&quot; in both configs</source>
         <translation>der Agent unter %1 hat das Token abgelehnt (401): &quot;token&quot; in beiden Konfigurationen prüfen</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentdriver.cpp" line="66"/>
+        <location line="+6"/>
         <source>the agent at %1 answered %2</source>
         <translation>der Agent unter %1 antwortete %2</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentdriver.cpp" line="133"/>
+        <location line="+67"/>
         <source>the agent at %1 sent a status that is not JSON</source>
         <translation>der Agent unter %1 hat einen Status geschickt, der kein JSON ist</translation>
     </message>
@@ -1002,12 +1137,12 @@ Beispiele:
 <context>
     <name>switchyard::AgentRequest</name>
     <message>
-        <location filename="../src/engines/agentrequest.cpp" line="16"/>
+        <location filename="../src/engines/agentrequest.cpp" line="+16"/>
         <source>no answer from the agent at %1 to %2 within %3</source>
         <translation>keine Antwort vom Agenten unter %1 auf %2 innerhalb von %3</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentrequest.cpp" line="50"/>
+        <location line="+34"/>
         <source>the agent at %1 did not answer: %2</source>
         <translation>der Agent unter %1 hat nicht geantwortet: %2</translation>
     </message>
@@ -1015,83 +1150,83 @@ Beispiele:
 <context>
     <name>switchyard::AgentService</name>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="63"/>
+        <location filename="../src/engines/agentservice.cpp" line="+64"/>
         <source>cannot listen on %1:%2: %3</source>
         <translation>auf %1:%2 lässt sich nicht lauschen: %3</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="99"/>
+        <location line="+36"/>
         <source>engine %1: starting</source>
         <translation>Engine %1: startet</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="103"/>
+        <location line="+4"/>
         <source>engine %1: up after %2</source>
         <translation>Engine %1: läuft nach %2</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="108"/>
+        <location line="+5"/>
         <source>engine %1: stopping</source>
         <translation>Engine %1: wird gestoppt</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="111"/>
+        <location line="+3"/>
         <source>engine %1: stopped</source>
         <translation>Engine %1: gestoppt</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="128"/>
+        <location line="+17"/>
         <source>engine %1: start failed: %2</source>
         <translation>Engine %1: Start fehlgeschlagen: %2</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="137"/>
+        <location line="+9"/>
         <source>engine %1: exited on its own: %2</source>
         <translation>Engine %1: hat sich von selbst beendet: %2</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="188"/>
-        <location filename="../src/engines/agentservice.cpp" line="217"/>
+        <location line="+46"/>
+        <location line="+29"/>
         <source>no such path: %1</source>
         <translation>diesen Pfad gibt es nicht: %1</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="192"/>
+        <location line="-25"/>
         <source>missing or wrong token</source>
         <translation>Token fehlt oder ist falsch</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="199"/>
+        <location line="+7"/>
         <source>use GET</source>
         <translation>GET verwenden</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="204"/>
+        <location line="+5"/>
         <source>use POST</source>
         <translation>POST verwenden</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="208"/>
+        <location line="+4"/>
         <source>the agent is shutting down</source>
         <translation>der Agent fährt herunter</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="258"/>
+        <location line="+50"/>
         <source>expected a JSON object like {&quot;engine&quot;:&quot;NAME&quot;}</source>
         <translation>ein JSON-Objekt wie {&quot;engine&quot;:&quot;NAME&quot;} erwartet</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="265"/>
+        <location line="+7"/>
         <source>&quot;engine&quot; is missing</source>
         <translation>&quot;engine&quot; fehlt</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="269"/>
+        <location line="+4"/>
         <source>&quot;engine&quot; must be a string</source>
         <translation>&quot;engine&quot; muss eine Zeichenkette sein</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="274"/>
+        <location line="+5"/>
         <source>no engine called %1 on this agent (engines: %2)</source>
         <translation>keine Engine namens %1 auf diesem Agenten (Engines: %2)</translation>
     </message>
@@ -1099,27 +1234,27 @@ Beispiele:
 <context>
     <name>switchyard::ClientConfigExporter</name>
     <message>
-        <location filename="../ui/clientconfigexporter.cpp" line="18"/>
+        <location filename="../ui/clientconfigexporter.cpp" line="+18"/>
         <source>opencode</source>
         <translation>opencode</translation>
     </message>
     <message>
-        <location filename="../ui/clientconfigexporter.cpp" line="19"/>
+        <location line="+1"/>
         <source>Claude Code</source>
         <translation>Claude Code</translation>
     </message>
     <message>
-        <location filename="../ui/clientconfigexporter.cpp" line="20"/>
+        <location line="+1"/>
         <source>pi</source>
         <translation>pi</translation>
     </message>
     <message>
-        <location filename="../ui/clientconfigexporter.cpp" line="49"/>
+        <location line="+29"/>
         <source>export exited with code %1</source>
         <translation>export endete mit Code %1</translation>
     </message>
     <message>
-        <location filename="../ui/clientconfigexporter.cpp" line="55"/>
+        <location line="+6"/>
         <source>cannot run %1: %2</source>
         <translation>%1 lässt sich nicht ausführen: %2</translation>
     </message>
@@ -1127,57 +1262,57 @@ Beispiele:
 <context>
     <name>switchyard::CommandDriver</name>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="21"/>
+        <location filename="../src/engines/commanddriver.cpp" line="+21"/>
         <source>killed by signal %1</source>
         <translation>wurde durch Signal %1 beendet</translation>
     </message>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="22"/>
+        <location line="+1"/>
         <source>exited with code %1</source>
         <translation>endete mit Code %1</translation>
     </message>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="132"/>
+        <location line="+110"/>
         <source>host %1: no engine can be reached: %2</source>
         <translation>Host %1: keine Engine ist erreichbar: %2</translation>
     </message>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="168"/>
+        <location line="+36"/>
         <source>no engine called %1 on host %2</source>
         <translation>keine Engine namens %1 auf Host %2</translation>
     </message>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="257"/>
+        <location line="+89"/>
         <source>the start command %1</source>
         <translation>der Startbefehl %1</translation>
     </message>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="262"/>
+        <location line="+5"/>
         <source>no /health within %1 of the start command</source>
         <translation>kein /health innerhalb von %1 nach dem Startbefehl</translation>
     </message>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="264"/>
+        <location line="+2"/>
         <source> (last try: %1)</source>
         <translation> (letzter Versuch: %1)</translation>
     </message>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="267"/>
+        <location line="+3"/>
         <source>; last output: %1</source>
         <translation>; letzte Ausgabe: %1</translation>
     </message>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="324"/>
+        <location line="+57"/>
         <source>host %1: the stop command of engine %2 %3</source>
         <translation>Host %1: der Stoppbefehl von Engine %2 %3</translation>
     </message>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="329"/>
+        <location line="+5"/>
         <source>engine %1 of host %2 still answers /health %3 after its stop command</source>
         <translation>Engine %1 von Host %2 antwortet %3 nach ihrem Stoppbefehl noch auf /health</translation>
     </message>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="332"/>
+        <location line="+3"/>
         <source> (which %1)</source>
         <translation> (der Befehl %1)</translation>
     </message>
@@ -1185,22 +1320,22 @@ Beispiele:
 <context>
     <name>switchyard::CommandLine</name>
     <message>
-        <location filename="../src/app/commandline.cpp" line="54"/>
+        <location filename="../src/app/commandline.cpp" line="+53"/>
         <source>%1 needs a value</source>
         <translation>%1 braucht einen Wert</translation>
     </message>
     <message>
-        <location filename="../src/app/commandline.cpp" line="81"/>
+        <location line="+30"/>
         <source>unknown argument: %1 (see --help)</source>
         <translation>unbekanntes Argument: %1 (siehe --help)</translation>
     </message>
     <message>
-        <location filename="../src/app/commandline.cpp" line="87"/>
+        <location line="+6"/>
         <source>--demo brings its own hosts; leave out --config and --upstream</source>
         <translation>--demo bringt eigene Hosts mit; --config und --upstream weglassen</translation>
     </message>
     <message>
-        <location filename="../src/app/commandline.cpp" line="89"/>
+        <location line="+2"/>
         <source>use either --config or --upstream, not both</source>
         <translation>entweder --config oder --upstream verwenden, nicht beides</translation>
     </message>
@@ -1208,23 +1343,23 @@ Beispiele:
 <context>
     <name>switchyard::ConfigReloader</name>
     <message>
-        <location filename="../ui/configreloader.cpp" line="54"/>
+        <location filename="../src/app/configreloader.cpp" line="+56"/>
         <source>the command line and settings</source>
         <translation>der Befehlszeile und den Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/configreloader.cpp" line="60"/>
+        <location line="+6"/>
         <source>the config could not be read</source>
         <translation>die Konfiguration ließ sich nicht lesen</translation>
     </message>
     <message>
-        <location filename="../ui/configreloader.cpp" line="62"/>
-        <location filename="../ui/configreloader.cpp" line="69"/>
+        <location line="+2"/>
+        <location line="+7"/>
         <source>switchyard: config not reloaded, the running one stays: %1</source>
         <translation>switchyard: Konfiguration nicht neu geladen, die laufende bleibt: %1</translation>
     </message>
     <message>
-        <location filename="../ui/configreloader.cpp" line="74"/>
+        <location line="+5"/>
         <source>switchyard: config reloaded from %1</source>
         <translation>switchyard: Konfiguration neu geladen aus %1</translation>
     </message>
@@ -1232,37 +1367,37 @@ Beispiele:
 <context>
     <name>switchyard::DesktopApp</name>
     <message>
-        <location filename="../ui/desktopapp.cpp" line="53"/>
+        <location filename="../ui/desktopapp.cpp" line="+53"/>
         <source>Switchyard is still relaying</source>
         <translation>Switchyard vermittelt weiter</translation>
     </message>
     <message>
-        <location filename="../ui/desktopapp.cpp" line="54"/>
+        <location line="+1"/>
         <source>It keeps running in the tray. Quit it from the tray menu.</source>
         <translation>Es läuft in der Systemleiste weiter. Beenden über das Menü in der Systemleiste.</translation>
     </message>
     <message>
-        <location filename="../ui/desktopapp.cpp" line="69"/>
+        <location line="+15"/>
         <source>The config was not reloaded; the relay goes on with the one it had.</source>
         <translation>Die Konfiguration wurde nicht neu geladen; das Relay läuft mit der bisherigen weiter.</translation>
     </message>
     <message>
-        <location filename="../ui/desktopapp.cpp" line="71"/>
+        <location line="+2"/>
         <source>Config not reloaded</source>
         <translation>Konfiguration nicht neu geladen</translation>
     </message>
     <message>
-        <location filename="../ui/desktopapp.cpp" line="76"/>
+        <location line="+5"/>
         <source>Config reloaded from %1</source>
         <translation>Konfiguration neu geladen aus %1</translation>
     </message>
     <message>
-        <location filename="../ui/desktopapp.cpp" line="112"/>
+        <location line="+36"/>
         <source>No system tray was found, so Switchyard runs in this window: closing it stops the relay.</source>
         <translation>Es wurde keine Systemleiste gefunden, deshalb läuft Switchyard in diesem Fenster: Schließen beendet das Relay.</translation>
     </message>
     <message>
-        <location filename="../ui/desktopapp.cpp" line="183"/>
+        <location line="+71"/>
         <source>Settings are not available in this mode</source>
         <translation>In diesem Modus gibt es keine Einstellungen</translation>
     </message>
@@ -1270,52 +1405,52 @@ Beispiele:
 <context>
     <name>switchyard::EngineProcess</name>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="67"/>
+        <location filename="../src/engines/engineprocess.cpp" line="+67"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="91"/>
+        <location line="+24"/>
         <source>%1 already answers /health: a server Switchyard did not start is running there</source>
         <translation>%1 antwortet bereits auf /health: dort läuft ein Server, den Switchyard nicht gestartet hat</translation>
     </message>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="103"/>
+        <location line="+12"/>
         <source>no argv: nothing to start</source>
         <translation>kein argv: nichts zu starten</translation>
     </message>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="136"/>
+        <location line="+33"/>
         <source>cannot start %1: %2</source>
         <translation>%1 lässt sich nicht starten: %2</translation>
     </message>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="150"/>
+        <location line="+14"/>
         <source>killed by signal %1</source>
         <translation>wurde durch Signal %1 beendet</translation>
     </message>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="151"/>
+        <location line="+1"/>
         <source>exited with code %1</source>
         <translation>endete mit Code %1</translation>
     </message>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="184"/>
+        <location line="+33"/>
         <source>no /health within %1</source>
         <translation>kein /health innerhalb von %1</translation>
     </message>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="186"/>
+        <location line="+2"/>
         <source> (last try: %1)</source>
         <translation> (letzter Versuch: %1)</translation>
     </message>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="189"/>
+        <location line="+3"/>
         <source>; last output: %1</source>
         <translation>; letzte Ausgabe: %1</translation>
     </message>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="236"/>
+        <location line="+47"/>
         <source>engine %1 did not stop within %2 of SIGTERM; sending SIGKILL</source>
         <translation>Engine %1 hat nicht innerhalb von %2 nach SIGTERM angehalten; sende SIGKILL</translation>
     </message>
@@ -1323,38 +1458,38 @@ Beispiele:
 <context>
     <name>switchyard::EngineSupervisor</name>
     <message>
-        <location filename="../src/engines/enginesupervisor.cpp" line="67"/>
+        <location filename="../src/engines/enginesupervisor.cpp" line="+67"/>
         <source>cannot write %1: %2</source>
         <translation>%1 lässt sich nicht schreiben: %2</translation>
     </message>
     <message>
-        <location filename="../src/engines/enginesupervisor.cpp" line="91"/>
+        <location line="+24"/>
         <source>stopping engine %1 (pid %2, %3 process(es)) left behind by an earlier run: %4</source>
         <translation>stoppe Engine %1 (PID %2, %3 Prozess(e)), die ein früherer Lauf zurückgelassen hat: %4</translation>
     </message>
     <message>
-        <location filename="../src/engines/enginesupervisor.cpp" line="157"/>
+        <location line="+66"/>
         <source>no engine called %1 (engines: %2)</source>
         <translation>keine Engine namens %1 (Engines: %2)</translation>
     </message>
     <message>
-        <location filename="../src/engines/enginesupervisor.cpp" line="158"/>
+        <location line="+1"/>
         <source>the supervisor could not take its state file %1</source>
         <translation>der Supervisor konnte seine Zustandsdatei %1 nicht übernehmen</translation>
     </message>
     <message>
-        <location filename="../src/engines/enginesupervisor.cpp" line="164"/>
+        <location line="+6"/>
         <source>superseded by a switch to engine %1</source>
         <translation>abgelöst durch einen Wechsel zu Engine %1</translation>
     </message>
     <message>
-        <location filename="../src/engines/enginesupervisor.cpp" line="180"/>
-        <location filename="../src/engines/enginesupervisor.cpp" line="193"/>
+        <location line="+16"/>
+        <location line="+13"/>
         <source>stopped before it was ready</source>
         <translation>gestoppt, bevor sie bereit war</translation>
     </message>
     <message>
-        <location filename="../src/engines/enginesupervisor.cpp" line="297"/>
+        <location line="+104"/>
         <source>engine %1 exited on its own: %2</source>
         <translation>Engine %1 hat sich von selbst beendet: %2</translation>
     </message>
@@ -1362,12 +1497,12 @@ Beispiele:
 <context>
     <name>switchyard::HealthCheck</name>
     <message>
-        <location filename="../src/engines/healthcheck.cpp" line="15"/>
+        <location filename="../src/engines/healthcheck.cpp" line="+15"/>
         <source>%1 did not answer /health within %2 ms</source>
         <translation>%1 hat nicht innerhalb von %2 ms auf /health geantwortet</translation>
     </message>
     <message>
-        <location filename="../src/engines/healthcheck.cpp" line="38"/>
+        <location line="+23"/>
         <source>/health answered %1</source>
         <translation>/health antwortete %1</translation>
     </message>
@@ -1375,17 +1510,17 @@ Beispiele:
 <context>
     <name>switchyard::HistoryWriter</name>
     <message>
-        <location filename="../src/store/historywriter.cpp" line="127"/>
+        <location filename="../src/store/historywriter.cpp" line="+127"/>
         <source>Cannot create the folder %1.</source>
         <translation>Der Ordner %1 lässt sich nicht anlegen.</translation>
     </message>
     <message>
-        <location filename="../src/store/historywriter.cpp" line="144"/>
+        <location line="+17"/>
         <source>Cannot switch the history database to WAL mode: %1</source>
         <translation>Die Verlaufsdatenbank lässt sich nicht in den WAL-Modus schalten: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/store/historywriter.cpp" line="201"/>
+        <location line="+72"/>
         <source>The history database is not open; %n row(s) not stored.</source>
         <translation>
             <numerusform>Die Verlaufsdatenbank ist nicht geöffnet; %n Zeile nicht gespeichert.</numerusform>
@@ -1393,7 +1528,7 @@ Beispiele:
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/store/historywriter.cpp" line="262"/>
+        <location line="+69"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n Zeile nicht im Verlauf gespeichert: %1</numerusform>
@@ -1404,7 +1539,7 @@ Beispiele:
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/hostcarddelegate.cpp" line="120"/>
+        <location filename="../ui/hostcarddelegate.cpp" line="+120"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 von %n Modell geladen</numerusform>
@@ -1412,32 +1547,32 @@ Beispiele:
         </translation>
     </message>
     <message>
-        <location filename="../ui/hostcarddelegate.cpp" line="120"/>
+        <location line="+0"/>
         <source>no models listed</source>
         <translation>keine Modelle aufgeführt</translation>
     </message>
     <message>
-        <location filename="../ui/hostcarddelegate.cpp" line="121"/>
+        <location line="+1"/>
         <source>engine %1 · %2</source>
         <translation>Engine %1 · %2</translation>
     </message>
     <message>
-        <location filename="../ui/hostcarddelegate.cpp" line="135"/>
+        <location line="+14"/>
         <source>%1 ms round trip</source>
         <translation>%1 ms Antwortzeit</translation>
     </message>
     <message>
-        <location filename="../ui/hostcarddelegate.cpp" line="136"/>
+        <location line="+1"/>
         <source>polled %1</source>
         <translation>abgefragt %1</translation>
     </message>
     <message>
-        <location filename="../ui/hostcarddelegate.cpp" line="136"/>
+        <location line="+0"/>
         <source>not polled yet</source>
         <translation>noch nicht abgefragt</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/hostcarddelegate.cpp" line="137"/>
+        <location line="+1"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in Arbeit</numerusform>
@@ -1445,17 +1580,17 @@ Beispiele:
         </translation>
     </message>
     <message>
-        <location filename="../ui/hostcarddelegate.cpp" line="145"/>
+        <location line="+8"/>
         <source>leased by %1 until %2</source>
         <translation>reserviert von %1 bis %2</translation>
     </message>
     <message>
-        <location filename="../ui/hostcarddelegate.cpp" line="146"/>
+        <location line="+1"/>
         <source>leased by %1</source>
         <translation>reserviert von %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/hostcarddelegate.cpp" line="153"/>
+        <location line="+7"/>
         <source>driver %1 · %n engine(s)</source>
         <translation>
             <numerusform>Treiber %1 · %n Engine</numerusform>
@@ -1464,64 +1599,77 @@ Beispiele:
     </message>
 </context>
 <context>
+    <name>switchyard::HostController</name>
+    <message>
+        <location filename="../src/hosts/hostcontroller.cpp" line="+91"/>
+        <source>host %1 runs one static engine and cannot switch</source>
+        <translation>Host %1 hat eine feste Engine und kann nicht wechseln</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>host %1 has no engine &quot;%2&quot; (its engines: %3)</source>
+        <translation>Host %1 hat keine Engine „%2“ (seine Engines: %3)</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::HostTableModel</name>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="57"/>
+        <location filename="../ui/hosttablemodel.cpp" line="+57"/>
         <source>for %1</source>
         <translation>für %1</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="61"/>
+        <location line="+4"/>
         <source>stopping the engine</source>
         <translation>stoppt die Engine</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="61"/>
+        <location line="+0"/>
         <source>to %1</source>
         <translation>zu %1</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="205"/>
+        <location line="+144"/>
         <source>waiting for first poll</source>
         <translation>wartet auf die erste Abfrage</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="206"/>
+        <location line="+1"/>
         <source>up</source>
         <translation>erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="207"/>
+        <location line="+1"/>
         <source>down</source>
         <translation>nicht erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="208"/>
+        <location line="+1"/>
         <source>switching</source>
         <translation>wechselt</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="209"/>
+        <location line="+1"/>
         <source>draining</source>
         <translation>läuft leer</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="210"/>
+        <location line="+1"/>
         <source>leased</source>
         <translation>reserviert</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="221"/>
+        <location line="+11"/>
         <source>down: %1</source>
         <translation>nicht erreichbar: %1</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="223"/>
+        <location line="+2"/>
         <source>leased by %1</source>
         <translation>reserviert von %1</translation>
     </message>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="248"/>
+        <location line="+25"/>
         <source>Last error: %1</source>
         <translation>Letzter Fehler: %1</translation>
     </message>
@@ -1529,108 +1677,137 @@ Beispiele:
 <context>
     <name>switchyard::HostsView</name>
     <message>
-        <location filename="../ui/hostsview.cpp" line="38"/>
+        <location filename="../ui/hostsview.cpp" line="+39"/>
         <source>Hosts</source>
         <translation>Hosts</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="40"/>
         <source>Not available yet: engines switch when a request needs one</source>
-        <translation>Noch nicht verfügbar: Engines wechseln, wenn eine Anfrage eine braucht</translation>
+        <translation type="vanished">Noch nicht verfügbar: Engines wechseln, wenn eine Anfrage eine braucht</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="41"/>
+        <location line="+2"/>
         <source>&amp;Refresh Now</source>
         <translation>Jetzt &amp;aktualisieren</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="42"/>
+        <location line="+1"/>
         <source>Ask the host for its models now, instead of at the next poll</source>
         <translation>Den Host jetzt nach seinen Modellen fragen statt bei der nächsten Abfrage</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="51"/>
+        <location line="+9"/>
         <source>Refreshing every host</source>
         <translation>Alle Hosts werden aktualisiert</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="51"/>
+        <location line="+0"/>
         <source>Refreshing %1</source>
         <translation>%1 wird aktualisiert</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="54"/>
+        <location line="+2"/>
         <source>&amp;Switch Engine…</source>
         <translation>Engine &amp;wechseln …</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="58"/>
+        <location line="+1"/>
+        <source>Run another engine on the host: running requests finish first, new ones wait</source>
+        <translation>Eine andere Engine auf dem Host starten: Laufende Anfragen werden erst beendet, neue warten</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Take Lease…</source>
         <translation>GPU &amp;reservieren …</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="59"/>
+        <location line="+1"/>
         <source>Take the host&apos;s GPU from the relay: running requests finish, the engine stops, model requests get 423 until you release it</source>
         <translation>Die GPU des Hosts dem Relay abnehmen: laufende Anfragen werden fertig, die Engine stoppt, Modellanfragen bekommen 423, bis du sie freigibst</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="62"/>
+        <location line="+3"/>
         <source>Re&amp;lease Lease</source>
         <translation>Reservierung &amp;freigeben</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="63"/>
+        <location line="+1"/>
         <source>Give the host back to the relay</source>
         <translation>Den Host dem Relay zurückgeben</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="67"/>
+        <location line="+4"/>
         <source>%1 is back with the relay</source>
         <translation>%1 ist zurück beim Relay</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="70"/>
+        <location line="+3"/>
         <source>&amp;Copy Engine URL</source>
         <translation>Engine-URL &amp;kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="114"/>
+        <location line="+45"/>
         <source>This host has no controller</source>
         <translation>Dieser Host hat keine Steuerung</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="114"/>
+        <location line="+0"/>
         <source>Select a host first</source>
         <translation>Zuerst einen Host wählen</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="126"/>
-        <location filename="../ui/hostsview.cpp" line="131"/>
+        <location line="+18"/>
+        <source>Switch Engine on %1</source>
+        <translation>Engine auf %1 wechseln</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Engine to run (running requests finish first):</source>
+        <translation>Zu startende Engine (laufende Anfragen werden erst beendet):</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Switching %1 to %2…</source>
+        <translation>Wechsle %1 zu %2…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 runs %2</source>
+        <translation>%1 läuft mit %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 did not switch to %2: %3</source>
+        <translation>%1 hat nicht zu %2 gewechselt: %3</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+5"/>
         <source>Take Lease on %1</source>
         <translation>%1 reservieren</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="127"/>
+        <location line="-4"/>
         <source>Who uses the GPU (model requests are told so):</source>
         <translation>Wer die GPU benutzt (Modellanfragen erfahren es):</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="128"/>
+        <location line="+1"/>
         <source>desktop</source>
         <translation>Desktop</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="132"/>
+        <location line="+4"/>
         <source>For how long, at most (minutes):</source>
         <translation>Für wie lange höchstens (Minuten):</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="136"/>
+        <location line="+4"/>
         <source>Waiting for %1 to finish its requests and stop its engine…</source>
         <translation>Warte, bis %1 seine Anfragen beendet und seine Engine gestoppt hat …</translation>
     </message>
     <message>
-        <location filename="../ui/hostsview.cpp" line="140"/>
+        <location line="+4"/>
         <source>%1 is yours: its GPU is free until you release it</source>
         <translation>%1 gehört dir: seine GPU ist frei, bis du sie freigibst</translation>
     </message>
@@ -1638,7 +1815,7 @@ Beispiele:
 <context>
     <name>switchyard::LocalDriver</name>
     <message>
-        <location filename="../src/engines/localdriver.cpp" line="16"/>
+        <location filename="../src/engines/localdriver.cpp" line="+16"/>
         <source>host %1: %2</source>
         <translation>Host %1: %2</translation>
     </message>
@@ -1646,133 +1823,133 @@ Beispiele:
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="66"/>
+        <location filename="../ui/mainwindow.cpp" line="+66"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="69"/>
+        <location line="+3"/>
         <source>Models</source>
         <translation>Modelle</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="70"/>
+        <location line="+1"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="81"/>
+        <location line="+11"/>
         <source>Hosts</source>
         <translation>Hosts</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="82"/>
+        <location line="+1"/>
         <source>Switch timeline</source>
         <translation>Wechsel-Zeitleiste</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="149"/>
+        <location line="+67"/>
         <source>&amp;Relay</source>
         <translation>&amp;Relay</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="150"/>
+        <location line="+1"/>
         <source>&amp;Copy Endpoint URL</source>
         <translation>Endpunkt-URL &amp;kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="156"/>
+        <location line="+6"/>
         <source>Copied %1</source>
         <translation>%1 kopiert</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="158"/>
+        <location line="+2"/>
         <source>&amp;Reload Config</source>
         <translation>Konfiguration &amp;neu laden</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="161"/>
+        <location line="+3"/>
         <source>&amp;Settings…</source>
         <translation>&amp;Einstellungen …</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="166"/>
+        <location line="+5"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="171"/>
+        <location line="+5"/>
         <source>&amp;Hosts</source>
         <translation>&amp;Hosts</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="179"/>
-        <location filename="../ui/mainwindow.cpp" line="184"/>
+        <location line="+8"/>
+        <location line="+5"/>
         <source>&amp;Models</source>
         <translation>&amp;Modelle</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="183"/>
+        <location line="-1"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="187"/>
+        <location line="+4"/>
         <source>&amp;Requests</source>
         <translation>An&amp;fragen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="192"/>
+        <location line="+5"/>
         <source>Timeline Zoom &amp;In</source>
         <translation>Zeitleiste ver&amp;größern</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="195"/>
+        <location line="+3"/>
         <source>Timeline Zoom &amp;Out</source>
         <translation>Zeitleiste ver&amp;kleinern</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="198"/>
+        <location line="+3"/>
         <source>Timeline Follows &amp;Now</source>
         <translation>Zeitleiste folgt der &amp;Gegenwart</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="204"/>
+        <location line="+6"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="205"/>
+        <location line="+1"/>
         <source>&amp;About Switchyard</source>
         <translation>&amp;Über Switchyard</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="208"/>
+        <location line="+3"/>
         <source>About Switchyard</source>
         <translation>Über Switchyard</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="209"/>
+        <location line="+1"/>
         <source>&lt;h3&gt;Switchyard %1&lt;/h3&gt;&lt;p&gt;One LAN endpoint in front of several llama.cpp GPU boxes.&lt;/p&gt;&lt;p&gt;Clients address models as &lt;i&gt;host-key&lt;/i&gt;; Switchyard switches engines without cutting a stream and answers in each client&apos;s own language when it cannot serve.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Switchyard %1&lt;/h3&gt;&lt;p&gt;Ein Endpunkt im LAN vor mehreren llama.cpp-GPU-Rechnern.&lt;/p&gt;&lt;p&gt;Clients sprechen Modelle als &lt;i&gt;host-key&lt;/i&gt; an; Switchyard wechselt Engines, ohne einen Stream abzubrechen, und antwortet in der Sprache des jeweiligen Clients, wenn es nicht bedienen kann.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="224"/>
+        <location line="+18"/>
         <source>Switchyard — %1</source>
         <translation>Switchyard — %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="250"/>
+        <location line="+26"/>
         <source>not listening</source>
         <translation>lauscht nicht</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="251"/>
+        <location line="+1"/>
         <source>Listening on &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>Lauscht auf &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/mainwindow.cpp" line="254"/>
+        <location line="+3"/>
         <source>%1 of %n host(s) up</source>
         <translation>
             <numerusform>%1 von %n Host erreichbar</numerusform>
@@ -1780,7 +1957,7 @@ Beispiele:
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/mainwindow.cpp" line="256"/>
+        <location line="+2"/>
         <source>%n request(s) in flight</source>
         <translation>
             <numerusform>%n Anfrage in Arbeit</numerusform>
@@ -1788,12 +1965,12 @@ Beispiele:
         </translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="259"/>
+        <location line="+3"/>
         <source>No hosts configured: choose a config file in Settings</source>
         <translation>Keine Hosts konfiguriert: in den Einstellungen eine Konfigurationsdatei wählen</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/mainwindow.cpp" line="261"/>
+        <location line="+2"/>
         <source>%1 of %n up</source>
         <translation>
             <numerusform>%1 von %n erreichbar</numerusform>
@@ -1801,7 +1978,7 @@ Beispiele:
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/mainwindow.cpp" line="263"/>
+        <location line="+2"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in Arbeit</numerusform>
@@ -1809,12 +1986,12 @@ Beispiele:
         </translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="271"/>
+        <location line="+8"/>
         <source>Models (%1)</source>
         <translation>Modelle (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="272"/>
+        <location line="+1"/>
         <source>Requests (%1)</source>
         <translation>Anfragen (%1)</translation>
     </message>
@@ -1822,42 +1999,42 @@ Beispiele:
 <context>
     <name>switchyard::ModelTableModel</name>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="184"/>
+        <location filename="../ui/modeltablemodel.cpp" line="+179"/>
         <source>loaded</source>
         <translation>geladen</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="186"/>
+        <location line="+2"/>
         <source>loading</source>
         <translation>lädt</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="188"/>
+        <location line="+2"/>
         <source>unloaded</source>
         <translation>entladen</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="190"/>
+        <location line="+2"/>
         <source>sleeping</source>
         <translation>schläft</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="192"/>
+        <location line="+2"/>
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="194"/>
+        <location line="+2"/>
         <source>unknown</source>
         <translation>unbekannt</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="271"/>
+        <location line="+77"/>
         <source>The last load failed (exit code %1)</source>
         <translation>Das letzte Laden ist fehlgeschlagen (Exit-Code %1)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/modeltablemodel.cpp" line="277"/>
+        <location line="+6"/>
         <source>%n request(s) today, %1 failed</source>
         <translation>
             <numerusform>%n Anfrage heute, %1 fehlgeschlagen</numerusform>
@@ -1865,67 +2042,67 @@ Beispiele:
         </translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="280"/>
+        <location line="+3"/>
         <source>Median time to first byte today: %1 ms</source>
         <translation>Median der Zeit bis zum ersten Byte heute: %1 ms</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="283"/>
+        <location line="+3"/>
         <source>Clients ask for &quot;%1&quot;; host %2 serves it as &quot;%3&quot;</source>
         <translation>Clients fragen nach &quot;%1&quot;; Host %2 bedient es als &quot;%3&quot;</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="317"/>
+        <location line="+34"/>
         <source>Context size in tokens, as the engine reports it</source>
         <translation>Kontextgröße in Tokens, wie die Engine sie meldet</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="318"/>
+        <location line="+1"/>
         <source>Requests since midnight</source>
         <translation>Anfragen seit Mitternacht</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="319"/>
+        <location line="+1"/>
         <source>Median generation speed of today&apos;s streamed answers</source>
         <translation>Median der Generierungsgeschwindigkeit der heute gestreamten Antworten</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="326"/>
+        <location line="+7"/>
         <source>Alias</source>
         <translation>Alias</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="327"/>
+        <location line="+1"/>
         <source>Host</source>
         <translation>Host</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="328"/>
+        <location line="+1"/>
         <source>Engine</source>
         <translation>Engine</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="329"/>
+        <location line="+1"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="330"/>
+        <location line="+1"/>
         <source>Context</source>
         <translation>Kontext</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="331"/>
+        <location line="+1"/>
         <source>Last used</source>
         <translation>Zuletzt benutzt</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="332"/>
+        <location line="+1"/>
         <source>Today</source>
         <translation>Heute</translation>
     </message>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="333"/>
+        <location line="+1"/>
         <source>Tokens/s</source>
         <translation>Tokens/s</translation>
     </message>
@@ -1933,92 +2110,92 @@ Beispiele:
 <context>
     <name>switchyard::ModelsView</name>
     <message>
-        <location filename="../ui/modelsview.cpp" line="32"/>
+        <location filename="../ui/modelsview.cpp" line="+32"/>
         <source>Loaded only</source>
         <translation>Nur geladene</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="36"/>
+        <location line="+4"/>
         <source>Filter models…</source>
         <translation>Modelle filtern …</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="38"/>
+        <location line="+2"/>
         <source>Filter models</source>
         <translation>Modelle filtern</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="40"/>
+        <location line="+2"/>
         <source>Host</source>
         <translation>Host</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="49"/>
+        <location line="+9"/>
         <source>&amp;Load</source>
         <translation>&amp;Laden</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="50"/>
+        <location line="+1"/>
         <source>Load the selected model on its host (POST /models/load)</source>
         <translation>Das gewählte Modell auf seinem Host laden (POST /models/load)</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="51"/>
+        <location line="+1"/>
         <source>&amp;Unload</source>
         <translation>&amp;Entladen</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="52"/>
+        <location line="+1"/>
         <source>Unload the selected model and free its memory (POST /models/unload)</source>
         <translation>Das gewählte Modell entladen und seinen Speicher freigeben (POST /models/unload)</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="58"/>
+        <location line="+6"/>
         <source>Loading %1…</source>
         <translation>%1 wird geladen …</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="65"/>
+        <location line="+7"/>
         <source>Unloading %1…</source>
         <translation>%1 wird entladen …</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="69"/>
+        <location line="+4"/>
         <source>%1: load accepted</source>
         <translation>%1: Laden angenommen</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="69"/>
+        <location line="+0"/>
         <source>%1: unloaded</source>
         <translation>%1: entladen</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="71"/>
+        <location line="+2"/>
         <source>%1: load refused: %2</source>
         <translation>%1: Laden abgelehnt: %2</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="71"/>
+        <location line="+0"/>
         <source>%1: unload refused: %2</source>
         <translation>%1: Entladen abgelehnt: %2</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="93"/>
+        <location line="+22"/>
         <source>Context</source>
         <translation>Kontext</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="96"/>
+        <location line="+3"/>
         <source>Tokens/s</source>
         <translation>Tokens/s</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="98"/>
+        <location line="+2"/>
         <source>Models</source>
         <translation>Modelle</translation>
     </message>
     <message>
-        <location filename="../ui/modelsview.cpp" line="140"/>
+        <location line="+42"/>
         <source>All hosts</source>
         <translation>Alle Hosts</translation>
     </message>
@@ -2026,7 +2203,7 @@ Beispiele:
 <context>
     <name>switchyard::NoticeBar</name>
     <message>
-        <location filename="../ui/noticebar.cpp" line="24"/>
+        <location filename="../ui/noticebar.cpp" line="+24"/>
         <source>Close this message</source>
         <translation>Diese Meldung schließen</translation>
     </message>
@@ -2034,37 +2211,37 @@ Beispiele:
 <context>
     <name>switchyard::OpencodeExport</name>
     <message>
-        <location filename="../src/export/opencodeexport.cpp" line="82"/>
+        <location filename="../src/export/opencodeexport.cpp" line="+82"/>
         <source>the relay lists no models</source>
         <translation>das Relay führt keine Modelle</translation>
     </message>
     <message>
-        <location filename="../src/export/opencodeexport.cpp" line="89"/>
+        <location line="+7"/>
         <source>unknown model %1; known: %2</source>
         <translation>unbekanntes Modell %1; bekannt: %2</translation>
     </message>
     <message>
-        <location filename="../src/export/opencodeexport.cpp" line="126"/>
+        <location line="+37"/>
         <source>Switchyard (%1)</source>
         <translation>Switchyard (%1)</translation>
     </message>
     <message>
-        <location filename="../src/export/opencodeexport.cpp" line="151"/>
+        <location line="+25"/>
         <source>%1:%2: not valid JSON (%3); nothing was changed</source>
         <translation>%1:%2: kein gültiges JSON (%3); nichts wurde geändert</translation>
     </message>
     <message>
-        <location filename="../src/export/opencodeexport.cpp" line="154"/>
+        <location line="+3"/>
         <source>comments (JSONC) cannot be merged: remove them, or add the provider by hand from `switchyard export opencode`</source>
         <translation>Kommentare (JSONC) lassen sich nicht zusammenführen: sie entfernen oder den Provider von Hand aus `switchyard export opencode` einfügen</translation>
     </message>
     <message>
-        <location filename="../src/export/opencodeexport.cpp" line="160"/>
+        <location line="+6"/>
         <source>%1:%2: expected a JSON object at the top; nothing was changed</source>
         <translation>%1:%2: oben ein JSON-Objekt erwartet; nichts wurde geändert</translation>
     </message>
     <message>
-        <location filename="../src/export/opencodeexport.cpp" line="165"/>
+        <location line="+5"/>
         <source>%1:%2: &quot;provider&quot; is not an object; nothing was changed</source>
         <translation>%1:%2: &quot;provider&quot; ist kein Objekt; nichts wurde geändert</translation>
     </message>
@@ -2072,7 +2249,7 @@ Beispiele:
 <context>
     <name>switchyard::RelayClient</name>
     <message>
-        <location filename="../ui/relayclient.cpp" line="49"/>
+        <location filename="../ui/relayclient.cpp" line="+56"/>
         <source>HTTP %1</source>
         <translation>HTTP %1</translation>
     </message>
@@ -2080,7 +2257,7 @@ Beispiele:
 <context>
     <name>switchyard::RelayRunner</name>
     <message>
-        <location filename="../ui/relayrunner.cpp" line="64"/>
+        <location filename="../src/app/relayrunner.cpp" line="+64"/>
         <source>the running relay could not listen again on %1:%2 either: %3</source>
         <translation>das laufende Relay konnte auch nicht wieder auf %1:%2 lauschen: %3</translation>
     </message>
@@ -2088,7 +2265,12 @@ Beispiele:
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="96"/>
+        <location filename="../src/app/relayservice.cpp" line="+100"/>
+        <source>cannot serve HTTPS: %1</source>
+        <translation>HTTPS nicht möglich: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>cannot listen on %1:%2: %3</source>
         <translation>auf %1:%2 lässt sich nicht lauschen: %3</translation>
     </message>
@@ -2096,95 +2278,95 @@ Beispiele:
 <context>
     <name>switchyard::RequestDetailsPane</name>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="30"/>
+        <location filename="../ui/requestdetailspane.cpp" line="+30"/>
         <source>Select a request to see its details.</source>
         <translation>Eine Anfrage wählen, um ihre Einzelheiten zu sehen.</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="49"/>
+        <location line="+19"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="50"/>
+        <location line="+1"/>
         <source>Started</source>
         <translation>Begonnen</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="51"/>
+        <location line="+1"/>
         <source>Served by</source>
         <translation>Bedient von</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="52"/>
+        <location line="+1"/>
         <source>Duration</source>
         <translation>Dauer</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="53"/>
+        <location line="+1"/>
         <source>First byte</source>
         <translation>Erstes Byte</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="54"/>
+        <location line="+1"/>
         <source>Tokens</source>
         <translation>Tokens</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="55"/>
+        <location line="+1"/>
         <source>Sent</source>
         <translation>Gesendet</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="56"/>
+        <location line="+1"/>
         <source>Client</source>
         <translation>Client</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="57"/>
+        <location line="+1"/>
         <source>User agent</source>
         <translation>User-Agent</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="58"/>
+        <location line="+1"/>
         <source>Relay error</source>
         <translation>Relay-Fehler</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="66"/>
+        <location line="+8"/>
         <source>This request as the journal writes it</source>
         <translation>Diese Anfrage, wie das Journal sie schreibt</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="126"/>
+        <location line="+60"/>
         <source>no answer (client went away)</source>
         <translation>keine Antwort (Client ist gegangen)</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="129"/>
+        <location line="+3"/>
         <source>the relay itself</source>
         <translation>das Relay selbst</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="130"/>
+        <location line="+1"/>
         <source>host %1</source>
         <translation>Host %1</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="131"/>
+        <location line="+1"/>
         <source>host %1, engine %2</source>
         <translation>Host %1, Engine %2</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="133"/>
-        <location filename="../ui/requestdetailspane.cpp" line="134"/>
-        <location filename="../ui/requestdetailspane.cpp" line="142"/>
-        <location filename="../ui/requestdetailspane.cpp" line="143"/>
+        <location line="+2"/>
+        <location line="+1"/>
+        <location line="+8"/>
+        <location line="+1"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="136"/>
+        <location line="-7"/>
         <source>%1 at %2 tokens/s</source>
         <translation>%1 mit %2 Tokens/s</translation>
     </message>
@@ -2192,52 +2374,52 @@ Beispiele:
 <context>
     <name>switchyard::RequestLogModel</name>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="209"/>
+        <location filename="../src/store/requestlogmodel.cpp" line="+209"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="210"/>
+        <location line="+1"/>
         <source>Method</source>
         <translation>Methode</translation>
     </message>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="211"/>
+        <location line="+1"/>
         <source>Path</source>
         <translation>Pfad</translation>
     </message>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="212"/>
+        <location line="+1"/>
         <source>Alias</source>
         <translation>Alias</translation>
     </message>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="213"/>
+        <location line="+1"/>
         <source>Host</source>
         <translation>Host</translation>
     </message>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="214"/>
+        <location line="+1"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="215"/>
+        <location line="+1"/>
         <source>Duration</source>
         <translation>Dauer</translation>
     </message>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="216"/>
+        <location line="+1"/>
         <source>First byte</source>
         <translation>Erstes Byte</translation>
     </message>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="217"/>
+        <location line="+1"/>
         <source>Tokens/s</source>
         <translation>Tokens/s</translation>
     </message>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="218"/>
+        <location line="+1"/>
         <source>Client</source>
         <translation>Client</translation>
     </message>
@@ -2245,87 +2427,87 @@ Beispiele:
 <context>
     <name>switchyard::RequestLogView</name>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="46"/>
+        <location filename="../ui/requestlogview.cpp" line="+46"/>
         <source>Search path, client, error…</source>
         <translation>Pfad, Client, Fehler suchen …</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="48"/>
+        <location line="+2"/>
         <source>Search requests</source>
         <translation>Anfragen durchsuchen</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="51"/>
+        <location line="+3"/>
         <source>Host</source>
         <translation>Host</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="58"/>
+        <location line="+7"/>
         <source>Model</source>
         <translation>Modell</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="60"/>
+        <location line="+2"/>
         <source>All models</source>
         <translation>Alle Modelle</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="63"/>
+        <location line="+3"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="64"/>
+        <location line="+1"/>
         <source>Any status</source>
         <translation>Jeder Status</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="65"/>
+        <location line="+1"/>
         <source>Succeeded</source>
         <translation>Erfolgreich</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="66"/>
+        <location line="+1"/>
         <source>Failed (any)</source>
         <translation>Fehlgeschlagen (alle)</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="67"/>
+        <location line="+1"/>
         <source>Client errors (4xx)</source>
         <translation>Client-Fehler (4xx)</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="68"/>
+        <location line="+1"/>
         <source>Errors (5xx, relay)</source>
         <translation>Fehler (5xx, Relay)</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="95"/>
+        <location line="+27"/>
         <source>First byte</source>
         <translation>Erstes Byte</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="96"/>
+        <location line="+1"/>
         <source>Tokens/s</source>
         <translation>Tokens/s</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="97"/>
+        <location line="+1"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="99"/>
+        <location line="+2"/>
         <source>&amp;Copy as Journal Line</source>
         <translation>Als Journal&amp;zeile kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="102"/>
+        <location line="+3"/>
         <source>Copy the selected requests as the journal writes them</source>
         <translation>Die gewählten Anfragen so kopieren, wie das Journal sie schreibt</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/requestlogview.cpp" line="109"/>
+        <location line="+7"/>
         <source>Copied %n journal line(s)</source>
         <translation>
             <numerusform>%n Journalzeile kopiert</numerusform>
@@ -2333,12 +2515,12 @@ Beispiele:
         </translation>
     </message>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="166"/>
+        <location line="+57"/>
         <source>All hosts</source>
         <translation>Alle Hosts</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/requestlogview.cpp" line="225"/>
+        <location line="+59"/>
         <source>%n request(s)</source>
         <translation>
             <numerusform>%n Anfrage</numerusform>
@@ -2346,7 +2528,7 @@ Beispiele:
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/requestlogview.cpp" line="226"/>
+        <location line="+1"/>
         <source>%1 of %n request(s)</source>
         <translation>
             <numerusform>%1 von %n Anfrage</numerusform>
@@ -2357,118 +2539,118 @@ Beispiele:
 <context>
     <name>switchyard::SettingsDialog</name>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="40"/>
+        <location filename="../ui/settingsdialog.cpp" line="+40"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="41"/>
+        <location line="+1"/>
         <source>as in the config</source>
         <translation>wie in der Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="57"/>
+        <location line="+16"/>
         <source>Start Switchyard in the tray when I log in</source>
         <translation>Switchyard bei der Anmeldung in der Systemleiste starten</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="60"/>
+        <location line="+3"/>
         <source>Switchyard Settings</source>
         <translation>Switchyard-Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="61"/>
+        <location line="+1"/>
         <source>from the config file, else 127.0.0.1:18766</source>
         <translation>aus der Konfigurationsdatei, sonst 127.0.0.1:18766</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="62"/>
+        <location line="+1"/>
         <source>HOST:PORT, e.g. 0.0.0.0:18766 for the whole LAN, 127.0.0.1:18766 for this machine only</source>
         <translation>HOST:PORT, z. B. 0.0.0.0:18766 für das ganze LAN, 127.0.0.1:18766 nur für diesen Rechner</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="63"/>
+        <location line="+1"/>
         <source>none: hosts come from --upstream</source>
         <translation>keine: Hosts kommen aus --upstream</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="64"/>
+        <location line="+1"/>
         <source>the default folder</source>
         <translation>der Standardordner</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="65"/>
+        <location line="+1"/>
         <source>A streaming request that waits this long (for a switch or a load) gets the relay&apos;s own 200 and keep-alive comments, so clients do not time out</source>
         <translation>Eine streamende Anfrage, die so lange wartet (auf einen Wechsel oder ein Laden), bekommt die eigene 200 des Relays und Keep-alive-Kommentare, damit Clients nicht in eine Zeitüberschreitung laufen</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="67"/>
+        <location line="+2"/>
         <source>How often a waiting stream gets a comment saying what it waits for</source>
         <translation>Wie oft ein wartender Stream einen Kommentar bekommt, der sagt, worauf er wartet</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="72"/>
+        <location line="+5"/>
         <source>&amp;Listen on:</source>
         <translation>&amp;Lauschen auf:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="73"/>
+        <location line="+1"/>
         <source>&amp;Config file:</source>
         <translation>&amp;Konfigurationsdatei:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="73"/>
-        <location filename="../ui/settingsdialog.cpp" line="79"/>
+        <location line="+0"/>
+        <location line="+6"/>
         <source>Browse…</source>
         <translation>Durchsuchen …</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="74"/>
+        <location line="-5"/>
         <source>Config File</source>
         <translation>Konfigurationsdatei</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="75"/>
+        <location line="+1"/>
         <source>Switchyard config (*.json);;All files (*)</source>
         <translation>Switchyard-Konfiguration (*.json);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="79"/>
+        <location line="+4"/>
         <source>&amp;Data folder:</source>
         <translation>&amp;Datenordner:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="80"/>
+        <location line="+1"/>
         <source>Data Folder</source>
         <translation>Datenordner</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="84"/>
+        <location line="+4"/>
         <source>Early &amp;200 after:</source>
         <translation>Frühe &amp;200 nach:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="85"/>
+        <location line="+1"/>
         <source>Waiting co&amp;mment every:</source>
         <translation>Warte&amp;kommentar alle:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="91"/>
+        <location line="+6"/>
         <source>Changes apply at once, without dropping a stream; the data folder at the next start. These settings are for the window and the tray; --headless reads only its command line and config file.</source>
         <translation>Änderungen gelten sofort, ohne einen Stream abzubrechen; der Datenordner ab dem nächsten Start. Diese Einstellungen gelten für das Fenster und die Systemleiste; --headless liest nur seine Befehlszeile und seine Konfigurationsdatei.</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="95"/>
+        <location line="+4"/>
         <source>This session was started with %1, which wins over these settings until it is started without.</source>
         <translation>Diese Sitzung wurde mit %1 gestartet; das hat Vorrang vor diesen Einstellungen, bis ohne gestartet wird.</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="126"/>
+        <location line="+31"/>
         <source>Listen on: %1</source>
         <translation>Lauschen auf: %1</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="134"/>
+        <location line="+8"/>
         <source>%1 could not be read</source>
         <translation>%1 ließ sich nicht lesen</translation>
     </message>
@@ -2476,7 +2658,7 @@ Beispiele:
 <context>
     <name>switchyard::ShellCommand</name>
     <message>
-        <location filename="../src/engines/shellcommand.cpp" line="57"/>
+        <location filename="../src/engines/shellcommand.cpp" line="+57"/>
         <source>cannot run /bin/sh: %1</source>
         <translation>/bin/sh lässt sich nicht ausführen: %1</translation>
     </message>
@@ -2484,12 +2666,12 @@ Beispiele:
 <context>
     <name>switchyard::StaticDriver</name>
     <message>
-        <location filename="../src/engines/staticdriver.cpp" line="21"/>
+        <location filename="../src/engines/staticdriver.cpp" line="+21"/>
         <source>host %1 is static: it runs engine %2 and never switches</source>
         <translation>Host %1 ist statisch: er betreibt Engine %2 und wechselt nie</translation>
     </message>
     <message>
-        <location filename="../src/engines/staticdriver.cpp" line="29"/>
+        <location line="+8"/>
         <source>host %1 is static: engine %2 is not stopped</source>
         <translation>Host %1 ist statisch: Engine %2 wird nicht gestoppt</translation>
     </message>
@@ -2497,82 +2679,82 @@ Beispiele:
 <context>
     <name>switchyard::TimelineModel</name>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="145"/>
+        <location filename="../src/store/timelinemodel.cpp" line="+145"/>
         <source>switching</source>
         <translation>Wechsel</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="146"/>
+        <location line="+1"/>
         <source>engine up</source>
         <translation>Engine läuft</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="147"/>
+        <location line="+1"/>
         <source>switch failed</source>
         <translation>Wechsel fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="148"/>
+        <location line="+1"/>
         <source>model loaded</source>
         <translation>Modell geladen</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="149"/>
+        <location line="+1"/>
         <source>model unloaded</source>
         <translation>Modell entladen</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="150"/>
+        <location line="+1"/>
         <source>lease taken</source>
         <translation>Reservierung übernommen</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="151"/>
+        <location line="+1"/>
         <source>lease released</source>
         <translation>Reservierung freigegeben</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="152"/>
+        <location line="+1"/>
         <source>host up</source>
         <translation>Host erreichbar</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="153"/>
+        <location line="+1"/>
         <source>host down</source>
         <translation>Host nicht erreichbar</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="229"/>
+        <location line="+76"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="230"/>
+        <location line="+1"/>
         <source>Host</source>
         <translation>Host</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="231"/>
+        <location line="+1"/>
         <source>Event</source>
         <translation>Ereignis</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="232"/>
+        <location line="+1"/>
         <source>Engine</source>
         <translation>Engine</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="233"/>
+        <location line="+1"/>
         <source>Model</source>
         <translation>Modell</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="234"/>
+        <location line="+1"/>
         <source>Duration</source>
         <translation>Dauer</translation>
     </message>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="235"/>
+        <location line="+1"/>
         <source>Detail</source>
         <translation>Einzelheit</translation>
     </message>
@@ -2580,77 +2762,77 @@ Beispiele:
 <context>
     <name>switchyard::TimelineView</name>
     <message>
-        <location filename="../ui/timelineview.cpp" line="54"/>
+        <location filename="../ui/timelineview.cpp" line="+54"/>
         <source>5 min</source>
         <translation>5 min</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="54"/>
+        <location line="+0"/>
         <source>1 h</source>
         <translation>1 h</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="54"/>
+        <location line="+0"/>
         <source>24 h</source>
         <translation>24 h</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="56"/>
+        <location line="+2"/>
         <source>Show the last %1</source>
         <translation>Die letzten %1 zeigen</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="63"/>
+        <location line="+7"/>
         <source>Zoom in (+, or the mouse wheel)</source>
         <translation>Vergrößern (+ oder Mausrad)</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="65"/>
+        <location line="+2"/>
         <source>Zoom out (-, or the mouse wheel)</source>
         <translation>Verkleinern (- oder Mausrad)</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="67"/>
+        <location line="+2"/>
         <source>Now</source>
         <translation>Jetzt</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="71"/>
+        <location line="+4"/>
         <source>Follow the present (End, or double-click the timeline)</source>
         <translation>Der Gegenwart folgen (Ende oder Doppelklick auf die Zeitleiste)</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="85"/>
+        <location line="+14"/>
         <source>engine up</source>
         <translation>Engine läuft</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="86"/>
+        <location line="+1"/>
         <source>switch</source>
         <translation>Wechsel</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="87"/>
+        <location line="+1"/>
         <source>down or failed</source>
         <translation>nicht erreichbar oder fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="88"/>
+        <location line="+1"/>
         <source>load</source>
         <translation>Laden</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="89"/>
+        <location line="+1"/>
         <source>unload</source>
         <translation>Entladen</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="90"/>
+        <location line="+1"/>
         <source>lease</source>
         <translation>Reservierung</translation>
     </message>
     <message>
-        <location filename="../ui/timelineview.cpp" line="91"/>
+        <location line="+1"/>
         <source>requests</source>
         <translation>Anfragen</translation>
     </message>
@@ -2658,102 +2840,102 @@ Beispiele:
 <context>
     <name>switchyard::TimelineWidget</name>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="74"/>
+        <location filename="../ui/timelinewidget.cpp" line="+74"/>
         <source>Switch timeline</source>
         <translation>Wechsel-Zeitleiste</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="379"/>
+        <location line="+305"/>
         <source>No hosts configured</source>
         <translation>Keine Hosts konfiguriert</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="430"/>
+        <location line="+55"/>
         <source>last %1</source>
         <translation>letzte %1</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="469"/>
+        <location line="+39"/>
         <source>requests</source>
         <translation>Anfragen</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="510"/>
+        <location line="+41"/>
         <source>→ %1</source>
         <translation>→ %1</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="511"/>
+        <location line="+1"/>
         <source>→ %1 · %2</source>
         <translation>→ %1 · %2</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="520"/>
+        <location line="+9"/>
         <source>no engine history in this range</source>
         <translation>kein Engine-Verlauf in diesem Zeitraum</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="606"/>
+        <location line="+86"/>
         <source>%1 – now (%2)</source>
         <translation>%1 – jetzt (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="608"/>
+        <location line="+2"/>
         <source>%1 – %2 (%3)</source>
         <translation>%1 – %2 (%3)</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="617"/>
+        <location line="+9"/>
         <source>&lt;b&gt;%1&lt;/b&gt; loaded</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; geladen</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="618"/>
+        <location line="+1"/>
         <source>&lt;b&gt;%1&lt;/b&gt; unloaded</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; entladen</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="621"/>
+        <location line="+3"/>
         <source>took %1</source>
         <translation>dauerte %1</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="639"/>
+        <location line="+18"/>
         <source>Engine &lt;b&gt;%1&lt;/b&gt; up on %2&lt;br&gt;%3</source>
         <translation>Engine &lt;b&gt;%1&lt;/b&gt; läuft auf %2&lt;br&gt;%3</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="642"/>
+        <location line="+3"/>
         <source>Switching to &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="643"/>
+        <location line="+1"/>
         <source>Switching to &lt;b&gt;%1&lt;/b&gt; for %2</source>
         <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt; für %2</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="647"/>
+        <location line="+4"/>
         <source>Switch to &lt;b&gt;%1&lt;/b&gt; failed: %2</source>
         <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt; fehlgeschlagen: %2</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="650"/>
+        <location line="+3"/>
         <source>&lt;b&gt;%1&lt;/b&gt; was down</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; war nicht erreichbar</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="654"/>
+        <location line="+4"/>
         <source>Leased by &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>Reserviert von &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="654"/>
+        <location line="+0"/>
         <source>someone</source>
         <translation>jemandem</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/timelinewidget.cpp" line="667"/>
+        <location line="+13"/>
         <source>%n request(s) active</source>
         <translation>
             <numerusform>%n Anfrage aktiv</numerusform>
@@ -2761,7 +2943,7 @@ Beispiele:
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/timelinewidget.cpp" line="669"/>
+        <location line="+2"/>
         <source>%n failed</source>
         <translation>
             <numerusform>%n fehlgeschlagen</numerusform>
@@ -2772,67 +2954,67 @@ Beispiele:
 <context>
     <name>switchyard::TrayController</name>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="23"/>
+        <location filename="../ui/traycontroller.cpp" line="+23"/>
         <source>&amp;Open Switchyard</source>
         <translation>Switchyard ö&amp;ffnen</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="29"/>
+        <location line="+6"/>
         <source>Hosts</source>
         <translation>Hosts</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="30"/>
+        <location line="+1"/>
         <source>No hosts configured</source>
         <translation>Keine Hosts konfiguriert</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="34"/>
+        <location line="+4"/>
         <source>&amp;Copy Endpoint URL</source>
         <translation>Endpunkt-URL &amp;kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="38"/>
+        <location line="+4"/>
         <source>Endpoint copied</source>
         <translation>Endpunkt kopiert</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="38"/>
+        <location line="+0"/>
         <source>%1 is on the clipboard.</source>
         <translation>%1 liegt in der Zwischenablage.</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="40"/>
+        <location line="+2"/>
         <source>&amp;Export Client Config</source>
         <translation>Client-Konfiguration e&amp;xportieren</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="49"/>
+        <location line="+9"/>
         <source>Client config copied</source>
         <translation>Client-Konfiguration kopiert</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="49"/>
+        <location line="+0"/>
         <source>The %1 config is on the clipboard.</source>
         <translation>Die Konfiguration für %1 liegt in der Zwischenablage.</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="51"/>
+        <location line="+2"/>
         <source>Export failed</source>
         <translation>Export fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="54"/>
+        <location line="+3"/>
         <source>&amp;Settings…</source>
         <translation>&amp;Einstellungen …</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="57"/>
+        <location line="+3"/>
         <source>&amp;Quit Switchyard</source>
         <translation>Switchyard &amp;beenden</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/traycontroller.cpp" line="126"/>
+        <location line="+69"/>
         <source>Switchyard — %1
 %2 of %n host(s) up, %3 in flight
 %4</source>
@@ -2846,17 +3028,17 @@ Beispiele:
         </translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="168"/>
+        <location line="+42"/>
         <source>%1 — %2, %3</source>
         <translation>%1 — %2, %3</translation>
     </message>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="169"/>
+        <location line="+1"/>
         <source>%1 — leased by %2</source>
         <translation>%1 — reserviert von %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/traycontroller.cpp" line="171"/>
+        <location line="+2"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in Arbeit</numerusform>

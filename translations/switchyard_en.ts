@@ -4,7 +4,7 @@
 <context>
     <name>CheckConfig</name>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="32"/>
+        <location filename="../src/config/checkconfig.cpp" line="+32"/>
         <source>%n engine</source>
         <translation>
             <numerusform>%n engine</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="33"/>
+        <location line="+1"/>
         <source>%n engines</source>
         <translation>
             <numerusform>%n engine</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="65"/>
+        <location line="+32"/>
         <source>%n host</source>
         <translation>
             <numerusform>%n host</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/config/checkconfig.cpp" line="66"/>
+        <location line="+1"/>
         <source>%n hosts</source>
         <translation>
             <numerusform>%n host</numerusform>
@@ -39,7 +39,7 @@
 <context>
     <name>export</name>
     <message numerus="yes">
-        <location filename="../src/export/exportcommand.cpp" line="274"/>
+        <location filename="../src/export/exportcommand.cpp" line="+281"/>
         <source>wrote %1 (provider &quot;%2&quot;, %n model(s))</source>
         <translation>
             <numerusform>wrote %1 (provider &quot;%2&quot;, %n model)</numerusform>
@@ -50,7 +50,7 @@
 <context>
     <name>switchyard::HistoryWriter</name>
     <message numerus="yes">
-        <location filename="../src/store/historywriter.cpp" line="201"/>
+        <location filename="../src/store/historywriter.cpp" line="+216"/>
         <source>The history database is not open; %n row(s) not stored.</source>
         <translation>
             <numerusform>The history database is not open; %n row not stored.</numerusform>
@@ -58,7 +58,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../src/store/historywriter.cpp" line="262"/>
+        <location line="+69"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n row not stored in the history: %1</numerusform>
@@ -69,7 +69,7 @@
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/hostcarddelegate.cpp" line="120"/>
+        <location filename="../ui/hostcarddelegate.cpp" line="+120"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 of %n model loaded</numerusform>
@@ -77,7 +77,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/hostcarddelegate.cpp" line="137"/>
+        <location line="+17"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in flight</numerusform>
@@ -85,7 +85,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/hostcarddelegate.cpp" line="153"/>
+        <location line="+16"/>
         <source>driver %1 · %n engine(s)</source>
         <translation>
             <numerusform>driver %1 · %n engine</numerusform>
@@ -96,7 +96,7 @@
 <context>
     <name>switchyard::MainWindow</name>
     <message numerus="yes">
-        <location filename="../ui/mainwindow.cpp" line="254"/>
+        <location filename="../ui/mainwindow.cpp" line="+257"/>
         <source>%1 of %n host(s) up</source>
         <translation>
             <numerusform>%1 of %n host up</numerusform>
@@ -104,7 +104,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/mainwindow.cpp" line="256"/>
+        <location line="+2"/>
         <source>%n request(s) in flight</source>
         <translation>
             <numerusform>%n request in flight</numerusform>
@@ -112,7 +112,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/mainwindow.cpp" line="261"/>
+        <location line="+5"/>
         <source>%1 of %n up</source>
         <translation>
             <numerusform>%1 of %n up</numerusform>
@@ -120,7 +120,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/mainwindow.cpp" line="263"/>
+        <location line="+2"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in flight</numerusform>
@@ -131,7 +131,7 @@
 <context>
     <name>switchyard::ModelTableModel</name>
     <message numerus="yes">
-        <location filename="../ui/modeltablemodel.cpp" line="277"/>
+        <location filename="../ui/modeltablemodel.cpp" line="+272"/>
         <source>%n request(s) today, %1 failed</source>
         <translation>
             <numerusform>%n request today, %1 failed</numerusform>
@@ -142,7 +142,7 @@
 <context>
     <name>switchyard::RequestLogView</name>
     <message numerus="yes">
-        <location filename="../ui/requestlogview.cpp" line="109"/>
+        <location filename="../ui/requestlogview.cpp" line="+109"/>
         <source>Copied %n journal line(s)</source>
         <translation>
             <numerusform>Copied %n journal line</numerusform>
@@ -150,7 +150,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/requestlogview.cpp" line="225"/>
+        <location line="+116"/>
         <source>%n request(s)</source>
         <translation>
             <numerusform>%n request</numerusform>
@@ -158,7 +158,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/requestlogview.cpp" line="226"/>
+        <location line="+1"/>
         <source>%1 of %n request(s)</source>
         <translation>
             <numerusform>%1 of %n request</numerusform>
@@ -169,7 +169,7 @@
 <context>
     <name>switchyard::TimelineWidget</name>
     <message numerus="yes">
-        <location filename="../ui/timelinewidget.cpp" line="667"/>
+        <location filename="../ui/timelinewidget.cpp" line="+671"/>
         <source>%n request(s) active</source>
         <translation>
             <numerusform>%n request active</numerusform>
@@ -177,7 +177,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/timelinewidget.cpp" line="669"/>
+        <location line="+2"/>
         <source>%n failed</source>
         <translation>
             <numerusform>%n failed</numerusform>
@@ -188,7 +188,7 @@
 <context>
     <name>switchyard::TrayController</name>
     <message numerus="yes">
-        <location filename="../ui/traycontroller.cpp" line="126"/>
+        <location filename="../ui/traycontroller.cpp" line="+126"/>
         <source>Switchyard — %1
 %2 of %n host(s) up, %3 in flight
 %4</source>
@@ -202,7 +202,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/traycontroller.cpp" line="171"/>
+        <location line="+45"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in flight</numerusform>
