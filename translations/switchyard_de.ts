@@ -1377,7 +1377,7 @@ Beispiele:
         <translation>Es läuft in der Systemleiste weiter. Beenden über das Menü in der Systemleiste.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+19"/>
         <source>The config was not reloaded; the relay goes on with the one it had.</source>
         <translation>Die Konfiguration wurde nicht neu geladen; das Relay läuft mit der bisherigen weiter.</translation>
     </message>
@@ -1492,6 +1492,99 @@ Beispiele:
         <location line="+104"/>
         <source>engine %1 exited on its own: %2</source>
         <translation>Engine %1 hat sich von selbst beendet: %2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ExportDialog</name>
+    <message>
+        <location filename="../ui/exportdialog.cpp" line="+31"/>
+        <source>As shell &amp;exports (export NAME=value)</source>
+        <translation>Als Shell-E&amp;xporte (export NAME=Wert)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save As…</source>
+        <translation>&amp;Speichern unter…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Merge Into…</source>
+        <translation>&amp;Einfügen in…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export Client Config</source>
+        <translation>Client-Konfiguration exportieren</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The first loaded model</source>
+        <translation>Das erste geladene Modell</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Add the relay&apos;s provider to an existing opencode.json, keeping everything else; the result is shown here and written when you save it</source>
+        <translation>Den Provider des Relays in eine vorhandene opencode.json einfügen, alles andere bleibt; das Ergebnis wird hier gezeigt und beim Speichern geschrieben</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>C&amp;lient:</source>
+        <translation>C&amp;lient:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Default model:</source>
+        <translation>Standard&amp;modell:</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Copied to the clipboard.</source>
+        <translation>In die Zwischenablage kopiert.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The export failed: %1</source>
+        <translation>Der Export ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Merged with %1; Save writes the result back to it.</source>
+        <translation>Mit %1 zusammengeführt; Speichern schreibt das Ergebnis dorthin zurück.</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>Asking the relay for its models…</source>
+        <translation>Frage das Relay nach seinen Modellen…</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Merge Into opencode.json</source>
+        <translation>In opencode.json einfügen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>opencode config (*.json *.jsonc);;All files (*)</source>
+        <translation>opencode-Konfiguration (*.json *.jsonc);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Save Client Config</source>
+        <translation>Client-Konfiguration speichern</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Could not save %1: %2</source>
+        <translation>%1 konnte nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Saved %1.</source>
+        <translation>%1 gespeichert.</translation>
     </message>
 </context>
 <context>
@@ -1823,7 +1916,7 @@ Beispiele:
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+66"/>
+        <location filename="../ui/mainwindow.cpp" line="+67"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
@@ -1861,6 +1954,16 @@ Beispiele:
         <location line="+6"/>
         <source>Copied %1</source>
         <translation>%1 kopiert</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Export Client Config…</source>
+        <translation>Client-Konfiguration &amp;exportieren…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>opencode, Claude Code or pi settings that point at this relay</source>
+        <translation>Einstellungen für opencode, Claude Code oder pi, die auf dieses Relay zeigen</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1939,7 +2042,7 @@ Beispiele:
         <translation>Switchyard — %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+39"/>
         <source>not listening</source>
         <translation>lauscht nicht</translation>
     </message>
@@ -2989,7 +3092,17 @@ Beispiele:
         <translation>Client-Konfiguration e&amp;xportieren</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+4"/>
+        <source>Copy the config to the clipboard</source>
+        <translation>Die Konfiguration in die Zwischenablage kopieren</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Preview, Save or Merge…</source>
+        <translation>&amp;Vorschau, Speichern oder Einfügen…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Client config copied</source>
         <translation>Client-Konfiguration kopiert</translation>
     </message>
@@ -3014,7 +3127,7 @@ Beispiele:
         <translation>Switchyard &amp;beenden</translation>
     </message>
     <message numerus="yes">
-        <location line="+69"/>
+        <location line="+70"/>
         <source>Switchyard — %1
 %2 of %n host(s) up, %3 in flight
 %4</source>

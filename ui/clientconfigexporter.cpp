@@ -35,7 +35,7 @@ bool ClientConfigExporter::isRunning() const
     return m_process && m_process->state() != QProcess::NotRunning;
 }
 
-void ClientConfigExporter::start(const QString &client)
+void ClientConfigExporter::start(const QString &client, const QStringList &extra)
 {
     if (isRunning())
         return;
@@ -54,7 +54,13 @@ void ClientConfigExporter::start(const QString &client)
         process->deleteLater();
         emit finished(client, false, tr("cannot run %1: %2").arg(m_program, process->errorString()));
     });
-    process->start(m_program, arguments(client, m_endpoint));
+    if (!m_apiKey.isEmpty()) {
+        // In the environment, not on the command line, where any local user could read it.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"SWITCHYARD_API_KEY"_s, m_apiKey);
+        process->setProcessEnvironment(env);
+    }
+    process->start(m_program, arguments(client, m_endpoint) + extra);
 }
 
 } // namespace switchyard

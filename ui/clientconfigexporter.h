@@ -30,7 +30,10 @@ public:
 
     void setProgram(const QString &program) { m_program = program; }
     void setEndpoint(const QUrl &endpoint) { m_endpoint = endpoint; }
-    void start(const QString &client);
+    // A client key for a relay that wants one (the export lists its models).
+    void setApiKey(const QString &key) { m_apiKey = key; }
+    // extra: more options for the export command (--model, --shell, --merge FILE).
+    void start(const QString &client, const QStringList &extra = {});
     bool isRunning() const;
 
 Q_SIGNALS:
@@ -40,6 +43,7 @@ Q_SIGNALS:
 private:
     QString m_program;
     QUrl m_endpoint;
+    QString m_apiKey;
     QPointer<QProcess> m_process;
 };
 

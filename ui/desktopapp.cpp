@@ -60,6 +60,10 @@ DesktopApp::DesktopApp(const Clock &clock, RelayRunner *runner, HistoryStore *hi
     connect(m_tray.get(), &TrayController::openWindowRequested, this, &DesktopApp::activate);
     connect(m_tray.get(), &TrayController::toggleWindowRequested, this, &DesktopApp::toggleWindow);
     connect(m_tray.get(), &TrayController::settingsRequested, this, &DesktopApp::openSettings);
+    connect(m_tray.get(), &TrayController::exportDialogRequested, this, [this] {
+        activate();
+        m_window->showExportDialog();
+    });
     connect(m_tray.get(), &TrayController::quitRequested, this, &DesktopApp::quit);
 
     if (reloader) {
@@ -104,7 +108,7 @@ void DesktopApp::bindService(RelayService *service)
     m_hosts->setService(service);
     m_window->setService(service);
     if (service)
-        m_tray->setEndpoint(service->endpoint());
+        m_tray->setEndpoint(service->endpoint(), service->config().access.clientKeys.value(0));
 }
 
 QString DesktopApp::noTrayMessage()

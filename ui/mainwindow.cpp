@@ -3,6 +3,7 @@
 #include "app/relayservice.h"
 #include "app/appsettings.h"
 #include "catalog/catalog.h"
+#include "exportdialog.h"
 #include "hostsview.h"
 #include "hosttablemodel.h"
 #include "inflightcounter.h"
@@ -155,6 +156,9 @@ void MainWindow::buildMenus()
         QApplication::clipboard()->setText(url);
         showStatusMessage(tr("Copied %1").arg(url));
     });
+    QAction *exportConfig = relay->addAction(tr("&Export Client Config…"));
+    exportConfig->setToolTip(tr("opencode, Claude Code or pi settings that point at this relay"));
+    connect(exportConfig, &QAction::triggered, this, [this] { showExportDialog(); });
     QAction *reload = relay->addAction(tr("&Reload Config"));
     reload->setShortcut(QKeySequence::Refresh);
     connect(reload, &QAction::triggered, this, &MainWindow::reloadRequested);
@@ -227,6 +231,19 @@ void MainWindow::setService(RelayService *service)
         setWindowTitle(tr("Switchyard — %1").arg(service->endpoint().authority()));
     }
     updateStatus();
+}
+
+ExportDialog *MainWindow::showExportDialog(const QString &client)
+{
+    const QUrl endpoint = m_service ? m_service->endpoint() : QUrl();
+    const QString key = m_service ? m_service->config().access.clientKeys.value(0) : QString();
+    const QStringList aliases = m_service ? m_service->catalog()->aliases() : QStringList();
+    auto *dialog = new ExportDialog(endpoint, key, aliases, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!client.isEmpty())
+        dialog->setClient(client);
+    dialog->show();
+    return dialog;
 }
 
 void MainWindow::setHistory(HistoryStore *store)

@@ -11,6 +11,7 @@ namespace switchyard {
 
 class AppSettings;
 class Clock;
+class ExportDialog;
 class HistoryStore;
 class HostTableModel;
 class HostsView;
@@ -53,6 +54,9 @@ public:
 
     // Brings the window up and to the front (tray click, second launch).
     void activate();
+    // Export Client Config: preview, copy, save, merge. Returns the dialog (it deletes itself
+    // when closed).
+    ExportDialog *showExportDialog(const QString &client = {});
     void showStatusMessage(const QString &text);
 
 Q_SIGNALS:

@@ -41,8 +41,12 @@ TrayController::TrayController(HostTableModel *hosts, InFlightCounter *inFlight,
     for (const ClientConfigExporter::Client &client : ClientConfigExporter::clients()) {
         QAction *a = exportMenu->addAction(client.title);
         const QString id = client.id;
+        a->setToolTip(tr("Copy the config to the clipboard"));
         connect(a, &QAction::triggered, this, [this, id] { exportConfig(id); });
     }
+    exportMenu->addSeparator();
+    QAction *more = exportMenu->addAction(tr("&Preview, Save or Merge…"));
+    connect(more, &QAction::triggered, this, &TrayController::exportDialogRequested);
     connect(m_exporter, &ClientConfigExporter::finished, this, [this](const QString &client, bool ok, const QString &text) {
         if (ok) {
             QGuiApplication::clipboard()->setText(text);
@@ -99,10 +103,11 @@ void TrayController::hide()
     m_icon.hide();
 }
 
-void TrayController::setEndpoint(const QUrl &endpoint)
+void TrayController::setEndpoint(const QUrl &endpoint, const QString &apiKey)
 {
     m_endpoint = endpoint;
     m_exporter->setEndpoint(endpoint);
+    m_exporter->setApiKey(apiKey);
     m_copyEndpoint->setToolTip(endpoint.toString() + u"/v1"_s);
     updateState();
 }

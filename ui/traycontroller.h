@@ -36,7 +36,7 @@ public:
     bool isVisible() const;
     void hide();
 
-    void setEndpoint(const QUrl &endpoint);
+    void setEndpoint(const QUrl &endpoint, const QString &apiKey = {});
     void showMessage(const QString &title, const QString &text,
                      QSystemTrayIcon::MessageIcon icon = QSystemTrayIcon::Information);
 
@@ -52,6 +52,7 @@ Q_SIGNALS:
     void openWindowRequested();
     void toggleWindowRequested();
     void settingsRequested();
+    void exportDialogRequested();
     void quitRequested();
 
 private:

@@ -8,6 +8,8 @@
 #include "testenginedriver.h"
 #include "app/configreloader.h"
 #include "desktopapp.h"
+#include "clientconfigexporter.h"
+#include "exportdialog.h"
 #include "hosttablemodel.h"
 #include "hostsview.h"
 #include "inflightcounter.h"
@@ -48,8 +50,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QSpinBox>
@@ -197,6 +202,7 @@ private Q_SLOTS:
     void configReloadAppliesOnlyValidConfigs();
     void trayUnavailableFallsBackToWindow();
     void trayMenuListsHosts();
+    void exportDialogPreviewsCopiesSavesAndMerges();
     void trayUnderXvfbWithoutTray();
     void trayUnderXvfbWithTrayer();
 
@@ -1082,6 +1088,69 @@ void TstGui::trayUnavailableFallsBackToWindow()
     QCOMPARE(desktop.window()->notice()->text(), DesktopApp::noTrayMessage());
     // Closing the window quits through DesktopApp (gracefully), not through Qt's last-window rule.
     QVERIFY(!QApplication::quitOnLastWindowClosed());
+}
+
+void TstGui::exportDialogPreviewsCopiesSavesAndMerges()
+{
+    GuiFleet fleet;
+    QVERIFY(fleet.start());
+    ExportDialog dialog(fleet.endpoint(), QString(), fleet.service()->catalog()->aliases());
+    dialog.exporter()->setProgram(binDir() + u"/switchyard"_s);
+    QSignalSpy exported(&dialog, &ExportDialog::exported);
+
+    // opencode first: the preview is the export command's config for this relay.
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 20000);
+    QVERIFY2(exported.last().at(0).toBool(), qPrintable(dialog.preview()));
+    QJsonObject config = QJsonDocument::fromJson(dialog.preview().toUtf8()).object();
+    const QJsonObject provider = config.value("provider"_L1).toObject().value("switchyard"_L1).toObject();
+    QCOMPARE(provider.value("options"_L1).toObject().value("baseURL"_L1).toString(), fleet.endpoint().toString() + u"/v1"_s);
+    QVERIFY(provider.value("models"_L1).toObject().contains("h1-m1"_L1));
+
+    // Copy puts exactly the preview on the clipboard.
+    QApplication::clipboard()->clear();
+    dialog.copyButton()->click();
+    QCOMPARE(QApplication::clipboard()->text(), dialog.preview());
+
+    // Merge into a user's opencode.json: their settings stay, the provider is added; the file
+    // changes only on Save, and then whole.
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"opencode.json"_s);
+    const QByteArray mine = R"({"theme": "tokyonight", "provider": {"other": {"name": "mine"}}})";
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(mine);
+    }
+    dialog.mergeInto(file);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, 20000);
+    QVERIFY2(exported.last().at(0).toBool(), qPrintable(dialog.preview()));
+    config = QJsonDocument::fromJson(dialog.preview().toUtf8()).object();
+    QCOMPARE(config.value("theme"_L1).toString(), u"tokyonight"_s);
+    QVERIFY(config.value("provider"_L1).toObject().contains("other"_L1));
+    QVERIFY(config.value("provider"_L1).toObject().contains("switchyard"_L1));
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), mine);   // not written yet
+    }
+    QVERIFY(dialog.save(file));
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(f.readAll()), dialog.preview());
+    }
+
+    // Claude Code as shell exports, with the chosen model.
+    dialog.setClient(u"claude-code"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 3, 20000);
+    QVERIFY(dialog.preview().contains("ANTHROPIC_BASE_URL"_L1));
+    QVERIFY2(!dialog.preview().contains("export "_L1), qPrintable(dialog.preview()));   // JSON by default
+    // A broken export says why, and offers nothing to copy or save.
+    dialog.exporter()->setProgram(dir.filePath(u"no-such-switchyard"_s));
+    dialog.setClient(u"pi"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 4, 20000);
+    QVERIFY(!exported.last().at(0).toBool());
+    QVERIFY(!dialog.copyButton()->isEnabled());
 }
 
 void TstGui::trayMenuListsHosts()

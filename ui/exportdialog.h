@@ -1,0 +1,62 @@
+#pragma once
+
+#include <QDialog>
+#include <QUrl>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace switchyard {
+
+class ClientConfigExporter;
+
+// Export Client Config in the window (and from the tray): pick a client, see the config the
+// export command prints for this relay, then copy it, save it, or merge it into an existing
+// opencode.json (the merged result is previewed before Save writes it).
+class ExportDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ExportDialog)
+
+public:
+    // aliases: the relay's models now, for the default model choice.
+    ExportDialog(const QUrl &endpoint, const QString &apiKey, const QStringList &aliases, QWidget *parent = nullptr);
+
+    ClientConfigExporter *exporter() const { return m_exporter; }
+
+    void setClient(const QString &client);
+    // Merges into `file` (opencode) and previews the result; Save then writes it back.
+    void mergeInto(const QString &file);
+    bool save(const QString &file);
+    QString preview() const;
+    QString saveTarget() const { return m_saveTarget; }
+    QPushButton *copyButton() const { return m_copy; }
+
+Q_SIGNALS:
+    void exported(bool ok);   // the preview has been refreshed (or the export failed)
+
+private:
+    QString client() const;
+    void refresh();
+    void chooseMergeFile();
+    void chooseSaveFile();
+    QString defaultFileName() const;
+
+    ClientConfigExporter *m_exporter;
+    QComboBox *m_client;
+    QComboBox *m_model;
+    QCheckBox *m_shell;
+    QPlainTextEdit *m_preview;
+    QLabel *m_status;
+    QPushButton *m_copy;
+    QPushButton *m_save;
+    QPushButton *m_merge;
+    QString m_mergeFile;    // merged into this one: what the preview shows
+    QString m_saveTarget;   // where Save last wrote
+    bool m_refreshAgain = false;
+};
+
+} // namespace switchyard
