@@ -23,7 +23,15 @@ UpstreamExchange::UpstreamExchange(UpstreamPool *pool, Request request, QObject 
                  .arg(double(m_request.connectTimeout.count()) / 1000.0));
     });
     m_inactivityTimer.setSingleShot(true);
+    // Reads only note the time of the last byte (re-arming a timer on every read costs more than
+    // relaying the event); when the timer fires it checks, and waits out the rest if a byte came.
     connect(&m_inactivityTimer, &QTimer::timeout, this, [this] {
+        const auto silent = std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now() - m_lastByte);
+        if (silent < m_request.inactivityTimeout) {
+            m_inactivityTimer.start(m_request.inactivityTimeout - silent);
+            return;
+        }
         fail(Failure::Inactivity, QStringLiteral("the engine sent nothing for %1 s")
                  .arg(double(m_request.inactivityTimeout.count()) / 1000.0));
     });
@@ -90,8 +98,10 @@ void UpstreamExchange::sendRequest()
     if (!m_request.body.isEmpty())
         m_socket->write(m_request.body);
     m_socket->flush();
-    if (m_request.inactivityTimeout.count() > 0)
+    if (m_request.inactivityTimeout.count() > 0) {
+        m_lastByte = std::chrono::steady_clock::now();
         m_inactivityTimer.start(m_request.inactivityTimeout);
+    }
 }
 
 void UpstreamExchange::setPaused(bool paused)
@@ -102,8 +112,10 @@ void UpstreamExchange::setPaused(bool paused)
     // While paused the engine's silence is ours (we stopped reading), not the engine's.
     if (paused)
         m_inactivityTimer.stop();
-    else if (!m_done && m_socket && m_request.inactivityTimeout.count() > 0)
+    else if (!m_done && m_socket && m_request.inactivityTimeout.count() > 0) {
+        m_lastByte = std::chrono::steady_clock::now();
         m_inactivityTimer.start(m_request.inactivityTimeout);
+    }
     if (!paused && m_socket && m_socket->bytesAvailable() > 0)
         QMetaObject::invokeMethod(this, &UpstreamExchange::onReadyRead, Qt::QueuedConnection);
 }
@@ -121,8 +133,7 @@ void UpstreamExchange::onReadyRead()
     if (got <= 0)
         return;
     m_gotBytes = true;
-    if (m_request.inactivityTimeout.count() > 0 && !m_paused)
-        m_inactivityTimer.start(m_request.inactivityTimeout);
+    m_lastByte = std::chrono::steady_clock::now();
     const bool hadHead = m_parser.headComplete();
     QByteArray &body = m_body;
     body.resize(0);

@@ -90,6 +90,7 @@ private:
     QByteArray m_body;         // the body bytes decoded from it
     QTimer m_connectTimer;
     QTimer m_inactivityTimer;
+    std::chrono::steady_clock::time_point m_lastByte;   // for the inactivity limit
     Failure m_failure = Failure::None;
     QString m_error;
     bool m_paused = false;
