@@ -178,12 +178,12 @@ Befehle:
     <message>
         <location line="-48"/>
         <location line="+58"/>
-        <location line="+311"/>
+        <location line="+318"/>
         <source>must not be empty (leave the field out for no token)</source>
         <translation>darf nicht leer sein (für kein Token das Feld weglassen)</translation>
     </message>
     <message>
-        <location line="-276"/>
+        <location line="-283"/>
         <source>no engines configured; an agent needs at least one</source>
         <translation>keine Engines konfiguriert; ein Agent braucht mindestens eine</translation>
     </message>
@@ -194,22 +194,21 @@ Befehle:
     <message>
         <location line="-170"/>
         <location line="+187"/>
-        <location line="+371"/>
+        <location line="+378"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
     <message>
-        <location line="-366"/>
+        <location line="-373"/>
         <source>not a valid URL: &quot;%1&quot;</source>
         <translation>keine gültige URL: &quot;%1&quot;</translation>
     </message>
     <message>
-        <location line="+4"/>
         <source>expected an http:// or https:// URL, got &quot;%1&quot;</source>
-        <translation>eine http://- oder https://-URL erwartet, aber &quot;%1&quot; erhalten</translation>
+        <translation type="vanished">eine http://- oder https://-URL erwartet, aber &quot;%1&quot; erhalten</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+15"/>
         <source>the URL has no host: &quot;%1&quot;</source>
         <translation>die URL hat keinen Host: &quot;%1&quot;</translation>
     </message>
@@ -295,14 +294,14 @@ Befehle:
         <translation>muss mindestens 0.001 sein</translation>
     </message>
     <message>
-        <location line="-415"/>
-        <location line="+433"/>
+        <location line="-422"/>
+        <location line="+440"/>
         <source>must not be empty (leave the field out for the default)</source>
         <translation>darf nicht leer sein (für die Vorgabe das Feld weglassen)</translation>
     </message>
     <message>
-        <location line="-429"/>
-        <location line="+431"/>
+        <location line="-436"/>
+        <location line="+438"/>
         <source>must be an absolute path (or start with &quot;~/&quot;), got &quot;%1&quot;</source>
         <translation>muss ein absoluter Pfad sein (oder mit &quot;~/&quot; beginnen), aber &quot;%1&quot; erhalten</translation>
     </message>
@@ -339,8 +338,8 @@ Befehle:
         <translation>wird nur mit dem Treiber &quot;agent&quot; verwendet</translation>
     </message>
     <message>
-        <location line="-300"/>
-        <location line="+325"/>
+        <location line="-307"/>
+        <location line="+332"/>
         <source>invalid engine name &quot;%1&quot;: use only letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
@@ -370,7 +369,7 @@ Befehle:
         <translation>darf nicht leer sein: das Programm und seine Argumente angeben</translation>
     </message>
     <message>
-        <location line="-474"/>
+        <location line="-481"/>
         <source>&quot;%1&quot; is reachable from other machines: add &quot;lan&quot;: true to serve the LAN (and set clients.api_keys; see docs/SECURITY.md), or listen on 127.0.0.1</source>
         <translation>„%1“ ist von anderen Rechnern aus erreichbar: „lan“: true setzen, um im LAN zu dienen (und clients.api_keys setzen; siehe docs/SECURITY.md), oder auf 127.0.0.1 lauschen</translation>
     </message>
@@ -450,7 +449,17 @@ Befehle:
         <translation>nötig beim Lauschen auf %1: Ohne es kann jeder, der den Agenten erreicht, die Engines dieses Rechners wechseln und stoppen (oder auf 127.0.0.1 lauschen)</translation>
     </message>
     <message>
-        <location line="+195"/>
+        <location line="+20"/>
+        <source>https:// is not supported for engines and agents (the relay speaks plain HTTP to them): use http://, or terminate TLS on the box, got &quot;%1&quot;</source>
+        <translation>https:// wird für Engines und Agenten nicht unterstützt (das Relay spricht einfaches HTTP mit ihnen): http:// verwenden oder TLS auf dem Rechner beenden, erhalten: „%1“</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>expected an http:// URL, got &quot;%1&quot;</source>
+        <translation>erwartet wurde eine http://-URL, erhalten: „%1“</translation>
+    </message>
+    <message>
+        <location line="+177"/>
         <source>the program must not be empty</source>
         <translation>das Programm darf nicht leer sein</translation>
     </message>

@@ -455,8 +455,15 @@ public:
             *why = tr("not a valid URL: \"%1\"").arg(text);
             return std::nullopt;
         }
-        if (url.scheme() != u"http" && url.scheme() != u"https") {
-            *why = tr("expected an http:// or https:// URL, got \"%1\"").arg(text);
+        // The relay talks plain HTTP to engines and agents: refused here, an https:// URL
+        // would fail on every request with a garbled answer instead.
+        if (url.scheme() == u"https") {
+            *why = tr("https:// is not supported for engines and agents (the relay speaks plain HTTP to them): "
+                      "use http://, or terminate TLS on the box, got \"%1\"").arg(text);
+            return std::nullopt;
+        }
+        if (url.scheme() != u"http") {
+            *why = tr("expected an http:// URL, got \"%1\"").arg(text);
             return std::nullopt;
         }
         if (url.host().isEmpty()) {

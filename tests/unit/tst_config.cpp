@@ -128,7 +128,7 @@ void TestConfig::brokenConfig_data()
     QTest::newRow("agent bad url")
         << QByteArray("{\n  \"hosts\": {\n    \"3090\": {\n      \"driver\": \"agent\",\n      \"agent\": \"gpu-3090.lan:18767\",\n"
                       "      \"engines\": { \"main\": { \"url\": \"http://a:1\", \"argv\": [\"llama-server\"] } }\n    }\n  }\n}")
-        << u"hosts.3090.agent"_s << 5 << u"expected an http:// or https:// URL"_s;
+        << u"hosts.3090.agent"_s << 5 << u"expected an http:// URL"_s;
     QTest::newRow("agent on static host")
         << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"agent\": \"http://box.lan:18767\",\n"
                       "      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}")
@@ -184,9 +184,11 @@ void TestConfig::brokenConfig_data()
               u"expected a string, got a number"_s);
     engineRow("url empty", R"(          "url": "")", u"hosts.box.engines.main.url"_s, 7, u"must not be empty"_s);
     engineRow("url without scheme", R"(          "url": "box.lan:8080")", u"hosts.box.engines.main.url"_s, 7,
-              u"expected an http:// or https:// URL, got \"box.lan:8080\""_s);
+              u"expected an http:// URL, got \"box.lan:8080\""_s);
     engineRow("url ftp", R"(          "url": "ftp://box.lan")", u"hosts.box.engines.main.url"_s, 7,
-              u"expected an http:// or https:// URL"_s);
+              u"expected an http:// URL"_s);
+    engineRow("url https", R"(          "url": "https://box.lan:8443")", u"hosts.box.engines.main.url"_s, 7,
+              u"https:// is not supported for engines and agents"_s);
     engineRow("url without host", R"(          "url": "http:///models")", u"hosts.box.engines.main.url"_s, 7,
               u"has no host"_s);
     engineRow("url with query", R"(          "url": "http://box.lan:8080/?x=1")", u"hosts.box.engines.main.url"_s, 7,
@@ -432,7 +434,7 @@ void TestConfig::goodConfig_data()
         "token": "t0k", "engines": {"a": {"url": "http://g:8080", "start_timeout_s": 300}, "b": {"url": "http://g:8081"}}}}})")
                                         << 1 << 2;
     QTest::newRow("command driver") << QByteArray(R"({"hosts": {"a9": {"driver": "command", "engines": {
-        "mainline": {"url": "https://a9.lan:8443/llama/", "start": "systemctl --user start llama-mainline",
+        "mainline": {"url": "http://a9.lan:8443/llama/", "start": "systemctl --user start llama-mainline",
                      "stop": "systemctl --user stop llama-mainline"}}}}})") << 1 << 1;
     QTest::newRow("comments") << QByteArray(R"({"//": "top comment", "//hosts": "more",
         "hosts": {"//": "no host", "box": {"//": "x", "engines": {"//": 1, "main": {"//": [], "url": "http://b:1"}}}},
@@ -620,7 +622,7 @@ void TestConfig::fromFlags_data()
 
     QTest::newRow("one") << u"127.0.0.1:18766"_s << QStringList{u"box=http://box.lan:8080"_s} << QString();
     QTest::newRow("two, default listen") << QString()
-                                         << QStringList{u"box=http://box.lan:8080"_s, u"3090=https://gpu-3090.lan:8081/"_s}
+                                         << QStringList{u"box=http://box.lan:8080"_s, u"3090=http://gpu-3090.lan:8081/"_s}
                                          << QString();
     QTest::newRow("none") << QString() << QStringList() << u"--upstream: no upstreams"_s;
     QTest::newRow("no equals") << QString() << QStringList{u"http://box.lan:8080"_s}
@@ -628,7 +630,7 @@ void TestConfig::fromFlags_data()
     QTest::newRow("bad name") << QString() << QStringList{u"gpu-1=http://a:1"_s} << u"--upstream: invalid host name \"gpu-1\""_s;
     QTest::newRow("empty name") << QString() << QStringList{u"=http://a:1"_s} << u"--upstream: invalid host name \"\""_s;
     QTest::newRow("bad url") << QString() << QStringList{u"box=box.lan:8080"_s}
-                             << u"--upstream: box: expected an http:// or https:// URL"_s;
+                             << u"--upstream: box: expected an http:// URL"_s;
     QTest::newRow("twice") << QString() << QStringList{u"box=http://a:1"_s, u"box=http://a:2"_s}
                            << u"--upstream: host \"box\" is given twice"_s;
     QTest::newRow("bad listen") << u"127.0.0.1"_s << QStringList{u"box=http://a:1"_s} << u"--listen: expected HOST:PORT"_s;
