@@ -1,5 +1,6 @@
 #include "http/clientconnection.h"
 
+#include "http/incomingrequest.h"
 #include "http/requesthandler.h"
 #include "http/responsewriter.h"
 
@@ -82,7 +83,7 @@ void ClientConnection::onReadyRead()
         if (head.contentLength > m_limits.maxBodyBytes) {
             rejectAndClose(413, "request body of " + QByteArray::number(head.contentLength)
                                     + " bytes is over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes",
-                           head.target);
+                           &head);
             return;
         }
         if (head.expectContinue && m_bodySeen < qMax<qint64>(head.contentLength, 1))
@@ -93,7 +94,7 @@ void ClientConnection::onReadyRead()
     m_bodySeen += m_socket->bytesAvailable();
     if (m_chunkedBody && m_bodySeen > m_limits.maxBodyBytes + 64 * 1024)
         rejectAndClose(413, "chunked request body over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes",
-                       m_heads.isEmpty() ? QByteArray() : m_heads.last().target);
+                       m_heads.isEmpty() ? nullptr : &m_heads.last());
 }
 
 RequestHead ClientConnection::takeHead()
@@ -156,11 +157,23 @@ void ClientConnection::closeWhenIdle()
     }
 }
 
-void ClientConnection::rejectAndClose(int status, const QByteArray &message, const QByteArray &target)
+void ClientConnection::rejectAndClose(int status, const QByteArray &message, const RequestHead *head)
 {
     if (!m_socket || m_rejecting)
         return;
     m_rejecting = true;
+    const QByteArray target = head ? head->target : QByteArray();
+    // What was read of it, for the journal and the history: a refused request is still a request.
+    IncomingRequest refused;
+    if (head) {
+        refused.method = head->method;
+        const qsizetype q = head->target.indexOf('?');
+        refused.path = QString::fromLatin1(q < 0 ? head->target : head->target.left(q));
+        refused.headers = head->headers;
+    }
+    refused.peer = m_socket->peerAddress();
+    refused.arrivedAt = QDateTime::currentDateTime();
+    refused.arrivedSteady = std::chrono::steady_clock::now();
     m_readTimer.stop();
     m_queue.clear();
     m_heads.clear();
@@ -176,6 +189,7 @@ void ClientConnection::rejectAndClose(int status, const QByteArray &message, con
         m_socket->write(out);
         m_socket->flush();
     }
+    m_handler->requestRefused(refused, status, QString::fromLatin1(message));
     // Give the client a moment to read the answer; closing with unread input would reset it.
     QTimer::singleShot(std::chrono::seconds(2), this, [this] {
         if (m_socket)

@@ -51,7 +51,7 @@ private:
     void onReadyRead();
     void onDisconnected();
     void startNext();
-    void rejectAndClose(int status, const QByteArray &message, const QByteArray &target = {});
+    void rejectAndClose(int status, const QByteArray &message, const RequestHead *head = nullptr);
     void armIdleTimer();
 
     QPointer<QTcpSocket> m_socket;

@@ -18,6 +18,15 @@ public:
     virtual ~RequestHandler() = default;
     virtual void handleRequest(const IncomingRequest &request, ResponseWriter *writer) = 0;
 
+    // A request refused while it was being read (408, 413, a malformed head), already answered:
+    // for the journal and the history. Only what was read is set (method and path may be empty).
+    virtual void requestRefused(const IncomingRequest &request, int status, const QString &message)
+    {
+        Q_UNUSED(request);
+        Q_UNUSED(status);
+        Q_UNUSED(message);
+    }
+
     // The JSON body of a refusal made while reading a request (408, 413, a malformed head), in
     // the error shape this handler's clients expect on `path`.
     virtual QByteArray refusalBody(int status, const QByteArray &path, const QString &message) const

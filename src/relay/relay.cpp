@@ -47,7 +47,8 @@ Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, QObject
 
 Relay::~Relay() = default;
 
-void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer)
+namespace {
+RequestRecord recordFor(const IncomingRequest &request)
 {
     RequestRecord record;
     record.startedAt = request.arrivedAt;
@@ -56,6 +57,25 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
     record.path = request.path;
     record.clientAddress = request.clientAddress();
     record.userAgent = QString::fromUtf8(request.header("user-agent"));
+    return record;
+}
+} // namespace
+
+void Relay::requestRefused(const IncomingRequest &request, int status, const QString &message)
+{
+    RequestRecord record = recordFor(request);
+    if (record.method.isEmpty())
+        record.method = u"-"_s;   // cut off before its request line was whole
+    if (record.path.isEmpty())
+        record.path = u"-"_s;
+    record.status = status;
+    record.relayError = message;
+    finishRecord(record, nullptr);
+}
+
+void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer)
+{
+    RequestRecord record = recordFor(request);
 
     const QString &path = request.path;
     const QByteArray &method = request.method;

@@ -34,6 +34,7 @@ public:
 
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
     QByteArray refusalBody(int status, const QByteArray &path, const QString &message) const override;
+    void requestRefused(const IncomingRequest &request, int status, const QString &message) override;
     int requestsInFlight() const { return m_inFlight; }
     // Requests for these hosts go through their controller (drain, switch, lease).
     void setHostControllers(const QList<HostController *> &controllers);

@@ -558,6 +558,8 @@ void TestFaults::slowlorisAndIdleConnectionsAreClosed()
         c.limits.headerTimeout = 500ms;
         c.limits.clientIdleTimeout = 500ms;
     }));
+    Recorder recorder;
+    recorder.attach(f.relay.get());
     // Headers dribbled one byte every 100 ms, never finished.
     RawHttpClient loris(f.port());
     QVERIFY(loris.connectToServer());
@@ -589,6 +591,11 @@ void TestFaults::slowlorisAndIdleConnectionsAreClosed()
     QCOMPARE(loris.responses().at(0).status, 408);
     QCOMPARE(loris.responses().at(0).header("x-should-retry"), "false"_ba);
     QVERIFY(QJsonDocument::fromJson(loris.responses().at(0).body).object().contains("error"_L1));
+    // The journal has the 408 too, though no method or path was read.
+    QTRY_VERIFY_WITH_TIMEOUT(recorder.lines.join(u'\n').contains("status=408"_L1), 3000);
+    const QString loris408 = recorder.lines.filter(u"status=408"_s).first();
+    QVERIFY2(loris408.startsWith(QDate::currentDate().toString(u"yyyy/MM/dd"_s)) && loris408.contains("- - model=\"\""_L1)
+                 && loris408.contains("err=\"request not received in time\""_L1), qPrintable(loris408));
 
     for (const auto &c : idle)
         QTRY_VERIFY_WITH_TIMEOUT(c->isDisconnected(), 5000);
@@ -663,9 +670,16 @@ void TestFaults::badInputGets4xxInShape()
     QVERIFY(f.receivedOn("/v1/chat/completions").isEmpty() && f.receivedOn("/v1/messages").isEmpty());
 
     if (status == 413) {
-        // Refused while reading the head, before a request exists: nothing to journal.
+        // Refused while reading it, before the body came: journaled and stored all the same, with
+        // what was read (method, path, client) and the reason.
         QTRY_VERIFY_WITH_TIMEOUT(client.isDisconnected(), 5000);
-        QVERIFY(recorder.lines.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(recorder.lines.size(), 1, 3000);
+        const QString line = recorder.lines.first();
+        QVERIFY2(line.contains(u"POST %1 "_s.arg(anthropic ? u"/v1/messages"_s : u"/v1/chat/completions"_s)), qPrintable(line));
+        QVERIFY2(line.contains("status=413"_L1) && line.contains("err=\"request body of"_L1), qPrintable(line));
+        const QList<RequestRecord> rows = recorder.rows();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first().status, 413);
         return;
     }
     // One journal line, on one line, with the model escaped as Go's %q writes it.
