@@ -973,12 +973,18 @@ void lineAndColumn(const QByteArray &json, qsizetype offset, int *line, int *col
 
 } // namespace
 
-ConfigResult ConfigLoader::parse(const QByteArray &json, const QString &fileName)
+namespace {
+
+// The relay's and the agent's files are read alike: JSON first (a syntax error names its line
+// and column), then the validator's pass over the document.
+template<typename Result, typename Parsed>
+Result parseDocument(const QByteArray &json, const QString &fileName,
+                     void (Validator::*read)(const JsonNode &, Parsed &))
 {
     Validator validator(fileName);
-    Config config;
+    Parsed config;
     if (json.trimmed().isEmpty()) {
-        validator.error(0, QString(), tr("the file is empty"));
+        validator.error(0, QString(), ConfigLoader::tr("the file is empty"));
         return validator.result(config);
     }
     QJsonParseError parseError;
@@ -987,60 +993,48 @@ ConfigResult ConfigLoader::parse(const QByteArray &json, const QString &fileName
         ConfigError error;
         error.file = fileName;
         lineAndColumn(json, parseError.offset, &error.line, &error.column);
-        error.message = tr("JSON syntax error: %1").arg(parseError.errorString());
-        ConfigResult result;
+        error.message = ConfigLoader::tr("JSON syntax error: %1").arg(parseError.errorString());
+        Result result;
         result.errors.append(error);
         return result;
     }
-    validator.readDocument(*root, config);
+    (validator.*read)(*root, config);
     return validator.result(config);
 }
 
-ConfigResult ConfigLoader::load(const QString &path)
+template<typename Result>
+Result loadDocument(const QString &path, Result (*parse)(const QByteArray &, const QString &))
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        ConfigResult result;
+        Result result;
         result.errors.append(ConfigError{path, 0, QString(),
-                                         tr("cannot read the config file: %1").arg(file.errorString())});
+                                         ConfigLoader::tr("cannot read the config file: %1").arg(file.errorString())});
         return result;
     }
     return parse(file.readAll(), path);
 }
 
+} // namespace
+
+ConfigResult ConfigLoader::parse(const QByteArray &json, const QString &fileName)
+{
+    return parseDocument<ConfigResult>(json, fileName, &Validator::readDocument);
+}
+
+ConfigResult ConfigLoader::load(const QString &path)
+{
+    return loadDocument(path, &ConfigLoader::parse);
+}
+
 AgentConfigResult ConfigLoader::parseAgent(const QByteArray &json, const QString &fileName)
 {
-    Validator validator(fileName);
-    AgentConfig config;
-    if (json.trimmed().isEmpty()) {
-        validator.error(0, QString(), tr("the file is empty"));
-        return validator.result(config);
-    }
-    QJsonParseError parseError;
-    const std::optional<JsonNode> root = JsonNode::parse(json, &parseError);
-    if (!root) {
-        ConfigError error;
-        error.file = fileName;
-        lineAndColumn(json, parseError.offset, &error.line, &error.column);
-        error.message = tr("JSON syntax error: %1").arg(parseError.errorString());
-        AgentConfigResult result;
-        result.errors.append(error);
-        return result;
-    }
-    validator.readAgentDocument(*root, config);
-    return validator.result(config);
+    return parseDocument<AgentConfigResult>(json, fileName, &Validator::readAgentDocument);
 }
 
 AgentConfigResult ConfigLoader::loadAgent(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        AgentConfigResult result;
-        result.errors.append(ConfigError{path, 0, QString(),
-                                         tr("cannot read the config file: %1").arg(file.errorString())});
-        return result;
-    }
-    return parseAgent(file.readAll(), path);
+    return loadDocument(path, &ConfigLoader::parseAgent);
 }
 
 bool ConfigLoader::looksLikeAgentConfig(const QByteArray &json)
