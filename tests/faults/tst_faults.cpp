@@ -24,7 +24,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -77,6 +76,38 @@ QString binary(const QString &name)
 {
     return qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u'/' + name;
 }
+
+// The real `switchyard --headless` on a config file, with settings and data of its own under
+// dir and its journal (stdout) collected; killed if the test ends with it still running.
+struct HeadlessRelay
+{
+    QProcess process;
+    QByteArray output;
+
+    bool start(const QString &configPath, const QTemporaryDir &dir)
+    {
+        process.setProcessChannelMode(QProcess::MergedChannels);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"XDG_DATA_HOME"_s, dir.filePath(u"data"_s));
+        env.insert(u"XDG_CONFIG_HOME"_s, dir.filePath(u"config"_s));
+        process.setProcessEnvironment(env);
+        QObject::connect(&process, &QProcess::readyRead, &process, [this] { output += process.readAll(); });
+        process.start(binary(u"switchyard"_s), {u"--headless"_s, u"--config"_s, configPath});
+        if (!process.waitForStarted(5000))
+            return false;
+        // Either it says it listens, or it exited (a bad config): then output says why.
+        return QTest::qWaitFor([this] { return output.contains("listening on") || process.state() != QProcess::Running; }, 10000)
+            && process.state() == QProcess::Running;
+    }
+
+    ~HeadlessRelay()
+    {
+        if (process.state() != QProcess::NotRunning) {
+            process.kill();
+            process.waitForFinished(5000);
+        }
+    }
+};
 
 fake::FakeOptions routerOptions(double tokensPerSecond = 200)
 {
@@ -781,24 +812,10 @@ void TestFaults::sigtermLetsStreamsFinishAndOrphansNoEngine()
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(QJsonDocument(root).toJson());
     }
-    QProcess relay;
-    relay.setProcessChannelMode(QProcess::MergedChannels);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"XDG_DATA_HOME"_s, dir.filePath(u"data"_s));
-    env.insert(u"XDG_CONFIG_HOME"_s, dir.filePath(u"config"_s));
-    relay.setProcessEnvironment(env);
-    relay.start(binary(u"switchyard"_s), {u"--headless"_s, u"--config"_s, configPath});
-    QVERIFY(relay.waitForStarted(5000));
-    auto stopRelay = qScopeGuard([&relay] {
-        if (relay.state() != QProcess::NotRunning) {
-            relay.kill();
-            relay.waitForFinished(5000);
-        }
-    });
-    QByteArray output;
-    connect(&relay, &QProcess::readyRead, this, [&relay, &output] { output += relay.readAll(); });
-    QTRY_VERIFY_WITH_TIMEOUT(output.contains("listening on") || relay.state() != QProcess::Running, 10000);
-    QVERIFY2(relay.state() == QProcess::Running, output.constData());
+    HeadlessRelay headless;
+    QVERIFY2(headless.start(configPath, dir), headless.output.constData());
+    QProcess &relay = headless.process;
+    QByteArray &output = headless.output;
 
     // A stream of 60 tokens at 20/s: three seconds, most of it after the SIGTERM.
     RawHttpClient streaming(relayPort);
@@ -865,24 +882,10 @@ void TestFaults::sighupReloadsHeadlessAndRefusesABrokenFile()
         file.write(text);
     };
     write(configWith("h1"));
-    QProcess relay;
-    relay.setProcessChannelMode(QProcess::MergedChannels);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"XDG_DATA_HOME"_s, dir.filePath(u"data"_s));
-    env.insert(u"XDG_CONFIG_HOME"_s, dir.filePath(u"config"_s));
-    relay.setProcessEnvironment(env);
-    relay.start(binary(u"switchyard"_s), {u"--headless"_s, u"--config"_s, path});
-    QVERIFY(relay.waitForStarted(5000));
-    auto stopRelay = qScopeGuard([&relay] {
-        if (relay.state() != QProcess::NotRunning) {
-            relay.kill();
-            relay.waitForFinished(5000);
-        }
-    });
-    QByteArray output;
-    connect(&relay, &QProcess::readyRead, this, [&relay, &output] { output += relay.readAll(); });
-    QTRY_VERIFY_WITH_TIMEOUT(output.contains("listening on") || relay.state() != QProcess::Running, 10000);
-    QVERIFY2(relay.state() == QProcess::Running, output.constData());
+    HeadlessRelay headless;
+    QVERIFY2(headless.start(path, dir), headless.output.constData());
+    QProcess &relay = headless.process;
+    QByteArray &output = headless.output;
     auto models = [relayPort] {
         RawHttpClient client(relayPort);
         if (!client.connectToServer())
