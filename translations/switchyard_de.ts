@@ -188,10 +188,6 @@ Befehle:
         <translation>keine Engines konfiguriert; ein Agent braucht mindestens eine</translation>
     </message>
     <message>
-        <source>no token: anyone who can reach %1 can switch and stop this box&apos;s engines</source>
-        <translation type="vanished">kein Token: jeder, der %1 erreicht, kann die Engines dieses Rechners umschalten und stoppen</translation>
-    </message>
-    <message>
         <location line="-170"/>
         <location line="+187"/>
         <location line="+378"/>
@@ -202,10 +198,6 @@ Befehle:
         <location line="-373"/>
         <source>not a valid URL: &quot;%1&quot;</source>
         <translation>keine gültige URL: &quot;%1&quot;</translation>
-    </message>
-    <message>
-        <source>expected an http:// or https:// URL, got &quot;%1&quot;</source>
-        <translation type="vanished">eine http://- oder https://-URL erwartet, aber &quot;%1&quot; erhalten</translation>
     </message>
     <message>
         <location line="+15"/>
@@ -307,12 +299,12 @@ Befehle:
     </message>
     <message>
         <location line="+38"/>
-        <location line="+416"/>
+        <location line="+410"/>
         <source>invalid host name &quot;%1&quot;: use only letters, digits, &apos;.&apos; and &apos;_&apos; (no &apos;-&apos;: clients name models &quot;&lt;host&gt;-&lt;model&gt;&quot;)</source>
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location line="-410"/>
+        <location line="-404"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
@@ -519,25 +511,22 @@ Befehle:
         <translation>darf höchstens %1 sein</translation>
     </message>
     <message>
-        <location line="+40"/>
-        <location line="+35"/>
+        <location line="+46"/>
         <source>the file is empty</source>
         <translation>die Datei ist leer</translation>
     </message>
     <message>
-        <location line="-26"/>
-        <location line="+35"/>
+        <location line="+9"/>
         <source>JSON syntax error: %1</source>
         <translation>JSON-Syntaxfehler: %1</translation>
     </message>
     <message>
-        <location line="-20"/>
-        <location line="+35"/>
+        <location line="+16"/>
         <source>cannot read the config file: %1</source>
         <translation>die Konfigurationsdatei lässt sich nicht lesen: %1</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+50"/>
         <source>no upstreams; give at least one --upstream NAME=URL</source>
         <translation>keine Upstreams; mindestens ein --upstream NAME=URL angeben</translation>
     </message>
@@ -1714,6 +1703,19 @@ Beispiele:
     </message>
 </context>
 <context>
+    <name>switchyard::HostFilterCombo</name>
+    <message>
+        <location filename="../ui/hostfiltercombo.cpp" line="+10"/>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>All hosts</source>
+        <translation>Alle Hosts</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::HostTableModel</name>
     <message>
         <location filename="../ui/hosttablemodel.cpp" line="+57"/>
@@ -1782,10 +1784,6 @@ Beispiele:
         <location filename="../ui/hostsview.cpp" line="+39"/>
         <source>Hosts</source>
         <translation>Hosts</translation>
-    </message>
-    <message>
-        <source>Not available yet: engines switch when a request needs one</source>
-        <translation type="vanished">Noch nicht verfügbar: Engines wechseln, wenn eine Anfrage eine braucht</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2222,7 +2220,7 @@ Beispiele:
 <context>
     <name>switchyard::ModelsView</name>
     <message>
-        <location filename="../ui/modelsview.cpp" line="+32"/>
+        <location filename="../ui/modelsview.cpp" line="+34"/>
         <source>Loaded only</source>
         <translation>Nur geladene</translation>
     </message>
@@ -2235,11 +2233,6 @@ Beispiele:
         <location line="+2"/>
         <source>Filter models</source>
         <translation>Modelle filtern</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Host</source>
-        <translation>Host</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -2305,11 +2298,6 @@ Beispiele:
         <location line="+2"/>
         <source>Models</source>
         <translation>Modelle</translation>
-    </message>
-    <message>
-        <location line="+42"/>
-        <source>All hosts</source>
-        <translation>Alle Hosts</translation>
     </message>
 </context>
 <context>
@@ -2539,7 +2527,7 @@ Beispiele:
 <context>
     <name>switchyard::RequestLogView</name>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="+46"/>
+        <location filename="../ui/requestlogview.cpp" line="+48"/>
         <source>Search path, client, error…</source>
         <translation>Pfad, Client, Fehler suchen …</translation>
     </message>
@@ -2549,12 +2537,7 @@ Beispiele:
         <translation>Anfragen durchsuchen</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Host</source>
-        <translation>Host</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Model</source>
         <translation>Modell</translation>
     </message>
@@ -2626,13 +2609,8 @@ Beispiele:
             <numerusform>%n Journalzeilen kopiert</numerusform>
         </translation>
     </message>
-    <message>
-        <location line="+57"/>
-        <source>All hosts</source>
-        <translation>Alle Hosts</translation>
-    </message>
     <message numerus="yes">
-        <location line="+59"/>
+        <location line="+109"/>
         <source>%n request(s)</source>
         <translation>
             <numerusform>%n Anfrage</numerusform>

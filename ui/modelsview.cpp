@@ -1,5 +1,7 @@
 #include "modelsview.h"
 
+#include "hostfiltercombo.h"
+
 #include "hosttablemodel.h"
 #include "modelfilterproxy.h"
 #include "modeltablemodel.h"
@@ -28,7 +30,7 @@ ModelsView::ModelsView(ModelTableModel *model, HostTableModel *hosts, RelayClien
     , m_proxy(new ModelFilterProxy(this))
     , m_table(new QTableView(this))
     , m_search(new QLineEdit(this))
-    , m_host(new QComboBox(this))
+    , m_host(new HostFilterCombo(this))
     , m_loadedOnly(new QCheckBox(tr("Loaded only"), this))
 {
     m_proxy->setSourceModel(model);
@@ -37,10 +39,8 @@ ModelsView::ModelsView(ModelTableModel *model, HostTableModel *hosts, RelayClien
     m_search->setClearButtonEnabled(true);
     m_search->setAccessibleName(tr("Filter models"));
     connect(m_search, &QLineEdit::textChanged, m_proxy, &ModelFilterProxy::setText);
-    m_host->setAccessibleName(tr("Host"));
-    m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(m_host, &QComboBox::currentIndexChanged, this,
-            [this] { m_proxy->setHost(m_host->currentData().toString()); });
+            [this] { m_proxy->setHost(m_host->host()); });
     connect(m_loadedOnly, &QCheckBox::toggled, m_proxy, &ModelFilterProxy::setLoadedOnly);
     connect(hosts, &QAbstractItemModel::modelReset, this, &ModelsView::updateHostFilter);
     connect(hosts, &QAbstractItemModel::rowsInserted, this, &ModelsView::updateHostFilter);
@@ -134,15 +134,8 @@ ModelsView::ModelsView(ModelTableModel *model, HostTableModel *hosts, RelayClien
 
 void ModelsView::updateHostFilter()
 {
-    const QString current = m_host->currentData().toString();
-    const QSignalBlocker block(m_host);
-    m_host->clear();
-    m_host->addItem(tr("All hosts"), QString());
-    for (const QString &host : m_hosts->hostNames())
-        m_host->addItem(host, host);
-    const int index = m_host->findData(current);
-    m_host->setCurrentIndex(index < 0 ? 0 : index);
-    m_proxy->setHost(m_host->currentData().toString());
+    m_host->setHosts(m_hosts->hostNames());
+    m_proxy->setHost(m_host->host());
 }
 
 QString ModelsView::selectedAlias() const

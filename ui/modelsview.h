@@ -5,10 +5,13 @@
 class QAction;
 class QCheckBox;
 class QComboBox;
+
 class QLineEdit;
 class QTableView;
 
 namespace switchyard {
+
+class HostFilterCombo;
 
 class HostTableModel;
 class ModelFilterProxy;
@@ -44,7 +47,7 @@ private:
     ModelFilterProxy *m_proxy;
     QTableView *m_table;
     QLineEdit *m_search;
-    QComboBox *m_host;
+    HostFilterCombo *m_host;
     QCheckBox *m_loadedOnly;
     QAction *m_load;
     QAction *m_unload;

@@ -1,5 +1,7 @@
 #include "requestlogview.h"
 
+#include "hostfiltercombo.h"
+
 #include "hosttablemodel.h"
 #include "journal/journalformat.h"
 #include "requestdetailspane.h"
@@ -36,7 +38,7 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     , m_table(new QTableView(this))
     , m_details(new RequestDetailsPane(this))
     , m_search(new QLineEdit(this))
-    , m_host(new QComboBox(this))
+    , m_host(new HostFilterCombo(this))
     , m_model(new QComboBox(this))
     , m_status(new QComboBox(this))
     , m_count(new QLabel(this))
@@ -48,9 +50,7 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     m_search->setAccessibleName(tr("Search requests"));
     connect(m_search, &QLineEdit::textChanged, m_proxy, &RequestLogFilterProxy::setText);
 
-    m_host->setAccessibleName(tr("Host"));
-    m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(m_host, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setHost(m_host->currentData().toString()); });
+    connect(m_host, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setHost(m_host->host()); });
     connect(hosts, &QAbstractItemModel::modelReset, this, &RequestLogView::updateHostFilter);
     connect(hosts, &QAbstractItemModel::rowsInserted, this, &RequestLogView::updateHostFilter);
     updateHostFilter();
@@ -160,15 +160,8 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
 
 void RequestLogView::updateHostFilter()
 {
-    const QString current = m_host->currentData().toString();
-    const QSignalBlocker block(m_host);
-    m_host->clear();
-    m_host->addItem(tr("All hosts"), QString());
-    for (const QString &host : m_hosts->hostNames())
-        m_host->addItem(host, host);
-    const int index = m_host->findData(current);
-    m_host->setCurrentIndex(index < 0 ? 0 : index);
-    m_proxy->setHost(m_host->currentData().toString());
+    m_host->setHosts(m_hosts->hostNames());
+    m_proxy->setHost(m_host->host());
 }
 
 void RequestLogView::setAliases(const QStringList &aliases)

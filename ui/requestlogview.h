@@ -4,11 +4,14 @@
 
 class QAction;
 class QComboBox;
+
 class QLabel;
 class QLineEdit;
 class QTableView;
 
 namespace switchyard {
+
+class HostFilterCombo;
 
 class HostTableModel;
 class RequestDetailsPane;
@@ -29,7 +32,7 @@ public:
     QTableView *table() const { return m_table; }
     RequestDetailsPane *details() const { return m_details; }
     QAction *copyJournalLineAction() const { return m_copy; }
-    QComboBox *hostFilter() const { return m_host; }
+    HostFilterCombo *hostFilter() const { return m_host; }
     QComboBox *modelFilter() const { return m_model; }
     QComboBox *statusFilter() const { return m_status; }
     QLineEdit *searchField() const { return m_search; }
@@ -53,7 +56,7 @@ private:
     QTableView *m_table;
     RequestDetailsPane *m_details;
     QLineEdit *m_search;
-    QComboBox *m_host;
+    HostFilterCombo *m_host;
     QComboBox *m_model;
     QComboBox *m_status;
     QLabel *m_count;
