@@ -89,14 +89,17 @@ void AdminApi::handle(const IncomingRequest &request, ResponseWriter *writer)
     const QByteArray &method = request.method;
     if (parts.size() == 2 && parts.at(1) == "hosts"_L1 && method == "GET")
         return hosts(writer);
-    if (parts.size() == 4 && parts.at(1) == "hosts"_L1 && parts.at(3) == "lease"_L1) {
-        if (method == "POST")
-            return takeLease(parts.at(2), request, writer);
-        if (method == "DELETE")
-            return releaseLease(parts.at(2), writer);
+    if (parts.size() == 4 && parts.at(1) == "hosts"_L1) {
+        HostController *c = m_controllers.value(parts.at(2));
+        if (!c)
+            return error(writer, 404, u"no host %1 with a controller"_s.arg(parts.at(2)));
+        if (parts.at(3) == "lease"_L1 && method == "POST")
+            return takeLease(c, request, writer);
+        if (parts.at(3) == "lease"_L1 && method == "DELETE")
+            return releaseLease(c, writer);
+        if (parts.at(3) == "engine"_L1 && method == "POST")
+            return switchEngine(c, request, writer);
     }
-    if (parts.size() == 4 && parts.at(1) == "hosts"_L1 && parts.at(3) == "engine"_L1 && method == "POST")
-        return switchEngine(parts.at(2), request, writer);
     if (parts.size() == 2 && method == "GET") {
         if (parts.at(1) == "requests"_L1)
             return requests(request, writer);
@@ -128,11 +131,9 @@ void AdminApi::hosts(ResponseWriter *writer)
     replyJson(writer, 200, QJsonDocument(out));
 }
 
-void AdminApi::takeLease(const QString &host, const IncomingRequest &request, ResponseWriter *writer)
+void AdminApi::takeLease(HostController *c, const IncomingRequest &request, ResponseWriter *writer)
 {
-    HostController *c = m_controllers.value(host);
-    if (!c)
-        return error(writer, 404, u"no host %1 with a controller"_s.arg(host));
+    const QString host = c->host();
     const QJsonObject body = QJsonDocument::fromJson(request.body).object();
     const QString owner = body.value("owner"_L1).toString();
     const double ttl = body.value("ttl_s"_L1).toDouble(3600);
@@ -156,11 +157,9 @@ void AdminApi::takeLease(const QString &host, const IncomingRequest &request, Re
     });
 }
 
-void AdminApi::switchEngine(const QString &host, const IncomingRequest &request, ResponseWriter *writer)
+void AdminApi::switchEngine(HostController *c, const IncomingRequest &request, ResponseWriter *writer)
 {
-    HostController *c = m_controllers.value(host);
-    if (!c)
-        return error(writer, 404, u"no host %1 with a controller"_s.arg(host));
+    const QString host = c->host();
     const QJsonObject body = QJsonDocument::fromJson(request.body).object();
     const QString engine = body.value("engine"_L1).toString();
     if (engine.isEmpty())
@@ -178,11 +177,9 @@ void AdminApi::switchEngine(const QString &host, const IncomingRequest &request,
     });
 }
 
-void AdminApi::releaseLease(const QString &host, ResponseWriter *writer)
+void AdminApi::releaseLease(HostController *c, ResponseWriter *writer)
 {
-    HostController *c = m_controllers.value(host);
-    if (!c)
-        return error(writer, 404, u"no host %1 with a controller"_s.arg(host));
+    const QString host = c->host();
     c->releaseLease();
     replyJson(writer, 200, QJsonDocument(QJsonObject{{"host"_L1, host}, {"released"_L1, true}}));
 }

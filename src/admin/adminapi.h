@@ -36,9 +36,9 @@ public:
 
 private:
     void hosts(ResponseWriter *writer);
-    void takeLease(const QString &host, const IncomingRequest &request, ResponseWriter *writer);
-    void switchEngine(const QString &host, const IncomingRequest &request, ResponseWriter *writer);
-    void releaseLease(const QString &host, ResponseWriter *writer);
+    void takeLease(HostController *c, const IncomingRequest &request, ResponseWriter *writer);
+    void switchEngine(HostController *c, const IncomingRequest &request, ResponseWriter *writer);
+    void releaseLease(HostController *c, ResponseWriter *writer);
     void requests(const IncomingRequest &request, ResponseWriter *writer);
     void events(const IncomingRequest &request, ResponseWriter *writer);
     void stats(const IncomingRequest &request, ResponseWriter *writer);
