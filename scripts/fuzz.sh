@@ -12,7 +12,7 @@ cmake -S tests/fuzz -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BU
   -DCMAKE_CXX_COMPILER_LAUNCHER="$(command -v ccache || true)" > "$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" --parallel 2
 failed=0
-for fuzzer in fuzz_requesthead fuzz_responseparser fuzz_jsonmodelfield fuzz_errorrewrite fuzz_eventrelabel fuzz_config; do
+for fuzzer in fuzz_requesthead fuzz_responseparser fuzz_jsonmodelfield fuzz_errorrewrite fuzz_eventrelabel fuzz_streamstats fuzz_config; do
   corpus="$build/corpus/$fuzzer"
   mkdir -p "$corpus" "$build/artifacts/$fuzzer"
   cp -n tests/fuzz/corpus/$fuzzer/* "$corpus"/ 2>/dev/null || true

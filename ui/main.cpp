@@ -258,6 +258,11 @@ int main(int argc, char *argv[])
     // their dispatchers; child processes inherit it, which only tells another Qt program the same.
     if (!gui && !qEnvironmentVariableIsSet("QT_NO_GLIB"))
         qputenv("QT_NO_GLIB", "1");
+    // With TZ unset, glibc stat()s /etc/localtime at every local-time conversion (four per
+    // request: arrival, journal, history). Naming the file makes it read the zone once; a
+    // service then takes a new system time zone at its next restart, as most daemons do.
+    if (!gui && !qEnvironmentVariableIsSet("TZ") && QFileInfo::exists(QStringLiteral("/etc/localtime")))
+        qputenv("TZ", ":/etc/localtime");
     std::unique_ptr<QCoreApplication> app = gui ? std::make_unique<QApplication>(argc, argv)
                                                 : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("switchyard"));

@@ -108,9 +108,24 @@ void appendRune(QString &out, char32_t r, bool quoteChars)
     }
 }
 
+// Printable ASCII that needs no escape: the whole of almost every path, model and user agent,
+// appended in runs rather than rune by rune.
+bool isPlainAscii(char16_t c, bool quoteChars)
+{
+    return c >= 0x20 && c < 0x7f && !(quoteChars && (c == u'"' || c == u'\\'));
+}
+
 void appendEscaped(QString &out, QStringView text, bool quoteChars)
 {
     for (qsizetype i = 0; i < text.size(); ++i) {
+        qsizetype run = i;
+        while (run < text.size() && isPlainAscii(text[run].unicode(), quoteChars))
+            ++run;
+        if (run > i) {
+            out += text.sliced(i, run - i);
+            i = run - 1;
+            continue;
+        }
         const QChar c = text[i];
         char32_t r = c.unicode();
         if (c.isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate()) {
@@ -282,6 +297,14 @@ QString goQuote(const QByteArray &utf8)
     out.reserve(utf8.size() + 2);
     out += u'"';
     for (qsizetype i = 0; i < utf8.size();) {
+        qsizetype run = i;
+        while (run < utf8.size() && isPlainAscii(char16_t(static_cast<unsigned char>(utf8.at(run))), true))
+            ++run;
+        if (run > i) {
+            out += QLatin1StringView(utf8.constData() + i, run - i);
+            i = run;
+            continue;
+        }
         char32_t r = 0;
         const int width = decodeUtf8(utf8, i, &r);
         if (width == 0) {
@@ -301,7 +324,29 @@ QString timestamp(const QDateTime &when)
 {
     if (!when.isValid())
         return u"0001/01/01 00:00:00"_s;   // Go's zero time; keeps the columns where they are
-    return when.toLocalTime().toString(u"yyyy/MM/dd HH:mm:ss"_s);
+    const QDateTime local = when.toLocalTime();
+    const QDate date = local.date();
+    const QTime time = local.time();
+    if (date.year() < 1 || date.year() > 9999)
+        return local.toString(u"yyyy/MM/dd HH:mm:ss"_s);
+    // By hand: QDateTime::toString parses its format on every call, once per journal line.
+    char buf[20];
+    const auto put = [&buf](int at, int value, int digits) {
+        for (int k = digits - 1; k >= 0; --k, value /= 10)
+            buf[at + k] = char('0' + value % 10);
+    };
+    put(0, date.year(), 4);
+    buf[4] = '/';
+    put(5, date.month(), 2);
+    buf[7] = '/';
+    put(8, date.day(), 2);
+    buf[10] = ' ';
+    put(11, time.hour(), 2);
+    buf[13] = ':';
+    put(14, time.minute(), 2);
+    buf[16] = ':';
+    put(17, time.second(), 2);
+    return QString::fromLatin1(buf, 19);
 }
 
 QString clientAddress(const QString &peer)

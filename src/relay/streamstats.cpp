@@ -1,8 +1,5 @@
 #include "relay/streamstats.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
-
 #include <cstring>
 
 namespace switchyard {
@@ -46,6 +43,89 @@ qsizetype lastIndexOfNewline(QByteArrayView text)
 {
     const void *hit = memrchr(text.data(), '\n', size_t(text.size()));
     return hit ? static_cast<const char *>(hit) - text.data() : -1;
+}
+
+// The text of the value the top-level member `key` of a JSON object holds, or an empty view.
+// One pass that follows strings and nesting, so that the same word in a message's text or in a
+// nested object is not taken for it. The counts are read this way, not with QJsonDocument:
+// parsing the final event (which holds the whole answer in some APIs) cost more than the rest
+// of the request's bookkeeping.
+QByteArrayView topLevelMember(QByteArrayView json, QByteArrayView key)
+{
+    const auto skipSpace = [&json](qsizetype i) {
+        while (i < json.size() && (json[i] == ' ' || json[i] == '\t' || json[i] == '\r' || json[i] == '\n'))
+            ++i;
+        return i;
+    };
+    // The index just past the value (string, object, array, number, literal) that starts at `i`.
+    const auto skipValue = [&json](qsizetype i) {
+        if (i < json.size() && json[i] != '"' && json[i] != '{' && json[i] != '[') {
+            while (i < json.size() && json[i] != ',' && json[i] != '}' && json[i] != ']' && json[i] != ' '
+                   && json[i] != '\t' && json[i] != '\r' && json[i] != '\n')
+                ++i;
+            return i;
+        }
+        int depth = 0;
+        bool inString = false;
+        for (; i < json.size(); ++i) {
+            const char c = json[i];
+            if (inString) {
+                if (c == '\\')
+                    ++i;
+                else if (c == '"')
+                    inString = false;
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{' || c == '[') {
+                ++depth;
+            } else if (c == '}' || c == ']') {
+                --depth;
+            }
+            if (!inString && depth == 0)
+                return i + 1;
+        }
+        return json.size();
+    };
+    qsizetype i = skipSpace(0);
+    if (i >= json.size() || json[i] != '{')
+        return {};
+    i = skipSpace(i + 1);
+    while (i < json.size() && json[i] == '"') {
+        const qsizetype keyEnd = skipValue(i);
+        const bool wanted = keyEnd - i == key.size() + 2 && json.sliced(i + 1, key.size()) == key;
+        i = skipSpace(keyEnd);
+        if (i >= json.size() || json[i] != ':')
+            return {};
+        const qsizetype valueStart = skipSpace(i + 1);
+        const qsizetype valueEnd = skipValue(valueStart);
+        if (wanted)
+            return json.sliced(valueStart, valueEnd - valueStart);
+        i = skipSpace(valueEnd);
+        if (i < json.size() && json[i] == ',')
+            i = skipSpace(i + 1);
+    }
+    return {};
+}
+
+// The number the member holds, if it is one.
+std::optional<double> numberMember(QByteArrayView object, QByteArrayView key)
+{
+    const QByteArrayView text = topLevelMember(object, key);
+    if (text.isEmpty() || !(text.front() == '-' || (text.front() >= '0' && text.front() <= '9')))
+        return std::nullopt;
+    bool ok = false;
+    const double value = text.toByteArray().toDouble(&ok);
+    return ok ? std::optional<double>(value) : std::nullopt;
+}
+
+// A token count the member holds: a number from 0 to 2^53 (what a double holds exactly);
+// anything else is no count, not a cast out of range.
+std::optional<qint64> countMember(QByteArrayView object, QByteArrayView key)
+{
+    const std::optional<double> n = numberMember(object, key);
+    if (!n || !(*n >= 0 && *n <= 9007199254740992.0))
+        return std::nullopt;
+    return qint64(*n);
 }
 
 } // namespace
@@ -101,19 +181,19 @@ void StreamStats::feedWholeBody(QByteArrayView body)
 
 void StreamStats::inspectJson(QByteArrayView json)
 {
-    const QJsonObject o = QJsonDocument::fromJson(json.trimmed().toByteArray()).object();
-    const QJsonObject timings = o.value("timings"_L1).toObject();
-    if (timings.contains("predicted_n"_L1)) {
-        m_tokens = qint64(timings.value("predicted_n"_L1).toDouble());
-        if (timings.contains("predicted_per_second"_L1))
-            m_perSecond = timings.value("predicted_per_second"_L1).toDouble();
+    json = json.trimmed();
+    const QByteArrayView timings = topLevelMember(json, "timings");
+    if (const std::optional<qint64> n = countMember(timings, "predicted_n")) {
+        m_tokens = n;
+        if (const std::optional<double> rate = numberMember(timings, "predicted_per_second"))
+            m_perSecond = rate;
         return;
     }
-    const QJsonObject usage = o.value("usage"_L1).toObject();
-    if (usage.contains("completion_tokens"_L1))
-        m_tokens = qint64(usage.value("completion_tokens"_L1).toDouble());
-    else if (usage.contains("output_tokens"_L1))
-        m_tokens = qint64(usage.value("output_tokens"_L1).toDouble());
+    const QByteArrayView usage = topLevelMember(json, "usage");
+    if (const std::optional<qint64> n = countMember(usage, "completion_tokens"))
+        m_tokens = n;
+    else if (const std::optional<qint64> n = countMember(usage, "output_tokens"))
+        m_tokens = n;
 }
 
 std::optional<double> StreamStats::tokensPerSecond(std::chrono::nanoseconds sinceFirstByte) const

@@ -6,6 +6,36 @@ namespace switchyard {
 
 using namespace Qt::StringLiterals;
 
+namespace {
+
+// Whether the text holds a word one of the patterns starts with ("bearer", "sk-", "key", "token",
+// "authorization"), ignoring ASCII case. One pass over the text: almost no path, model or user
+// agent holds one, and five case-insensitive searches cost more than formatting the whole
+// journal line. It may say yes too often (the patterns decide), never too rarely.
+bool mayHoldSecretWord(QStringView text)
+{
+    static constexpr QLatin1StringView Words[] = {"bearer"_L1, "sk-"_L1, "key"_L1, "token"_L1, "authorization"_L1};
+    const auto folded = [](QChar c) { return char16_t(c.unicode() | 0x20); };   // ASCII letters to lower case
+    const qsizetype n = text.size();
+    for (qsizetype i = 0; i < n; ++i) {
+        const char16_t c = folded(text[i]);
+        if (c != u'b' && c != u's' && c != u'k' && c != u't' && c != u'a')
+            continue;
+        for (QLatin1StringView word : Words) {
+            if (word.front() != QLatin1Char(char(c)) || n - i < word.size())
+                continue;
+            qsizetype k = 1;
+            while (k < word.size() && folded(text[i + k]) == char16_t(word[k].unicode()))
+                ++k;
+            if (k == word.size())
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
 Redactor::Redactor()
     : m_bearer(u"\\bbearer\\s+[^\\s\"',;]+"_s, QRegularExpression::CaseInsensitiveOption)
     // sk-..., sk-ant-..., sk-proj-...: at least 8 key characters, so "sk-" in a word stays.
@@ -38,12 +68,14 @@ QString Redactor::placeholder()
 
 QString Redactor::redact(const QString &text) const
 {
-    if (text.isEmpty())
+    if (text.isEmpty() || (m_secrets.isEmpty() && !mayHoldSecretWord(text)))
         return text;
     QString out = text;
     const QString mark = placeholder();
     for (const QString &secret : m_secrets)
         out.replace(secret, mark);
+    if (!mayHoldSecretWord(out))
+        return out;
     // Cheap checks first: almost every path and user agent has none of these.
     if (out.contains(u"bearer"_s, Qt::CaseInsensitive))
         out.replace(m_bearer, mark);

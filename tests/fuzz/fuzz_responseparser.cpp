@@ -1,6 +1,6 @@
 // Upstream answers, fed in two pieces split where the first byte says: the parser must reach the
 // same end whatever the split, and never consume more than it was given.
-#include "upstream/responseparser.h"
+#include "http/responseparser.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -213,6 +213,10 @@ void TestStore::redactor_data()
                                          << u"authorization=[redacted] end"_s;
     QTest::newRow("sk key") << none << u"key sk-ant-api03-abcDEF123_x rejected"_s
                             << u"key [redacted] rejected"_s;
+    QTest::newRow("upper case") << none << u"BEARER SECRET99 and ACCESS_TOKEN=zz9 x"_s
+                                << u"[redacted] and ACCESS_TOKEN=[redacted] x"_s;
+    QTest::newRow("word at the very end") << none << u"x-api-key:k9"_s << u"x-api-key:[redacted]"_s;
+    QTest::newRow("word cut off at the end") << none << u"a bea"_s << u"a bea"_s;
     QTest::newRow("x-api-key") << none << u"x-api-key: abc123xyz"_s << u"x-api-key: [redacted]"_s;
     QTest::newRow("api_key json") << none << uR"({"api_key": "abc123"})"_s
                                   << uR"({"api_key": "[redacted]"})"_s;
