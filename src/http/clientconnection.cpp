@@ -19,13 +19,12 @@ ClientConnection::ClientConnection(QTcpSocket *socket, const ServerLimits &limit
     m_readTimer.setSingleShot(true);
     m_idleTimer.setSingleShot(true);
     connect(&m_readTimer, &QTimer::timeout, this, [this] {
-        rejectAndClose(408, "request not received in time");
+        rejectAndClose(408, "request not received in time", m_headComplete ? &m_head : nullptr);
     });
     connect(&m_idleTimer, &QTimer::timeout, this, [this] {
         if (!isBusy() && m_socket)
             m_socket->disconnectFromHost();
     });
-    // Connected before QAbstractHttpServer connects its own slot, so this sees each head first.
     connect(socket, &QTcpSocket::readyRead, this, &ClientConnection::onReadyRead);
     connect(socket, &QTcpSocket::disconnected, this, &ClientConnection::onDisconnected);
     connect(socket, &QTcpSocket::bytesWritten, this, [this] {
@@ -43,7 +42,7 @@ ClientConnection::~ClientConnection()
 
 void ClientConnection::armIdleTimer()
 {
-    if (!isBusy())
+    if (!isBusy() && m_input.isEmpty())
         m_idleTimer.start(m_limits.idleTimeout);
 }
 
@@ -56,54 +55,99 @@ void ClientConnection::onReadyRead()
         m_socket->readAll();   // discard the refused body so the client can read our answer
         return;
     }
-    // Outside a transaction the server has consumed whole requests only: the buffer starts at a
-    // request boundary. Inside one, the server already holds the bytes it read (it reads all it has).
-    const bool atBoundary = !m_socket->isTransactionStarted();
-    if (atBoundary) {
-        m_headBytes.clear();
-        m_headComplete = false;
-        m_bodySeen = 0;
-        if (m_socket->bytesAvailable() > 0 && !m_readTimer.isActive())
-            m_readTimer.start(m_limits.requestReadTimeout);
-    }
-    if (!m_headComplete) {
-        m_headBytes += m_socket->peek(m_socket->bytesAvailable());
-        const RequestHead head = RequestHead::parse(m_headBytes, m_limits.maxHeadBytes);
-        if (head.state == RequestHead::State::Invalid) {
-            rejectAndClose(m_headBytes.size() > m_limits.maxHeadBytes ? 431 : 400, "malformed request head");
-            return;
-        }
-        if (head.state == RequestHead::State::Incomplete)
-            return;
-        m_headComplete = true;
-        m_bodyExpected = head.contentLength;
-        m_chunkedBody = head.chunked;
-        m_bodySeen = m_headBytes.size() - head.headLength;
-        m_headBytes.clear();
-        if (head.contentLength > m_limits.maxBodyBytes) {
-            rejectAndClose(413, "request body of " + QByteArray::number(head.contentLength)
-                                    + " bytes is over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes",
-                           &head);
-            return;
-        }
-        if (head.expectContinue && m_bodySeen < qMax<qint64>(head.contentLength, 1))
-            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
-        m_heads.enqueue(head);
+    // Pipelined requests wait in the socket while a few are queued already: a client cannot
+    // make the relay hold an unbounded queue.
+    if (m_queue.size() >= MaxQueuedRequests)
         return;
-    }
-    m_bodySeen += m_socket->bytesAvailable();
-    if (m_chunkedBody && m_bodySeen > m_limits.maxBodyBytes + 64 * 1024)
-        rejectAndClose(413, "chunked request body over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes",
-                       m_heads.isEmpty() ? nullptr : &m_heads.last());
+    m_input += m_socket->readAll();
+    parseBuffered();
 }
 
-RequestHead ClientConnection::takeHead()
+void ClientConnection::parseBuffered()
 {
-    m_readTimer.stop();
-    m_headComplete = false;
-    if (m_heads.isEmpty())
-        return {};
-    return m_heads.dequeue();
+    qsizetype used = 0;
+    while (!m_rejecting && m_queue.size() < MaxQueuedRequests) {
+        const QByteArrayView input = QByteArrayView(m_input).sliced(used);
+        if (!m_headComplete) {
+            if (input.isEmpty())
+                break;
+            if (!m_readTimer.isActive())
+                m_readTimer.start(m_limits.requestReadTimeout);
+            const RequestHead head = RequestHead::parse(input, m_limits.maxHeadBytes);
+            if (head.state == RequestHead::State::Invalid) {
+                rejectAndClose(input.size() > m_limits.maxHeadBytes ? 431 : 400, "malformed request head");
+                return;
+            }
+            if (head.state == RequestHead::State::Incomplete)
+                break;
+            used += head.headLength;
+            if (!takeHead(head))
+                return;
+            continue;
+        }
+        if (m_chunks) {
+            used += m_chunks->feed(input, &m_body);
+            if (m_chunks->hasError()) {
+                rejectAndClose(400, "malformed chunked request body: " + m_chunks->errorString().toUtf8(), &m_head);
+                return;
+            }
+            if (m_body.size() > m_limits.maxBodyBytes) {
+                rejectAndClose(413, "chunked request body over the limit of " + QByteArray::number(m_limits.maxBodyBytes)
+                                        + " bytes", &m_head);
+                return;
+            }
+            if (!m_chunks->isDone())
+                break;
+        } else {
+            const qint64 missing = m_bodyExpected - m_body.size();
+            const qsizetype take = qsizetype(qMin<qint64>(missing, input.size()));
+            m_body.append(input.first(take));
+            used += take;
+            if (m_body.size() < m_bodyExpected)
+                break;
+        }
+        // The request is complete.
+        IncomingRequest request = IncomingRequest::fromHead(m_head);
+        request.body = std::move(m_body);
+        request.peer = m_socket->peerAddress();
+        request.arrivedAt = QDateTime::currentDateTime();
+        request.arrivedSteady = std::chrono::steady_clock::now();
+        m_body = QByteArray();
+        m_chunks.reset();
+        m_headComplete = false;
+        m_readTimer.stop();
+        enqueue(std::move(request));
+    }
+    if (m_rejecting)
+        return;
+    m_input.remove(0, used);
+    // Bytes of a head or body still to come keep the request-read timer running; none, and the
+    // connection is idle between requests.
+    if (m_input.isEmpty() && !m_headComplete)
+        m_readTimer.stop();
+}
+
+bool ClientConnection::takeHead(const RequestHead &head)
+{
+    m_head = head;
+    m_headComplete = true;
+    m_body = QByteArray();
+    m_chunks.reset();
+    if (head.chunked) {
+        m_chunks = ResponseParser::chunkedBody();
+    } else if (head.contentLength > m_limits.maxBodyBytes) {
+        rejectAndClose(413, "request body of " + QByteArray::number(head.contentLength)
+                                + " bytes is over the limit of " + QByteArray::number(m_limits.maxBodyBytes) + " bytes",
+                       &head);
+        return false;
+    }
+    m_bodyExpected = head.chunked ? 0 : qMax<qint64>(head.contentLength, 0);
+    if (m_bodyExpected > 0)
+        m_body.reserve(qsizetype(m_bodyExpected));
+    const qsizetype bodyHere = m_input.size() - head.headLength;   // a lower bound; enough for the usual case
+    if (head.expectContinue && (head.chunked || bodyHere < m_bodyExpected))
+        m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+    return true;
 }
 
 void ClientConnection::enqueue(IncomingRequest request)
@@ -140,11 +184,22 @@ void ClientConnection::responseFinished(ResponseWriter *writer, bool keepAlive)
         m_socket->disconnectFromHost();
         return;
     }
-    if (!m_queue.isEmpty()) {
+    if (!m_queue.isEmpty() || m_socket->bytesAvailable() > 0 || !m_input.isEmpty()) {
         // Not from inside the writer's finish(): the handler may still be on the stack.
-        QMetaObject::invokeMethod(this, &ClientConnection::startNext, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, &ClientConnection::continueReading, Qt::QueuedConnection);
         return;
     }
+    armIdleTimer();
+}
+
+void ClientConnection::continueReading()
+{
+    if (!m_socket || m_rejecting)
+        return;
+    if (m_queue.size() < MaxQueuedRequests && m_socket->bytesAvailable() > 0)
+        m_input += m_socket->readAll();
+    parseBuffered();
+    startNext();
     armIdleTimer();
 }
 
@@ -176,7 +231,7 @@ void ClientConnection::rejectAndClose(int status, const QByteArray &message, con
     refused.arrivedSteady = std::chrono::steady_clock::now();
     m_readTimer.stop();
     m_queue.clear();
-    m_heads.clear();
+    m_input.clear();
     m_socket->readAll();
     if (!m_active) {
         // In the request's own error shape when its path is known (Anthropic's on /v1/messages).
@@ -214,6 +269,9 @@ void ClientConnection::onDisconnected()
     if (m_active)
         m_active->onClientDisconnected();
     m_active = nullptr;
+    // Later, not now: the socket may be in the middle of emitting. This connection goes with it.
+    if (m_socket)
+        m_socket->deleteLater();
 }
 
 } // namespace switchyard

@@ -4,11 +4,14 @@
 #include "http/requesthead.h"
 #include "http/responsewriter.h"
 #include "http/serverlimits.h"
+#include "http/responseparser.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QQueue>
 #include <QTimer>
+
+#include <optional>
 
 class QTcpSocket;
 
@@ -16,11 +19,13 @@ namespace switchyard {
 
 class RequestHandler;
 
-// One client TCP connection. A child of its socket, so it dies with it. It reads every request
-// head before QAbstractHttpServer does (its readyRead slot is connected first) to do what Qt 6.4
-// does not: answer Expect: 100-continue, refuse oversized bodies with 413, time out slow and idle
-// clients, honour HTTP/1.0 and Connection: close. It also keeps one request in flight: pipelined
-// requests wait here and are answered in order (QT64_NOTES traps 2, 4, 5).
+// One client TCP connection, and the relay's only HTTP request parser. A child of its socket, so
+// it dies with it. It reads each request (head, then body by Content-Length or chunked framing),
+// answers Expect: 100-continue, refuses oversized bodies with 413, times out slow and idle
+// clients, honours HTTP/1.0 and Connection: close, and keeps one request in flight: pipelined
+// requests wait here and are answered in order. (Qt 6.4's QAbstractHttpServer did none of this
+// (QT64_NOTES traps 2, 4, 5), and parsing every request a second time behind it cost a quarter
+// of the relay's time per request: docs/PERFORMANCE.md.)
 class ClientConnection final : public QObject
 {
     Q_OBJECT
@@ -33,10 +38,6 @@ public:
     QTcpSocket *socket() const { return m_socket; }
     const ServerLimits &limits() const { return m_limits; }
 
-    // Called by the server for each request it parsed on this connection, in order.
-    void enqueue(IncomingRequest request);
-    // The head the hook parsed for the request the server has just finished parsing.
-    RequestHead takeHead();
 
     // Finish what is running, answer nothing new, then close.
     void closeWhenIdle();
@@ -49,22 +50,28 @@ Q_SIGNALS:
 
 private:
     void onReadyRead();
+    void parseBuffered();
+    // Returns false when the request was refused (the connection is then closing).
+    bool takeHead(const RequestHead &head);
+    void enqueue(IncomingRequest request);
     void onDisconnected();
     void startNext();
+    void continueReading();
     void rejectAndClose(int status, const QByteArray &message, const RequestHead *head = nullptr);
     void armIdleTimer();
+
+    static constexpr int MaxQueuedRequests = 8;
 
     QPointer<QTcpSocket> m_socket;
     ServerLimits m_limits;
     RequestHandler *m_handler;
 
-    QByteArray m_headBytes;          // bytes of the current request seen so far, until its head is complete
-    bool m_headComplete = false;
+    QByteArray m_input;              // read from the socket, not yet parsed
+    bool m_headComplete = false;     // m_head is the request being read; its body comes next
+    RequestHead m_head;
     qint64 m_bodyExpected = 0;
-    qint64 m_bodySeen = 0;
-    bool m_chunkedBody = false;
-    QQueue<RequestHead> m_heads;
-
+    std::optional<ResponseParser> m_chunks;   // decodes a chunked request body
+    QByteArray m_body;
     QQueue<IncomingRequest> m_queue;
     QPointer<ResponseWriter> m_active;
     bool m_closing = false;

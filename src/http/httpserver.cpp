@@ -1,9 +1,7 @@
 #include "http/httpserver.h"
 
 #include "http/clientconnection.h"
-#include "http/incomingrequest.h"
 
-#include <QHttpServerRequest>
 #include <QSslSocket>
 #include <QTcpSocket>
 
@@ -12,15 +10,16 @@ namespace switchyard {
 namespace {
 
 // Accepts connections for the server: sets TCP_NODELAY (small SSE events must not wait for
-// Nagle) and attaches the ClientConnection before QAbstractHttpServer sees the socket. With TLS
-// the socket is a QSslSocket in server mode: its readyRead carries decrypted bytes only, so the
-// connection hook and the server's parser work as they do on plain TCP. A client that never
-// finishes the handshake is closed by the ClientConnection's idle timer.
+// Nagle) and gives the socket to a ClientConnection, which owns everything after. With TLS the
+// socket is a QSslSocket in server mode: its readyRead carries decrypted bytes only, so the
+// connection works as it does on plain TCP. A client that never finishes the handshake is closed
+// by the ClientConnection's idle timer.
 class Listener final : public QTcpServer
 {
 public:
-    Listener(const ServerLimits &limits, RequestHandler *handler, const QSslConfiguration &tls)
-        : m_limits(limits)
+    Listener(const ServerLimits &limits, RequestHandler *handler, const QSslConfiguration &tls, QObject *parent)
+        : QTcpServer(parent)
+        , m_limits(limits)
         , m_handler(handler)
         , m_tls(tls)
     {
@@ -53,7 +52,6 @@ protected:
             });
             ssl->startServerEncryption();
         }
-        addPendingConnection(socket);
     }
 
 private:
@@ -62,26 +60,10 @@ private:
     QSslConfiguration m_tls;
 };
 
-QByteArray methodName(QHttpServerRequest::Method method)
-{
-    switch (method) {
-    case QHttpServerRequest::Method::Get: return "GET";
-    case QHttpServerRequest::Method::Put: return "PUT";
-    case QHttpServerRequest::Method::Delete: return "DELETE";
-    case QHttpServerRequest::Method::Post: return "POST";
-    case QHttpServerRequest::Method::Head: return "HEAD";
-    case QHttpServerRequest::Method::Options: return "OPTIONS";
-    case QHttpServerRequest::Method::Patch: return "PATCH";
-    case QHttpServerRequest::Method::Connect: return "CONNECT";
-    case QHttpServerRequest::Method::Trace: return "TRACE";
-    default: return "UNKNOWN";
-    }
-}
-
 } // namespace
 
 HttpServer::HttpServer(const ServerLimits &limits, RequestHandler *handler, QObject *parent)
-    : QAbstractHttpServer(parent)
+    : QObject(parent)
     , m_limits(limits)
     , m_handler(handler)
 {
@@ -91,7 +73,7 @@ HttpServer::~HttpServer() = default;
 
 bool HttpServer::listenOn(const QHostAddress &address, quint16 port)
 {
-    auto *listener = new Listener(m_limits, m_handler, m_tls);
+    auto *listener = new Listener(m_limits, m_handler, m_tls, this);
     // Qt's default backlog of 50 drops SYNs when 200 agents connect at once (bench/run.sh).
     listener->setListenBacklogSize(1024);
     if (!listener->listen(address, port)) {
@@ -100,7 +82,6 @@ bool HttpServer::listenOn(const QHostAddress &address, quint16 port)
         return false;
     }
     m_listener = listener;
-    bind(listener);
     return true;
 }
 
@@ -141,40 +122,6 @@ qint64 HttpServer::pendingOutputBytes() const
             total += s->bytesToWrite();
     }
     return total;
-}
-
-bool HttpServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
-{
-    auto *connection = socket->findChild<ClientConnection *>(QString(), Qt::FindDirectChildrenOnly);
-    if (!connection)
-        return false;
-    const RequestHead head = connection->takeHead();
-
-    // Copy everything now: the QHttpServerRequest is reused for the next request (trap 3).
-    IncomingRequest in;
-    in.method = methodName(request.method());
-    const QUrl url = request.url();
-    in.path = url.path();
-    in.rawQuery = url.query(QUrl::FullyEncoded).toUtf8();
-    in.headers = request.headers();
-    in.body = request.body();
-    in.peer = request.remoteAddress();
-    if (head.state == RequestHead::State::Complete) {
-        in.method = head.method;
-        in.http10 = head.minorVersion == 0;
-        in.keepAlive = head.keepAlive();
-    } else {
-        in.keepAlive = !HttpHeaders::hasToken(request.value("connection"), "close");
-    }
-    in.arrivedAt = QDateTime::currentDateTime();
-    in.arrivedSteady = std::chrono::steady_clock::now();
-    connection->enqueue(std::move(in));
-    return true;
-}
-
-void HttpServer::missingHandler(const QHttpServerRequest &, QTcpSocket *)
-{
-    // handleRequest answers everything.
 }
 
 } // namespace switchyard

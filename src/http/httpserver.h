@@ -2,7 +2,6 @@
 
 #include "http/serverlimits.h"
 
-#include <QAbstractHttpServer>
 #include <QHostAddress>
 #include <QPointer>
 #include <QSslConfiguration>
@@ -12,10 +11,10 @@ namespace switchyard {
 
 class RequestHandler;
 
-// The relay's HTTP/1.1 server. QAbstractHttpServer parses requests; everything about
-// connections (limits, timeouts, pipelining, Expect, keep-alive, streaming) is done by
-// ClientConnection and ResponseWriter, which write to the socket directly.
-class HttpServer final : public QAbstractHttpServer
+// The relay's HTTP/1.1 server: listens, and gives each accepted socket to a ClientConnection
+// (reading requests, limits, timeouts, pipelining, Expect, keep-alive) whose ResponseWriters
+// write the answers to the socket directly.
+class HttpServer final : public QObject
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(HttpServer)
@@ -40,10 +39,6 @@ public:
     // Response bytes written but not yet taken by the clients' sockets: what slow readers cost
     // the relay in memory (bounded by ServerLimits::writeHighWatermark per response).
     qint64 pendingOutputBytes() const;
-
-protected:
-    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
-    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
 
 private:
     ServerLimits m_limits;

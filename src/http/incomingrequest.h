@@ -11,8 +11,10 @@
 
 namespace switchyard {
 
-// A request copied out of QHttpServerRequest (which is reused per connection), so it can wait
-// in a queue or outlive the call that delivered it.
+struct RequestHead;
+
+// One request as the connection read it, so it can wait in a queue or outlive the read that
+// delivered it.
 struct IncomingRequest
 {
     QByteArray method;        // "GET", "POST", ...
@@ -25,6 +27,9 @@ struct IncomingRequest
     bool http10 = false;
     QDateTime arrivedAt;
     std::chrono::steady_clock::time_point arrivedSteady;
+
+    // Method, path, query, headers, version and keep-alive from a parsed head (no body, peer or times).
+    static IncomingRequest fromHead(const RequestHead &head);
 
     QByteArray header(QByteArrayView name) const { return HttpHeaders::value(headers, name); }
     QString queryItem(const QString &key) const;

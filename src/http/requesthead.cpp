@@ -1,6 +1,38 @@
 #include "http/requesthead.h"
 
+#include <algorithm>
+
 namespace switchyard {
+
+namespace {
+
+// RFC 9110 tchar: what a method and a header name may be made of.
+bool isToken(QByteArrayView text)
+{
+    if (text.isEmpty())
+        return false;
+    for (const char c : text) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                        || (c != 0 && QByteArrayView("!#$%&'*+-.^_`|~").contains(c));
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+// A target or header value must not hold controls (a bare CR or LF would split a header when
+// it is forwarded; NUL ends strings) and a target no spaces either.
+bool hasControl(QByteArrayView text, bool spaceToo)
+{
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && u != '\t') || u == 0x7f || (spaceToo && (u == ' ' || u == '\t')))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
 
 bool RequestHead::keepAlive() const
 {
@@ -37,6 +69,10 @@ RequestHead RequestHead::parse(QByteArrayView data, qsizetype maxHeadBytes)
     }
     head.method = startLine.first(sp1).toByteArray();
     head.target = startLine.sliced(sp1 + 1, sp2 - sp1 - 1).toByteArray();
+    if (!isToken(head.method) || head.target.isEmpty() || hasControl(head.target, true)) {
+        head.state = State::Invalid;
+        return head;
+    }
     const QByteArrayView version = startLine.sliced(sp2 + 1);
     if (version == "HTTP/1.1")
         head.minorVersion = 1;
@@ -54,7 +90,9 @@ RequestHead RequestHead::parse(QByteArrayView data, qsizetype maxHeadBytes)
             next = block.size();
         const QByteArrayView line = block.sliced(pos, next - pos);
         const qsizetype colon = line.indexOf(':');
-        if (colon <= 0) {
+        // "Name : value" and folded lines are refused (RFC 9112 5.1, 5.2): a proxy that reads
+        // a header differently from the server behind it is how requests get smuggled.
+        if (colon <= 0 || !isToken(line.first(colon)) || hasControl(line.sliced(colon + 1), false)) {
             head.state = State::Invalid;
             return head;
         }
@@ -63,16 +101,36 @@ RequestHead RequestHead::parse(QByteArrayView data, qsizetype maxHeadBytes)
         pos = next + 2;
     }
 
-    const QByteArray length = HttpHeaders::value(head.headers, "content-length");
-    if (!length.isEmpty()) {
-        bool ok = false;
-        head.contentLength = length.toLongLong(&ok);
-        if (!ok || head.contentLength < 0) {
+    // One length, given once (or repeated alike), digits only; and not with Transfer-Encoding.
+    QByteArray length;
+    bool hasLength = false;
+    for (const auto &[name, value] : std::as_const(head.headers)) {
+        if (name.compare("content-length", Qt::CaseInsensitive) != 0)
+            continue;
+        if (hasLength && value != length) {
+            head.state = State::Invalid;
+            return head;
+        }
+        hasLength = true;
+        length = value;
+    }
+    if (hasLength) {
+        bool ok = !length.isEmpty() && std::all_of(length.cbegin(), length.cend(), [](char c) { return c >= '0' && c <= '9'; });
+        head.contentLength = ok ? length.toLongLong(&ok) : -1;
+        if (!ok) {
             head.state = State::Invalid;
             return head;
         }
     }
-    head.chunked = HttpHeaders::hasToken(HttpHeaders::value(head.headers, "transfer-encoding"), "chunked");
+    const QByteArray transferEncoding = HttpHeaders::value(head.headers, "transfer-encoding");
+    if (!transferEncoding.isEmpty()) {
+        // Only plain chunked framing; anything else has no length this server could trust.
+        if (hasLength || transferEncoding.trimmed().compare("chunked", Qt::CaseInsensitive) != 0) {
+            head.state = State::Invalid;
+            return head;
+        }
+        head.chunked = true;
+    }
     head.expectContinue = HttpHeaders::value(head.headers, "expect").compare("100-continue", Qt::CaseInsensitive) == 0;
     head.state = State::Complete;
     return head;

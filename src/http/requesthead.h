@@ -7,8 +7,8 @@
 
 namespace switchyard {
 
-// The start line and header block of one HTTP/1.x request, as the connection hook sees it
-// before QAbstractHttpServer parses it (for Expect, Content-Length, version and keep-alive).
+// The start line and header block of one HTTP/1.x request, as ClientConnection reads it
+// (method, target, version, headers, and the framing of the body that follows).
 struct RequestHead
 {
     enum class State { Incomplete, Complete, Invalid };

@@ -1,4 +1,4 @@
-#include "upstream/responseparser.h"
+#include "http/responseparser.h"
 
 namespace switchyard {
 
@@ -39,6 +39,15 @@ bool ResponseParser::parseHeaderLine(QByteArrayView line)
         return false;
     m_headers.append({line.first(colon).toByteArray(), HttpHeaders::trimmed(line.sliced(colon + 1)).toByteArray()});
     return true;
+}
+
+ResponseParser ResponseParser::chunkedBody()
+{
+    ResponseParser parser;
+    parser.m_headDone = true;
+    parser.m_chunked = true;
+    parser.m_state = State::ChunkSize;
+    return parser;
 }
 
 void ResponseParser::headersDone()

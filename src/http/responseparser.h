@@ -16,6 +16,8 @@ public:
     enum class State { StatusLine, Headers, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers, UntilClose, Done, Error };
 
     explicit ResponseParser(bool headRequest = false) : m_headRequest(headRequest) {}
+    // Decodes a chunked body alone: a request's, whose head was parsed elsewhere.
+    static ResponseParser chunkedBody();
 
     // Consumes bytes and appends decoded body bytes to *body. Returns how many bytes were used;
     // bytes after the end of the response are left unconsumed.

@@ -6,7 +6,7 @@
 
 namespace switchyard {
 
-// Connection management QAbstractHttpServer 6.4 does not do itself (QT64_NOTES trap 4).
+// The limits ClientConnection enforces on each client connection (QT64_NOTES trap 4).
 struct ServerLimits
 {
     qint64 maxBodyBytes = 8 * 1024 * 1024;

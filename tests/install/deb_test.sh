@@ -109,7 +109,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 depends=$(field Depends)
 dependency_names=$(tr ',' '\n' <<<"$depends" | sed -E 's/^ *//; s/[ (].*//')
 # libqt6core6 and libc6 come only from shlibdeps; svg and sqlite only from our explicit list.
-for dep in libc6 libstdc++6 libqt6core6 libqt6network6 libqt6httpserver6 libqt6sql6 libqt6widgets6 \
+for dep in libc6 libstdc++6 libqt6core6 libqt6network6 libqt6sql6 libqt6widgets6 \
     libqt6gui6 libqt6svg6 libqt6sql6-sqlite; do
     grep -qxF "$dep" <<<"$dependency_names" || die "Depends lacks $dep: $depends"
 done

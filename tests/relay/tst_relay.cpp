@@ -87,6 +87,9 @@ private Q_SLOTS:
     void refusals_data();
     void refusals();
     void optionsAndHeadAreAnswered();
+    void requestFramingIsReadOrRefused_data();
+    void requestFramingIsReadOrRefused();
+    void manyPipelinedRequestsAreAllAnswered();
     void lateSystemMessageIsRewrittenOnMessagesOnly();
     void contextOverflowIsRewrittenOnMessages();
     void refusedUpstreamIsRetriedOnce();
@@ -622,6 +625,82 @@ void TestRelay::refusals()
     QVERIFY2(error.value("message"_L1).toString().contains(messagePart), r.body.constData());
 }
 
+// The relay reads requests itself (ClientConnection, RequestHead): what it must read, and the
+// ambiguous framings it must refuse rather than guess (a proxy that reads a body differently
+// from the server behind it is how requests get smuggled).
+void TestRelay::requestFramingIsReadOrRefused_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    const QByteArray body = chatBody("h1-alpha", 2, false);
+    const QByteArray post = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n";
+    const QByteArray half = QByteArray::number(body.size() / 2, 16);
+    const QByteArray rest = QByteArray::number(body.size() - body.size() / 2, 16);
+    QTest::newRow("chunked body") << post + "Transfer-Encoding: chunked\r\n\r\n" + half + ";ext=1\r\n"
+                                         + body.first(body.size() / 2) + "\r\n" + rest + "\r\n"
+                                         + body.sliced(body.size() / 2) + "\r\n0\r\n\r\n"
+                                  << 200;
+    QTest::newRow("absolute-form target") << "GET http://relay.test/health HTTP/1.1\r\nHost: relay.test\r\n\r\n"_ba << 200;
+    QTest::newRow("percent-encoded path") << "GET /v1/%6Dodels HTTP/1.1\r\nHost: x\r\n\r\n"_ba << 200;
+    QTest::newRow("length and chunked") << post + "Content-Length: " + QByteArray::number(body.size())
+                                               + "\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                                        << 400;
+    QTest::newRow("two lengths") << post + "Content-Length: 2\r\nContent-Length: " + QByteArray::number(body.size())
+                                        + "\r\n\r\n" + body
+                                 << 400;
+    QTest::newRow("space before colon") << post + "Content-Length : " + QByteArray::number(body.size()) + "\r\n\r\n" + body
+                                        << 400;
+    QTest::newRow("signed length") << post + "Content-Length: +" + QByteArray::number(body.size()) + "\r\n\r\n" + body
+                                   << 400;
+    QTest::newRow("other transfer coding") << post + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n" << 400;
+    QTest::newRow("bare LF in a value") << "GET /health HTTP/1.1\r\nHost: x\r\nX-Note: a\nInjected: b\r\n\r\n"_ba << 400;
+    QTest::newRow("space in the target") << "GET /he alth HTTP/1.1\r\nHost: x\r\n\r\n"_ba << 400;
+    QTest::newRow("bad chunk size") << post + "Transfer-Encoding: chunked\r\n\r\nzz\r\n" + body + "\r\n0\r\n\r\n" << 400;
+}
+
+void TestRelay::requestFramingIsReadOrRefused()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(request);
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, status);
+    if (status == 200) {
+        if (request.startsWith("POST"))
+            QVERIFY2(r.body.contains("choices"), r.body.constData());
+        QVERIFY(!client.isDisconnected());
+    } else {
+        QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
+        QCOMPARE(r.header("connection"), QByteArray("close"));
+        QTRY_VERIFY_WITH_TIMEOUT(client.isDisconnected(), 5000);
+    }
+}
+
+// More pipelined requests than the connection queues at once: the rest wait in the socket and
+// are read as answers go out, all answered in order.
+void TestRelay::manyPipelinedRequestsAreAllAnswered()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    QByteArray all;
+    for (int i = 0; i < 30; ++i)
+        all += i % 2 ? RawHttpClient::get("/health") : RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2, false));
+    client.send(all);
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 30, 10000);
+    for (int i = 0; i < 30; ++i) {
+        QCOMPARE(client.responses().at(i).status, 200);
+        QCOMPARE(client.responses().at(i).body.contains("choices"), i % 2 == 0);
+    }
+    QVERIFY(!client.isDisconnected());
+}
+
 void TestRelay::optionsAndHeadAreAnswered()
 {
     RelayFixture f;
@@ -896,6 +975,14 @@ void TestRelay::streamStatsFindTheCountWhereverReadsSplit_data()
                + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"hi\"}}\n\n"
                + "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":9}}\n\n"
         << qint64(9) << -1.0;
+    QTest::newRow("the member, not the word in the text or in a nested object")
+        << token
+               + "data: {\"id\":\"c1\",\"created\":17, \"choices\":[{\"delta\":{\"content\":\"\\\"usage\\\":{\\\"completion_tokens\\\":99}\"},"
+                 "\"x\":{\"usage\":{\"completion_tokens\":98}}}],\"ok\":true,\"usage\" : {\"completion_tokens\":7}}\n\n"
+        << qint64(7) << -1.0;
+    QTest::newRow("a nested usage alone counts nothing")
+        << QByteArray("data: {\"n\":-1.5e3,\"x\":[{\"usage\":{\"completion_tokens\":5}}],\"usage\":null}\n\n")
+        << qint64(-1) << -1.0;
     QTest::newRow("the word outside a data line is ignored")
         << token + ": \"usage\" {\"usage\":{\"completion_tokens\":5}}\n\n" << qint64(-1) << -1.0;
 }

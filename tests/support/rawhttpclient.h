@@ -1,7 +1,7 @@
 #pragma once
 
 #include "http/httpheaders.h"
-#include "upstream/responseparser.h"
+#include "http/responseparser.h"
 
 #include <QElapsedTimer>
 #include <QList>
