@@ -2,7 +2,11 @@
 
 #include "upstream/upstreampool.h"
 
+#include <QCoreApplication>
+#include <QSocketNotifier>
 #include <QTcpSocket>
+
+#include <poll.h>
 
 namespace switchyard {
 
@@ -77,6 +81,32 @@ void UpstreamExchange::connectSocket(bool allowPooled)
     });
     m_connectTimer.start(m_request.connectTimeout);
     m_socket->connectToHost(m_request.base.host(), quint16(m_request.base.port(80)));
+    completeConnectIfReady();
+}
+
+// On loopback, and often on a LAN, the handshake is done by the time connect() returns, but Qt
+// learns it only from its write notifier on the next event-loop turn, after every other socket
+// that turn woke. With 200 requests arriving at once the engine got the first of them only
+// after the relay had read all 200 (docs/PERFORMANCE.md). When a zero-timeout poll() finds the
+// socket writable without error, this hands Qt's own notifier the event it was about to get:
+// Qt completes the connection its usual way, and `connected` sends the request now. Errors are
+// left to the event loop, so a refusal still arrives after start() has returned.
+void UpstreamExchange::completeConnectIfReady()
+{
+    if (m_socket->state() != QAbstractSocket::ConnectingState)
+        return;
+    // While connecting, socketDescriptor() is still -1: the notifier knows the descriptor.
+    const auto notifiers = m_socket->findChildren<QSocketNotifier *>();
+    for (QSocketNotifier *notifier : notifiers) {
+        if (notifier->type() != QSocketNotifier::Write || !notifier->isEnabled())
+            continue;
+        pollfd ready{int(notifier->socket()), POLLOUT, 0};
+        if (::poll(&ready, 1, 0) == 1 && ready.revents == POLLOUT) {
+            QEvent activated(QEvent::SockAct);
+            QCoreApplication::sendEvent(notifier, &activated);
+        }
+        return;
+    }
 }
 
 void UpstreamExchange::sendRequest()

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "http/httpheaders.h"
-#include "upstream/responseparser.h"
+#include "http/responseparser.h"
 
 #include <QAbstractSocket>
 #include <QObject>
@@ -73,6 +73,7 @@ Q_SIGNALS:
 
 private:
     void connectSocket(bool allowPooled);
+    void completeConnectIfReady();
     void sendRequest();
     void onReadyRead();
     void onDisconnected();
