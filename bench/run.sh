@@ -283,6 +283,7 @@ log "$CONC_STREAMS concurrent streams at $PACED_RATE tokens/s: $CONC_REPS x 3"
 sleep 2
 meta relay_rss_idle_after_kb "$(rss_kb "$RELAY_PID")"
 meta relay_fds_after "$(ls "/proc/$RELAY_PID/fd" | wc -l)"
+TRAFFIC_ENDED=$SECONDS
 
 # --- instructions per relayed event under callgrind ------------------------------------------------
 if [[ $CALLGRIND == 1 ]]; then
@@ -341,6 +342,14 @@ EOF
     done
 fi
 
+# The relay returns a burst's memory after 30 s without traffic (IdleMemoryTrimmer); the callgrind
+# part usually takes longer than that, so this rarely waits.
+quiet_left=$((TRAFFIC_ENDED + 32 - SECONDS))
+if ((quiet_left > 0)); then
+    log "waiting ${quiet_left} s for the relay's quiet-time memory trim"
+    sleep "$quiet_left"
+fi
+meta relay_rss_trimmed_kb "$(rss_kb "$RELAY_PID")"
 meta load_after "$(cut -d' ' -f1-3 /proc/loadavg)"
 meta finished "$(date -u '+%Y-%m-%d %H:%M UTC')"
 cp "$WORK/relay-journal.log" "$RESULTS_DIR/relay-journal.log" 2>/dev/null || true
