@@ -76,7 +76,7 @@ QByteArray ResponseWriter::reasonPhrase(int status)
     }
 }
 
-void ResponseWriter::writeHead(int status, const HeaderList &headers, qint64 contentLength)
+void ResponseWriter::writeHead(int status, const HeaderList &headers, qint64 contentLength, Flush flush)
 {
     if (m_headWritten)
         return;
@@ -109,12 +109,12 @@ void ResponseWriter::writeHead(int status, const HeaderList &headers, qint64 con
     out += "\r\n";
     if (QTcpSocket *s = socket()) {
         s->write(out);
-        if (!m_holdFlush)
+        if (!m_holdFlush && flush == Flush::Now)
             s->flush();
     }
 }
 
-void ResponseWriter::writeBody(QByteArrayView data)
+void ResponseWriter::writeBody(QByteArrayView data, Flush flush)
 {
     if (m_finished || data.isEmpty() || m_headRequest)
         return;
@@ -148,7 +148,7 @@ void ResponseWriter::writeBody(QByteArrayView data)
     } else {
         s->write(data.data(), data.size());
     }
-    if (!m_holdFlush)
+    if (!m_holdFlush && flush == Flush::Now)
         s->flush();
     if (!m_wasCongested && congested())
         m_wasCongested = true;

@@ -27,9 +27,14 @@ public:
                    std::chrono::steady_clock::time_point arrived);
     ~ResponseWriter() override;
 
+    // Now: to the client at once. WithNext: the bytes wait in the socket's buffer and leave with
+    // the next write that flushes (one write() for the head and the first event, or the last
+    // event and the terminator), or when the event loop next turns, whichever comes first.
+    enum class Flush { Now, WithNext };
+
     // contentLength < 0: the body is streamed (chunked for HTTP/1.1, until close for HTTP/1.0).
-    void writeHead(int status, const HeaderList &headers, qint64 contentLength = -1);
-    void writeBody(QByteArrayView data);
+    void writeHead(int status, const HeaderList &headers, qint64 contentLength = -1, Flush flush = Flush::Now);
+    void writeBody(QByteArrayView data, Flush flush = Flush::Now);
     void finish();
     // head + whole body + finish.
     void respond(int status, const HeaderList &headers, const QByteArray &body);

@@ -169,7 +169,9 @@ void ProxiedRequest::onResponseHead()
             length = l;
     }
     m_buffering = !m_eventStream && contentType.contains("json");
-    m_writer->writeHead(status, HttpHeaders::forwardable(upstream), length);
+    // The first body bytes of this read follow at once (onBodyData): one write() for both.
+    m_writer->writeHead(status, HttpHeaders::forwardable(upstream), length,
+                        m_exchange->bodyInThisRead() ? ResponseWriter::Flush::WithNext : ResponseWriter::Flush::Now);
 }
 
 void ProxiedRequest::onBodyData(const QByteArray &data)
@@ -183,7 +185,10 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
     }
     if (m_firstByte == std::chrono::steady_clock::time_point())
         m_firstByte = std::chrono::steady_clock::now();
-    m_writer->writeBody(data);
+    // When this read ended the response, onFinished follows at once: its terminator leaves in
+    // the same write().
+    m_writer->writeBody(data, m_exchange->responseComplete() ? ResponseWriter::Flush::WithNext
+                                                             : ResponseWriter::Flush::Now);
     if (m_eventStream) {
         m_stats.feed(data);
     } else if (m_buffering) {

@@ -59,6 +59,10 @@ public:
     void setPaused(bool paused);
 
     int status() const { return m_parser.status(); }
+    // While responseHead is emitted: whether body bytes of the same read follow (bodyData).
+    bool bodyInThisRead() const { return !m_body.isEmpty(); }
+    // Whether the whole response has been read (finished follows the last bodyData).
+    bool responseComplete() const { return m_parser.isDone(); }
     const HeaderList &headers() const { return m_parser.headers(); }
     bool headReceived() const { return m_parser.headComplete(); }
     Failure failure() const { return m_failure; }
