@@ -1,14 +1,12 @@
 #include "http/responsewriter.h"
 
 #include "http/clientconnection.h"
+#include "http/socketoutput.h"
 
 #include <QTcpSocket>
 
 namespace switchyard {
 
-namespace {
-constexpr qsizetype MaxFramedCopy = 16 * 1024;
-}
 
 ResponseWriter::ResponseWriter(ClientConnection *connection, bool headRequest, bool http10,
                                bool keepAlive, std::chrono::steady_clock::time_point arrived)
@@ -107,11 +105,41 @@ void ResponseWriter::writeHead(int status, const HeaderList &headers, qint64 con
     if (!m_keepAlive)
         out += "Connection: close\r\n";
     out += "\r\n";
-    if (QTcpSocket *s = socket()) {
-        s->write(out);
-        if (!m_holdFlush && flush == Flush::Now)
-            s->flush();
+    output({out}, flush);
+}
+
+void ResponseWriter::output(std::initializer_list<QByteArrayView> parts, Flush flush)
+{
+    QTcpSocket *s = socket();
+    if (!s)
+        return;
+    if (flush == Flush::WithNext) {
+        // The caller writes again at once as a rule; should it not, the bytes leave when the
+        // event loop next turns.
+        if (m_pending.isEmpty())
+            QMetaObject::invokeMethod(this, [this] { output({}, Flush::Now); }, Qt::QueuedConnection);
+        for (QByteArrayView part : parts)
+            m_pending.append(part);
+        return;
     }
+    if (m_pending.isEmpty()) {
+        sendToSocket(s, parts);
+        return;
+    }
+    // Held bytes first, in the same sendmsg() (three parts at most come here: a chunk's framing).
+    if (parts.size() > 3) {
+        for (QByteArrayView part : parts)
+            m_pending.append(part);
+        sendToSocket(s, {m_pending});
+    } else {
+        const QByteArrayView *part = parts.begin();
+        const auto next = [&]() { return part != parts.end() ? *part++ : QByteArrayView(); };
+        const QByteArrayView first = next();
+        const QByteArrayView second = next();
+        const QByteArrayView third = next();
+        sendToSocket(s, {m_pending, first, second, third});
+    }
+    m_pending.resize(0);
 }
 
 void ResponseWriter::writeBody(QByteArrayView data, Flush flush)
@@ -121,12 +149,9 @@ void ResponseWriter::writeBody(QByteArrayView data, Flush flush)
     if (!m_timeToFirstByte)
         m_timeToFirstByte = std::chrono::steady_clock::now() - m_arrived;
     m_bodyBytes += data.size();
-    QTcpSocket *s = socket();
-    if (!s)
+    if (!socket())
         return;
     if (m_chunked) {
-        // One write per chunk, framed in a buffer that keeps its capacity: every QIODevice::write
-        // has its own bookkeeping, and qsnprintf was a few per cent of a relayed event.
         char sizeLine[20];
         char *end = sizeLine + sizeof sizeLine;
         char *p = end;
@@ -134,22 +159,10 @@ void ResponseWriter::writeBody(QByteArrayView data, Flush flush)
         *--p = '\r';
         for (quint64 n = quint64(data.size()); n; n >>= 4)
             *--p = "0123456789abcdef"[n & 0xf];
-        if (data.size() > MaxFramedCopy) {
-            // A large read: copying it costs more than two more writes.
-            s->write(p, end - p);
-            s->write(data.data(), data.size());
-            s->write("\r\n", 2);
-        } else {
-            m_frame.resize(0);
-            m_frame.reserve((end - p) + data.size() + 2);
-            m_frame.append(p, end - p).append(data).append("\r\n", 2);
-            s->write(m_frame.constData(), m_frame.size());
-        }
+        output({QByteArrayView(p, end - p), data, "\r\n"}, flush);
     } else {
-        s->write(data.data(), data.size());
+        output({data}, flush);
     }
-    if (!m_holdFlush && flush == Flush::Now)
-        s->flush();
     if (!m_wasCongested && congested())
         m_wasCongested = true;
 }
@@ -161,11 +174,7 @@ void ResponseWriter::finish()
     if (!m_headWritten)
         writeHead(500, {}, 0);
     m_finished = true;
-    if (QTcpSocket *s = socket()) {
-        if (m_chunked && !m_headRequest)
-            s->write("0\r\n\r\n", 5);
-        s->flush();
-    }
+    output({m_chunked && !m_headRequest ? QByteArrayView("0\r\n\r\n") : QByteArrayView()}, Flush::Now);
     if (m_connection)
         m_connection->responseFinished(this, m_keepAlive);
     emit finished();
@@ -175,10 +184,8 @@ void ResponseWriter::finish()
 void ResponseWriter::respond(int status, const HeaderList &headers, const QByteArray &body)
 {
     // The whole answer leaves in one write() instead of three (head, body, terminator).
-    m_holdFlush = true;
-    writeHead(status, headers, body.size());
-    writeBody(body);
-    m_holdFlush = false;
+    writeHead(status, headers, body.size(), Flush::WithNext);
+    writeBody(body, Flush::WithNext);
     finish();
 }
 

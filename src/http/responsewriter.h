@@ -6,6 +6,7 @@
 #include <QPointer>
 
 #include <chrono>
+#include <initializer_list>
 #include <optional>
 
 class QTcpSocket;
@@ -61,6 +62,7 @@ private:
     void onBytesWritten();
     void onClientDisconnected();
     QTcpSocket *socket() const;
+    void output(std::initializer_list<QByteArrayView> parts, Flush flush);
 
     QPointer<ClientConnection> m_connection;
     bool m_headRequest;
@@ -71,12 +73,11 @@ private:
     bool m_finished = false;
     bool m_wasCongested = false;
     bool m_gone = false;
-    bool m_holdFlush = false;   // respond() flushes once, at the end
     int m_status = 0;
     qint64 m_bodyBytes = 0;
     std::chrono::steady_clock::time_point m_arrived;
     std::optional<std::chrono::nanoseconds> m_timeToFirstByte;
-    QByteArray m_frame;   // a chunk with its size line, reused
+    QByteArray m_pending;   // written with Flush::WithNext, not sent yet
 };
 
 } // namespace switchyard

@@ -2,6 +2,8 @@
 
 #include "upstream/upstreampool.h"
 
+#include "http/socketoutput.h"
+
 #include <QCoreApplication>
 #include <QSocketNotifier>
 #include <QTcpSocket>
@@ -124,10 +126,7 @@ void UpstreamExchange::sendRequest()
     if (!m_request.body.isEmpty() || m_request.method == "POST" || m_request.method == "PUT")
         head += "Content-Length: " + QByteArray::number(m_request.body.size()) + "\r\n";
     head += "\r\n";
-    m_socket->write(head);
-    if (!m_request.body.isEmpty())
-        m_socket->write(m_request.body);
-    m_socket->flush();
+    sendToSocket(m_socket, {head, m_request.body});
     if (m_request.inactivityTimeout.count() > 0) {
         m_lastByte = std::chrono::steady_clock::now();
         m_inactivityTimer.start(m_request.inactivityTimeout);
