@@ -18,6 +18,9 @@ IdleMemoryTrimmer::IdleMemoryTrimmer(std::chrono::milliseconds quietFor, QObject
     // the top of the heap: glibc's own trimming gave each burst's socket buffers back at its
     // end, and the next burst paid a page fault for every page again (8 % of its time).
     mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+    // Setting that turns off glibc's sliding mmap threshold, which left every buffer over
+    // 128 KiB (a merged /models answer) to a fresh mmap() and its page faults on each request.
+    mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);
 #endif
     connect(&m_quiet, &QTimer::timeout, this, &IdleMemoryTrimmer::trimIfIdle);
 }

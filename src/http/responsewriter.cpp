@@ -183,9 +183,10 @@ void ResponseWriter::finish()
 
 void ResponseWriter::respond(int status, const HeaderList &headers, const QByteArray &body)
 {
-    // The whole answer leaves in one write() instead of three (head, body, terminator).
+    // The whole answer leaves in one write() instead of two or three (head, body, terminator),
+    // and the body is not copied to get there.
     writeHead(status, headers, body.size(), Flush::WithNext);
-    writeBody(body, Flush::WithNext);
+    writeBody(body, Flush::Now);
     finish();
 }
 
