@@ -54,7 +54,7 @@ UpstreamExchange::~UpstreamExchange()
 
 QString UpstreamExchange::poolKey() const
 {
-    return m_request.base.host() + u':' + QString::number(m_request.base.port(80));
+    return m_pool->target(m_request.base).key;
 }
 
 void UpstreamExchange::start()
@@ -82,7 +82,8 @@ void UpstreamExchange::connectSocket(bool allowPooled)
         sendRequest();
     });
     m_connectTimer.start(m_request.connectTimeout);
-    m_socket->connectToHost(m_request.base.host(), quint16(m_request.base.port(80)));
+    const UpstreamPool::Target target = m_pool->target(m_request.base);   // a copy: connecting may look up others
+    m_socket->connectToHost(target.host, target.port);
     completeConnectIfReady();
 }
 
@@ -114,18 +115,16 @@ void UpstreamExchange::completeConnectIfReady()
 void UpstreamExchange::sendRequest()
 {
     // An engine may live below a path ("http://box/llama"): every request goes under it.
-    QByteArray prefix = m_request.base.path(QUrl::FullyEncoded).toUtf8();
-    while (prefix.endsWith('/'))
-        prefix.chop(1);
+    const UpstreamPool::Target &target = m_pool->target(m_request.base);
     QByteArray head;
     head.reserve(512);
-    head += m_request.method + ' ' + prefix + m_request.target + " HTTP/1.1\r\nHost: "
-        + m_request.base.authority(QUrl::FullyEncoded).toUtf8() + "\r\n";
+    head.append(m_request.method).append(' ').append(target.pathPrefix).append(m_request.target)
+        .append(" HTTP/1.1\r\nHost: ").append(target.hostHeader).append("\r\n");
     for (const auto &h : m_request.headers)
-        head += h.first + ": " + h.second + "\r\n";
+        head.append(h.first).append(": ").append(h.second).append("\r\n");
     if (!m_request.body.isEmpty() || m_request.method == "POST" || m_request.method == "PUT")
-        head += "Content-Length: " + QByteArray::number(m_request.body.size()) + "\r\n";
-    head += "\r\n";
+        head.append("Content-Length: ").append(QByteArray::number(m_request.body.size())).append("\r\n");
+    head.append("\r\n");
     sendToSocket(m_socket, {head, m_request.body});
     if (m_request.inactivityTimeout.count() > 0) {
         m_lastByte = std::chrono::steady_clock::now();

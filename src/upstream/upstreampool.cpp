@@ -11,6 +11,24 @@ UpstreamPool::UpstreamPool(QObject *parent)
 
 UpstreamPool::~UpstreamPool() = default;
 
+const UpstreamPool::Target &UpstreamPool::target(const QUrl &base)
+{
+    auto it = m_targets.constFind(base);
+    if (it != m_targets.constEnd())
+        return *it;
+    if (m_targets.size() >= 256)   // URLs come from the config: a handful, unless reloads pile up
+        m_targets.clear();
+    Target t;
+    t.host = base.host();
+    t.port = quint16(base.port(80));
+    t.hostHeader = base.authority(QUrl::FullyEncoded).toUtf8();
+    t.pathPrefix = base.path(QUrl::FullyEncoded).toUtf8();
+    while (t.pathPrefix.endsWith('/'))
+        t.pathPrefix.chop(1);
+    t.key = t.host + u':' + QString::number(t.port);
+    return *m_targets.insert(base, t);
+}
+
 QTcpSocket *UpstreamPool::take(const QString &key)
 {
     auto it = m_idle.find(key);

@@ -1,9 +1,12 @@
 #pragma once
 
+#include <QByteArray>
 #include <QHash>
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <QString>
+#include <QUrl>
 
 #include <chrono>
 
@@ -20,6 +23,19 @@ class UpstreamPool final : public QObject
     Q_DISABLE_COPY_MOVE(UpstreamPool)
 
 public:
+    // What an upstream's base URL ("http://box:8080/llama") comes to on the wire. Worked out
+    // once per URL and kept here: QUrl's accessors on every request cost more than the rest
+    // of building the request head.
+    struct Target
+    {
+        QString host;
+        quint16 port = 80;
+        QByteArray hostHeader;   // the authority, encoded
+        QByteArray pathPrefix;   // every request goes under it; no trailing '/'
+        QString key;             // "host:port", for the idle connections
+    };
+    const Target &target(const QUrl &base);
+
     explicit UpstreamPool(QObject *parent = nullptr);
     ~UpstreamPool() override;
 
@@ -42,6 +58,7 @@ private:
     void drop(QTcpSocket *socket);
 
     QHash<QString, QList<Idle>> m_idle;
+    QHash<QUrl, Target> m_targets;
 };
 
 } // namespace switchyard
