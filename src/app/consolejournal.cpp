@@ -2,30 +2,89 @@
 
 #include "journal/journalformat.h"
 
-#include <QDateTime>
+#include <QTimer>
 
 namespace switchyard {
 
 ConsoleJournal::ConsoleJournal(FILE *out, QObject *parent)
     : QObject(parent)
     , m_out(out)
+    , m_writer(new QObject)
+    , m_delay(new QTimer(m_writer))
 {
+    m_thread.setObjectName(QStringLiteral("journal"));
+    m_delay->setSingleShot(true);
+    m_delay->setInterval(std::chrono::milliseconds(10));
+    connect(m_delay, &QTimer::timeout, m_writer, [this] { flush(); });
+    m_writer->moveToThread(&m_thread);
+    m_thread.start();
+}
+
+ConsoleJournal::~ConsoleJournal()
+{
+    m_thread.quit();
+    m_thread.wait();
+    delete m_writer;
+    flush();
 }
 
 void ConsoleJournal::request(const RequestRecord &record)
 {
-    line(JournalFormat::requestLine(record));
+    enqueue({record, {}, {}});
 }
 
 void ConsoleJournal::event(const QString &text)
 {
-    line(JournalFormat::eventLine(QDateTime::currentDateTime(), text));
+    enqueue({std::nullopt, text, QDateTime::currentDateTime()});
 }
 
 void ConsoleJournal::line(const QString &text)
 {
-    const QByteArray bytes = m_redactor.redact(text).toUtf8() + '\n';
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), m_out);
+    enqueue({std::nullopt, text, {}});
+}
+
+void ConsoleJournal::setSecrets(const QStringList &secrets)
+{
+    QMutexLocker locked(&m_queueMutex);
+    m_secrets = secrets;
+}
+
+void ConsoleJournal::enqueue(Entry entry)
+{
+    bool first = false;
+    {
+        QMutexLocker locked(&m_queueMutex);
+        first = m_queue.isEmpty();
+        m_queue.append(std::move(entry));
+    }
+    // One wake-up of the writer per batch, not per line.
+    if (first)
+        QMetaObject::invokeMethod(m_delay, qOverload<>(&QTimer::start), Qt::QueuedConnection);
+}
+
+void ConsoleJournal::flush()
+{
+    QMutexLocker writing(&m_writeMutex);
+    QList<Entry> batch;
+    {
+        QMutexLocker locked(&m_queueMutex);
+        batch.swap(m_queue);
+        if (m_secrets) {
+            m_redactor.setSecrets(*m_secrets);
+            m_secrets.reset();
+        }
+    }
+    if (batch.isEmpty())
+        return;
+    QByteArray out;
+    for (const Entry &e : std::as_const(batch)) {
+        const QString text = e.record ? JournalFormat::requestLine(*e.record)
+                             : e.when.isValid() ? JournalFormat::eventLine(e.when, e.text)
+                                                : e.text;
+        out += m_redactor.redact(text).toUtf8();
+        out += '\n';
+    }
+    std::fwrite(out.constData(), 1, size_t(out.size()), m_out);
     std::fflush(m_out);
 }
 

@@ -3,14 +3,23 @@
 #include "journal/requestrecord.h"
 #include "store/redactor.h"
 
+#include <QDateTime>
+#include <QList>
+#include <QMutex>
 #include <QObject>
+#include <QThread>
 
 #include <cstdio>
+#include <optional>
+
+class QTimer;
 
 namespace switchyard {
 
-// The journal on stdout: one line per request and per host event, in the seeds' format, written
-// and flushed line by line so a systemd journal or a pipe sees each as it happens.
+// The journal on stdout: one line per request and per host event, in the seeds' format. Lines are
+// formatted, redacted and written on a thread of their own, at most 10 ms after they happen, a
+// batch per write(): on the relay's thread this was the largest part of what a request cost after
+// its answer had gone out, and the next request waited for it (docs/PERFORMANCE.md).
 class ConsoleJournal final : public QObject
 {
     Q_OBJECT
@@ -18,17 +27,36 @@ class ConsoleJournal final : public QObject
 
 public:
     explicit ConsoleJournal(FILE *out = stdout, QObject *parent = nullptr);
+    ~ConsoleJournal() override;   // writes what is still queued
 
     void request(const switchyard::RequestRecord &record);
     void event(const QString &text);
     void line(const QString &text);
 
     // Lines are redacted like the history store's (configured secrets, bearer tokens, key=value).
-    void setSecrets(const QStringList &secrets) { m_redactor.setSecrets(secrets); }
+    void setSecrets(const QStringList &secrets);
+
+    // Writes what is queued, now, from the calling thread.
+    void flush();
 
 private:
+    struct Entry
+    {
+        std::optional<RequestRecord> record;
+        QString text;
+        QDateTime when;   // set for a host event
+    };
+    void enqueue(Entry entry);
+
     FILE *m_out;
+    QMutex m_queueMutex;              // guards m_queue and m_secrets
+    QList<Entry> m_queue;
+    std::optional<QStringList> m_secrets;   // new secrets for the writer to take
+    QMutex m_writeMutex;              // one writer at a time; guards m_redactor
     Redactor m_redactor;
+    QThread m_thread;
+    QObject *m_writer;                // lives on m_thread
+    QTimer *m_delay;                  // on m_thread: gathers what comes in 10 ms into one write
 };
 
 } // namespace switchyard
