@@ -27,6 +27,7 @@ Catalog::Catalog(const Config &config, UpstreamPool *pool, QObject *parent)
         state.host = h.name;
         state.engine = h.engines.first().name;
         state.url = h.engines.first().url;
+        state.apiKey = h.apiKey;
         for (const EngineConfig &e : h.engines)
             state.engines.append({e.name, e.url, e.models, {}});
         m_order.append(h.name);
@@ -98,6 +99,8 @@ void Catalog::fetch(HostState &state)
     request.base = state.url;
     request.target = "/models";
     request.headers = {{"Accept", "application/json"}};
+    if (!state.apiKey.isEmpty())   // llama-server --api-key guards /models as well
+        request.headers.append({"Authorization", "Bearer " + state.apiKey.toUtf8()});
     request.connectTimeout = m_connectTimeout;
     request.inactivityTimeout = m_connectTimeout;
     auto *exchange = new UpstreamExchange(m_pool, request, this);

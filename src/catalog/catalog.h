@@ -39,6 +39,7 @@ public:
         QString host;
         QString engine;                // the engine running now (or believed to)
         QUrl url;                      // its URL
+        QString apiKey;                // the host's api_key: the engine may want it on /models too
         QList<EngineModels> engines;   // all of the host's engines, in config order
         bool everFetched = false;
         bool reachable = false;

@@ -20,6 +20,7 @@ ModelEvents::ModelEvents(Catalog *catalog, UpstreamPool *pool, QObject *parent)
         Feed feed;
         feed.host = name;
         feed.url = catalog->host(name)->url;
+        feed.apiKey = catalog->host(name)->apiKey;
         feed.refreshTimer = new QTimer(this);
         feed.refreshTimer->setSingleShot(true);
         connect(feed.refreshTimer, &QTimer::timeout, this, [this, name] {
@@ -74,6 +75,8 @@ void ModelEvents::connectFeed(Feed &feed)
     request.base = feed.url;
     request.target = "/models/sse";
     request.headers = {{"Accept", "text/event-stream"}};
+    if (!feed.apiKey.isEmpty())
+        request.headers.append({"Authorization", "Bearer " + feed.apiKey.toUtf8()});
     auto *exchange = new UpstreamExchange(m_pool, request, this);
     feed.exchange = exchange;
     feed.buffer.clear();

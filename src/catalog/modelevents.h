@@ -43,6 +43,7 @@ private:
     {
         QString host;
         QUrl url;
+        QString apiKey;   // the host's api_key, for an engine run with --api-key
         QPointer<UpstreamExchange> exchange;
         QByteArray buffer;
         std::chrono::milliseconds retryDelay{std::chrono::seconds(1)};

@@ -345,6 +345,12 @@ void TestSecurity::hostApiKeyGoesToTheEngine()
     for (const auto &h : got.first().headers)
         authorizationHeaders += h.first.compare("authorization", Qt::CaseInsensitive) == 0 ? 1 : 0;
     QCOMPARE(authorizationHeaders, 1);
+    // The relay's own reads of the engine carry it too: the model list and the model event feed.
+    for (const char *path : {"/models", "/models/sse"}) {
+        QTRY_VERIFY_WITH_TIMEOUT(!f.receivedOn(path).isEmpty(), 5000);
+        for (const fake::ReceivedRequest &r : f.receivedOn(path))
+            QCOMPARE(r.header("authorization"), QByteArray("Bearer engine-side-key"));
+    }
 }
 
 void TestSecurity::adminFromLanNeedsToken_data()
