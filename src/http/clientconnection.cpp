@@ -55,11 +55,15 @@ void ClientConnection::onReadyRead()
         m_socket->readAll();   // discard the refused body so the client can read our answer
         return;
     }
+    readAvailable();
+}
+
+void ClientConnection::readAvailable()
+{
     // Pipelined requests wait in the socket while a few are queued already: a client cannot
     // make the relay hold an unbounded queue.
-    if (m_queue.size() >= MaxQueuedRequests)
-        return;
-    m_input += m_socket->readAll();
+    if (m_queue.size() < MaxQueuedRequests && m_socket->bytesAvailable() > 0)
+        m_input += m_socket->readAll();
     parseBuffered();
 }
 
@@ -99,11 +103,11 @@ void ClientConnection::parseBuffered()
             if (!m_chunks->isDone())
                 break;
         } else {
-            const qint64 missing = m_bodyExpected - m_body.size();
-            const qsizetype take = qsizetype(qMin<qint64>(missing, input.size()));
+            const qint64 expected = qMax<qint64>(m_head.contentLength, 0);
+            const qsizetype take = qsizetype(qMin<qint64>(expected - m_body.size(), input.size()));
             m_body.append(input.first(take));
             used += take;
-            if (m_body.size() < m_bodyExpected)
+            if (m_body.size() < expected)
                 break;
         }
         // The request is complete.
@@ -141,11 +145,11 @@ bool ClientConnection::takeHead(const RequestHead &head)
                        &head);
         return false;
     }
-    m_bodyExpected = head.chunked ? 0 : qMax<qint64>(head.contentLength, 0);
-    if (m_bodyExpected > 0)
-        m_body.reserve(qsizetype(m_bodyExpected));
+    const qint64 expected = head.chunked ? 0 : qMax<qint64>(head.contentLength, 0);
+    if (expected > 0)
+        m_body.reserve(qsizetype(expected));
     const qsizetype bodyHere = m_input.size() - head.headLength;   // a lower bound; enough for the usual case
-    if (head.expectContinue && (head.chunked || bodyHere < m_bodyExpected))
+    if (head.expectContinue && (head.chunked || bodyHere < expected))
         m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
     return true;
 }
@@ -196,9 +200,7 @@ void ClientConnection::continueReading()
 {
     if (!m_socket || m_rejecting)
         return;
-    if (m_queue.size() < MaxQueuedRequests && m_socket->bytesAvailable() > 0)
-        m_input += m_socket->readAll();
-    parseBuffered();
+    readAvailable();
     startNext();
     armIdleTimer();
 }
@@ -217,15 +219,8 @@ void ClientConnection::rejectAndClose(int status, const QByteArray &message, con
     if (!m_socket || m_rejecting)
         return;
     m_rejecting = true;
-    const QByteArray target = head ? head->target : QByteArray();
     // What was read of it, for the journal and the history: a refused request is still a request.
-    IncomingRequest refused;
-    if (head) {
-        refused.method = head->method;
-        const qsizetype q = head->target.indexOf('?');
-        refused.path = QString::fromLatin1(q < 0 ? head->target : head->target.left(q));
-        refused.headers = head->headers;
-    }
+    IncomingRequest refused = head ? IncomingRequest::fromHead(*head) : IncomingRequest();
     refused.peer = m_socket->peerAddress();
     refused.arrivedAt = QDateTime::currentDateTime();
     refused.arrivedSteady = std::chrono::steady_clock::now();
@@ -235,9 +230,7 @@ void ClientConnection::rejectAndClose(int status, const QByteArray &message, con
     m_socket->readAll();
     if (!m_active) {
         // In the request's own error shape when its path is known (Anthropic's on /v1/messages).
-        const qsizetype query = target.indexOf('?');
-        const QByteArray path = query < 0 ? target : target.left(query);
-        const QByteArray body = m_handler->refusalBody(status, path, QString::fromLatin1(message));
+        const QByteArray body = m_handler->refusalBody(status, refused.path.toUtf8(), QString::fromLatin1(message));
         QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + ResponseWriter::reasonPhrase(status)
             + "\r\nContent-Type: application/json; charset=utf-8\r\nX-Should-Retry: false\r\nContent-Length: "
             + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;

@@ -38,7 +38,6 @@ public:
     QTcpSocket *socket() const { return m_socket; }
     const ServerLimits &limits() const { return m_limits; }
 
-
     // Finish what is running, answer nothing new, then close.
     void closeWhenIdle();
     bool isBusy() const { return m_active || !m_queue.isEmpty(); }
@@ -50,6 +49,7 @@ Q_SIGNALS:
 
 private:
     void onReadyRead();
+    void readAvailable();
     void parseBuffered();
     // Returns false when the request was refused (the connection is then closing).
     bool takeHead(const RequestHead &head);
@@ -69,7 +69,6 @@ private:
     QByteArray m_input;              // read from the socket, not yet parsed
     bool m_headComplete = false;     // m_head is the request being read; its body comes next
     RequestHead m_head;
-    qint64 m_bodyExpected = 0;
     std::optional<ResponseParser> m_chunks;   // decodes a chunked request body
     QByteArray m_body;
     QQueue<IncomingRequest> m_queue;

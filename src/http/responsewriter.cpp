@@ -4,6 +4,7 @@
 #include "http/socketoutput.h"
 
 #include <QTcpSocket>
+#include <QVarLengthArray>
 
 namespace switchyard {
 
@@ -126,19 +127,11 @@ void ResponseWriter::output(std::initializer_list<QByteArrayView> parts, Flush f
         sendToSocket(s, parts);
         return;
     }
-    // Held bytes first, in the same sendmsg() (three parts at most come here: a chunk's framing).
-    if (parts.size() > 3) {
-        for (QByteArrayView part : parts)
-            m_pending.append(part);
-        sendToSocket(s, {m_pending});
-    } else {
-        const QByteArrayView *part = parts.begin();
-        const auto next = [&]() { return part != parts.end() ? *part++ : QByteArrayView(); };
-        const QByteArrayView first = next();
-        const QByteArrayView second = next();
-        const QByteArrayView third = next();
-        sendToSocket(s, {m_pending, first, second, third});
-    }
+    // Held bytes first, in the same sendmsg().
+    QVarLengthArray<QByteArrayView, 4> all;
+    all.append(m_pending);
+    all.append(parts.begin(), qsizetype(parts.size()));
+    sendToSocket(s, all.constData(), all.size());
     m_pending.resize(0);
 }
 

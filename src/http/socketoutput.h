@@ -14,6 +14,10 @@ namespace switchyard {
 // costs a copy per event, and each socket that ever wrote through it keeps a 32 KiB block:
 // 13 MiB for 200 streams (docs/PERFORMANCE.md). Order is kept: while Qt still holds bytes,
 // everything queues behind them; an error is left for Qt's own write to meet and report.
-void sendToSocket(QTcpSocket *socket, std::initializer_list<QByteArrayView> parts);
+void sendToSocket(QTcpSocket *socket, const QByteArrayView *parts, qsizetype count);
+inline void sendToSocket(QTcpSocket *socket, std::initializer_list<QByteArrayView> parts)
+{
+    sendToSocket(socket, parts.begin(), qsizetype(parts.size()));
+}
 
 } // namespace switchyard
