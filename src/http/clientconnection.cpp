@@ -79,7 +79,9 @@ void ClientConnection::parseBuffered()
                 m_readTimer.start(m_limits.requestReadTimeout);
             const RequestHead head = RequestHead::parse(input, m_limits.maxHeadBytes);
             if (head.state == RequestHead::State::Invalid) {
-                rejectAndClose(input.size() > m_limits.maxHeadBytes ? 431 : 400, "malformed request head");
+                // Named by its method and path when those were read, so the journal says which.
+                rejectAndClose(input.size() > m_limits.maxHeadBytes ? 431 : 400, "malformed request head: " + head.error,
+                               head.method.isEmpty() ? nullptr : &head);
                 return;
             }
             if (head.state == RequestHead::State::Incomplete)

@@ -45,16 +45,17 @@ bool RequestHead::keepAlive() const
 RequestHead RequestHead::parse(QByteArrayView data, qsizetype maxHeadBytes)
 {
     RequestHead head;
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    if (end < 0) {
-        head.state = data.size() > maxHeadBytes ? State::Invalid : State::Incomplete;
-        return head;
-    }
-    head.headLength = end + 4;
-    if (head.headLength > maxHeadBytes) {
+    const auto invalid = [&head](const char *why) {
         head.state = State::Invalid;
+        head.error = why;
         return head;
-    }
+    };
+    const qsizetype end = data.indexOf("\r\n\r\n");
+    if (end < 0)
+        return data.size() > maxHeadBytes ? invalid("the head is over the size limit") : head;
+    head.headLength = end + 4;
+    if (head.headLength > maxHeadBytes)
+        return invalid("the head is over the size limit");
 
     const QByteArrayView block = data.first(end);
     qsizetype lineEnd = block.indexOf("\r\n");
@@ -63,25 +64,24 @@ RequestHead RequestHead::parse(QByteArrayView data, qsizetype maxHeadBytes)
     const QByteArrayView startLine = block.first(lineEnd);
     const qsizetype sp1 = startLine.indexOf(' ');
     const qsizetype sp2 = startLine.lastIndexOf(' ');
-    if (sp1 <= 0 || sp2 <= sp1) {
-        head.state = State::Invalid;
-        return head;
-    }
-    head.method = startLine.first(sp1).toByteArray();
-    head.target = startLine.sliced(sp1 + 1, sp2 - sp1 - 1).toByteArray();
-    if (!isToken(head.method) || head.target.isEmpty() || hasControl(head.target, true)) {
-        head.state = State::Invalid;
-        return head;
-    }
+    if (sp1 <= 0 || sp2 <= sp1)
+        return invalid("the request line is not \"METHOD target HTTP/1.x\"");
+    const QByteArrayView method = startLine.first(sp1);
+    const QByteArrayView target = startLine.sliced(sp1 + 1, sp2 - sp1 - 1);
+    if (!isToken(method))
+        return invalid("the method is not a token");
+    if (target.isEmpty() || hasControl(target, true))
+        return invalid("the target holds a space or a control character");
+    // Only a method and target that passed are kept: a refusal names the request by them.
+    head.method = method.toByteArray();
+    head.target = target.toByteArray();
     const QByteArrayView version = startLine.sliced(sp2 + 1);
     if (version == "HTTP/1.1")
         head.minorVersion = 1;
     else if (version == "HTTP/1.0")
         head.minorVersion = 0;
-    else {
-        head.state = State::Invalid;
-        return head;
-    }
+    else
+        return invalid("the version is neither HTTP/1.1 nor HTTP/1.0");
 
     qsizetype pos = lineEnd + 2;
     while (pos < block.size()) {
@@ -92,10 +92,10 @@ RequestHead RequestHead::parse(QByteArrayView data, qsizetype maxHeadBytes)
         const qsizetype colon = line.indexOf(':');
         // "Name : value" and folded lines are refused (RFC 9112 5.1, 5.2): a proxy that reads
         // a header differently from the server behind it is how requests get smuggled.
-        if (colon <= 0 || !isToken(line.first(colon)) || hasControl(line.sliced(colon + 1), false)) {
-            head.state = State::Invalid;
-            return head;
-        }
+        if (colon <= 0 || !isToken(line.first(colon)))
+            return invalid("a header line is not \"Name: value\" (no space before the colon, no folding)");
+        if (hasControl(line.sliced(colon + 1), false))
+            return invalid("a header value holds a control character");
         head.headers.append({line.first(colon).toByteArray(),
                              HttpHeaders::trimmed(line.sliced(colon + 1)).toByteArray()});
         pos = next + 2;
@@ -107,28 +107,24 @@ RequestHead RequestHead::parse(QByteArrayView data, qsizetype maxHeadBytes)
     for (const auto &[name, value] : std::as_const(head.headers)) {
         if (name.compare("content-length", Qt::CaseInsensitive) != 0)
             continue;
-        if (hasLength && value != length) {
-            head.state = State::Invalid;
-            return head;
-        }
+        if (hasLength && value != length)
+            return invalid("two different Content-Length headers");
         hasLength = true;
         length = value;
     }
     if (hasLength) {
         bool ok = !length.isEmpty() && std::all_of(length.cbegin(), length.cend(), [](char c) { return c >= '0' && c <= '9'; });
         head.contentLength = ok ? length.toLongLong(&ok) : -1;
-        if (!ok) {
-            head.state = State::Invalid;
-            return head;
-        }
+        if (!ok)
+            return invalid("Content-Length is not a plain number");
     }
     const QByteArray transferEncoding = HttpHeaders::value(head.headers, "transfer-encoding");
     if (!transferEncoding.isEmpty()) {
         // Only plain chunked framing; anything else has no length this server could trust.
-        if (hasLength || transferEncoding.trimmed().compare("chunked", Qt::CaseInsensitive) != 0) {
-            head.state = State::Invalid;
-            return head;
-        }
+        if (hasLength)
+            return invalid("both Content-Length and Transfer-Encoding");
+        if (transferEncoding.trimmed().compare("chunked", Qt::CaseInsensitive) != 0)
+            return invalid("a Transfer-Encoding other than chunked");
         head.chunked = true;
     }
     head.expectContinue = HttpHeaders::value(head.headers, "expect").compare("100-continue", Qt::CaseInsensitive) == 0;

@@ -22,6 +22,7 @@ struct RequestHead
     qint64 contentLength = -1;   // -1 when absent
     bool chunked = false;
     bool expectContinue = false;
+    QByteArray error;            // why the head is Invalid, for the refusal
 
     bool keepAlive() const;
 

@@ -632,6 +632,7 @@ void TestRelay::requestFramingIsReadOrRefused_data()
 {
     QTest::addColumn<QByteArray>("request");
     QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("why");   // a part of the refusal's message
     const QByteArray body = chatBody("h1-alpha", 2, false);
     const QByteArray post = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n";
     const QByteArray half = QByteArray::number(body.size() / 2, 16);
@@ -639,29 +640,30 @@ void TestRelay::requestFramingIsReadOrRefused_data()
     QTest::newRow("chunked body") << post + "Transfer-Encoding: chunked\r\n\r\n" + half + ";ext=1\r\n"
                                          + body.first(body.size() / 2) + "\r\n" + rest + "\r\n"
                                          + body.sliced(body.size() / 2) + "\r\n0\r\n\r\n"
-                                  << 200;
-    QTest::newRow("absolute-form target") << "GET http://relay.test/health HTTP/1.1\r\nHost: relay.test\r\n\r\n"_ba << 200;
-    QTest::newRow("percent-encoded path") << "GET /v1/%6Dodels HTTP/1.1\r\nHost: x\r\n\r\n"_ba << 200;
+                                  << 200 << QString();
+    QTest::newRow("absolute-form target") << "GET http://relay.test/health HTTP/1.1\r\nHost: relay.test\r\n\r\n"_ba << 200 << QString();
+    QTest::newRow("percent-encoded path") << "GET /v1/%6Dodels HTTP/1.1\r\nHost: x\r\n\r\n"_ba << 200 << QString();
     QTest::newRow("length and chunked") << post + "Content-Length: " + QByteArray::number(body.size())
                                                + "\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
-                                        << 400;
+                                        << 400 << u"both Content-Length and Transfer-Encoding"_s;
     QTest::newRow("two lengths") << post + "Content-Length: 2\r\nContent-Length: " + QByteArray::number(body.size())
                                         + "\r\n\r\n" + body
-                                 << 400;
+                                 << 400 << u"two different Content-Length headers"_s;
     QTest::newRow("space before colon") << post + "Content-Length : " + QByteArray::number(body.size()) + "\r\n\r\n" + body
-                                        << 400;
+                                        << 400 << u"no space before the colon"_s;
     QTest::newRow("signed length") << post + "Content-Length: +" + QByteArray::number(body.size()) + "\r\n\r\n" + body
-                                   << 400;
-    QTest::newRow("other transfer coding") << post + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n" << 400;
-    QTest::newRow("bare LF in a value") << "GET /health HTTP/1.1\r\nHost: x\r\nX-Note: a\nInjected: b\r\n\r\n"_ba << 400;
-    QTest::newRow("space in the target") << "GET /he alth HTTP/1.1\r\nHost: x\r\n\r\n"_ba << 400;
-    QTest::newRow("bad chunk size") << post + "Transfer-Encoding: chunked\r\n\r\nzz\r\n" + body + "\r\n0\r\n\r\n" << 400;
+                                   << 400 << u"Content-Length is not a plain number"_s;
+    QTest::newRow("other transfer coding") << post + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n" << 400 << u"a Transfer-Encoding other than chunked"_s;
+    QTest::newRow("bare LF in a value") << "GET /health HTTP/1.1\r\nHost: x\r\nX-Note: a\nInjected: b\r\n\r\n"_ba << 400 << u"a header value holds a control character"_s;
+    QTest::newRow("space in the target") << "GET /he alth HTTP/1.1\r\nHost: x\r\n\r\n"_ba << 400 << u"the target holds a space"_s;
+    QTest::newRow("bad chunk size") << post + "Transfer-Encoding: chunked\r\n\r\nzz\r\n" + body + "\r\n0\r\n\r\n" << 400 << u"invalid chunk size"_s;
 }
 
 void TestRelay::requestFramingIsReadOrRefused()
 {
     QFETCH(QByteArray, request);
     QFETCH(int, status);
+    QFETCH(QString, why);
     RelayFixture f;
     QVERIFY(f.start(routerOptions()));
     RawHttpClient client(f.port());
@@ -677,6 +679,7 @@ void TestRelay::requestFramingIsReadOrRefused()
     } else {
         QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
         QCOMPARE(r.header("connection"), QByteArray("close"));
+        QVERIFY2(QString::fromUtf8(r.body).contains(why), r.body.constData());
         QTRY_VERIFY_WITH_TIMEOUT(client.isDisconnected(), 5000);
     }
 }
