@@ -60,6 +60,8 @@ public:
 
     const HostState *host(const QString &name) const;
     QStringList hostNames() const { return m_order; }
+    // Whether a read of the host's list is under way (its answer has not been applied yet).
+    bool isRefreshing(const QString &host) const { return !m_inFlight.value(host).isNull(); }
     std::optional<ModelEntry> model(const QString &host, const QString &key) const;
     // Which engine serves a key: the running one if it lists it, else the first engine (in
     // config order) that listed it. Empty when no engine is known to have it.

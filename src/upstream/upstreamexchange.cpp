@@ -1,21 +1,9 @@
 #include "upstream/upstreamexchange.h"
 
 #include "upstream/upstreampool.h"
-
-#include "http/socketoutput.h"
-
-#include <QCoreApplication>
-#include <QSocketNotifier>
-#include <QTcpSocket>
-
-#include <poll.h>
+#include "upstream/upstreamsocket.h"
 
 namespace switchyard {
-
-namespace {
-// Bytes the socket may hold unread while paused; beyond it TCP pushes back on the upstream.
-constexpr qint64 ReadBufferWhilePaused = 256 * 1024;
-}
 
 UpstreamExchange::UpstreamExchange(UpstreamPool *pool, Request request, QObject *parent)
     : QObject(parent)
@@ -43,14 +31,7 @@ UpstreamExchange::UpstreamExchange(UpstreamPool *pool, Request request, QObject 
     });
 }
 
-UpstreamExchange::~UpstreamExchange()
-{
-    if (m_socket) {
-        m_socket->disconnect(this);
-        m_socket->abort();
-        m_socket->deleteLater();
-    }
-}
+UpstreamExchange::~UpstreamExchange() = default;   // the socket is a child: it closes with us
 
 QString UpstreamExchange::poolKey() const
 {
@@ -64,52 +45,31 @@ void UpstreamExchange::start()
 
 void UpstreamExchange::connectSocket(bool allowPooled)
 {
-    m_socket = allowPooled ? m_pool->take(poolKey()) : nullptr;
+    const UpstreamPool::Target target = m_pool->target(m_request.base);   // a copy: connecting may look up others
+    m_socket = allowPooled ? m_pool->take(target.key) : nullptr;
     m_reused = m_socket != nullptr;
-    if (!m_socket)
-        m_socket = new QTcpSocket;
-    m_socket->setReadBufferSize(ReadBufferWhilePaused);
-    connect(m_socket, &QTcpSocket::readyRead, this, &UpstreamExchange::onReadyRead);
-    connect(m_socket, &QTcpSocket::disconnected, this, &UpstreamExchange::onDisconnected);
-    connect(m_socket, &QAbstractSocket::errorOccurred, this, &UpstreamExchange::onSocketError);
+    if (m_socket)
+        m_socket->setParent(this);
+    else
+        m_socket = new UpstreamSocket(this);
+    m_socket->setReading(!m_paused);
+    connect(m_socket, &UpstreamSocket::readyRead, this, &UpstreamExchange::onReadyRead);
     if (m_reused) {
         sendRequest();
         return;
     }
-    connect(m_socket, &QTcpSocket::connected, this, [this] {
+    connect(m_socket, &UpstreamSocket::connected, this, [this] {
         m_connectTimer.stop();
-        m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         sendRequest();
     });
+    connect(m_socket, &UpstreamSocket::connectFailed, this, [this](UpstreamSocket::ConnectError error) {
+        if (error == UpstreamSocket::ConnectError::HostNotFound)
+            fail(Failure::HostNotFound, QStringLiteral("the engine's host name does not resolve"));
+        else
+            fail(Failure::Refused, QStringLiteral("the engine refused the connection"));
+    });
     m_connectTimer.start(m_request.connectTimeout);
-    const UpstreamPool::Target target = m_pool->target(m_request.base);   // a copy: connecting may look up others
     m_socket->connectToHost(target.host, target.port);
-    completeConnectIfReady();
-}
-
-// On loopback, and often on a LAN, the handshake is done by the time connect() returns, but Qt
-// learns it only from its write notifier on the next event-loop turn, after every other socket
-// that turn woke. With 200 requests arriving at once the engine got the first of them only
-// after the relay had read all 200 (docs/PERFORMANCE.md). When a zero-timeout poll() finds the
-// socket writable without error, this hands Qt's own notifier the event it was about to get:
-// Qt completes the connection its usual way, and `connected` sends the request now. Errors are
-// left to the event loop, so a refusal still arrives after start() has returned.
-void UpstreamExchange::completeConnectIfReady()
-{
-    if (m_socket->state() != QAbstractSocket::ConnectingState)
-        return;
-    // While connecting, socketDescriptor() is still -1: the notifier knows the descriptor.
-    const auto notifiers = m_socket->findChildren<QSocketNotifier *>();
-    for (QSocketNotifier *notifier : notifiers) {
-        if (notifier->type() != QSocketNotifier::Write || !notifier->isEnabled())
-            continue;
-        pollfd ready{int(notifier->socket()), POLLOUT, 0};
-        if (::poll(&ready, 1, 0) == 1 && ready.revents == POLLOUT) {
-            QEvent activated(QEvent::SockAct);
-            QCoreApplication::sendEvent(notifier, &activated);
-        }
-        return;
-    }
 }
 
 void UpstreamExchange::sendRequest()
@@ -125,7 +85,7 @@ void UpstreamExchange::sendRequest()
     if (!m_request.body.isEmpty() || m_request.method == "POST" || m_request.method == "PUT")
         head.append("Content-Length: ").append(QByteArray::number(m_request.body.size())).append("\r\n");
     head.append("\r\n");
-    sendToSocket(m_socket, {head, m_request.body});
+    m_socket->send({head, m_request.body});
     if (m_request.inactivityTimeout.count() > 0) {
         m_lastByte = std::chrono::steady_clock::now();
         m_inactivityTimer.start(m_request.inactivityTimeout);
@@ -144,37 +104,50 @@ void UpstreamExchange::setPaused(bool paused)
         m_lastByte = std::chrono::steady_clock::now();
         m_inactivityTimer.start(m_request.inactivityTimeout);
     }
-    if (!paused && m_socket && m_socket->bytesAvailable() > 0)
-        QMetaObject::invokeMethod(this, &UpstreamExchange::onReadyRead, Qt::QueuedConnection);
+    // What arrived meanwhile waits in the kernel; the notifier reports it once reading resumes.
+    if (m_socket && !m_done)
+        m_socket->setReading(!paused);
 }
 
 void UpstreamExchange::onReadyRead()
 {
     if (!m_socket || m_done || m_paused)
         return;
-    // Both buffers are members and keep their capacity: a read costs no allocation.
-    const qint64 available = m_socket->bytesAvailable();
-    if (available <= 0)
+    char *buffer = m_pool->readBuffer();
+    qsizetype got = 0;
+    switch (m_socket->read(buffer, UpstreamPool::ReadBufferSize, &got)) {
+    case UpstreamSocket::ReadResult::WouldBlock:
         return;
-    m_readBuffer.resize(available);
-    const qint64 got = m_socket->read(m_readBuffer.data(), available);
-    if (got <= 0)
+    case UpstreamSocket::ReadResult::Closed:
+        onDisconnected();
         return;
+    case UpstreamSocket::ReadResult::Data:
+        break;
+    }
+    // A full buffer means more is waiting; the notifier fires again on the next turn, so other
+    // streams get their turn in between.
+    consume(QByteArrayView(buffer, got));
+}
+
+void UpstreamExchange::consume(QByteArrayView bytes)
+{
     m_gotBytes = true;
     m_lastByte = std::chrono::steady_clock::now();
     const bool hadHead = m_parser.headComplete();
-    QByteArray &body = m_body;
-    body.resize(0);
-    m_parser.feed(QByteArrayView(m_readBuffer).first(got), &body);
+    m_body.resize(0);   // keeps its capacity: a read costs no allocation
+    m_parser.feed(bytes, &m_body);
     if (m_parser.hasError()) {
         fail(hadHead ? Failure::Truncated : Failure::Protocol, m_parser.errorString());
         return;
     }
-    if (!hadHead && m_parser.headComplete())
+    QPointer<UpstreamExchange> self(this);
+    if (!hadHead && m_parser.headComplete()) {
         emit responseHead();
-    if (!body.isEmpty() && !m_done) {
-        QPointer<UpstreamExchange> self(this);
-        emit bodyData(body);
+        if (!self)
+            return;
+    }
+    if (!m_body.isEmpty() && !m_done) {
+        emit bodyData(m_body);
         if (!self)
             return;
     }
@@ -186,15 +159,6 @@ void UpstreamExchange::onDisconnected()
 {
     if (m_done)
         return;
-    // Bytes may still be buffered; take them before judging the close.
-    if (m_socket && m_socket->bytesAvailable() > 0) {
-        const bool paused = m_paused;
-        m_paused = false;
-        onReadyRead();
-        m_paused = paused;
-        if (m_done)
-            return;
-    }
     m_parser.connectionClosed();
     if (m_parser.isDone()) {
         complete();
@@ -203,43 +167,13 @@ void UpstreamExchange::onDisconnected()
     if (!m_gotBytes && m_reused) {
         // A pooled connection the upstream had closed: try once more on a fresh one.
         m_socket->disconnect(this);
-        m_socket->deleteLater();
+        m_socket->close();
+        m_socket->deleteLater();   // we are inside its notifier's signal
         m_socket = nullptr;
         connectSocket(false);
         return;
     }
     fail(m_parser.headComplete() ? Failure::Truncated : Failure::Dropped, m_parser.errorString());
-}
-
-void UpstreamExchange::onSocketError(QAbstractSocket::SocketError error)
-{
-    if (m_done)
-        return;
-    switch (error) {
-    case QAbstractSocket::RemoteHostClosedError:
-        onDisconnected();
-        return;
-    case QAbstractSocket::ConnectionRefusedError:
-        fail(Failure::Refused, QStringLiteral("the engine refused the connection"));
-        return;
-    case QAbstractSocket::HostNotFoundError:
-        fail(Failure::HostNotFound, QStringLiteral("the engine's host name does not resolve"));
-        return;
-    case QAbstractSocket::NetworkError:
-    case QAbstractSocket::SocketTimeoutError:
-        if (!m_gotBytes && m_socket && m_socket->state() != QAbstractSocket::ConnectedState && !m_reused) {
-            fail(Failure::Refused, QStringLiteral("the engine could not be reached"));
-            return;
-        }
-        onDisconnected();
-        return;
-    default:
-        if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
-            return;
-        fail(m_gotBytes ? Failure::Truncated : Failure::Refused,
-             QStringLiteral("the connection to the engine failed"));
-        return;
-    }
 }
 
 // The messages name no address, port or system error text: they reach clients inside refusals,
@@ -263,7 +197,7 @@ void UpstreamExchange::complete()
     m_done = true;
     m_connectTimer.stop();
     m_inactivityTimer.stop();
-    releaseSocket(m_parser.keepAlive() && m_socket && m_socket->bytesAvailable() == 0);
+    releaseSocket(m_parser.keepAlive());
     emit finished();
 }
 
@@ -281,16 +215,14 @@ void UpstreamExchange::releaseSocket(bool reusable)
 {
     if (!m_socket)
         return;
-    QTcpSocket *socket = m_socket;
+    UpstreamSocket *socket = m_socket;
     m_socket = nullptr;
     socket->disconnect(this);
     if (reusable) {
-        socket->setReadBufferSize(0);
         m_pool->give(poolKey(), socket);
         return;
     }
-    socket->abort();
-    socket->deleteLater();
+    socket->close();   // the upstream sees the end at once; the object goes with this exchange
 }
 
 } // namespace switchyard

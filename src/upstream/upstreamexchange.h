@@ -3,7 +3,6 @@
 #include "http/httpheaders.h"
 #include "http/responseparser.h"
 
-#include <QAbstractSocket>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
@@ -11,11 +10,10 @@
 
 #include <chrono>
 
-class QTcpSocket;
-
 namespace switchyard {
 
 class UpstreamPool;
+class UpstreamSocket;
 
 // One request to an upstream llama-server and its response, streamed: the body arrives through
 // bodyData() as it comes off the wire. Pausing stops reading the socket, so a slow client slows
@@ -77,11 +75,10 @@ Q_SIGNALS:
 
 private:
     void connectSocket(bool allowPooled);
-    void completeConnectIfReady();
     void sendRequest();
     void onReadyRead();
+    void consume(QByteArrayView bytes);
     void onDisconnected();
-    void onSocketError(QAbstractSocket::SocketError error);
     void fail(Failure failure, const QString &message);
     void complete();
     void releaseSocket(bool reusable);
@@ -89,10 +86,9 @@ private:
 
     UpstreamPool *m_pool;
     Request m_request;
-    QTcpSocket *m_socket = nullptr;
+    UpstreamSocket *m_socket = nullptr;   // a child
     ResponseParser m_parser;
-    QByteArray m_readBuffer;   // one read off the socket
-    QByteArray m_body;         // the body bytes decoded from it
+    QByteArray m_body;   // the body bytes decoded from one read
     QTimer m_connectTimer;
     QTimer m_inactivityTimer;
     std::chrono::steady_clock::time_point m_lastByte;   // for the inactivity limit

@@ -1,6 +1,6 @@
 #include "upstream/upstreampool.h"
 
-#include <QTcpSocket>
+#include "upstream/upstreamsocket.h"
 
 namespace switchyard {
 
@@ -29,7 +29,7 @@ const UpstreamPool::Target &UpstreamPool::target(const QUrl &base)
     return *m_targets.insert(base, t);
 }
 
-QTcpSocket *UpstreamPool::take(const QString &key)
+UpstreamSocket *UpstreamPool::take(const QString &key)
 {
     auto it = m_idle.find(key);
     if (it == m_idle.end())
@@ -37,41 +37,43 @@ QTcpSocket *UpstreamPool::take(const QString &key)
     const auto now = std::chrono::steady_clock::now();
     while (!it->isEmpty()) {
         Idle idle = it->takeLast();
-        QTcpSocket *socket = idle.socket;
+        UpstreamSocket *socket = idle.socket;
         if (!socket)
             continue;
         socket->disconnect(this);
-        if (socket->state() == QAbstractSocket::ConnectedState && socket->bytesAvailable() == 0
-            && now - idle.since < IdleTimeout) {
+        if (socket->isConnected() && !socket->hasPendingInput() && now - idle.since < IdleTimeout) {
             socket->setParent(nullptr);
             return socket;
         }
+        socket->close();
         socket->deleteLater();
     }
     return nullptr;
 }
 
-void UpstreamPool::give(const QString &key, QTcpSocket *socket)
+void UpstreamPool::give(const QString &key, UpstreamSocket *socket)
 {
     QList<Idle> &list = m_idle[key];
-    if (list.size() >= MaxIdlePerKey || socket->state() != QAbstractSocket::ConnectedState) {
+    if (list.size() >= MaxIdlePerKey || !socket->isConnected()) {
+        socket->close();
         socket->deleteLater();
         return;
     }
     socket->setParent(this);
+    socket->setReading(true);
     // An idle connection that speaks or closes is of no further use.
-    connect(socket, &QTcpSocket::readyRead, this, [this, socket] { drop(socket); });
-    connect(socket, &QTcpSocket::disconnected, this, [this, socket] { drop(socket); });
+    connect(socket, &UpstreamSocket::readyRead, this, [this, socket] { drop(socket); });
     list.append({socket, std::chrono::steady_clock::now()});
 }
 
-void UpstreamPool::drop(QTcpSocket *socket)
+void UpstreamPool::drop(UpstreamSocket *socket)
 {
     for (auto &list : m_idle) {
         for (qsizetype i = 0; i < list.size(); ++i) {
             if (list.at(i).socket == socket) {
                 list.removeAt(i);
                 socket->disconnect(this);
+                socket->close();   // stops its notifier now: it would fire until read
                 socket->deleteLater();
                 return;
             }

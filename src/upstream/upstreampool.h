@@ -9,10 +9,11 @@
 #include <QUrl>
 
 #include <chrono>
-
-class QTcpSocket;
+#include <memory>
 
 namespace switchyard {
+
+class UpstreamSocket;
 
 // Keep-alive connections to upstreams, by "host:port". No cap on connections per host: each
 // request that finds no idle connection opens its own (QNetworkAccessManager's cap of six per
@@ -40,10 +41,15 @@ public:
     ~UpstreamPool() override;
 
     // An idle connected socket for the key, or nullptr. The caller owns it.
-    QTcpSocket *take(const QString &key);
+    UpstreamSocket *take(const QString &key);
     // Hand a socket back after a complete response that allows reuse.
-    void give(const QString &key, QTcpSocket *socket);
+    void give(const QString &key, UpstreamSocket *socket);
     int idleCount() const;
+
+    // Where every exchange of this thread reads its socket: each read is parsed before the
+    // next one starts, so one buffer serves all of them instead of one per stream.
+    char *readBuffer() { return m_readBuffer.get(); }
+    static constexpr qsizetype ReadBufferSize = 64 * 1024;
 
     // Shorter than llama-server's own keep-alive (5 s), so we never reuse a connection it closes.
     static constexpr std::chrono::milliseconds IdleTimeout{std::chrono::seconds(4)};
@@ -52,13 +58,14 @@ public:
 private:
     struct Idle
     {
-        QPointer<QTcpSocket> socket;
+        QPointer<UpstreamSocket> socket;
         std::chrono::steady_clock::time_point since;
     };
-    void drop(QTcpSocket *socket);
+    void drop(UpstreamSocket *socket);
 
     QHash<QString, QList<Idle>> m_idle;
     QHash<QUrl, Target> m_targets;
+    std::unique_ptr<char[]> m_readBuffer{new char[ReadBufferSize]};
 };
 
 } // namespace switchyard

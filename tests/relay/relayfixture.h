@@ -2,6 +2,7 @@
 
 #include "app/relayservice.h"
 #include "catalog/catalog.h"
+#include "catalog/modelevents.h"
 #include "config/configloader.h"
 #include "fakellamaserver.h"
 
@@ -34,7 +35,13 @@ struct RelayFixture
         QString error;
         if (!relay->start(&error))
             return false;
-        return QTest::qWaitFor([this] { return relay->catalog()->host(QStringLiteral("h1"))->reachable; }, 5000);
+        // Settled: the list read, the event feed connected, and the read that follows its
+        // connection applied. A test that then stops the fake meets the relay in a known state.
+        const QString h1 = QStringLiteral("h1");
+        return QTest::qWaitFor([this, h1] {
+            return relay->catalog()->host(h1)->reachable && relay->modelEvents()->isConnected(h1)
+                && !relay->catalog()->isRefreshing(h1);
+        }, 5000);
     }
 
     quint16 port() const { return relay->endpoint().port(); }
