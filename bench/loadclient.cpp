@@ -635,8 +635,14 @@ void runSequential(const Options &o, const char *phase, bool chat)
 {
     Loop loop;
     std::vector<Keeper> keepers(o.targets.size());
+    const size_t n = o.targets.size();
     for (int rep = -o.warmup; rep < o.reps; ++rep) {
-        for (size_t i = 0; i < o.targets.size(); ++i) {
+        // Each repetition starts one target later: whichever target runs right after another
+        // (and after that one's leftover work, on a CPU it kept awake) takes every place
+        // equally often, so the order cannot favour one of them.
+        const size_t first = size_t(rep + o.warmup) % n;
+        for (size_t k = 0; k < n; ++k) {
+            const size_t i = (first + k) % n;
             const Target &t = o.targets[i];
             const double cpu0 = cpuSeconds(t.pids);
             const double self0 = selfCpuSeconds();

@@ -15,6 +15,8 @@ ClientConnection::ClientConnection(QTcpSocket *socket, const ServerLimits &limit
     , m_socket(socket)
     , m_limits(limits)
     , m_handler(handler)
+    , m_peer(socket->peerAddress())
+    , m_peerText(IncomingRequest::addressText(m_peer))
 {
     m_readTimer.setSingleShot(true);
     m_idleTimer.setSingleShot(true);
@@ -32,6 +34,14 @@ ClientConnection::ClientConnection(QTcpSocket *socket, const ServerLimits &limit
             m_active->onBytesWritten();
     });
     armIdleTimer();
+}
+
+void ClientConnection::stamp(IncomingRequest &request) const
+{
+    request.peer = m_peer;
+    request.clientAddress = m_peerText;
+    request.arrivedAt = QDateTime::currentDateTime();
+    request.arrivedSteady = std::chrono::steady_clock::now();
 }
 
 ClientConnection::~ClientConnection()
@@ -115,9 +125,7 @@ void ClientConnection::parseBuffered()
         // The request is complete.
         IncomingRequest request = IncomingRequest::fromHead(m_head);
         request.body = std::move(m_body);
-        request.peer = m_socket->peerAddress();
-        request.arrivedAt = QDateTime::currentDateTime();
-        request.arrivedSteady = std::chrono::steady_clock::now();
+        stamp(request);
         m_body = QByteArray();
         m_chunks.reset();
         m_headComplete = false;
@@ -223,9 +231,7 @@ void ClientConnection::rejectAndClose(int status, const QByteArray &message, con
     m_rejecting = true;
     // What was read of it, for the journal and the history: a refused request is still a request.
     IncomingRequest refused = head ? IncomingRequest::fromHead(*head) : IncomingRequest();
-    refused.peer = m_socket->peerAddress();
-    refused.arrivedAt = QDateTime::currentDateTime();
-    refused.arrivedSteady = std::chrono::steady_clock::now();
+    stamp(refused);
     m_readTimer.stop();
     m_queue.clear();
     m_input.clear();

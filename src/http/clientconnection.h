@@ -59,12 +59,16 @@ private:
     void continueReading();
     void rejectAndClose(int status, const QByteArray &message, const RequestHead *head = nullptr);
     void armIdleTimer();
+    // Who sent it and when: the peer is worked out once per connection, not per request.
+    void stamp(IncomingRequest &request) const;
 
     static constexpr int MaxQueuedRequests = 8;
 
     QPointer<QTcpSocket> m_socket;
     ServerLimits m_limits;
     RequestHandler *m_handler;
+    QHostAddress m_peer;
+    QString m_peerText;
 
     QByteArray m_input;              // read from the socket, not yet parsed
     bool m_headComplete = false;     // m_head is the request being read; its body comes next

@@ -65,7 +65,7 @@ QString IncomingRequest::queryItem(const QString &key) const
     return QUrlQuery(QString::fromUtf8(rawQuery)).queryItemValue(key, QUrl::FullyDecoded);
 }
 
-QString IncomingRequest::clientAddress() const
+QString IncomingRequest::addressText(const QHostAddress &peer)
 {
     bool isV4 = false;
     const quint32 v4 = peer.toIPv4Address(&isV4);

@@ -23,6 +23,7 @@ struct IncomingRequest
     HeaderList headers;
     QByteArray body;
     QHostAddress peer;
+    QString clientAddress;    // the peer as text, IPv4-mapped peers as plain IPv4 (addressText)
     bool keepAlive = true;    // the client allows the connection to stay open
     bool http10 = false;
     QDateTime arrivedAt;
@@ -33,7 +34,7 @@ struct IncomingRequest
 
     QByteArray header(QByteArrayView name) const { return HttpHeaders::value(headers, name); }
     QString queryItem(const QString &key) const;
-    QString clientAddress() const;   // IPv4-mapped peers shown as plain IPv4
+    static QString addressText(const QHostAddress &peer);
 };
 
 } // namespace switchyard

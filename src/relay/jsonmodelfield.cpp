@@ -2,10 +2,43 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QStringDecoder>
+
+#include <algorithm>
 
 namespace switchyard {
 
 namespace {
+
+// newValue as a JSON string literal, quotes included. By hand: going through QJsonDocument for
+// one string cost more than finding the member in a 76 KB body.
+QByteArray jsonStringLiteral(const QString &text)
+{
+    static constexpr char Hex[] = "0123456789abcdef";
+    const QByteArray utf8 = text.toUtf8();
+    QByteArray out;
+    out.reserve(utf8.size() + 8);
+    out.append('"');
+    for (const char c : utf8) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out.append('\\').append(c);
+        } else if (u < 0x20) {
+            switch (c) {
+            case '\n': out.append("\\n"); break;
+            case '\r': out.append("\\r"); break;
+            case '\t': out.append("\\t"); break;
+            case '\b': out.append("\\b"); break;
+            case '\f': out.append("\\f"); break;
+            default: out.append("\\u00").append(Hex[u >> 4]).append(Hex[u & 0xf]); break;
+            }
+        } else {
+            out.append(c);   // UTF-8 passes as it is, as JSON allows
+        }
+    }
+    out.append('"');
+    return out;
+}
 
 // A minimal JSON scanner: enough to walk the top-level object and skip values correctly.
 class Scanner
@@ -101,6 +134,19 @@ private:
 
 QString decodeStringLiteral(QByteArrayView literal, bool *ok)
 {
+    // A model name rarely holds an escape: then its bytes are the UTF-8 of the value.
+    const QByteArrayView inner = literal.sliced(1, literal.size() - 2);
+    const bool plain = std::none_of(inner.begin(), inner.end(), [](char c) {
+        return c == '\\' || static_cast<unsigned char>(c) < 0x20;
+    });
+    if (plain) {
+        QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        const QString value = utf8(inner);
+        if (!utf8.hasError()) {
+            *ok = true;
+            return value;
+        }
+    }
     const QByteArray wrapped = '[' + literal.toByteArray() + ']';
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(wrapped, &error);
@@ -180,8 +226,7 @@ QByteArray JsonModelField::replaced(QByteArrayView json, const QString &newValue
 {
     if (result != Result::Found)
         return json.toByteArray();
-    QByteArray literal = QJsonDocument(QJsonArray{newValue}).toJson(QJsonDocument::Compact);
-    literal = literal.mid(1, literal.size() - 2);   // strip [ ]
+    const QByteArray literal = jsonStringLiteral(newValue);
     QByteArray out;
     out.reserve(json.size() + literal.size());
     out.append(json.first(start));

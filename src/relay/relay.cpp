@@ -55,7 +55,7 @@ RequestRecord recordFor(const IncomingRequest &request)
     record.startedSteady = request.arrivedSteady;
     record.method = QString::fromLatin1(request.method);
     record.path = request.path;
-    record.clientAddress = request.clientAddress();
+    record.clientAddress = request.clientAddress;
     record.userAgent = QString::fromUtf8(request.header("user-agent"));
     return record;
 }
@@ -258,7 +258,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     }
     if (!upstreamKey.isEmpty())
         up.headers.append({"Authorization", "Bearer " + upstreamKey.toUtf8()});
-    up.headers.append({"X-Forwarded-For", request.clientAddress().toLatin1()});
+    up.headers.append({"X-Forwarded-For", request.clientAddress.toLatin1()});
     up.body = body;
     up.connectTimeout = m_config.limits.upstreamConnectTimeout;
     up.inactivityTimeout = m_config.limits.upstreamInactivityTimeout;

@@ -3,6 +3,11 @@
 #include "upstream/upstreampool.h"
 #include "upstream/upstreamsocket.h"
 
+#include <QTimerEvent>
+
+#include <algorithm>
+#include <climits>
+
 namespace switchyard {
 
 UpstreamExchange::UpstreamExchange(UpstreamPool *pool, Request request, QObject *parent)
@@ -11,24 +16,38 @@ UpstreamExchange::UpstreamExchange(UpstreamPool *pool, Request request, QObject 
     , m_request(std::move(request))
     , m_parser(m_request.method == "HEAD")
 {
-    m_connectTimer.setSingleShot(true);
-    connect(&m_connectTimer, &QTimer::timeout, this, [this] {
+}
+
+void UpstreamExchange::arm(QBasicTimer &timer, std::chrono::milliseconds after)
+{
+    timer.start(int(std::min<std::chrono::milliseconds::rep>(after.count(), INT_MAX)), this);
+}
+
+// Two QBasicTimers, not QTimer objects: one exchange per request, and two QTimers with their
+// connections cost more to make and destroy than the rest of starting the exchange.
+void UpstreamExchange::timerEvent(QTimerEvent *event)
+{
+    if (event->timerId() == m_connectTimer.timerId()) {
+        m_connectTimer.stop();
         fail(Failure::ConnectTimeout, QStringLiteral("no connection within %1 s")
                  .arg(double(m_request.connectTimeout.count()) / 1000.0));
-    });
-    m_inactivityTimer.setSingleShot(true);
+        return;
+    }
+    if (event->timerId() != m_inactivityTimer.timerId()) {
+        QObject::timerEvent(event);
+        return;
+    }
+    m_inactivityTimer.stop();
     // Reads only note the time of the last byte (re-arming a timer on every read costs more than
     // relaying the event); when the timer fires it checks, and waits out the rest if a byte came.
-    connect(&m_inactivityTimer, &QTimer::timeout, this, [this] {
-        const auto silent = std::chrono::duration_cast<std::chrono::milliseconds>(
-            std::chrono::steady_clock::now() - m_lastByte);
-        if (silent < m_request.inactivityTimeout) {
-            m_inactivityTimer.start(m_request.inactivityTimeout - silent);
-            return;
-        }
-        fail(Failure::Inactivity, QStringLiteral("the engine sent nothing for %1 s")
-                 .arg(double(m_request.inactivityTimeout.count()) / 1000.0));
-    });
+    const auto silent = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - m_lastByte);
+    if (silent < m_request.inactivityTimeout) {
+        arm(m_inactivityTimer, m_request.inactivityTimeout - silent);
+        return;
+    }
+    fail(Failure::Inactivity, QStringLiteral("the engine sent nothing for %1 s")
+             .arg(double(m_request.inactivityTimeout.count()) / 1000.0));
 }
 
 UpstreamExchange::~UpstreamExchange() = default;   // the socket is a child: it closes with us
@@ -68,8 +87,8 @@ void UpstreamExchange::connectSocket(bool allowPooled)
         else
             fail(Failure::Refused, QStringLiteral("the engine refused the connection"));
     });
-    m_connectTimer.start(m_request.connectTimeout);
-    m_socket->connectToHost(target.host, target.port);
+    arm(m_connectTimer, m_request.connectTimeout);
+    m_socket->connectToHost(target.host, target.port, target.address);
 }
 
 void UpstreamExchange::sendRequest()
@@ -88,7 +107,7 @@ void UpstreamExchange::sendRequest()
     m_socket->send({head, m_request.body});
     if (m_request.inactivityTimeout.count() > 0) {
         m_lastByte = std::chrono::steady_clock::now();
-        m_inactivityTimer.start(m_request.inactivityTimeout);
+        arm(m_inactivityTimer, m_request.inactivityTimeout);
     }
 }
 
@@ -102,7 +121,7 @@ void UpstreamExchange::setPaused(bool paused)
         m_inactivityTimer.stop();
     else if (!m_done && m_socket && m_request.inactivityTimeout.count() > 0) {
         m_lastByte = std::chrono::steady_clock::now();
-        m_inactivityTimer.start(m_request.inactivityTimeout);
+        arm(m_inactivityTimer, m_request.inactivityTimeout);
     }
     // What arrived meanwhile waits in the kernel; the notifier reports it once reading resumes.
     if (m_socket && !m_done)

@@ -5,7 +5,7 @@
 
 #include <QObject>
 #include <QPointer>
-#include <QTimer>
+#include <QBasicTimer>
 #include <QUrl>
 
 #include <chrono>
@@ -73,7 +73,11 @@ Q_SIGNALS:
     void finished();
     void failed(switchyard::UpstreamExchange::Failure failure, const QString &message);
 
+protected:
+    void timerEvent(QTimerEvent *event) override;
+
 private:
+    void arm(QBasicTimer &timer, std::chrono::milliseconds after);
     void connectSocket(bool allowPooled);
     void sendRequest();
     void onReadyRead();
@@ -89,8 +93,8 @@ private:
     UpstreamSocket *m_socket = nullptr;   // a child
     ResponseParser m_parser;
     QByteArray m_body;   // the body bytes decoded from one read
-    QTimer m_connectTimer;
-    QTimer m_inactivityTimer;
+    QBasicTimer m_connectTimer;
+    QBasicTimer m_inactivityTimer;
     std::chrono::steady_clock::time_point m_lastByte;   // for the inactivity limit
     Failure m_failure = Failure::None;
     QString m_error;

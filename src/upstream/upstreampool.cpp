@@ -20,6 +20,7 @@ const UpstreamPool::Target &UpstreamPool::target(const QUrl &base)
         m_targets.clear();
     Target t;
     t.host = base.host();
+    t.address.setAddress(t.host);   // stays null for a name
     t.port = quint16(base.port(80));
     t.hostHeader = base.authority(QUrl::FullyEncoded).toUtf8();
     t.pathPrefix = base.path(QUrl::FullyEncoded).toUtf8();

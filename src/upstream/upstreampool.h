@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QHostAddress>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -30,6 +31,7 @@ public:
     struct Target
     {
         QString host;
+        QHostAddress address;    // the host if it is an IP address, else null (a name to look up)
         quint16 port = 80;
         QByteArray hostHeader;   // the authority, encoded
         QByteArray pathPrefix;   // every request goes under it; no trailing '/'

@@ -69,12 +69,12 @@ UpstreamSocket::~UpstreamSocket()
     close();
 }
 
-void UpstreamSocket::connectToHost(const QString &host, quint16 port)
+void UpstreamSocket::connectToHost(const QString &host, quint16 port, const QHostAddress &address)
 {
     close();
     m_port = port;
-    QHostAddress literal;
-    if (literal.setAddress(host)) {
+    QHostAddress literal = address;
+    if (!literal.isNull() || literal.setAddress(host)) {
         m_addresses = {literal};
         connectNext();
         return;

@@ -32,8 +32,8 @@ public:
     // Starts connecting. `connected` may be emitted before this returns (on loopback and often
     // on a LAN the handshake is done by then); `connectFailed` never is, so callers can finish
     // setting up first. A host name is looked up with QHostInfo and its addresses are tried in
-    // turn.
-    void connectToHost(const QString &host, quint16 port);
+    // turn. `address`, when given, is the host already parsed as an IP address.
+    void connectToHost(const QString &host, quint16 port, const QHostAddress &address = {});
     bool isConnected() const { return m_state == State::Connected; }
     bool isOpen() const { return m_fd >= 0; }
 

@@ -16,6 +16,8 @@
 #include "store/clock.h"
 #include "store/historystore.h"
 #include "store/requestquery.h"
+#include "upstream/upstreamexchange.h"
+#include "upstream/upstreampool.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -32,7 +34,9 @@
 
 #include <algorithm>
 #include <csignal>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <memory>
 
 using namespace switchyard;
@@ -226,6 +230,8 @@ private Q_SLOTS:
     void engineCrashMidStream();
     void unreachableUpstreamAnswers424InTime_data();
     void unreachableUpstreamAnswers424InTime();
+    void upstreamConnectThatHangsTimesOut();
+    void upstreamHostNameIsLookedUp();
     void silentUpstreamIsCutAfterInactivity_data();
     void silentUpstreamIsCutAfterInactivity();
     void slowReaderIsBoundedAndOthersGoOn();
@@ -350,6 +356,71 @@ void TestFaults::unreachableUpstreamAnswers424InTime_data()
     QTest::newRow("dns name does not resolve") << u"dns"_s << "/v1/messages"_ba;
     QTest::newRow("agent down") << u"agent-down"_s << "/v1/chat/completions"_ba;
     QTest::newRow("agent answering garbage") << u"agent-garbage"_s << "/v1/messages"_ba;
+}
+
+void TestFaults::upstreamConnectThatHangsTimesOut()
+{
+    // A listener whose accept queue is full: the kernel drops the SYN, so connect() neither
+    // succeeds nor fails, as with a box that went away mid-route.
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    QVERIFY(listener >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    QVERIFY(::bind(listener, reinterpret_cast<sockaddr *>(&address), length) == 0);
+    QVERIFY(::listen(listener, 0) == 0);   // room for one connection
+    QVERIFY(::getsockname(listener, reinterpret_cast<sockaddr *>(&address), &length) == 0);
+    const quint16 port = ntohs(address.sin_port);
+    QTcpSocket filler;
+    filler.connectToHost(QHostAddress::LocalHost, port);
+    QTRY_COMPARE_WITH_TIMEOUT(filler.state(), QAbstractSocket::ConnectedState, 3000);
+
+    UpstreamPool pool;
+    UpstreamExchange::Request request;
+    request.base = QUrl(u"http://127.0.0.1:%1"_s.arg(port));
+    request.connectTimeout = 300ms;
+    UpstreamExchange exchange(&pool, request);
+    QSignalSpy failed(&exchange, &UpstreamExchange::failed);
+    QElapsedTimer clock;
+    clock.start();
+    exchange.start();
+    QVERIFY(failed.wait(5000));
+    QCOMPARE(failed.at(0).at(0).value<UpstreamExchange::Failure>(), UpstreamExchange::Failure::ConnectTimeout);
+    QCOMPARE(failed.at(0).at(1).toString(), u"no connection within 0.3 s"_s);
+    QVERIFY2(clock.elapsed() >= 250, qPrintable(QString::number(clock.elapsed())));
+    filler.abort();
+    ::close(listener);
+}
+
+void TestFaults::upstreamHostNameIsLookedUp()
+{
+    QTcpServer engine;
+    QVERIFY(engine.listen(QHostAddress::LocalHost, 0));
+    connect(&engine, &QTcpServer::newConnection, this, [&engine] {
+        while (QTcpSocket *s = engine.nextPendingConnection()) {
+            connect(s, &QTcpSocket::readyRead, s, [s] {
+                if (!s->readAll().contains("\r\n\r\n"))
+                    return;
+                s->write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+                s->disconnectFromHost();
+            });
+            connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+        }
+    });
+    UpstreamPool pool;
+    UpstreamExchange::Request request;
+    request.base = QUrl(u"http://localhost:%1"_s.arg(engine.serverPort()));
+    UpstreamExchange exchange(&pool, request);
+    QByteArray body;
+    connect(&exchange, &UpstreamExchange::bodyData, this, [&body](const QByteArray &data) { body += data; });
+    QSignalSpy finished(&exchange, &UpstreamExchange::finished);
+    QSignalSpy failed(&exchange, &UpstreamExchange::failed);
+    exchange.start();
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(exchange.status(), 200);
+    QCOMPARE(body, QByteArray("ok"));
 }
 
 void TestFaults::unreachableUpstreamAnswers424InTime()

@@ -5,6 +5,7 @@
 
 #include "journal/journalformat.h"
 #include "app/idlememorytrimmer.h"
+#include "relay/jsonmodelfield.h"
 #include "relay/relay.h"
 #include "relay/streamstats.h"
 #include "store/clock.h"
@@ -100,6 +101,8 @@ private Q_SLOTS:
     void shutdownCutsAfterTheGracePeriod();
     void configuredAliasGlobReachesItsModel();
     void idleMemoryIsTrimmedOnlyWithNothingInFlight();
+    void modelFieldIsReplacedAsAJsonString_data();
+    void modelFieldIsReplacedAsAJsonString();
     void streamStatsFindTheCountWhereverReadsSplit_data();
     void streamStatsFindTheCountWhereverReadsSplit();
 };
@@ -1014,6 +1017,32 @@ void TestRelay::streamStatsFindTheCountWhereverReadsSplit()
                 QVERIFY2(!rate, qPrintable(where));
         }
     }
+}
+
+void TestRelay::modelFieldIsReplacedAsAJsonString_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QByteArray>("literal");
+    QTest::newRow("plain") << u"qwen3-8b"_s << QByteArray(R"("qwen3-8b")");
+    QTest::newRow("quote and backslash") << u"a\"b\\c"_s << QByteArray(R"("a\"b\\c")");
+    QTest::newRow("named controls") << u"a\nb\tc\rd\be\ff"_s << QByteArray(R"("a\nb\tc\rd\be\ff")");
+    QTest::newRow("other controls") << QString(u"a"_s + QChar(0x01) + u"b"_s + QChar(0x1f)) << QByteArray(R"("a\u0001b\u001f")");
+    QTest::newRow("utf-8 stays") << u"mod\u00e8le-\U0001F600"_s << QByteArray("\"mod\xc3\xa8le-\xf0\x9f\x98\x80\"");
+    QTest::newRow("empty") << QString() << QByteArray(R"("")");
+}
+
+void TestRelay::modelFieldIsReplacedAsAJsonString()
+{
+    QFETCH(QString, key);
+    QFETCH(QByteArray, literal);
+    const QByteArray body = R"({"stream":true, "model" : "h1-alpha","messages":[]})";
+    const JsonModelField field = JsonModelField::find(body);
+    QCOMPARE(field.result, JsonModelField::Result::Found);
+    const QByteArray replaced = field.replaced(body, key);
+    // Every other byte is the client's, untouched.
+    QCOMPARE(replaced, body.first(field.start) + literal + body.sliced(field.end));
+    const QJsonObject parsed = QJsonDocument::fromJson(replaced).object();
+    QCOMPARE(parsed.value("model"_L1).toString(), key);
 }
 
 void TestRelay::idleMemoryIsTrimmedOnlyWithNothingInFlight()
