@@ -4,6 +4,7 @@
 #include "http/socketoutput.h"
 
 #include <QTcpSocket>
+#include <QTimerEvent>
 #include <QVarLengthArray>
 
 namespace switchyard {
@@ -109,20 +110,31 @@ void ResponseWriter::writeHead(int status, const HeaderList &headers, qint64 con
     output({out}, flush);
 }
 
+void ResponseWriter::timerEvent(QTimerEvent *event)
+{
+    if (event->timerId() != m_holdTimer.timerId()) {
+        QObject::timerEvent(event);
+        return;
+    }
+    m_holdTimer.stop();
+    output({}, Flush::Now);
+}
+
 void ResponseWriter::output(std::initializer_list<QByteArrayView> parts, Flush flush)
 {
     QTcpSocket *s = socket();
     if (!s)
         return;
-    if (flush == Flush::WithNext) {
-        // The caller writes again at once as a rule; should it not, the bytes leave when the
-        // event loop next turns.
-        if (m_pending.isEmpty())
+    if (flush != Flush::Now) {
+        if (m_pending.isEmpty() && flush == Flush::Hold)
+            m_holdTimer.start(int(HoldLimit.count()), Qt::PreciseTimer, this);
+        else if (m_pending.isEmpty())   // the caller writes again at once as a rule
             QMetaObject::invokeMethod(this, [this] { output({}, Flush::Now); }, Qt::QueuedConnection);
         for (QByteArrayView part : parts)
             m_pending.append(part);
         return;
     }
+    m_holdTimer.stop();
     if (m_pending.isEmpty()) {
         sendToSocket(s, parts);
         return;
@@ -187,6 +199,8 @@ void ResponseWriter::abort()
 {
     if (m_finished)
         return;
+    if (!m_pending.isEmpty())
+        output({}, Flush::Now);   // what was held (a head) still goes: the client sees the cut
     m_finished = true;
     m_keepAlive = false;
     if (m_connection)

@@ -2,6 +2,7 @@
 
 #include "http/httpheaders.h"
 
+#include <QBasicTimer>
 #include <QObject>
 #include <QPointer>
 
@@ -28,10 +29,12 @@ public:
                    std::chrono::steady_clock::time_point arrived);
     ~ResponseWriter() override;
 
-    // Now: to the client at once. WithNext: the bytes wait in the socket's buffer and leave with
-    // the next write that flushes (one write() for the head and the first event, or the last
-    // event and the terminator), or when the event loop next turns, whichever comes first.
-    enum class Flush { Now, WithNext };
+    // Now: to the client at once. WithNext: the bytes wait and leave with the next write that
+    // flushes (one write() for the head and the first event, or the last event and the
+    // terminator), or when the event loop next turns, whichever comes first. Hold: the same,
+    // but the next write may take a while: the bytes leave with it, or after HoldLimit.
+    enum class Flush { Now, WithNext, Hold };
+    static constexpr std::chrono::milliseconds HoldLimit{5};
 
     // contentLength < 0: the body is streamed (chunked for HTTP/1.1, until close for HTTP/1.0).
     void writeHead(int status, const HeaderList &headers, qint64 contentLength = -1, Flush flush = Flush::Now);
@@ -57,6 +60,9 @@ Q_SIGNALS:
     void clientDisconnected();   // the response can no longer be delivered: stop producing it
     void finished();
 
+protected:
+    void timerEvent(QTimerEvent *event) override;
+
 private:
     friend class ClientConnection;
     void onBytesWritten();
@@ -77,7 +83,8 @@ private:
     qint64 m_bodyBytes = 0;
     std::chrono::steady_clock::time_point m_arrived;
     std::optional<std::chrono::nanoseconds> m_timeToFirstByte;
-    QByteArray m_pending;   // written with Flush::WithNext, not sent yet
+    QByteArray m_pending;   // written with Flush::WithNext or Hold, not sent yet
+    QBasicTimer m_holdTimer;
 };
 
 } // namespace switchyard

@@ -169,9 +169,15 @@ void ProxiedRequest::onResponseHead()
             length = l;
     }
     m_buffering = !m_eventStream && contentType.contains("json");
-    // The first body bytes of this read follow at once (onBodyData): one write() for both.
-    m_writer->writeHead(status, HttpHeaders::forwardable(upstream), length,
-                        m_exchange->bodyInThisRead() ? ResponseWriter::Flush::WithNext : ResponseWriter::Flush::Now);
+    // The first body bytes of this read follow at once (onBodyData): one write() for both. A
+    // stream's head that came alone waits a moment for its first event, as nginx's
+    // postpone_output holds a lone header: the client wakes once, for both.
+    ResponseWriter::Flush flush = ResponseWriter::Flush::Now;
+    if (m_exchange->bodyInThisRead())
+        flush = ResponseWriter::Flush::WithNext;
+    else if (m_eventStream)
+        flush = ResponseWriter::Flush::Hold;
+    m_writer->writeHead(status, HttpHeaders::forwardable(upstream), length, flush);
 }
 
 void ProxiedRequest::onBodyData(const QByteArray &data)

@@ -80,6 +80,8 @@ private Q_SLOTS:
     void requestsAreJournaled();
     void modelEventsAreMergedAndRelabelled();
     void probeNeverReadsUnloadedAfterLoad();
+    void streamHeadWaitsBrieflyForItsFirstEvent_data();
+    void streamHeadWaitsBrieflyForItsFirstEvent();
     void early200KeepsWaitingStreamAlive();
     void early200ThenFailureIsAnSseErrorInShape_data();
     void early200ThenFailureIsAnSseErrorInShape();
@@ -491,6 +493,40 @@ void quickWaiting(Config &c)
     c.waiting.commentEvery = 300ms;
 }
 } // namespace
+
+void TestRelay::streamHeadWaitsBrieflyForItsFirstEvent_data()
+{
+    QTest::addColumn<int>("prefillMs");
+    // The engine sends its head, then the first event after `prefillMs` (prompt processing).
+    QTest::newRow("first event right after the head") << 0;
+    QTest::newRow("first event 400 ms after the head") << 400;
+}
+
+// A stream's head that arrives alone waits for the first event (one write, one wake-up of the
+// client), but only ResponseWriter::HoldLimit: a client whose prompt takes long still learns
+// at once that its stream began. (That head and event then leave in one sendmsg() is seen with
+// strace on the real binary; in one process the client's reads cannot tell.)
+void TestRelay::streamHeadWaitsBrieflyForItsFirstEvent()
+{
+    QFETCH(int, prefillMs);
+    fake::FakeOptions o = routerOptions(0);   // as fast as the fake's event loop goes
+    o.prefillDelay = std::chrono::milliseconds(prefillMs);
+    RelayFixture f;
+    QVERIFY(f.start(o));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    const qint64 sentAt = client.nowMs();
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, 200);
+    QVERIFY(r.body.startsWith("data: {"));
+    QVERIFY(r.body.endsWith("data: [DONE]\n\n"));
+    QVERIFY(!r.chunkArrivalsMs.isEmpty());
+    const qint64 firstEventAt = r.chunkArrivalsMs.first();
+    QVERIFY2(firstEventAt - r.headAtMs >= prefillMs / 2,
+             qPrintable(u"head at %1 ms, first event at %2 ms"_s.arg(r.headAtMs - sentAt).arg(firstEventAt - sentAt)));
+}
 
 void TestRelay::early200KeepsWaitingStreamAlive()
 {
