@@ -133,7 +133,7 @@ def main(argv):
               f"{meta.get('kernel', '?')}; Qt {meta.get('qt', '?')}, nginx {meta.get('nginx_version', '?')}.")
     md.append(f"- Load average (1, 5, 15 min) before: {meta.get('load_before', '?')}, after: {meta.get('load_after', '?')}"
               " (other sessions' builds and tests were running on these cores; see *The machine is shared*).")
-    md.append("- Every repetition runs direct, nginx, relay back to back; medians and p90 over the repetitions.")
+    md.append("- Every repetition runs direct, nginx, relay back to back, each one starting one target later than the last (sequential workloads); medians and p90 over the repetitions.")
     if meta.get("relay_env"):
         md.append(f"- **Experiment:** the relay ran with the extra environment `{meta['relay_env']}`.")
     md.append("")
@@ -188,7 +188,7 @@ def main(argv):
         return out
     tput_pair = paired("throughput", None, lambda a, d: (a["events"] / a["last_event_ms"]) / (d["events"] / d["last_event_ms"])
                        if a["last_event_ms"] > 0 and d["last_event_ms"] > 0 else None)
-    md.append(f"| single stream, median of per-repetition ratios to the direct run just before | | | | "
+    md.append(f"| single stream, median of per-repetition ratios to the direct run of the same repetition | | | | "
               f"{fmt(tput_pair['nginx'])}× | {fmt(tput_pair['relay'])}× |")
     cpu_per_event = {}
     for t in TARGETS:

@@ -38,7 +38,7 @@ for a in "$@"; do
     esac
 done
 
-# Repetitions (each one runs direct, nginx, relay back to back).
+# Repetitions (each one runs direct, nginx, relay back to back; sequential ones rotate the order).
 if [[ $QUICK == 1 ]]; then
     TTFB_REPS=30 MODELS_REPS=30 TPUT_REPS=3 CONC_REPS=2 TPUT_TOKENS=10000
 else
