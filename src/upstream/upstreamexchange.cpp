@@ -18,6 +18,8 @@ UpstreamExchange::UpstreamExchange(UpstreamPool *pool, Request request, QObject 
 {
 }
 
+UpstreamExchange::~UpstreamExchange() = default;   // the socket is a child: it closes with us
+
 void UpstreamExchange::arm(QBasicTimer &timer, std::chrono::milliseconds after)
 {
     timer.start(int(std::min<std::chrono::milliseconds::rep>(after.count(), INT_MAX)), this);
@@ -49,8 +51,6 @@ void UpstreamExchange::timerEvent(QTimerEvent *event)
     fail(Failure::Inactivity, QStringLiteral("the engine sent nothing for %1 s")
              .arg(double(m_request.inactivityTimeout.count()) / 1000.0));
 }
-
-UpstreamExchange::~UpstreamExchange() = default;   // the socket is a child: it closes with us
 
 QString UpstreamExchange::poolKey() const
 {

@@ -126,10 +126,7 @@ void UpstreamSocket::connectNext()
             m_writeNotifier.setEnabled(true);
             return;
         }
-        m_readNotifier.setSocket(-1);
-        m_writeNotifier.setSocket(-1);
-        ::close(m_fd);
-        m_fd = -1;
+        closeDescriptor();
     }
     failLater(ConnectError::Refused);
 }
@@ -139,10 +136,7 @@ void UpstreamSocket::connectNext()
 bool UpstreamSocket::finishConnect()
 {
     if (connectError(m_fd) != 0) {
-        m_readNotifier.setSocket(-1);
-        m_writeNotifier.setSocket(-1);
-        ::close(m_fd);
-        m_fd = -1;
+        closeDescriptor();
         return false;
     }
     m_state = State::Connected;
@@ -260,9 +254,14 @@ void UpstreamSocket::close()
     m_state = State::Closed;
     m_addresses.clear();
     m_pending.clear();
+    closeDescriptor();
+}
+
+void UpstreamSocket::closeDescriptor()
+{
     if (m_fd < 0)
         return;
-    m_readNotifier.setSocket(-1);   // unregisters the notifier before the descriptor goes
+    m_readNotifier.setSocket(-1);   // unregisters the notifiers before the descriptor goes
     m_writeNotifier.setSocket(-1);
     ::close(m_fd);
     m_fd = -1;

@@ -35,13 +35,11 @@ public:
     // turn. `address`, when given, is the host already parsed as an IP address.
     void connectToHost(const QString &host, quint16 port, const QHostAddress &address = {});
     bool isConnected() const { return m_state == State::Connected; }
-    bool isOpen() const { return m_fd >= 0; }
 
     // Sends the parts in one sendmsg(); what the kernel does not take now is kept and sent, in
     // order, as the socket drains. An error shows up on the reading side as Closed.
     void send(const QByteArrayView *parts, qsizetype count);
     void send(std::initializer_list<QByteArrayView> parts) { send(parts.begin(), qsizetype(parts.size())); }
-    qsizetype bytesToWrite() const { return m_pending.size(); }
 
     // One read() into `buffer` (up to `capacity` bytes). `got` is set for Data.
     ReadResult read(char *buffer, qsizetype capacity, qsizetype *got);
@@ -66,6 +64,7 @@ private:
     void onWritable();
     void failLater(ConnectError error);
     void flushPending();
+    void closeDescriptor();
 
     int m_fd = -1;
     State m_state = State::Idle;
