@@ -57,32 +57,50 @@ QByteArrayView topLevelMember(QByteArrayView json, QByteArrayView key)
             ++i;
         return i;
     };
+    // The index just past the string whose opening quote is at `i`. Most of an event's bytes
+    // are text inside strings: memchr jumps to each quote, and a quote after an odd run of
+    // backslashes is part of the text.
+    const auto skipString = [&json](qsizetype i) {
+        const char *begin = json.data();
+        const char *end = begin + json.size();
+        const char *p = begin + i + 1;
+        while (p < end) {
+            const char *quote = static_cast<const char *>(memchr(p, '"', size_t(end - p)));
+            if (!quote)
+                return json.size();
+            const char *b = quote;
+            while (b > p && b[-1] == '\\')
+                --b;
+            if ((quote - b) % 2 == 0)
+                return qsizetype(quote - begin) + 1;
+            p = quote + 1;
+        }
+        return json.size();
+    };
     // The index just past the value (string, object, array, number, literal) that starts at `i`.
-    const auto skipValue = [&json](qsizetype i) {
-        if (i < json.size() && json[i] != '"' && json[i] != '{' && json[i] != '[') {
+    const auto skipValue = [&json, &skipString](qsizetype i) {
+        if (i >= json.size())
+            return i;
+        if (json[i] == '"')
+            return skipString(i);
+        if (json[i] != '{' && json[i] != '[') {
             while (i < json.size() && json[i] != ',' && json[i] != '}' && json[i] != ']' && json[i] != ' '
                    && json[i] != '\t' && json[i] != '\r' && json[i] != '\n')
                 ++i;
             return i;
         }
         int depth = 0;
-        bool inString = false;
-        for (; i < json.size(); ++i) {
+        while (i < json.size()) {
             const char c = json[i];
-            if (inString) {
-                if (c == '\\')
-                    ++i;
-                else if (c == '"')
-                    inString = false;
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '{' || c == '[') {
-                ++depth;
-            } else if (c == '}' || c == ']') {
-                --depth;
+            if (c == '"') {
+                i = skipString(i);
+                continue;
             }
-            if (!inString && depth == 0)
+            if (c == '{' || c == '[')
+                ++depth;
+            else if ((c == '}' || c == ']') && --depth == 0)
                 return i + 1;
+            ++i;
         }
         return json.size();
     };
