@@ -38,6 +38,7 @@ test('the exported claude-code settings, unmodified, complete a turn with only t
   assert.equal(run.code, 0, run.stderr);
   assert.match(result.result, /tok0 tok1/);
 
+  await relay.waitForPosts(1, (e) => e.model !== '');   // journal lines follow within 10 ms
   const asked = relay.journal().filter((e) => e.model !== '');
   assert.ok(asked.length >= 1, 'the relay relayed the turn');
   assert.deepEqual([...new Set(asked.map((e) => e.model))], [ALIAS], `models asked for:\n${asked.map((e) => e.line).join('\n')}`);

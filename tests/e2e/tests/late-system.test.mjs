@@ -34,6 +34,6 @@ test('claude -p recovers from a chat template that refuses a late system message
   assert.equal(seen[0].status, 500, 'the box refused it');
   assert.ok(!hasLateSystem(seen[1]), 'the second folded it into the user turn');
   assert.equal(seen[1].status, 200);
-  const posts = relay.posts((e) => e.target.startsWith('/v1/messages'));
+  const posts = await relay.waitForPosts(2, (e) => e.target.startsWith('/v1/messages'));
   assert.deepEqual(posts.map((e) => e.status), [400, 200], 'the client saw the rewritten 400, then success');
 });

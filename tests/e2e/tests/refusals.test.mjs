@@ -96,7 +96,8 @@ test('each client makes one attempt on a refusal', { concurrency: true }, async 
         assert.ok(outcome.gaveUp, `${client} gave up by itself: ${outcome.detail}`);
 
         const attempts = recorder.seen.filter((r) => isInference(r) && r.json?.model === model);
-        const logged = relay.posts((e) => e.model === model);
+        // The journal writes its lines within 10 ms of the answer: wait for as many as were sent.
+        const logged = await relay.waitForPosts(Math.max(1, attempts.length), (e) => e.model === model);
         assert.ok(logged.length > 0 && logged.every((e) => e.status === status), logged.map((e) => e.line).join('\n'));
         assert.equal(logged.length, attempts.length, 'the journal counts what the client sent');
         const list = attempts.map((r) => `${r.path} stream=${r.json.stream} tools=${(r.json.tools ?? []).length}`).join(', ');
