@@ -5,6 +5,11 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTimer>
+#include <QTimerEvent>
+
+#include <algorithm>
+#include <climits>
 
 namespace switchyard {
 
@@ -23,13 +28,6 @@ ProxiedRequest::ProxiedRequest(UpstreamPool *pool, UpstreamExchange::Request req
     , m_shape(shape)
     , m_waiting(std::move(waiting))
 {
-    m_waitTimer.setSingleShot(true);
-    connect(&m_waitTimer, &QTimer::timeout, this, [this] {
-        if (!m_early200Sent)
-            sendEarly200();
-        else
-            sendWaitingComment();
-    });
     connect(writer, &ResponseWriter::clientDisconnected, this, &ProxiedRequest::onClientLeft);
     connect(writer, &ResponseWriter::drained, this, [this] {
         if (m_exchange)
@@ -53,6 +51,26 @@ void ProxiedRequest::startExchange()
 
 ProxiedRequest::~ProxiedRequest() = default;
 
+// A QBasicTimer: one ProxiedRequest per request, and a QTimer object with its connection cost
+// more to make and destroy than the wait it rarely has to time.
+void ProxiedRequest::armWait(std::chrono::milliseconds after)
+{
+    m_waitTimer.start(int(std::min<std::chrono::milliseconds::rep>(after.count(), INT_MAX)), this);
+}
+
+void ProxiedRequest::timerEvent(QTimerEvent *event)
+{
+    if (event->timerId() != m_waitTimer.timerId()) {
+        QObject::timerEvent(event);
+        return;
+    }
+    m_waitTimer.stop();
+    if (!m_early200Sent)
+        sendEarly200();
+    else
+        sendWaitingComment();
+}
+
 void ProxiedRequest::start()
 {
     waiting();
@@ -62,7 +80,7 @@ void ProxiedRequest::start()
 void ProxiedRequest::waiting()
 {
     if (m_waiting.clientStreams && m_waiting.early200After.count() > 0 && !m_waitTimer.isActive())
-        m_waitTimer.start(m_waiting.early200After);
+        armWait(m_waiting.early200After);
 }
 
 void ProxiedRequest::begin()
@@ -119,7 +137,7 @@ void ProxiedRequest::sendWaitingComment()
     // header/idle timers (Node's fetch gives up after 300 s) from firing while we wait.
     const QString what = m_waiting.what ? m_waiting.what() : u"the upstream"_s;
     m_writer->writeBody(": waiting for " + what.toUtf8() + "\n\n");
-    m_waitTimer.start(m_waiting.commentEvery);
+    armWait(m_waiting.commentEvery);
 }
 
 QString ProxiedRequest::upstreamErrorMessage() const

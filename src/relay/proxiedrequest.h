@@ -6,7 +6,7 @@
 
 #include <QObject>
 #include <QPointer>
-#include <QTimer>
+#include <QBasicTimer>
 
 #include <functional>
 
@@ -63,7 +63,11 @@ public:
 Q_SIGNALS:
     void done(const switchyard::ProxiedRequest::Outcome &outcome);
 
+protected:
+    void timerEvent(QTimerEvent *event) override;
+
 private:
+    void armWait(std::chrono::milliseconds after);
     void onResponseHead();
     void onBodyData(const QByteArray &data);
     void onFinished();
@@ -92,7 +96,7 @@ private:
     QByteArray m_buffered;
     Outcome m_outcome;
     Waiting m_waiting;
-    QTimer m_waitTimer;
+    QBasicTimer m_waitTimer;   // the early 200, then each waiting comment
     bool m_early200Sent = false;
     bool m_errorAfterEarly200 = false;
     bool m_holdingError = false;         // an Anthropic-path error, held whole for ErrorRewrite   // upstream refused after our 200: collect its error body
