@@ -88,22 +88,15 @@ qsizetype ResponseParser::feed(QByteArrayView input, QByteArray *body)
     const qsizetype size = input.size();
     while (pos < size && m_state != State::Done && m_state != State::Error) {
         switch (m_state) {
-        case State::Body: {
-            const qsizetype n = qMin<qint64>(m_remaining, size - pos);
-            body->append(input.data() + pos, n);
-            pos += n;
-            m_remaining -= n;
-            if (m_remaining == 0)
-                m_state = State::Done;
-            break;
-        }
+        case State::Body:
         case State::ChunkData: {
+            // m_remaining bytes of a Content-Length body, or of the current chunk.
             const qsizetype n = qMin<qint64>(m_remaining, size - pos);
             body->append(input.data() + pos, n);
             pos += n;
             m_remaining -= n;
             if (m_remaining == 0)
-                m_state = State::ChunkDataEnd;
+                m_state = m_state == State::Body ? State::Done : State::ChunkDataEnd;
             break;
         }
         case State::UntilClose:

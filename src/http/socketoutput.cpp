@@ -8,6 +8,23 @@
 
 namespace switchyard {
 
+ssize_t sendParts(int fd, const QByteArrayView *parts, qsizetype count)
+{
+    constexpr int MaxParts = 8;   // more go in later writes
+    iovec iov[MaxParts];
+    int used = 0;
+    for (qsizetype i = 0; i < count && used < MaxParts; ++i) {
+        if (!parts[i].isEmpty())
+            iov[used++] = {const_cast<char *>(parts[i].data()), size_t(parts[i].size())};
+    }
+    if (used == 0)
+        return 0;
+    msghdr message{};
+    message.msg_iov = iov;
+    message.msg_iovlen = size_t(used);
+    return ::sendmsg(fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
 void sendToSocket(QTcpSocket *socket, const QByteArrayView *parts, qsizetype count)
 {
     const QByteArrayView *end = parts + count;
@@ -20,17 +37,7 @@ void sendToSocket(QTcpSocket *socket, const QByteArrayView *parts, qsizetype cou
     const qintptr fd = socket->socketDescriptor();
     if (fd >= 0 && socket->bytesToWrite() == 0 && socket->state() == QAbstractSocket::ConnectedState
         && !qobject_cast<QSslSocket *>(socket)) {
-        constexpr int MaxParts = 8;   // more go in later writes, through Qt
-        iovec iov[MaxParts];
-        int used = 0;
-        for (const QByteArrayView *part = parts; part != end && used < MaxParts; ++part) {
-            if (!part->isEmpty())
-                iov[used++] = {const_cast<char *>(part->data()), size_t(part->size())};
-        }
-        msghdr message{};
-        message.msg_iov = iov;
-        message.msg_iovlen = size_t(used);
-        const ssize_t n = ::sendmsg(int(fd), &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+        const ssize_t n = sendParts(int(fd), parts, count);
         if (n > 0)
             sent = qsizetype(n);
         if (sent == total)

@@ -4,9 +4,15 @@
 
 #include <initializer_list>
 
+#include <sys/types.h>
+
 class QTcpSocket;
 
 namespace switchyard {
+
+// One sendmsg() of the parts (the first 8 that are not empty) on a non-blocking descriptor: the
+// bytes the kernel took, or -1 with errno set.
+ssize_t sendParts(int fd, const QByteArrayView *parts, qsizetype count);
 
 // Sends bytes on a connected socket: straight to the kernel (one sendmsg() for all parts, no
 // copy) while Qt's write buffer is empty, which on a LAN is nearly always. Only what the kernel

@@ -1,15 +1,13 @@
 #include "relay/proxiedrequest.h"
 
 #include "http/responsewriter.h"
+#include "common/basictimer.h"
 #include "relay/errorrewrite.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTimer>
 #include <QTimerEvent>
-
-#include <algorithm>
-#include <climits>
 
 namespace switchyard {
 
@@ -51,13 +49,6 @@ void ProxiedRequest::startExchange()
 
 ProxiedRequest::~ProxiedRequest() = default;
 
-// A QBasicTimer: one ProxiedRequest per request, and a QTimer object with its connection cost
-// more to make and destroy than the wait it rarely has to time.
-void ProxiedRequest::armWait(std::chrono::milliseconds after)
-{
-    m_waitTimer.start(int(std::min<std::chrono::milliseconds::rep>(after.count(), INT_MAX)), this);
-}
-
 void ProxiedRequest::timerEvent(QTimerEvent *event)
 {
     if (event->timerId() != m_waitTimer.timerId()) {
@@ -80,7 +71,7 @@ void ProxiedRequest::start()
 void ProxiedRequest::waiting()
 {
     if (m_waiting.clientStreams && m_waiting.early200After.count() > 0 && !m_waitTimer.isActive())
-        armWait(m_waiting.early200After);
+        startBasicTimer(m_waitTimer, m_waiting.early200After, this);
 }
 
 void ProxiedRequest::begin()
@@ -137,7 +128,7 @@ void ProxiedRequest::sendWaitingComment()
     // header/idle timers (Node's fetch gives up after 300 s) from firing while we wait.
     const QString what = m_waiting.what ? m_waiting.what() : u"the upstream"_s;
     m_writer->writeBody(": waiting for " + what.toUtf8() + "\n\n");
-    armWait(m_waiting.commentEvery);
+    startBasicTimer(m_waitTimer, m_waiting.commentEvery, this);
 }
 
 QString ProxiedRequest::upstreamErrorMessage() const

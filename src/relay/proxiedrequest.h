@@ -67,7 +67,6 @@ protected:
     void timerEvent(QTimerEvent *event) override;
 
 private:
-    void armWait(std::chrono::milliseconds after);
     void onResponseHead();
     void onBodyData(const QByteArray &data);
     void onFinished();

@@ -3,10 +3,9 @@
 #include "upstream/upstreampool.h"
 #include "upstream/upstreamsocket.h"
 
-#include <QTimerEvent>
+#include "common/basictimer.h"
 
-#include <algorithm>
-#include <climits>
+#include <QTimerEvent>
 
 namespace switchyard {
 
@@ -19,11 +18,6 @@ UpstreamExchange::UpstreamExchange(UpstreamPool *pool, Request request, QObject 
 }
 
 UpstreamExchange::~UpstreamExchange() = default;   // the socket is a child: it closes with us
-
-void UpstreamExchange::arm(QBasicTimer &timer, std::chrono::milliseconds after)
-{
-    timer.start(int(std::min<std::chrono::milliseconds::rep>(after.count(), INT_MAX)), this);
-}
 
 // Two QBasicTimers, not QTimer objects: one exchange per request, and two QTimers with their
 // connections cost more to make and destroy than the rest of starting the exchange.
@@ -45,7 +39,7 @@ void UpstreamExchange::timerEvent(QTimerEvent *event)
     const auto silent = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - m_lastByte);
     if (silent < m_request.inactivityTimeout) {
-        arm(m_inactivityTimer, m_request.inactivityTimeout - silent);
+        startBasicTimer(m_inactivityTimer, m_request.inactivityTimeout - silent, this);
         return;
     }
     fail(Failure::Inactivity, QStringLiteral("the engine sent nothing for %1 s")
@@ -87,7 +81,7 @@ void UpstreamExchange::connectSocket(bool allowPooled)
         else
             fail(Failure::Refused, QStringLiteral("the engine refused the connection"));
     });
-    arm(m_connectTimer, m_request.connectTimeout);
+    startBasicTimer(m_connectTimer, m_request.connectTimeout, this);
     m_socket->connectToHost(target.host, target.port, target.address);
 }
 
@@ -107,7 +101,7 @@ void UpstreamExchange::sendRequest()
     m_socket->send({head, m_request.body});
     if (m_request.inactivityTimeout.count() > 0) {
         m_lastByte = std::chrono::steady_clock::now();
-        arm(m_inactivityTimer, m_request.inactivityTimeout);
+        startBasicTimer(m_inactivityTimer, m_request.inactivityTimeout, this);
     }
 }
 
@@ -121,7 +115,7 @@ void UpstreamExchange::setPaused(bool paused)
         m_inactivityTimer.stop();
     else if (!m_done && m_socket && m_request.inactivityTimeout.count() > 0) {
         m_lastByte = std::chrono::steady_clock::now();
-        arm(m_inactivityTimer, m_request.inactivityTimeout);
+        startBasicTimer(m_inactivityTimer, m_request.inactivityTimeout, this);
     }
     // What arrived meanwhile waits in the kernel; the notifier reports it once reading resumes.
     if (m_socket && !m_done)

@@ -77,7 +77,6 @@ protected:
     void timerEvent(QTimerEvent *event) override;
 
 private:
-    void arm(QBasicTimer &timer, std::chrono::milliseconds after);
     void connectSocket(bool allowPooled);
     void sendRequest();
     void onReadyRead();

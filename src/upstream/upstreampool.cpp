@@ -82,12 +82,4 @@ void UpstreamPool::drop(UpstreamSocket *socket)
     }
 }
 
-int UpstreamPool::idleCount() const
-{
-    int n = 0;
-    for (const auto &list : m_idle)
-        n += list.size();
-    return n;
-}
-
 } // namespace switchyard

@@ -46,7 +46,6 @@ public:
     UpstreamSocket *take(const QString &key);
     // Hand a socket back after a complete response that allows reuse.
     void give(const QString &key, UpstreamSocket *socket);
-    int idleCount() const;
 
     // Where every exchange of this thread reads its socket: each read is parsed before the
     // next one starts, so one buffer serves all of them instead of one per stream.

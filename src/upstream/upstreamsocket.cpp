@@ -1,5 +1,7 @@
 #include "upstream/upstreamsocket.h"
 
+#include "http/socketoutput.h"
+
 #include <QHostInfo>
 
 #include <cerrno>
@@ -10,7 +12,6 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 namespace switchyard {
@@ -175,17 +176,7 @@ void UpstreamSocket::send(const QByteArrayView *parts, qsizetype count)
             m_pending.append(parts[i]);
         return;
     }
-    constexpr int MaxParts = 8;
-    iovec iov[MaxParts];
-    int used = 0;
-    for (qsizetype i = 0; i < count && used < MaxParts; ++i) {
-        if (!parts[i].isEmpty())
-            iov[used++] = {const_cast<char *>(parts[i].data()), size_t(parts[i].size())};
-    }
-    msghdr message{};
-    message.msg_iov = iov;
-    message.msg_iovlen = size_t(used);
-    const ssize_t n = used ? ::sendmsg(m_fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT) : 0;
+    const ssize_t n = sendParts(m_fd, parts, count);
     qsizetype sent = n > 0 ? qsizetype(n) : 0;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
         return;   // the reading side meets the same error as a close
