@@ -72,8 +72,14 @@ void ClientConnection::readAvailable()
 {
     // Pipelined requests wait in the socket while a few are queued already: a client cannot
     // make the relay hold an unbounded queue.
-    if (m_queue.size() < MaxQueuedRequests && m_socket->bytesAvailable() > 0)
-        m_input += m_socket->readAll();
+    // Straight into m_input: readAll() would make a QByteArray of its own and copy it over.
+    const qint64 available = m_queue.size() < MaxQueuedRequests ? m_socket->bytesAvailable() : 0;
+    if (available > 0) {
+        const qsizetype had = m_input.size();
+        m_input.resize(had + qsizetype(available));
+        const qint64 got = m_socket->read(m_input.data() + had, available);
+        m_input.resize(had + qsizetype(qMax<qint64>(got, 0)));
+    }
     parseBuffered();
 }
 
