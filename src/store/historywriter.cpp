@@ -223,31 +223,35 @@ bool HistoryWriter::write(const HistoryBatch &batch)
     }
     QString error;
     // Qt binds a null QString as NULL; the text columns want '' for "none".
+    // Named placeholders: Qt 6.4 makes a placeholder name with QString::arg() for every value
+    // bound by position, which cost half of this thread's time per row (docs/PERFORMANCE.md).
     QSqlQuery *insertRequest = batch.requests.isEmpty() ? nullptr
         : prepared(m_insertRequest,
                    u"INSERT INTO requests ("_s + RequestColumns
-                       + u") VALUES (?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''),"
-                         " COALESCE(?, ''), ?, ?, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''))"_s,
+                       + u") VALUES (:id, :started_at, COALESCE(:method, ''), COALESCE(:path, ''),"
+                         " COALESCE(:model, ''), COALESCE(:host, ''), COALESCE(:engine, ''), :status, :bytes_out,"
+                         " :duration_ms, :ttfb_ms, :tokens, :tokens_per_s, COALESCE(:client, ''),"
+                         " COALESCE(:user_agent, ''), COALESCE(:relay_error, ''))"_s,
                    &error);
     if (insertRequest) {
         QSqlQuery &q = *insertRequest;
         for (const RequestRecord &r : batch.requests) {
-            q.bindValue(0, r.id);
-            q.bindValue(1, epochMs(r.startedAt));
-            q.bindValue(2, r.method);
-            q.bindValue(3, r.path);
-            q.bindValue(4, r.model);
-            q.bindValue(5, r.host);
-            q.bindValue(6, r.engine);
-            q.bindValue(7, r.status);
-            q.bindValue(8, r.bytesOut);
-            q.bindValue(9, toMs(r.duration));
-            q.bindValue(10, r.timeToFirstByte ? QVariant(toMs(*r.timeToFirstByte)) : QVariant());
-            q.bindValue(11, nullable(r.streamedTokens));
-            q.bindValue(12, nullable(r.tokensPerSecond));
-            q.bindValue(13, r.clientAddress);
-            q.bindValue(14, r.userAgent);
-            q.bindValue(15, r.relayError);
+            q.bindValue(u":id"_s, r.id);
+            q.bindValue(u":started_at"_s, epochMs(r.startedAt));
+            q.bindValue(u":method"_s, r.method);
+            q.bindValue(u":path"_s, r.path);
+            q.bindValue(u":model"_s, r.model);
+            q.bindValue(u":host"_s, r.host);
+            q.bindValue(u":engine"_s, r.engine);
+            q.bindValue(u":status"_s, r.status);
+            q.bindValue(u":bytes_out"_s, r.bytesOut);
+            q.bindValue(u":duration_ms"_s, toMs(r.duration));
+            q.bindValue(u":ttfb_ms"_s, r.timeToFirstByte ? QVariant(toMs(*r.timeToFirstByte)) : QVariant());
+            q.bindValue(u":tokens"_s, nullable(r.streamedTokens));
+            q.bindValue(u":tokens_per_s"_s, nullable(r.tokensPerSecond));
+            q.bindValue(u":client"_s, r.clientAddress);
+            q.bindValue(u":user_agent"_s, r.userAgent);
+            q.bindValue(u":relay_error"_s, r.relayError);
             if (!q.exec()) {
                 error = q.lastError().text();
                 break;
@@ -258,19 +262,20 @@ bool HistoryWriter::write(const HistoryBatch &batch)
     QSqlQuery *insertEvent = !error.isEmpty() || batch.events.isEmpty() ? nullptr
         : prepared(m_insertEvent,
                    u"INSERT INTO events ("_s + EventColumns
-                       + u") VALUES (?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''), ?, COALESCE(?, ''))"_s,
+                       + u") VALUES (:id, :at, :kind, COALESCE(:host, ''), COALESCE(:engine, ''),"
+                         " COALESCE(:model, ''), :duration_ms, COALESCE(:detail, ''))"_s,
                    &error);
     if (insertEvent) {
         QSqlQuery &q = *insertEvent;
         for (const HistoryEvent &e : batch.events) {
-            q.bindValue(0, e.id);
-            q.bindValue(1, epochMs(e.at));
-            q.bindValue(2, HistoryEvent::kindName(e.kind));
-            q.bindValue(3, e.host);
-            q.bindValue(4, e.engine);
-            q.bindValue(5, e.model);
-            q.bindValue(6, e.duration ? QVariant(double(e.duration->count())) : QVariant());
-            q.bindValue(7, e.detail);
+            q.bindValue(u":id"_s, e.id);
+            q.bindValue(u":at"_s, epochMs(e.at));
+            q.bindValue(u":kind"_s, HistoryEvent::kindName(e.kind));
+            q.bindValue(u":host"_s, e.host);
+            q.bindValue(u":engine"_s, e.engine);
+            q.bindValue(u":model"_s, e.model);
+            q.bindValue(u":duration_ms"_s, e.duration ? QVariant(double(e.duration->count())) : QVariant());
+            q.bindValue(u":detail"_s, e.detail);
             if (!q.exec()) {
                 error = q.lastError().text();
                 break;
