@@ -353,8 +353,10 @@ QString clientAddress(const QString &peer)
 {
     if (peer.isEmpty())
         return u"-"_s;
+    if (!peer.startsWith(u"::ffff:", Qt::CaseInsensitive))
+        return token(peer);   // nothing to unwrap: skip parsing the address
     const QHostAddress address(peer);
-    if (address.protocol() == QAbstractSocket::IPv6Protocol && peer.startsWith(u"::ffff:", Qt::CaseInsensitive)) {
+    if (address.protocol() == QAbstractSocket::IPv6Protocol) {
         bool ok = false;
         const quint32 v4 = address.toIPv4Address(&ok);
         if (ok)
@@ -376,6 +378,7 @@ QString requestLine(const RequestRecord &record)
     const QByteArray path = QUrl::toPercentEncoding(record.path, "/:@!$&'()*+,;=%~-._");
 
     QString line = timestamp(written);
+    line.reserve(256);   // one allocation for the usual line, not one per field
     line += u' ' + token(record.method);
     line += u' ' + (path.isEmpty() ? u"-"_s : QString::fromLatin1(path));
     line += u" model="_s + goQuote(record.model);
