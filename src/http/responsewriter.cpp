@@ -126,10 +126,10 @@ void ResponseWriter::output(std::initializer_list<QByteArrayView> parts, Flush f
     if (!s)
         return;
     if (flush != Flush::Now) {
-        if (m_pending.isEmpty() && flush == Flush::Hold)
-            m_holdTimer.start(int(HoldLimit.count()), Qt::PreciseTimer, this);
-        else if (m_pending.isEmpty())   // the caller writes again at once as a rule
-            QMetaObject::invokeMethod(this, [this] { output({}, Flush::Now); }, Qt::QueuedConnection);
+        // WithNext: the caller writes again at once as a rule; a zero timer is the safety net
+        // (a posted call would cost two syscalls to wake our own event loop).
+        if (m_pending.isEmpty())
+            m_holdTimer.start(flush == Flush::Hold ? int(HoldLimit.count()) : 0, Qt::PreciseTimer, this);
         for (QByteArrayView part : parts)
             m_pending.append(part);
         return;

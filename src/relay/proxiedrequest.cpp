@@ -204,7 +204,9 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
     // the same write().
     m_writer->writeBody(data, m_exchange->responseComplete() ? ResponseWriter::Flush::WithNext
                                                              : ResponseWriter::Flush::Now);
-    if (m_eventStream) {
+    if (m_eventStream && m_exchange->responseComplete()) {
+        m_lastEvents = data;   // counted once the client has them (onFinished)
+    } else if (m_eventStream) {
         m_stats.feed(data);
     } else if (m_buffering) {
         if (m_buffered.size() + data.size() <= MaxInspectedBody)
@@ -248,6 +250,8 @@ void ProxiedRequest::onFinished()
     m_buffered.clear();
     if (m_writer)
         m_writer->finish();
+    m_stats.feed(m_lastEvents);
+    m_lastEvents.clear();
     conclude();
 }
 

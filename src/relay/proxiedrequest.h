@@ -90,6 +90,7 @@ private:
     ApiShape m_shape;
     std::function<void(int)> m_onHead;
     StreamStats m_stats;
+    QByteArray m_lastEvents;   // the read that ended the stream: counted after it is sent
     bool m_eventStream = false;
     bool m_buffering = false;   // small JSON answers are inspected whole for their usage
     QByteArray m_buffered;

@@ -5,6 +5,7 @@
 
 #include "common/basictimer.h"
 
+#include <QPointer>
 #include <QTimerEvent>
 
 namespace switchyard {
@@ -210,8 +211,12 @@ void UpstreamExchange::complete()
     m_done = true;
     m_connectTimer.stop();
     m_inactivityTimer.stop();
-    releaseSocket(m_parser.keepAlive());
+    // The client's last bytes leave first: closing a TCP connection costs the kernel a FIN and a
+    // wake-up of the engine, and the engine has already said all it will say.
+    QPointer<UpstreamExchange> self(this);
     emit finished();
+    if (self)
+        releaseSocket(m_parser.keepAlive());   // else the socket closed with this exchange
 }
 
 void UpstreamExchange::abort()
