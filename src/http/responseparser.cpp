@@ -1,5 +1,7 @@
 #include "http/responseparser.h"
 
+#include <algorithm>
+
 namespace switchyard {
 
 namespace {
@@ -11,7 +13,11 @@ struct LineDone
 {
     QByteArray &line;
     explicit LineDone(QByteArray &l) : line(l) {}
-    ~LineDone() { line.resize(0); }
+    ~LineDone()
+    {
+        if (!line.isEmpty())
+            line.resize(0);
+    }
     Q_DISABLE_COPY_MOVE(LineDone)
 };
 }
@@ -141,14 +147,16 @@ qsizetype ResponseParser::feed(QByteArrayView input, QByteArray *body)
                     break;
                 }
                 m_minorVersion = line.at(7) == '0' ? 0 : 1;
-                bool ok = false;
-                m_status = line.sliced(9, 3).toByteArray().toInt(&ok);
-                if (!ok || m_status < 100 || m_status > 999) {
+                const QByteArrayView code = line.sliced(9, 3);
+                const bool ok = std::all_of(code.begin(), code.end(), [](char c) { return c >= '0' && c <= '9'; });
+                m_status = ok ? (code[0] - '0') * 100 + (code[1] - '0') * 10 + (code[2] - '0') : 0;
+                if (!ok || m_status < 100) {
                     m_status = 0;
                     fail(QStringLiteral("invalid status line"));
                     break;
                 }
                 m_state = State::Headers;
+                m_headers.reserve(16);   // llama-server sends 7 or 8: no regrowth on the way
                 break;
             }
             case State::Headers:

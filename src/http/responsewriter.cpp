@@ -1,6 +1,7 @@
 #include "http/responsewriter.h"
 
 #include "http/clientconnection.h"
+#include "http/headbuilder.h"
 #include "http/socketoutput.h"
 
 #include <QTcpSocket>
@@ -43,7 +44,9 @@ bool ResponseWriter::congested() const
     return s && m_connection && s->bytesToWrite() > m_connection->limits().writeHighWatermark;
 }
 
-QByteArray ResponseWriter::reasonPhrase(int status)
+namespace {
+
+const char *reasonText(int status)
 {
     switch (status) {
     case 100: return "Continue";
@@ -76,6 +79,13 @@ QByteArray ResponseWriter::reasonPhrase(int status)
     }
 }
 
+} // namespace
+
+QByteArray ResponseWriter::reasonPhrase(int status)
+{
+    return QByteArray(reasonText(status));
+}
+
 void ResponseWriter::writeHead(int status, const HeaderList &headers, qint64 contentLength, Flush flush)
 {
     if (m_headWritten)
@@ -87,27 +97,28 @@ void ResponseWriter::writeHead(int status, const HeaderList &headers, qint64 con
     if (contentLength < 0 && !m_chunked && !bodyless)
         m_keepAlive = false;   // HTTP/1.0 stream: the end of the body is the close
 
-    QByteArray out;
-    out.reserve(256);
-    out += "HTTP/1.1 ";
-    out += QByteArray::number(status);
-    out += ' ';
-    out += reasonPhrase(status);
-    out += "\r\n";
-    for (const auto &h : headers) {
-        out += h.first;
-        out += ": ";
-        out += h.second;
-        out += "\r\n";
-    }
+    const QByteArrayView reason(reasonText(status));
+    qsizetype size = 9 + 4 + reason.size() + 2 + 2 + 28 + 40 + 19;   // status line, end, framing
+    for (const auto &h : headers)
+        size += h.first.size() + h.second.size() + 4;
+    HeadBuilder out(size);
+    out.add("HTTP/1.1 ");
+    if (status >= 100 && status <= 999)
+        out.add(char('0' + status / 100)).add(char('0' + status / 10 % 10)).add(char('0' + status % 10));
+    else
+        out.add(QByteArray::number(status).left(3));
+    out.add(' ').add(reason).add("\r\n");
+    for (const auto &h : headers)
+        out.add(h.first).add(": ").add(h.second).add("\r\n");
     if (m_chunked)
-        out += "Transfer-Encoding: chunked\r\n";
+        out.add("Transfer-Encoding: chunked\r\n");
     else if (contentLength >= 0 && !bodyless)
-        out += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";
+        out.add("Content-Length: ").add(QByteArray::number(contentLength)).add("\r\n");
     if (!m_keepAlive)
-        out += "Connection: close\r\n";
-    out += "\r\n";
-    output({out}, flush);
+        out.add("Connection: close\r\n");
+    out.add("\r\n");
+    const QByteArray head = out.take();
+    output({head}, flush);
 }
 
 void ResponseWriter::timerEvent(QTimerEvent *event)

@@ -4,6 +4,7 @@
 #include "upstream/upstreamsocket.h"
 
 #include "common/basictimer.h"
+#include "http/headbuilder.h"
 
 #include <QPointer>
 #include <QTimerEvent>
@@ -90,15 +91,20 @@ void UpstreamExchange::sendRequest()
 {
     // An engine may live below a path ("http://box/llama"): every request goes under it.
     const UpstreamPool::Target &target = m_pool->target(m_request.base);
-    QByteArray head;
-    head.reserve(512);
-    head.append(m_request.method).append(' ').append(target.pathPrefix).append(m_request.target)
-        .append(" HTTP/1.1\r\nHost: ").append(target.hostHeader).append("\r\n");
+    const bool sendsLength = !m_request.body.isEmpty() || m_request.method == "POST" || m_request.method == "PUT";
+    qsizetype size = m_request.method.size() + 1 + target.pathPrefix.size() + m_request.target.size()
+        + 17 + target.hostHeader.size() + 2 + 2 + (sendsLength ? 16 + 20 + 2 : 0);
     for (const auto &h : m_request.headers)
-        head.append(h.first).append(": ").append(h.second).append("\r\n");
-    if (!m_request.body.isEmpty() || m_request.method == "POST" || m_request.method == "PUT")
-        head.append("Content-Length: ").append(QByteArray::number(m_request.body.size())).append("\r\n");
-    head.append("\r\n");
+        size += h.first.size() + h.second.size() + 4;
+    HeadBuilder out(size);
+    out.add(m_request.method).add(' ').add(target.pathPrefix).add(m_request.target)
+        .add(" HTTP/1.1\r\nHost: ").add(target.hostHeader).add("\r\n");
+    for (const auto &h : m_request.headers)
+        out.add(h.first).add(": ").add(h.second).add("\r\n");
+    if (sendsLength)
+        out.add("Content-Length: ").add(QByteArray::number(m_request.body.size())).add("\r\n");
+    out.add("\r\n");
+    const QByteArray head = out.take();
     m_socket->send({head, m_request.body});
     if (m_request.inactivityTimeout.count() > 0) {
         m_lastByte = std::chrono::steady_clock::now();
