@@ -219,10 +219,17 @@ void UpstreamExchange::complete()
     m_inactivityTimer.stop();
     // The client's last bytes leave first: closing a TCP connection costs the kernel a FIN and a
     // wake-up of the engine, and the engine has already said all it will say.
+    const bool reusable = m_parser.keepAlive();
+    UpstreamPool *pool = m_pool;
+    const QUrl base = m_request.base;
     QPointer<UpstreamExchange> self(this);
     emit finished();
     if (self)
-        releaseSocket(m_parser.keepAlive());   // else the socket closed with this exchange
+        releaseSocket(reusable);   // else the socket closed with this exchange
+    // The engine closes after each answer (llama-server does after every completion): the
+    // next request to it finds a connection already open.
+    if (!reusable)
+        pool->preconnect(pool->target(base));
 }
 
 void UpstreamExchange::abort()

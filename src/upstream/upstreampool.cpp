@@ -2,6 +2,10 @@
 
 #include "upstream/upstreamsocket.h"
 
+#include "common/basictimer.h"
+
+#include <QTimerEvent>
+
 namespace switchyard {
 
 UpstreamPool::UpstreamPool(QObject *parent)
@@ -42,7 +46,7 @@ UpstreamSocket *UpstreamPool::take(const QString &key)
         if (!socket)
             continue;
         socket->disconnect(this);
-        if (socket->isConnected() && !socket->hasPendingInput() && now - idle.since < IdleTimeout) {
+        if (socket->isConnected() && !socket->hasPendingInput() && now - idle.since < m_idleTimeout) {
             socket->setParent(nullptr);
             return socket;
         }
@@ -65,6 +69,69 @@ void UpstreamPool::give(const QString &key, UpstreamSocket *socket)
     // An idle connection that speaks or closes is of no further use.
     connect(socket, &UpstreamSocket::readyRead, this, [this, socket] { drop(socket); });
     list.append({socket, std::chrono::steady_clock::now()});
+    if (!m_sweepTimer.isActive())
+        startBasicTimer(m_sweepTimer, m_idleTimeout, this);
+}
+
+void UpstreamPool::preconnect(const Target &target)
+{
+    const QString &key = target.key;
+    for (const Idle &idle : m_idle.value(key)) {
+        if (idle.socket)
+            return;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    const auto pending = m_preconnecting.constFind(key);
+    if (pending != m_preconnecting.cend()) {
+        if (pending->socket && now - pending->since < m_idleTimeout)
+            return;
+        delete pending->socket;   // never connected: try again
+        m_preconnecting.remove(key);
+    }
+    auto *socket = new UpstreamSocket(this);
+    m_preconnecting.insert(key, {socket, now});
+    connect(socket, &UpstreamSocket::connected, this, [this, socket, key] {
+        m_preconnecting.remove(key);
+        socket->disconnect(this);
+        give(key, socket);
+    });
+    connect(socket, &UpstreamSocket::connectFailed, this, [this, socket, key] {
+        m_preconnecting.remove(key);
+        socket->deleteLater();   // we are inside its signal
+    });
+    socket->connectToHost(target.host, target.port, target.address);   // may connect at once
+}
+
+void UpstreamPool::timerEvent(QTimerEvent *event)
+{
+    if (event->timerId() != m_sweepTimer.timerId()) {
+        QObject::timerEvent(event);
+        return;
+    }
+    closeExpired();
+}
+
+// take() refuses a connection idle for the idle timeout; this closes it, so that an engine that
+// keeps connections open longer than llama-server does is not left holding ours.
+void UpstreamPool::closeExpired()
+{
+    const auto now = std::chrono::steady_clock::now();
+    bool anyLeft = false;
+    for (QList<Idle> &list : m_idle) {
+        list.removeIf([&](const Idle &idle) {
+            if (idle.socket && now - idle.since < m_idleTimeout)
+                return false;
+            if (idle.socket) {
+                idle.socket->disconnect(this);
+                idle.socket->close();
+                idle.socket->deleteLater();
+            }
+            return true;
+        });
+        anyLeft = anyLeft || !list.isEmpty();
+    }
+    if (!anyLeft)
+        m_sweepTimer.stop();
 }
 
 void UpstreamPool::drop(UpstreamSocket *socket)

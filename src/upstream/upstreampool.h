@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QBasicTimer>
 #include <QByteArray>
 #include <QHash>
 #include <QHostAddress>
@@ -46,6 +47,12 @@ public:
     UpstreamSocket *take(const QString &key);
     // Hand a socket back after a complete response that allows reuse.
     void give(const QString &key, UpstreamSocket *socket);
+    // Opens one connection to the target ahead of the next request and keeps it idle, unless
+    // one is idle or on its way already. llama-server closes the connection after every
+    // completion, so without this each request would wait for a TCP handshake (a round trip
+    // on a LAN) before its bytes could leave; Envoy's "preconnect" does the same. At most one
+    // per target, closed unused after the idle timeout.
+    void preconnect(const Target &target);
 
     // Where every exchange of this thread reads its socket: each read is parsed before the
     // next one starts, so one buffer serves all of them instead of one per stream.
@@ -53,8 +60,12 @@ public:
     static constexpr qsizetype ReadBufferSize = 64 * 1024;
 
     // Shorter than llama-server's own keep-alive (5 s), so we never reuse a connection it closes.
-    static constexpr std::chrono::milliseconds IdleTimeout{std::chrono::seconds(4)};
+    static constexpr std::chrono::milliseconds DefaultIdleTimeout{std::chrono::seconds(4)};
+    void setIdleTimeout(std::chrono::milliseconds timeout) { m_idleTimeout = timeout; }
     static constexpr int MaxIdlePerKey = 32;
+
+protected:
+    void timerEvent(QTimerEvent *event) override;
 
 private:
     struct Idle
@@ -63,8 +74,12 @@ private:
         std::chrono::steady_clock::time_point since;
     };
     void drop(UpstreamSocket *socket);
+    void closeExpired();
 
     QHash<QString, QList<Idle>> m_idle;
+    QHash<QString, Idle> m_preconnecting;   // by key: the connection on its way, and since when
+    QBasicTimer m_sweepTimer;               // runs while connections are idle
+    std::chrono::milliseconds m_idleTimeout = DefaultIdleTimeout;
     QHash<QUrl, Target> m_targets;
     std::unique_ptr<char[]> m_readBuffer{new char[ReadBufferSize]};
 };

@@ -215,6 +215,68 @@ qint64 enginePid(quint16 port)
     return 0;
 }
 
+
+// An engine that answers every request with "ok" and notes which of its connections (numbered
+// as accepted) carried it. Like llama-server after a completion it closes each connection after
+// its answer, unless told to keep it; it can also drop one connection as soon as it is accepted.
+class CountingEngine : public QTcpServer
+{
+public:
+    explicit CountingEngine(bool keepAlive, int dropOnAccept = -1)
+        : m_keepAlive(keepAlive)
+        , m_dropOnAccept(dropOnAccept)
+    {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = nextPendingConnection()) {
+                const int index = accepted++;
+                connect(s, &QTcpSocket::disconnected, s, [this, s] {
+                    ++closed;
+                    s->deleteLater();
+                });
+                if (index == m_dropOnAccept) {
+                    s->disconnectFromHost();
+                    continue;
+                }
+                connect(s, &QTcpSocket::readyRead, s, [this, s, index] {
+                    if (!s->readAll().contains("\r\n\r\n"))
+                        return;
+                    servedOn.append(index);
+                    s->write(m_keepAlive ? "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+                                         : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+                    if (!m_keepAlive)
+                        s->disconnectFromHost();
+                });
+            }
+        });
+    }
+
+    int accepted = 0;
+    int closed = 0;
+    QList<int> servedOn;   // per request, the connection it came on
+
+private:
+    bool m_keepAlive;
+    int m_dropOnAccept;
+};
+
+// One request through the pool; true when it got the engine's "ok".
+bool exchangeOk(UpstreamPool &pool, quint16 port)
+{
+    UpstreamExchange::Request request;
+    request.base = QUrl(u"http://127.0.0.1:%1"_s.arg(port));
+    UpstreamExchange exchange(&pool, request);
+    QByteArray body;
+    QObject::connect(&exchange, &UpstreamExchange::bodyData, &exchange, [&body](const QByteArray &data) { body += data; });
+    QSignalSpy finished(&exchange, &UpstreamExchange::finished);
+    QSignalSpy failed(&exchange, &UpstreamExchange::failed);
+    exchange.start();
+    if (!finished.wait(5000) || !failed.isEmpty()) {
+        qWarning() << "exchange did not finish:" << failed;
+        return false;
+    }
+    return exchange.status() == 200 && body == "ok";
+}
+
 } // namespace
 
 class TestFaults : public QObject
@@ -232,6 +294,10 @@ private Q_SLOTS:
     void unreachableUpstreamAnswers424InTime();
     void upstreamConnectThatHangsTimesOut();
     void upstreamHostNameIsLookedUp();
+    void closingEngineFindsTheNextConnectionOpen();
+    void keepAliveEngineGetsNoSpareConnection();
+    void spareConnectionIsClosedWhenUnused();
+    void spareConnectionTheEngineDroppedIsNotUsed();
     void silentUpstreamIsCutAfterInactivity_data();
     void silentUpstreamIsCutAfterInactivity();
     void slowReaderIsBoundedAndOthersGoOn();
@@ -421,6 +487,56 @@ void TestFaults::upstreamHostNameIsLookedUp()
     QCOMPARE(failed.count(), 0);
     QCOMPARE(exchange.status(), 200);
     QCOMPARE(body, QByteArray("ok"));
+}
+
+// llama-server closes the connection after every completion: the pool opens the next one while
+// the client still reads, so the next request does not wait for a TCP handshake.
+void TestFaults::closingEngineFindsTheNextConnectionOpen()
+{
+    CountingEngine engine(false);
+    QVERIFY(engine.listen(QHostAddress::LocalHost, 0));
+    UpstreamPool pool;
+    QVERIFY(exchangeOk(pool, engine.serverPort()));
+    QTRY_COMPARE_WITH_TIMEOUT(engine.accepted, 2, 3000);   // the one used, and one ahead
+    QVERIFY(exchangeOk(pool, engine.serverPort()));
+    QCOMPARE(engine.servedOn, (QList<int>{0, 1}));         // the second came on the one ahead
+    QTRY_COMPARE_WITH_TIMEOUT(engine.accepted, 3, 3000);
+}
+
+void TestFaults::keepAliveEngineGetsNoSpareConnection()
+{
+    CountingEngine engine(true);
+    QVERIFY(engine.listen(QHostAddress::LocalHost, 0));
+    UpstreamPool pool;
+    QVERIFY(exchangeOk(pool, engine.serverPort()));
+    QVERIFY(exchangeOk(pool, engine.serverPort()));
+    // A spare would have been accepted while the second request went round.
+    QCOMPARE(engine.servedOn, (QList<int>{0, 0}));
+    QCOMPARE(engine.accepted, 1);
+}
+
+void TestFaults::spareConnectionIsClosedWhenUnused()
+{
+    CountingEngine engine(false);
+    QVERIFY(engine.listen(QHostAddress::LocalHost, 0));
+    UpstreamPool pool;
+    pool.setIdleTimeout(200ms);
+    QVERIFY(exchangeOk(pool, engine.serverPort()));
+    QTRY_COMPARE_WITH_TIMEOUT(engine.accepted, 2, 3000);
+    QCOMPARE(engine.closed, 1);                                // the used one, closed by the engine
+    QTRY_COMPARE_WITH_TIMEOUT(engine.closed, 2, 3000);         // the spare, closed by the pool
+    QCOMPARE(engine.accepted, 2);
+}
+
+void TestFaults::spareConnectionTheEngineDroppedIsNotUsed()
+{
+    CountingEngine engine(false, 1);   // connection 1, the spare, is closed at once
+    QVERIFY(engine.listen(QHostAddress::LocalHost, 0));
+    UpstreamPool pool;
+    QVERIFY(exchangeOk(pool, engine.serverPort()));
+    QTRY_COMPARE_WITH_TIMEOUT(engine.closed, 2, 3000);
+    QVERIFY(exchangeOk(pool, engine.serverPort()));
+    QCOMPARE(engine.servedOn, (QList<int>{0, 2}));
 }
 
 void TestFaults::unreachableUpstreamAnswers424InTime()
