@@ -131,6 +131,7 @@ RequestHead RequestHead::parse(QByteArrayView data, qsizetype maxHeadBytes)
         return invalid("the version is neither HTTP/1.1 nor HTTP/1.0");
 
     qsizetype pos = lineEnd + 2;
+    head.headers.reserve(16);   // agents send 5 to 12: no regrowth on the way
     while (pos < block.size()) {
         qsizetype next = indexOfCrLf(block, pos);
         if (next < 0)

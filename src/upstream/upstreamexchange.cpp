@@ -48,20 +48,15 @@ void UpstreamExchange::timerEvent(QTimerEvent *event)
              .arg(double(m_request.inactivityTimeout.count()) / 1000.0));
 }
 
-QString UpstreamExchange::poolKey() const
-{
-    return m_pool->target(m_request.base).key;
-}
-
 void UpstreamExchange::start()
 {
+    m_target = m_pool->target(m_request.base);
     connectSocket(true);
 }
 
 void UpstreamExchange::connectSocket(bool allowPooled)
 {
-    const UpstreamPool::Target target = m_pool->target(m_request.base);   // a copy: connecting may look up others
-    m_socket = allowPooled ? m_pool->take(target.key) : nullptr;
+    m_socket = allowPooled ? m_pool->take(m_target.key) : nullptr;
     m_reused = m_socket != nullptr;
     if (m_socket)
         m_socket->setParent(this);
@@ -84,13 +79,13 @@ void UpstreamExchange::connectSocket(bool allowPooled)
             fail(Failure::Refused, QStringLiteral("the engine refused the connection"));
     });
     startBasicTimer(m_connectTimer, m_request.connectTimeout, this);
-    m_socket->connectToHost(target.host, target.port, target.address);
+    m_socket->connectToHost(m_target.host, m_target.port, m_target.address);
 }
 
 void UpstreamExchange::sendRequest()
 {
     // An engine may live below a path ("http://box/llama"): every request goes under it.
-    const UpstreamPool::Target &target = m_pool->target(m_request.base);
+    const UpstreamPool::Target &target = m_target;
     const bool sendsLength = !m_request.body.isEmpty() || m_request.method == "POST" || m_request.method == "PUT";
     qsizetype size = m_request.method.size() + 1 + target.pathPrefix.size() + m_request.target.size()
         + 17 + target.hostHeader.size() + 2 + 2 + (sendsLength ? 16 + 20 + 2 : 0);
@@ -221,7 +216,7 @@ void UpstreamExchange::complete()
     // wake-up of the engine, and the engine has already said all it will say.
     const bool reusable = m_parser.keepAlive();
     UpstreamPool *pool = m_pool;
-    const QUrl base = m_request.base;
+    const UpstreamPool::Target target = m_target;
     QPointer<UpstreamExchange> self(this);
     emit finished();
     if (self)
@@ -229,7 +224,7 @@ void UpstreamExchange::complete()
     // The engine closes after each answer (llama-server does after every completion): the
     // next request to it finds a connection already open.
     if (!reusable)
-        pool->preconnect(pool->target(base));
+        pool->preconnect(target);
 }
 
 void UpstreamExchange::abort()
@@ -250,7 +245,7 @@ void UpstreamExchange::releaseSocket(bool reusable)
     m_socket = nullptr;
     socket->disconnect(this);
     if (reusable) {
-        m_pool->give(poolKey(), socket);
+        m_pool->give(m_target.key, socket);
         return;
     }
     socket->close();   // the upstream sees the end at once; the object goes with this exchange

@@ -2,6 +2,7 @@
 
 #include "http/httpheaders.h"
 #include "http/responseparser.h"
+#include "upstream/upstreampool.h"
 
 #include <QObject>
 #include <QPointer>
@@ -85,10 +86,10 @@ private:
     void fail(Failure failure, const QString &message);
     void complete();
     void releaseSocket(bool reusable);
-    QString poolKey() const;
 
     UpstreamPool *m_pool;
     Request m_request;
+    UpstreamPool::Target m_target;   // what m_request.base comes to, looked up once at start()
     UpstreamSocket *m_socket = nullptr;   // a child
     ResponseParser m_parser;
     QByteArray m_body;   // the body bytes decoded from one read
