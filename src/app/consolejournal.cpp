@@ -10,12 +10,12 @@ ConsoleJournal::ConsoleJournal(FILE *out, QObject *parent)
     : QObject(parent)
     , m_out(out)
     , m_writer(new QObject)
-    , m_delay(new QTimer(m_writer))
+    , m_delay(new QTimer(this))
 {
     m_thread.setObjectName(QStringLiteral("journal"));
     m_delay->setSingleShot(true);
-    m_delay->setInterval(std::chrono::milliseconds(10));
-    connect(m_delay, &QTimer::timeout, m_writer, [this] { flush(); });
+    m_delay->setInterval(FlushDelay);
+    connect(m_delay, &QTimer::timeout, m_writer, [this] { flush(); });   // queued: runs on m_thread
     m_writer->moveToThread(&m_thread);
     m_thread.start();
 }
@@ -57,9 +57,10 @@ void ConsoleJournal::enqueue(Entry entry)
         first = m_queue.isEmpty();
         m_queue.append(std::move(entry));
     }
-    // One wake-up of the writer per batch, not per line.
+    // One wake-up of the writer per batch, not per line; lines from another thread start the
+    // timer through our event loop.
     if (first)
-        QMetaObject::invokeMethod(m_delay, qOverload<>(&QTimer::start), Qt::QueuedConnection);
+        QMetaObject::invokeMethod(m_delay, qOverload<>(&QTimer::start), Qt::AutoConnection);
 }
 
 void ConsoleJournal::flush()

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QThread>
 
+#include <chrono>
 #include <cstdio>
 #include <optional>
 
@@ -17,15 +18,19 @@ class QTimer;
 namespace switchyard {
 
 // The journal on stdout: one line per request and per host event, in the seeds' format. Lines are
-// formatted, redacted and written on a thread of their own, at most 10 ms after they happen, a
-// batch per write(): on the relay's thread this was the largest part of what a request cost after
-// its answer had gone out, and the next request waited for it (docs/PERFORMANCE.md).
+// formatted, redacted and written on a thread of their own, at most FlushDelay after they happen,
+// a batch per write(): on the relay's thread this was the largest part of what a request cost
+// after its answer had gone out, and the next request waited for it. The delay is timed on the
+// relay's thread, so the writer wakes once per batch, and batches are a few dozen lines: each
+// burst of formatting on the other core slowed the streams running meanwhile (docs/PERFORMANCE.md).
 class ConsoleJournal final : public QObject
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConsoleJournal)
 
 public:
+    static constexpr std::chrono::milliseconds FlushDelay{50};
+
     explicit ConsoleJournal(FILE *out = stdout, QObject *parent = nullptr);
     ~ConsoleJournal() override;   // writes what is still queued
 
@@ -56,7 +61,7 @@ private:
     Redactor m_redactor;
     QThread m_thread;
     QObject *m_writer;                // lives on m_thread
-    QTimer *m_delay;                  // on m_thread: gathers what comes in 10 ms into one write
+    QTimer *m_delay;                  // on our thread: gathers what comes in FlushDelay into one write
 };
 
 } // namespace switchyard

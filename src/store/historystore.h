@@ -39,8 +39,10 @@ class HistoryStore final : public QObject
     Q_DISABLE_COPY_MOVE(HistoryStore)
 
 public:
-    // Keep it at or under a second: it is what a crash can lose.
-    static constexpr std::chrono::milliseconds DefaultFlushInterval{250};
+    // Keep it at or under a second: it is what a crash can lose. A second, not less: each flush
+    // is a burst of SQLite work on the other core, and at four a second they showed in the
+    // first-event times of the streams running meanwhile (docs/PERFORMANCE.md).
+    static constexpr std::chrono::milliseconds DefaultFlushInterval{1000};
     static constexpr std::chrono::hours PruneInterval{1};
     static constexpr int DefaultRetentionDays = 90;
     static constexpr qint64 DefaultRetentionMaxRows = 1'000'000;
