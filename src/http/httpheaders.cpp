@@ -3,6 +3,7 @@
 #include <QVarLengthArray>
 
 #include <algorithm>
+#include <cstring>
 
 namespace switchyard::HttpHeaders {
 
@@ -49,6 +50,106 @@ QByteArrayView trimmed(QByteArrayView v)
     while (!v.isEmpty() && (v.back() == ' ' || v.back() == '\t'))
         v.chop(1);
     return v;
+}
+
+QByteArray common(QByteArrayView bytes)
+{
+    // Spelled as sent: Node's fetch (the agents) writes names in lower case, curl, Python and
+    // llama-server capitalise them. By length first, so a miss costs a switch.
+    const auto pick = [bytes](const auto &words) {
+        for (const QByteArray &w : words) {
+            if (std::memcmp(w.constData(), bytes.data(), size_t(bytes.size())) == 0)
+                return w;
+        }
+        return bytes.toByteArray();
+    };
+    switch (bytes.size()) {
+    case 2: {
+        static const QByteArray words[] = {QByteArrayLiteral("no")};
+        return pick(words);
+    }
+    case 3: {
+        static const QByteArray words[] = {QByteArrayLiteral("GET"), QByteArrayLiteral("*/*")};
+        return pick(words);
+    }
+    case 4: {
+        static const QByteArray words[] = {QByteArrayLiteral("POST"), QByteArrayLiteral("HEAD"),
+                                        QByteArrayLiteral("Host"), QByteArrayLiteral("host")};
+        return pick(words);
+    }
+    case 5: {
+        static const QByteArray words[] = {QByteArrayLiteral("close")};
+        return pick(words);
+    }
+    case 6: {
+        static const QByteArray words[] = {QByteArrayLiteral("Accept"), QByteArrayLiteral("accept"),
+                                        QByteArrayLiteral("Server")};
+        return pick(words);
+    }
+    case 7: {
+        static const QByteArray words[] = {QByteArrayLiteral("chunked")};
+        return pick(words);
+    }
+    case 9: {
+        static const QByteArray words[] = {QByteArrayLiteral("x-api-key"), QByteArrayLiteral("llama.cpp")};
+        return pick(words);
+    }
+    case 10: {
+        static const QByteArray words[] = {QByteArrayLiteral("User-Agent"), QByteArrayLiteral("user-agent"),
+                                        QByteArrayLiteral("Connection"), QByteArrayLiteral("connection"),
+                                        QByteArrayLiteral("Keep-Alive"), QByteArrayLiteral("keep-alive")};
+        return pick(words);
+    }
+    case 12: {
+        static const QByteArray words[] = {QByteArrayLiteral("Content-Type"),
+                                        QByteArrayLiteral("content-type")};
+        return pick(words);
+    }
+    case 13: {
+        static const QByteArray words[] = {QByteArrayLiteral("Authorization"),
+                                        QByteArrayLiteral("authorization"),
+                                        QByteArrayLiteral("gzip, deflate")};
+        return pick(words);
+    }
+    case 14: {
+        static const QByteArray words[] = {QByteArrayLiteral("Content-Length"),
+                                        QByteArrayLiteral("content-length")};
+        return pick(words);
+    }
+    case 15: {
+        static const QByteArray words[] = {QByteArrayLiteral("Accept-Encoding"),
+                                        QByteArrayLiteral("accept-encoding"),
+                                        QByteArrayLiteral("Accept-Language"),
+                                        QByteArrayLiteral("accept-language")};
+        return pick(words);
+    }
+    case 16: {
+        static const QByteArray words[] = {QByteArrayLiteral("application/json")};
+        return pick(words);
+    }
+    case 17: {
+        static const QByteArray words[] = {QByteArrayLiteral("anthropic-version"),
+                                        QByteArrayLiteral("Transfer-Encoding"),
+                                        QByteArrayLiteral("X-Accel-Buffering"),
+                                        QByteArrayLiteral("text/event-stream"),
+                                        QByteArrayLiteral("gzip, deflate, br")};
+        return pick(words);
+    }
+    case 18: {
+        static const QByteArray words[] = {QByteArrayLiteral("timeout=5, max=100")};
+        return pick(words);
+    }
+    case 27: {
+        static const QByteArray words[] = {QByteArrayLiteral("Access-Control-Allow-Origin")};
+        return pick(words);
+    }
+    case 31: {
+        static const QByteArray words[] = {QByteArrayLiteral("application/json; charset=utf-8")};
+        return pick(words);
+    }
+    default:
+        return bytes.toByteArray();
+    }
 }
 
 QByteArray value(const HeaderList &headers, QByteArrayView name)

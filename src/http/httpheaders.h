@@ -24,5 +24,11 @@ bool hasToken(QByteArrayView value, QByteArrayView token);
 
 QByteArrayView trimmed(QByteArrayView v);
 
+// The bytes as a QByteArray, without allocating when they spell one of the names and values
+// agents and llama-server send on every request ("Content-Type", "application/json", "close"...):
+// those come from static storage. A head has a dozen of them; each allocation cost more than
+// parsing its line.
+QByteArray common(QByteArrayView bytes);
+
 } // namespace HttpHeaders
 } // namespace switchyard

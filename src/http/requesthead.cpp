@@ -120,7 +120,7 @@ RequestHead RequestHead::parse(QByteArrayView data, qsizetype maxHeadBytes)
     if (target.isEmpty() || hasControl(target, true))
         return invalid("the target holds a space or a control character");
     // Only a method and target that passed are kept: a refusal names the request by them.
-    head.method = method.toByteArray();
+    head.method = HttpHeaders::common(method);
     head.target = target.toByteArray();
     const QByteArrayView version = startLine.sliced(sp2 + 1);
     if (version == "HTTP/1.1")
@@ -144,8 +144,8 @@ RequestHead RequestHead::parse(QByteArrayView data, qsizetype maxHeadBytes)
             return invalid("a header line is not \"Name: value\" (no space before the colon, no folding)");
         if (hasControl(line.sliced(colon + 1), false))
             return invalid("a header value holds a control character");
-        head.headers.append({line.first(colon).toByteArray(),
-                             HttpHeaders::trimmed(line.sliced(colon + 1)).toByteArray()});
+        head.headers.append({HttpHeaders::common(line.first(colon)),
+                             HttpHeaders::common(HttpHeaders::trimmed(line.sliced(colon + 1)))});
         pos = next + 2;
     }
 

@@ -43,7 +43,7 @@ bool ResponseParser::parseHeaderLine(QByteArrayView line)
     const qsizetype colon = line.indexOf(':');
     if (colon <= 0)
         return false;
-    m_headers.append({line.first(colon).toByteArray(), HttpHeaders::trimmed(line.sliced(colon + 1)).toByteArray()});
+    m_headers.append({HttpHeaders::common(line.first(colon)), HttpHeaders::common(HttpHeaders::trimmed(line.sliced(colon + 1)))});
     return true;
 }
 

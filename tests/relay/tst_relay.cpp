@@ -5,6 +5,7 @@
 
 #include "journal/journalformat.h"
 #include "app/idlememorytrimmer.h"
+#include "http/httpheaders.h"
 #include "relay/jsonmodelfield.h"
 #include "relay/relay.h"
 #include "relay/streamstats.h"
@@ -105,6 +106,8 @@ private Q_SLOTS:
     void idleMemoryIsTrimmedOnlyWithNothingInFlight();
     void modelFieldIsReplacedAsAJsonString_data();
     void modelFieldIsReplacedAsAJsonString();
+    void commonHeaderBytesAreSharedButSafe_data();
+    void commonHeaderBytesAreSharedButSafe();
     void streamStatsFindTheCountWhereverReadsSplit_data();
     void streamStatsFindTheCountWhereverReadsSplit();
 };
@@ -1053,6 +1056,29 @@ void TestRelay::streamStatsFindTheCountWhereverReadsSplit()
                 QVERIFY2(!rate, qPrintable(where));
         }
     }
+}
+
+void TestRelay::commonHeaderBytesAreSharedButSafe_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::newRow("known name") << "Content-Type"_ba;
+    QTest::newRow("known name, Node's spelling") << "content-type"_ba;
+    QTest::newRow("known value") << "text/event-stream"_ba;
+    QTest::newRow("other spelling") << "CONTENT-TYPE"_ba;
+    QTest::newRow("same length, other bytes") << "Content-Tipe"_ba;
+    QTest::newRow("unknown") << "X-Stainless-Lang"_ba;
+    QTest::newRow("empty") << QByteArray("");
+}
+
+void TestRelay::commonHeaderBytesAreSharedButSafe()
+{
+    QFETCH(QByteArray, bytes);
+    QByteArray first = HttpHeaders::common(bytes);
+    QCOMPARE(first, bytes);
+    // Writing to one copy must not change what the next request gets.
+    first.append("!");
+    first[0] = '#';
+    QCOMPARE(HttpHeaders::common(bytes), bytes);
 }
 
 void TestRelay::modelFieldIsReplacedAsAJsonString_data()
