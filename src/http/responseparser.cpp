@@ -20,7 +20,32 @@ struct LineDone
     }
     Q_DISABLE_COPY_MOVE(LineDone)
 };
+
+// RFC 9112 chunk-size: hex digits only, no sign and no "0x" (which toLongLong() let through);
+// more than 15 of them would overflow. No allocation: a stream has one of these per event.
+qint64 parseChunkSize(QByteArrayView digits, bool *ok)
+{
+    *ok = false;
+    if (digits.isEmpty() || digits.size() > 15)
+        return 0;
+    qint64 value = 0;
+    for (const char c : digits) {
+        int digit = 0;
+        if (c >= '0' && c <= '9')
+            digit = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            digit = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            digit = c - 'A' + 10;
+        else
+            return 0;
+        value = value * 16 + digit;
+    }
+    *ok = true;
+    return value;
 }
+
+} // namespace
 
 void ResponseParser::fail(const QString &why)
 {
@@ -173,8 +198,8 @@ qsizetype ResponseParser::feed(QByteArrayView input, QByteArray *body)
                 if (semi >= 0)
                     sizePart = sizePart.first(semi);
                 bool ok = false;
-                const qint64 chunk = HttpHeaders::trimmed(sizePart).toByteArray().toLongLong(&ok, 16);
-                if (!ok || chunk < 0) {
+                const qint64 chunk = parseChunkSize(HttpHeaders::trimmed(sizePart), &ok);
+                if (!ok) {
                     fail(QStringLiteral("invalid chunk size"));
                     break;
                 }

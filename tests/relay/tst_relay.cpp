@@ -699,6 +699,16 @@ void TestRelay::requestFramingIsReadOrRefused_data()
     QTest::newRow("bare LF in a value") << "GET /health HTTP/1.1\r\nHost: x\r\nX-Note: a\nInjected: b\r\n\r\n"_ba << 400 << u"a header value holds a control character"_s;
     QTest::newRow("space in the target") << "GET /he alth HTTP/1.1\r\nHost: x\r\n\r\n"_ba << 400 << u"the target holds a space"_s;
     QTest::newRow("bad chunk size") << post + "Transfer-Encoding: chunked\r\n\r\nzz\r\n" + body + "\r\n0\r\n\r\n" << 400 << u"invalid chunk size"_s;
+    // RFC 9112: hex digits only. A server that reads "+5" or "0x5" as 5 and one that refuses it
+    // disagree on where the body ends.
+    const QByteArray size = QByteArray::number(body.size(), 16);
+    QTest::newRow("signed chunk size") << post + "Transfer-Encoding: chunked\r\n\r\n+" + size + "\r\n" + body + "\r\n0\r\n\r\n"
+                                       << 400 << u"invalid chunk size"_s;
+    QTest::newRow("0x chunk size") << post + "Transfer-Encoding: chunked\r\n\r\n0x" + size + "\r\n" + body + "\r\n0\r\n\r\n"
+                                   << 400 << u"invalid chunk size"_s;
+    QTest::newRow("upper-case chunk size") << post + "Transfer-Encoding: chunked\r\n\r\n" + size.toUpper() + "\r\n" + body
+                                                  + "\r\n0\r\n\r\n"
+                                           << 200 << QString();
 }
 
 void TestRelay::requestFramingIsReadOrRefused()
