@@ -269,6 +269,11 @@ JsonModelField JsonModelField::find(QByteArrayView json)
     return field;
 }
 
+QByteArray JsonModelField::literal(const QString &newValue)
+{
+    return jsonStringLiteral(newValue);
+}
+
 QByteArray JsonModelField::replaced(QByteArrayView json, const QString &newValue) const
 {
     if (result != Result::Found)

@@ -24,6 +24,8 @@ struct JsonModelField
     static JsonModelField find(QByteArrayView json);
     // A copy of json with the model's value replaced by newValue (JSON-escaped).
     QByteArray replaced(QByteArrayView json, const QString &newValue) const;
+    // newValue as the JSON string literal that takes the place of [start, end).
+    static QByteArray literal(const QString &newValue);
 };
 
 } // namespace switchyard

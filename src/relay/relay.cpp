@@ -203,9 +203,6 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
     }
     record.engine = engine;
 
-    QByteArray body = request.body;
-    if (field.result == JsonModelField::Result::Found)
-        body = field.replaced(request.body, route->key);
     QByteArray target = QUrl::toPercentEncoding(request.path, "/");
     if (!request.rawQuery.isEmpty()) {
         QUrlQuery query(QString::fromUtf8(request.rawQuery));
@@ -228,11 +225,11 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
             ? u"host %1 to load %2"_s.arg(host, key)
             : u"host %1 to start answering %2 (queue or prompt processing)"_s.arg(host, key);
     };
-    forward(request, writer, record, *route, engine, body, target, waiting);
+    forward(request, writer, record, *route, engine, field, target, waiting);
 }
 
 void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
-                    const ModelRoute &route, const QString &engine, const QByteArray &body,
+                    const ModelRoute &route, const QString &engine, const JsonModelField &field,
                     const QByteArray &target, const ProxiedRequest::Waiting &waiting)
 {
     const Catalog::HostState *host = m_catalog->host(route.host);
@@ -259,7 +256,13 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     if (!upstreamKey.isEmpty())
         up.headers.append({"Authorization", "Bearer " + upstreamKey.toUtf8()});
     up.headers.append({"X-Forwarded-For", request.clientAddress.toLatin1()});
-    up.body = body;
+    up.body = request.body;
+    if (field.result == JsonModelField::Result::Found) {
+        // The engine's own name for the model, spliced in as the body goes out.
+        up.replaceFrom = field.start;
+        up.replaceTo = field.end;
+        up.replacement = JsonModelField::literal(route.key);
+    }
     up.connectTimeout = m_config.limits.upstreamConnectTimeout;
     up.inactivityTimeout = m_config.limits.upstreamInactivityTimeout;
 

@@ -5,6 +5,7 @@
 #include "journal/requestrecord.h"
 #include "relay/accesspolicy.h"
 #include "relay/errorreply.h"
+#include "relay/jsonmodelfield.h"
 #include "relay/modelresolver.h"
 #include "relay/proxiedrequest.h"
 
@@ -55,8 +56,10 @@ private:
                 int status, const QString &message, const HeaderList &extraHeaders = {});
     void replyJson(ResponseWriter *writer, RequestRecord record, int status, const QByteArray &body,
                    HeaderList headers = {});
+    // The body goes upstream as the client sent it, with the model's value (field, when found)
+    // replaced by the engine's key.
     void forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
-                 const ModelRoute &route, const QString &engine, const QByteArray &body,
+                 const ModelRoute &route, const QString &engine, const JsonModelField &field,
                  const QByteArray &target, const ProxiedRequest::Waiting &waiting);
     void handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record);
     void finishRecord(RequestRecord record, ResponseWriter *writer);

@@ -86,7 +86,14 @@ void UpstreamExchange::sendRequest()
 {
     // An engine may live below a path ("http://box/llama"): every request goes under it.
     const UpstreamPool::Target &target = m_target;
-    const bool sendsLength = !m_request.body.isEmpty() || m_request.method == "POST" || m_request.method == "PUT";
+    const QByteArray &body = m_request.body;
+    const bool spliced = m_request.replaceFrom >= 0 && m_request.replaceFrom <= m_request.replaceTo
+        && m_request.replaceTo <= body.size();
+    const QByteArrayView before = spliced ? QByteArrayView(body).first(m_request.replaceFrom) : QByteArrayView(body);
+    const QByteArrayView inserted = spliced ? QByteArrayView(m_request.replacement) : QByteArrayView();
+    const QByteArrayView after = spliced ? QByteArrayView(body).sliced(m_request.replaceTo) : QByteArrayView();
+    const qsizetype bodySize = before.size() + inserted.size() + after.size();
+    const bool sendsLength = bodySize > 0 || m_request.method == "POST" || m_request.method == "PUT";
     qsizetype size = m_request.method.size() + 1 + target.pathPrefix.size() + m_request.target.size()
         + 17 + target.hostHeader.size() + 2 + 2 + (sendsLength ? 16 + 20 + 2 : 0);
     for (const auto &h : m_request.headers)
@@ -97,10 +104,10 @@ void UpstreamExchange::sendRequest()
     for (const auto &h : m_request.headers)
         out.add(h.first).add(": ").add(h.second).add("\r\n");
     if (sendsLength)
-        out.add("Content-Length: ").add(QByteArray::number(m_request.body.size())).add("\r\n");
+        out.add("Content-Length: ").add(QByteArray::number(bodySize)).add("\r\n");
     out.add("\r\n");
     const QByteArray head = out.take();
-    m_socket->send({head, m_request.body});
+    m_socket->send({head, before, inserted, after});
     if (m_request.inactivityTimeout.count() > 0) {
         m_lastByte = std::chrono::steady_clock::now();
         startBasicTimer(m_inactivityTimer, m_request.inactivityTimeout, this);

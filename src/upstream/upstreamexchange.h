@@ -44,6 +44,11 @@ public:
         QByteArray target = "/";    // path and query, already encoded; sent below base's path
         HeaderList headers;         // forwardable headers; Host and framing are added here
         QByteArray body;
+        // Bytes [replaceFrom, replaceTo) of body go upstream as `replacement` instead: the relay
+        // swaps the model's name without copying 100 KB of conversation around it.
+        qsizetype replaceFrom = -1;
+        qsizetype replaceTo = -1;
+        QByteArray replacement;
         std::chrono::milliseconds connectTimeout{std::chrono::seconds(10)};
         // 0 = none. Reset by every byte, so a long prefill with ':' pings is never cut.
         std::chrono::milliseconds inactivityTimeout{0};

@@ -76,6 +76,7 @@ private Q_SLOTS:
     void idleConnectionIsClosed();
     void mergedModelsUseAliases();
     void modelIsRewrittenToKey();
+    void largeBodyReachesTheEngineByteForByte();
     void hopByHopHeadersDoNotCross();
     void loadShowsLoadingBeforeAnswerLeaves();
     void requestsAreJournaled();
@@ -374,6 +375,32 @@ void TestRelay::modelIsRewrittenToKey()
         if (r.path == "/props")
             QCOMPARE(r.query, QByteArray("model=alpha"));
     }
+}
+
+// An agent's turn: 200 KB of conversation with quotes, escapes and UTF-8, the model named in the
+// middle. The engine gets every byte as sent but the model's value, which is the engine's key.
+void TestRelay::largeBodyReachesTheEngineByteForByte()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    QByteArray history;
+    while (history.size() < 100 * 1024)
+        history += R"({"role":"user","content":"int main() {\n  puts(\"h\u00e9llo \\\" \");\n}\t\u00e9"},)";
+    const QByteArray before = R"({"messages":[)" + history + R"({"role":"user","content":"hi"}],"model")";
+    const QByteArray after = R"(,"stream":false,"max_tokens":2,"tail":")" + history.left(100 * 1024 - 1).toHex()
+        + R"("})";
+    const QByteArray sent = before + R"( : "h1-alpha")" + after;
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", sent));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 10000);   // the fake's 4096-token context refuses it
+    const auto received = f.fake->received();
+    const auto chat = std::find_if(received.cbegin(), received.cend(),
+                                   [](const auto &r) { return r.path == "/v1/chat/completions"; });
+    QVERIFY(chat != received.cend());
+    const QByteArray expected = before + R"( : "alpha")" + after;
+    QCOMPARE(chat->header("content-length").toLongLong(), qint64(expected.size()));
+    QVERIFY(chat->body == expected);
 }
 
 void TestRelay::hopByHopHeadersDoNotCross()
