@@ -10,6 +10,9 @@
 //       --reps N          repetitions per target (default 10)
 //       --warmup N        untimed requests per target first (default 2)
 //       --max-tokens N    max_tokens of each chat request (default 16)
+//       --history-bytes N earlier conversation before the question, about N bytes of it, as coding
+//                         agents send (default 0: the question alone)
+//       --phase NAME      the "phase" of the result lines (default: the mode)
 //       --streams N       concurrent streams in --mode concurrent (default 200)
 //       --path P          request path (default /v1/chat/completions, /models for --mode models)
 //       --timeout-s S     give up on one run after S seconds (default 60)
@@ -419,15 +422,36 @@ struct Options
     int reps = 10;
     int warmup = 2;
     int maxTokens = 16;
+    int historyBytes = 0;
+    std::string phase;
     int streams = 200;
     std::string path;
     double timeoutS = 60;
 };
 
+// Earlier turns of a coding session: file contents with quotes, escapes and newlines, as agents
+// resend on every request, about `bytes` of them.
+std::string conversation(int bytes)
+{
+    // JSON string content: escaped quotes and newlines, as in a real file.
+    static const std::string code = "#include \\\"relay.h\\\"\\n\\nint Relay::handle(const Request &r)\\n{\\n"
+                                    "    // route by \\\"model\\\"\\n    return m_routes.value(r.model, -1);\\n}\\n";
+    std::string out;
+    for (int turn = 0; int(out.size()) < bytes; ++turn) {
+        out += turn % 2 == 0 ? R"({"role":"user","content":"Here is the file:\n)"
+                             : R"({"role":"assistant","content":"I changed it:\n)";
+        for (int i = 0; i < 12; ++i)
+            out += code;
+        out += R"("},)";
+    }
+    return out;
+}
+
 std::string chatRequest(const Options &o, const Target &t)
 {
+    static const std::string history = conversation(o.historyBytes);
     std::string body = R"({"model":")" + t.model + R"(","stream":true,"max_tokens":)" + std::to_string(o.maxTokens)
-        + R"(,"messages":[{"role":"user","content":"Say hello in one short sentence."}]})";
+        + R"(,"messages":[)" + history + R"({"role":"user","content":"Say hello in one short sentence."}]})";
     return "POST " + o.path + " HTTP/1.1\r\nHost: " + t.host + ":" + std::to_string(t.port)
         + "\r\nUser-Agent: switchyard-bench\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\n"
           "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
@@ -782,6 +806,10 @@ int main(int argc, char **argv)
             o.warmup = std::atoi(value().c_str());
         else if (a == "--max-tokens")
             o.maxTokens = std::atoi(value().c_str());
+        else if (a == "--history-bytes")
+            o.historyBytes = std::atoi(value().c_str());
+        else if (a == "--phase")
+            o.phase = value();
         else if (a == "--streams")
             o.streams = std::atoi(value().c_str());
         else if (a == "--path")
@@ -790,7 +818,8 @@ int main(int argc, char **argv)
             o.timeoutS = std::atof(value().c_str());
         else if (a == "--help" || a == "-h") {
             std::puts("switchyard-bench-client --mode ttfb|throughput|concurrent|models --target NAME=HOST:PORT,MODEL[,PIDS] ...\n"
-                      "  [--reps N] [--warmup N] [--max-tokens N] [--streams N] [--path P] [--timeout-s S]");
+                      "  [--reps N] [--warmup N] [--max-tokens N] [--history-bytes N] [--phase NAME] [--streams N]\n"
+                      "  [--path P] [--timeout-s S]");
             return 0;
         } else
             die("unknown argument " + a);
@@ -800,7 +829,7 @@ int main(int argc, char **argv)
     if (o.path.empty())
         o.path = o.mode == "models" ? "/models" : "/v1/chat/completions";
     if (o.mode == "ttfb" || o.mode == "throughput")
-        runSequential(o, o.mode.c_str(), true);
+        runSequential(o, o.phase.empty() ? o.mode.c_str() : o.phase.c_str(), true);
     else if (o.mode == "models")
         runSequential(o, "models", false);
     else if (o.mode == "concurrent")

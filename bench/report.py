@@ -162,6 +162,19 @@ def main(argv):
                          if t in v and "direct" in v and v[t]["ok"] and v["direct"]["ok"]]) for t in ("nginx", "relay")}
     md.append(f"| first SSE line, median of per-repetition differences to direct, ms | | "
               f"{fmt(ttfb_pair['nginx'], 3)} | {fmt(ttfb_pair['relay'], 3)} | | |")
+    # The same with a coding agent's request: 100 KB of earlier conversation the relay reads for
+    # its "model" and nginx passes through unread.
+    agent = {t: [r["first_event_ms"] for r in phase("ttfb_agent", t) if r["ok"] and r["first_event_ms"] >= 0] for t in TARGETS}
+    if agent["relay"]:
+        summary["agent_med"] = {t: med(v) for t, v in agent.items()}
+        line(f"first SSE line, 100 KB conversation, median ms ({len(agent['relay'])} requests each)", summary["agent_med"], 3)
+        by_agent = {}
+        for r in phase("ttfb_agent"):
+            by_agent.setdefault(r["rep"], {})[r["target"]] = r
+        agent_pair = {t: med([v[t]["first_event_ms"] - v["direct"]["first_event_ms"] for v in by_agent.values()
+                              if t in v and "direct" in v and v[t]["ok"] and v["direct"]["ok"]]) for t in ("nginx", "relay")}
+        md.append(f"| first SSE line, 100 KB conversation, median of per-repetition differences to direct, ms | | "
+                  f"{fmt(agent_pair['nginx'], 3)} | {fmt(agent_pair['relay'], 3)} | | |")
 
     tput = {}
     for t in TARGETS:

@@ -258,6 +258,10 @@ paced_targets=(--target "direct=127.0.0.1:$FAKE_PORT_paced,m01"
 log "time to first SSE line: $TTFB_REPS x 3 short streaming requests"
 "${CLIENT[@]}" --mode ttfb --reps "$TTFB_REPS" --warmup 10 --max-tokens 16 "${fast_targets[@]}" >>"$RAW"
 
+log "time to first SSE line with a 100 KB conversation: $((TTFB_REPS / 2)) x 3"
+"${CLIENT[@]}" --mode ttfb --phase ttfb_agent --history-bytes 100000 --reps "$((TTFB_REPS / 2))" --warmup 5 \
+    --max-tokens 16 "${fast_targets[@]}" >>"$RAW"
+
 log "GET /models: $MODELS_REPS x 3 (direct and nginx: one host's 50; relay: 200 merged from 4 hosts)"
 "${CLIENT[@]}" --mode models --reps "$MODELS_REPS" --warmup 10 "${fast_targets[@]}" >>"$RAW"
 
