@@ -147,7 +147,6 @@ def main(argv):
         md.append(f"| {label} | {fmt(d, digits)} | {fmt(n, digits)} | {fmt(r, digits)} | {ratio(n, d)} | {ratio(r, d)} |")
 
     summary = {}
-    ttfb_pair = {}
     ttfb = {t: [r["first_event_ms"] for r in phase("ttfb", t) if r["ok"] and r["first_event_ms"] >= 0] for t in TARGETS}
     ttfb_fail = {t: sum(1 for r in phase("ttfb", t) if not r["ok"]) for t in TARGETS}
     summary["ttfb_med"] = {t: med(v) for t, v in ttfb.items()}
@@ -155,11 +154,15 @@ def main(argv):
     n_ttfb = len(ttfb["relay"])
     line(f"first SSE line, median ms ({n_ttfb} requests each)", summary["ttfb_med"], 3)
     line("first SSE line, p90 ms", summary["ttfb_p90"], 3)
-    by = {}
-    for r in phase("ttfb"):
-        by.setdefault(r["rep"], {})[r["target"]] = r
-    ttfb_pair = {t: med([v[t]["first_event_ms"] - v["direct"]["first_event_ms"] for v in by.values()
-                         if t in v and "direct" in v and v[t]["ok"] and v["direct"]["ok"]]) for t in ("nginx", "relay")}
+    def first_event_pairs(name):
+        """Median per target of (its first SSE line - direct's) in the same repetition."""
+        by = {}
+        for r in phase(name):
+            by.setdefault(r["rep"], {})[r["target"]] = r
+        return {t: med([v[t]["first_event_ms"] - v["direct"]["first_event_ms"] for v in by.values()
+                        if t in v and "direct" in v and v[t]["ok"] and v["direct"]["ok"]]) for t in ("nginx", "relay")}
+
+    ttfb_pair = first_event_pairs("ttfb")
     md.append(f"| first SSE line, median of per-repetition differences to direct, ms | | "
               f"{fmt(ttfb_pair['nginx'], 3)} | {fmt(ttfb_pair['relay'], 3)} | | |")
     # The same with a coding agent's request: 100 KB of earlier conversation the relay reads for
@@ -168,11 +171,7 @@ def main(argv):
     if agent["relay"]:
         summary["agent_med"] = {t: med(v) for t, v in agent.items()}
         line(f"first SSE line, 100 KB conversation, median ms ({len(agent['relay'])} requests each)", summary["agent_med"], 3)
-        by_agent = {}
-        for r in phase("ttfb_agent"):
-            by_agent.setdefault(r["rep"], {})[r["target"]] = r
-        agent_pair = {t: med([v[t]["first_event_ms"] - v["direct"]["first_event_ms"] for v in by_agent.values()
-                              if t in v and "direct" in v and v[t]["ok"] and v["direct"]["ok"]]) for t in ("nginx", "relay")}
+        agent_pair = first_event_pairs("ttfb_agent")
         md.append(f"| first SSE line, 100 KB conversation, median of per-repetition differences to direct, ms | | "
                   f"{fmt(agent_pair['nginx'], 3)} | {fmt(agent_pair['relay'], 3)} | | |")
 

@@ -68,7 +68,8 @@ bool ResponseParser::parseHeaderLine(QByteArrayView line)
     const qsizetype colon = line.indexOf(':');
     if (colon <= 0)
         return false;
-    m_headers.append({HttpHeaders::common(line.first(colon)), HttpHeaders::common(HttpHeaders::trimmed(line.sliced(colon + 1)))});
+    m_headers.append({HttpHeaders::common(line.first(colon)),
+                      HttpHeaders::common(HttpHeaders::trimmed(line.sliced(colon + 1)))});
     return true;
 }
 

@@ -98,15 +98,15 @@ void ResponseWriter::writeHead(int status, const HeaderList &headers, qint64 con
         m_keepAlive = false;   // HTTP/1.0 stream: the end of the body is the close
 
     const QByteArrayView reason(reasonText(status));
-    qsizetype size = 9 + 4 + reason.size() + 2 + 2 + 28 + 40 + 19;   // status line, end, framing
+    qsizetype expected = 80 + reason.size();   // status line, framing, Connection, the blank line
     for (const auto &h : headers)
-        size += h.first.size() + h.second.size() + 4;
-    HeadBuilder out(size);
+        expected += h.first.size() + h.second.size() + 4;
+    HeadBuilder out(expected);
     out.add("HTTP/1.1 ");
     if (status >= 100 && status <= 999)
         out.add(char('0' + status / 100)).add(char('0' + status / 10 % 10)).add(char('0' + status % 10));
     else
-        out.add(QByteArray::number(status).left(3));
+        out.add(QByteArray::number(status));
     out.add(' ').add(reason).add("\r\n");
     for (const auto &h : headers)
         out.add(h.first).add(": ").add(h.second).add("\r\n");

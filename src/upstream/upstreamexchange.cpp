@@ -94,11 +94,11 @@ void UpstreamExchange::sendRequest()
     const QByteArrayView after = spliced ? QByteArrayView(body).sliced(m_request.replaceTo) : QByteArrayView();
     const qsizetype bodySize = before.size() + inserted.size() + after.size();
     const bool sendsLength = bodySize > 0 || m_request.method == "POST" || m_request.method == "PUT";
-    qsizetype size = m_request.method.size() + 1 + target.pathPrefix.size() + m_request.target.size()
-        + 17 + target.hostHeader.size() + 2 + 2 + (sendsLength ? 16 + 20 + 2 : 0);
+    qsizetype expected = 64 + m_request.method.size() + target.pathPrefix.size() + m_request.target.size()
+        + target.hostHeader.size();   // request line, Host, Content-Length, the blank line
     for (const auto &h : m_request.headers)
-        size += h.first.size() + h.second.size() + 4;
-    HeadBuilder out(size);
+        expected += h.first.size() + h.second.size() + 4;
+    HeadBuilder out(expected);
     out.add(m_request.method).add(' ').add(target.pathPrefix).add(m_request.target)
         .add(" HTTP/1.1\r\nHost: ").add(target.hostHeader).add("\r\n");
     for (const auto &h : m_request.headers)
