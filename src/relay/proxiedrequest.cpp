@@ -245,11 +245,12 @@ void ProxiedRequest::onFinished()
         conclude();
         return;
     }
+    // The client's bytes first; counting the tokens can wait.
+    if (m_writer)
+        m_writer->finish();
     if (m_buffering)
         m_stats.feedWholeBody(m_buffered);
     m_buffered.clear();
-    if (m_writer)
-        m_writer->finish();
     m_stats.feed(m_lastEvents);
     m_lastEvents.clear();
     conclude();
