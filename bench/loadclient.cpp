@@ -16,6 +16,9 @@
 //       --streams N       concurrent streams in --mode concurrent (default 200)
 //       --path P          request path (default /v1/chat/completions, /models for --mode models)
 //       --timeout-s S     give up on one run after S seconds (default 60)
+//       --gap-us N        in ttfb, throughput and models: wait N µs after each request before the
+//                         next (default 0), so that what a target does after answering (closing,
+//                         logging, reconnecting) is over before the next target's clock starts
 //
 // Times: the clock starts right before the request is written (connecting comes first and is not
 // timed for sequential requests; in --mode concurrent the clock starts before the first connect).
@@ -40,6 +43,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -427,6 +431,7 @@ struct Options
     int streams = 200;
     std::string path;
     double timeoutS = 60;
+    int gapUs = 0;
 };
 
 // Earlier turns of a coding session: file contents with quotes, escapes and newlines, as agents
@@ -671,6 +676,8 @@ void runSequential(const Options &o, const char *phase, bool chat)
             const double cpu0 = cpuSeconds(t.pids);
             const double self0 = selfCpuSeconds();
             auto x = sequential(loop, keepers[i], t, chat ? chatRequest(o, t) : getRequest(o, t), o.timeoutS);
+            if (o.gapUs > 0)   // before the CPU reading: the target's work after answering is its own
+                std::this_thread::sleep_for(std::chrono::microseconds(o.gapUs));
             const double cpu = cpuSeconds(t.pids) - cpu0;
             const double self = selfCpuSeconds() - self0;
             if (rep < 0)
@@ -816,10 +823,12 @@ int main(int argc, char **argv)
             o.path = value();
         else if (a == "--timeout-s")
             o.timeoutS = std::atof(value().c_str());
+        else if (a == "--gap-us")
+            o.gapUs = std::atoi(value().c_str());
         else if (a == "--help" || a == "-h") {
             std::puts("switchyard-bench-client --mode ttfb|throughput|concurrent|models --target NAME=HOST:PORT,MODEL[,PIDS] ...\n"
                       "  [--reps N] [--warmup N] [--max-tokens N] [--history-bytes N] [--phase NAME] [--streams N]\n"
-                      "  [--path P] [--timeout-s S]");
+                      "  [--path P] [--timeout-s S] [--gap-us N]");
             return 0;
         } else
             die("unknown argument " + a);

@@ -133,7 +133,8 @@ def main(argv):
               f"{meta.get('kernel', '?')}; Qt {meta.get('qt', '?')}, nginx {meta.get('nginx_version', '?')}.")
     md.append(f"- Load average (1, 5, 15 min) before: {meta.get('load_before', '?')}, after: {meta.get('load_after', '?')}"
               " (other sessions' builds and tests were running on these cores; see *The machine is shared*).")
-    md.append("- Every repetition runs direct, nginx, relay back to back, each one starting one target later than the last (sequential workloads); medians and p90 over the repetitions.")
+    md.append("- Every repetition runs direct, nginx, relay one after another, each one starting one target later than the last (sequential workloads); medians and p90 over the repetitions.")
+    md.append("- First-line requests are 1 ms apart, so that what one target does after answering does not land in the next one's time; the *back to back* row has no pause.")
     if meta.get("relay_env"):
         md.append(f"- **Experiment:** the relay ran with the extra environment `{meta['relay_env']}`.")
     md.append("")
@@ -165,6 +166,13 @@ def main(argv):
     ttfb_pair = first_event_pairs("ttfb")
     md.append(f"| first SSE line, median of per-repetition differences to direct, ms | | "
               f"{fmt(ttfb_pair['nginx'], 3)} | {fmt(ttfb_pair['relay'], 3)} | | |")
+    b2b = {t: [r["first_event_ms"] for r in phase("ttfb_b2b", t) if r["ok"] and r["first_event_ms"] >= 0] for t in TARGETS}
+    b2b_pair = None
+    if b2b["relay"]:
+        line("first SSE line, back to back, median ms", {t: med(v) for t, v in b2b.items()}, 3)
+        b2b_pair = first_event_pairs("ttfb_b2b")
+        md.append(f"| first SSE line, back to back, median of per-repetition differences to direct, ms | | "
+                  f"{fmt(b2b_pair['nginx'], 3)} | {fmt(b2b_pair['relay'], 3)} | | |")
     # The same with a coding agent's request: 100 KB of earlier conversation the relay reads for
     # its "model" and nginx passes through unread.
     agent = {t: [r["first_event_ms"] for r in phase("ttfb_agent", t) if r["ok"] and r["first_event_ms"] >= 0] for t in TARGETS}
@@ -356,6 +364,27 @@ def main(argv):
                     md.append(f"| `{short_name(f)}` | {v:,.0f} | {100 * v / per:.1f} % |")
                 md.append("")
 
+    # --- CPU layouts ---
+    layouts = [("one", "all three on one CPU"), ("proxy_alone", "the proxy alone on a CPU"),
+               ("upstream_alone", "the upstream alone on a CPU"), ("client_alone", "the client alone on a CPU")]
+    placed = {}
+    for key, label in layouts:
+        rows_here = {t: [r["first_event_ms"] for r in phase("ttfb_cpu_" + key, t) if r["ok"]] for t in TARGETS}
+        if rows_here["relay"]:
+            placed[label] = ({t: med(v) for t, v in rows_here.items()}, first_event_pairs("ttfb_cpu_" + key),
+                             len(rows_here["relay"]))
+    if placed:
+        md.append("First SSE line by CPU layout: each layout pins the client, the proxy and the upstream to CPUs 0 "
+                  "and 1 the same way for all three targets. Medians in ms; the differences are medians of "
+                  "per-repetition differences.")
+        md.append("")
+        md.append("| layout | requests | direct | nginx | relay | nginx − direct | relay − direct |")
+        md.append("|---|---|---|---|---|---|---|")
+        for label, (m, pair, count) in placed.items():
+            md.append(f"| {label} | {count} | {fmt(m['direct'], 3)} | {fmt(m['nginx'], 3)} | {fmt(m['relay'], 3)} | "
+                      f"{fmt(pair['nginx'], 3)} | {fmt(pair['relay'], 3)} |")
+        md.append("")
+
     # --- targets ---
     md.append("| target | measured | met |")
     md.append("|---|---|---|")
@@ -369,6 +398,16 @@ def main(argv):
         target("first SSE line: relay − direct ≤ 0.5 ms (median)", f"{rd:+.3f} ms", rd <= 0.5, f"{rd - 0.5:.3f} ms over")
         target("first SSE line: relay − direct ≤ nginx − direct", f"{rd:+.3f} vs {nd:+.3f} ms", rd <= nd,
                f"{rd - nd:.3f} ms behind nginx")
+    # Not the issue's wording, the same question asked of the other runs: does it hold without the
+    # pause, and wherever the scheduler puts the processes?
+    if b2b_pair and None not in b2b_pair.values():
+        rd, nd = b2b_pair["relay"], b2b_pair["nginx"]
+        target("… also back to back (per-repetition differences)", f"{rd:+.3f} vs {nd:+.3f} ms", rd <= nd,
+               f"{rd - nd:.3f} ms behind nginx")
+    for label, (m, pair, count) in placed.items():
+        rd, nd = pair["relay"], pair["nginx"]
+        if None not in (rd, nd):
+            target(f"… also with {label}", f"{rd:+.3f} vs {nd:+.3f} ms", rd <= nd, f"{rd - nd:.3f} ms behind nginx")
     d, r = summary["tput_med"]["direct"], summary["tput_med"]["relay"]
     if d and r:
         pr = tput_pair.get("relay")

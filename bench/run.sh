@@ -40,10 +40,14 @@ done
 
 # Repetitions (each one runs direct, nginx, relay back to back; sequential ones rotate the order).
 if [[ $QUICK == 1 ]]; then
-    TTFB_REPS=30 MODELS_REPS=30 TPUT_REPS=3 CONC_REPS=2 TPUT_TOKENS=10000
+    TTFB_REPS=30 MODELS_REPS=30 TPUT_REPS=3 CONC_REPS=2 TPUT_TOKENS=10000 PLACE_REPS=20
 else
-    TTFB_REPS=200 MODELS_REPS=200 TPUT_REPS=15 CONC_REPS=7 TPUT_TOKENS=20000
+    TTFB_REPS=200 MODELS_REPS=200 TPUT_REPS=15 CONC_REPS=7 TPUT_TOKENS=20000 PLACE_REPS=100
 fi
+# A pause after each first-line request (µs): whatever a target does after answering (closing the
+# upstream connection, logging, opening the next one) is over before the next target's clock
+# starts, instead of landing in that target's time. Agents pause for seconds between requests.
+GAP_US=1000
 PACED_RATE=50          # tokens/s of the "realistic" upstream, per stream
 CONC_STREAMS=200
 CONC_TOKENS=50         # so each concurrent stream lasts about a second
@@ -255,12 +259,35 @@ paced_targets=(--target "direct=127.0.0.1:$FAKE_PORT_paced,m01"
                --target "nginx=127.0.0.1:$NGINX_PACED_PORT,m01,$NGINX_PIDS"
                --target "relay=127.0.0.1:$RELAY_PORT,paced-m01,$RELAY_PID")
 
-log "time to first SSE line: $TTFB_REPS x 3 short streaming requests"
-"${CLIENT[@]}" --mode ttfb --reps "$TTFB_REPS" --warmup 10 --max-tokens 16 "${fast_targets[@]}" >>"$RAW"
+log "time to first SSE line: $TTFB_REPS x 3 short streaming requests, ${GAP_US} µs apart"
+"${CLIENT[@]}" --mode ttfb --reps "$TTFB_REPS" --warmup 10 --max-tokens 16 --gap-us "$GAP_US" "${fast_targets[@]}" >>"$RAW"
+
+log "time to first SSE line, back to back: $TTFB_REPS x 3"
+"${CLIENT[@]}" --mode ttfb --phase ttfb_b2b --reps "$TTFB_REPS" --warmup 10 --max-tokens 16 "${fast_targets[@]}" >>"$RAW"
 
 log "time to first SSE line with a 100 KB conversation: $((TTFB_REPS / 2)) x 3"
 "${CLIENT[@]}" --mode ttfb --phase ttfb_agent --history-bytes 100000 --reps "$((TTFB_REPS / 2))" --warmup 5 \
-    --max-tokens 16 "${fast_targets[@]}" >>"$RAW"
+    --max-tokens 16 --gap-us "$GAP_US" "${fast_targets[@]}" >>"$RAW"
+
+# Which CPU the scheduler puts the client, the proxy and the upstream on decides more than the
+# proxy's own work: waking a process on an idle CPU of a VM costs tens of µs, on a busy one it
+# waits its turn. Each layout pins all three the same way for every target (two CPUs: 0 and 1).
+if (($(nproc) >= 2)) && command -v taskset >/dev/null; then
+    pin() { # cpus pid...
+        local cpus=$1 p; shift
+        for p in "$@"; do taskset -a -p -c "$cpus" "$p" >/dev/null; done
+    }
+    PROXY_PIDS=("$RELAY_PID" ${NGINX_PIDS//+/ })
+    for layout in "one:0:0:0" "proxy_alone:1:1:0" "upstream_alone:0:1:0" "client_alone:0:1:1"; do
+        IFS=: read -r name client_cpu upstream_cpu proxy_cpu <<<"$layout"
+        log "time to first SSE line, CPU layout $name: $PLACE_REPS x 3"
+        pin "$upstream_cpu" "$FAKE_PID_fast"
+        pin "$proxy_cpu" "${PROXY_PIDS[@]}"
+        taskset -c "$client_cpu" "${CLIENT[@]}" --mode ttfb --phase "ttfb_cpu_$name" --reps "$PLACE_REPS" --warmup 10 \
+            --max-tokens 16 --gap-us "$GAP_US" "${fast_targets[@]}" >>"$RAW"
+    done
+    pin "0-$(($(nproc) - 1))" "$FAKE_PID_fast" "${PROXY_PIDS[@]}"
+fi
 
 log "GET /models: $MODELS_REPS x 3 (direct and nginx: one host's 50; relay: 200 merged from 4 hosts)"
 "${CLIENT[@]}" --mode models --reps "$MODELS_REPS" --warmup 10 "${fast_targets[@]}" >>"$RAW"
