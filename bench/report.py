@@ -134,7 +134,9 @@ def main(argv):
     md.append(f"- Load average (1, 5, 15 min) before: {meta.get('load_before', '?')}, after: {meta.get('load_after', '?')}"
               " (other sessions' builds and tests were running on these cores; see *The machine is shared*).")
     md.append("- Every repetition runs direct, nginx, relay one after another, each one starting one target later than the last (sequential workloads); medians and p90 over the repetitions.")
-    md.append("- First-line requests are 1 ms apart, so that what one target does after answering does not land in the next one's time; the *back to back* row has no pause.")
+    if meta.get("gap_us"):
+        md.append(f"- First-line requests are {int(meta['gap_us']) / 1000:g} ms apart, so that what one target does after "
+                  "answering does not land in the next one's time; the *back to back* row has no pause.")
     if meta.get("relay_env"):
         md.append(f"- **Experiment:** the relay ran with the extra environment `{meta['relay_env']}`.")
     md.append("")

@@ -162,6 +162,7 @@ meta commit "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(g
 meta load_before "$(cut -d' ' -f1-3 /proc/loadavg)"
 meta quick "$QUICK"
 meta nice "$NICE"
+meta gap_us "$GAP_US"
 
 # --- upstreams: four fake routers with 50 models each ----------------------------------------------
 # The fakes listen with a large backlog (bench/listenbacklog.cpp) so that 200 connections at once
