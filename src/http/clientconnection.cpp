@@ -23,8 +23,11 @@ ClientConnection::ClientConnection(QTcpSocket *socket, const ServerLimits &limit
     connect(&m_readTimer, &QTimer::timeout, this, [this] {
         rejectAndClose(408, "request not received in time", m_headComplete ? &m_head : nullptr);
     });
+    // Reads do not stop this timer (a timer stopped and started per request costs more than the
+    // rest of reading it): when it fires, a connection with a request in hand or on its way is
+    // not idle, and the end of that request's response starts the timer again.
     connect(&m_idleTimer, &QTimer::timeout, this, [this] {
-        if (!isBusy() && m_socket)
+        if (!isBusy() && m_input.isEmpty() && !m_headComplete && !m_rejecting && m_socket)
             m_socket->disconnectFromHost();
     });
     connect(socket, &QTcpSocket::readyRead, this, &ClientConnection::onReadyRead);
@@ -60,7 +63,6 @@ void ClientConnection::onReadyRead()
 {
     if (!m_socket)
         return;
-    m_idleTimer.stop();
     if (m_rejecting) {
         m_socket->readAll();   // discard the refused body so the client can read our answer
         return;
@@ -86,13 +88,12 @@ void ClientConnection::readAvailable()
 void ClientConnection::parseBuffered()
 {
     qsizetype used = 0;
+    bool partial = false;   // a request's bytes have begun and not all are here
     while (!m_rejecting && m_queue.size() < MaxQueuedRequests) {
         const QByteArrayView input = QByteArrayView(m_input).sliced(used);
         if (!m_headComplete) {
             if (input.isEmpty())
                 break;
-            if (!m_readTimer.isActive())
-                m_readTimer.start(m_limits.requestReadTimeout);
             const RequestHead head = RequestHead::parse(input, m_limits.maxHeadBytes);
             if (head.state == RequestHead::State::Invalid) {
                 // Named by its method and path when those were read, so the journal says which.
@@ -100,8 +101,10 @@ void ClientConnection::parseBuffered()
                                head.method.isEmpty() ? nullptr : &head);
                 return;
             }
-            if (head.state == RequestHead::State::Incomplete)
+            if (head.state == RequestHead::State::Incomplete) {
+                partial = true;
                 break;
+            }
             used += head.headLength;
             if (!takeHead(head))
                 return;
@@ -118,15 +121,19 @@ void ClientConnection::parseBuffered()
                                         + " bytes", &m_head);
                 return;
             }
-            if (!m_chunks->isDone())
+            if (!m_chunks->isDone()) {
+                partial = true;
                 break;
+            }
         } else {
             const qint64 expected = qMax<qint64>(m_head.contentLength, 0);
             const qsizetype take = qsizetype(qMin<qint64>(expected - m_body.size(), input.size()));
             m_body.append(input.first(take));
             used += take;
-            if (m_body.size() < expected)
+            if (m_body.size() < expected) {
+                partial = true;
                 break;
+            }
         }
         // The request is complete.
         IncomingRequest request = IncomingRequest::fromHead(m_head);
@@ -141,9 +148,12 @@ void ClientConnection::parseBuffered()
     if (m_rejecting)
         return;
     m_input.remove(0, used);
-    // Bytes of a head or body still to come keep the request-read timer running; none, and the
-    // connection is idle between requests.
-    if (m_input.isEmpty() && !m_headComplete)
+    // The request-read timer runs from the first read that leaves a request unfinished until it
+    // is whole: a request that comes in one read, as nearly all do, never arms it. Bytes that
+    // wait only because the queue is full are not the client's delay.
+    if (partial && !m_readTimer.isActive())
+        m_readTimer.start(m_limits.requestReadTimeout);
+    else if (m_input.isEmpty() && !m_headComplete)
         m_readTimer.stop();
 }
 

@@ -64,12 +64,14 @@ void ProxiedRequest::timerEvent(QTimerEvent *event)
 
 void ProxiedRequest::start()
 {
+    begin();   // the request's bytes first, the clock after
     waiting();
-    begin();
 }
 
 void ProxiedRequest::waiting()
 {
+    if (m_concluded)
+        return;
     if (m_waiting.clientStreams && m_waiting.early200After.count() > 0 && !m_waitTimer.isActive())
         startBasicTimer(m_waitTimer, m_waiting.early200After, this);
 }

@@ -51,7 +51,9 @@ public:
     // Runs on the upstream's status, before anything of the answer reaches the client.
     void setOnResponseHead(std::function<void(int status)> hook) { m_onHead = std::move(hook); }
     // Start now (start()), or in two steps when the host must first be ready: waiting() starts the
-    // early-200 clock, then begin() sends the request upstream or refuse() answers instead.
+    // early-200 clock, and begin() sends the request upstream or refuse() answers instead. Either
+    // may come first: no answer can arrive before the event loop turns, and waiting() does
+    // nothing once the request has concluded.
     void start();
     void waiting();
     void begin();

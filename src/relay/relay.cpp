@@ -284,7 +284,12 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     }
     ++m_inFlight;
     QPointer<ResponseWriter> w(writer);
-    connect(proxied, &ProxiedRequest::done, this, [this, record, w](const ProxiedRequest::Outcome &outcome) mutable {
+    HostController *controller = m_controllers.value(route.host);
+    QPointer<HostController> c(controller);
+    auto id = std::make_shared<HostController::RequestId>(0);
+    // One connection for both ends of a request: the record, then the host's count of requests
+    // in flight (it may drain for a switch once it reaches zero).
+    connect(proxied, &ProxiedRequest::done, this, [this, record, w, c, id](const ProxiedRequest::Outcome &outcome) mutable {
         --m_inFlight;
         record.relayError = outcome.relayError;
         record.streamedTokens = outcome.tokens;
@@ -292,9 +297,10 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
         if (outcome.status)
             record.status = outcome.status;
         finishRecord(record, w);
+        if (c && *id)
+            c->finished(*id);
     });
     emit requestStarted(record);
-    HostController *controller = m_controllers.value(route.host);
     if (!controller) {
         proxied->start();
         return;
@@ -304,15 +310,9 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     if (path == "/models/load"_L1 && m_catalog->isExplicitModel(route.host, engine, route.key))
         proxied->setLocalAnswer(200, R"({"success":true})");   // not a router: the switch is the load
     // The host decides when this may go upstream: at once, after a drain and switch, or never
-    // (423 leased, 424 switch failed). Meanwhile the early-200 clock runs.
-    proxied->waiting();
+    // (423 leased, 424 switch failed). Meanwhile the early-200 clock runs; it starts after the
+    // request, which sends at once when the host is serving.
     QPointer<ProxiedRequest> p(proxied);
-    auto id = std::make_shared<HostController::RequestId>(0);
-    QPointer<HostController> c(controller);
-    connect(proxied, &ProxiedRequest::done, controller, [c, id] {
-        if (c && *id)
-            c->finished(*id);
-    });
     *id = controller->request(
         engine, route.alias,
         [p] {
@@ -323,6 +323,8 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
             if (p)
                 p->refuse(status, message);
         });
+    if (p)
+        p->waiting();
 }
 
 void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record, int status,

@@ -56,11 +56,9 @@ void UpstreamExchange::start()
 
 void UpstreamExchange::connectSocket(bool allowPooled)
 {
-    m_socket = allowPooled ? m_pool->take(m_target.key) : nullptr;
+    m_socket = allowPooled ? m_pool->take(m_target.key, this) : nullptr;
     m_reused = m_socket != nullptr;
-    if (m_socket)
-        m_socket->setParent(this);
-    else
+    if (!m_socket)
         m_socket = new UpstreamSocket(this);
     m_socket->setReading(!m_paused);
     connect(m_socket, &UpstreamSocket::readyRead, this, &UpstreamExchange::onReadyRead);

@@ -34,7 +34,7 @@ const UpstreamPool::Target &UpstreamPool::target(const QUrl &base)
     return *m_targets.insert(base, t);
 }
 
-UpstreamSocket *UpstreamPool::take(const QString &key)
+UpstreamSocket *UpstreamPool::take(const QString &key, QObject *owner)
 {
     auto it = m_idle.find(key);
     if (it == m_idle.end())
@@ -45,9 +45,10 @@ UpstreamSocket *UpstreamPool::take(const QString &key)
         UpstreamSocket *socket = idle.socket;
         if (!socket)
             continue;
-        socket->disconnect(this);
+        // The one connection give() made; disconnect(this) would look it up by name.
+        QObject::disconnect(idle.dropWhenReadable);
         if (socket->isConnected() && !socket->hasPendingInput() && now - idle.since < m_idleTimeout) {
-            socket->setParent(nullptr);
+            socket->setParent(owner);
             return socket;
         }
         socket->close();
@@ -67,8 +68,8 @@ void UpstreamPool::give(const QString &key, UpstreamSocket *socket)
     socket->setParent(this);
     socket->setReading(true);
     // An idle connection that speaks or closes is of no further use.
-    connect(socket, &UpstreamSocket::readyRead, this, [this, socket] { drop(socket); });
-    list.append({socket, std::chrono::steady_clock::now()});
+    const auto dropWhenReadable = connect(socket, &UpstreamSocket::readyRead, this, [this, socket] { drop(socket); });
+    list.append({socket, std::chrono::steady_clock::now(), dropWhenReadable});
     if (!m_sweepTimer.isActive())
         startBasicTimer(m_sweepTimer, m_idleTimeout, this);
 }
@@ -89,7 +90,7 @@ void UpstreamPool::preconnect(const Target &target)
         m_preconnecting.remove(key);
     }
     auto *socket = new UpstreamSocket(this);
-    m_preconnecting.insert(key, {socket, now});
+    m_preconnecting.insert(key, {socket, now, {}});
     connect(socket, &UpstreamSocket::connected, this, [this, socket, key] {
         m_preconnecting.remove(key);
         socket->disconnect(this);

@@ -43,8 +43,8 @@ public:
     explicit UpstreamPool(QObject *parent = nullptr);
     ~UpstreamPool() override;
 
-    // An idle connected socket for the key, or nullptr. The caller owns it.
-    UpstreamSocket *take(const QString &key);
+    // An idle connected socket for the key, or nullptr; it becomes a child of owner.
+    UpstreamSocket *take(const QString &key, QObject *owner);
     // Hand a socket back after a complete response that allows reuse.
     void give(const QString &key, UpstreamSocket *socket);
     // Opens one connection to the target ahead of the next request and keeps it idle, unless
@@ -72,6 +72,7 @@ private:
     {
         QPointer<UpstreamSocket> socket;
         std::chrono::steady_clock::time_point since;
+        QMetaObject::Connection dropWhenReadable;
     };
     void drop(UpstreamSocket *socket);
     void closeExpired();

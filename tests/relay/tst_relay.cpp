@@ -74,6 +74,7 @@ private Q_SLOTS:
     void http10ClosesAfterResponse();
     void connectionCloseIsHonoured();
     void idleConnectionIsClosed();
+    void answerLongerThanIdleTimeoutIsNotCut();
     void mergedModelsUseAliases();
     void modelIsRewrittenToKey();
     void largeBodyReachesTheEngineByteForByte();
@@ -335,6 +336,30 @@ void TestRelay::idleConnectionIsClosed()
     QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 3000);
     QTRY_VERIFY_WITH_TIMEOUT(client.isDisconnected(), 3000);
     QVERIFY(client.disconnectedAtMs() - client.responses().at(0).completedAtMs >= 250);
+}
+
+// The idle timer is not stopped per request: it may fire while an answer streams, and must then
+// leave the connection alone and start again when the answer ends.
+void TestRelay::answerLongerThanIdleTimeoutIsNotCut()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(50), [](Config &c) { c.limits.clientIdleTimeout = 300ms; }));
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::get("/health"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 3000);
+    // The first answer's end armed the idle timer; it fires 300 ms into this stream (40 tokens
+    // at 50/s: 800 ms).
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 40)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    const auto &r = client.responses().at(1);
+    QCOMPARE(r.status, 200);
+    QVERIFY(r.body.endsWith("data: [DONE]\n\n"));
+    QVERIFY2(r.completedAtMs - client.responses().at(0).completedAtMs >= 600,
+             qPrintable(QString::number(r.completedAtMs - client.responses().at(0).completedAtMs)));
+    QTRY_VERIFY_WITH_TIMEOUT(client.isDisconnected(), 3000);
+    QVERIFY2(client.disconnectedAtMs() - r.completedAtMs >= 250,
+             qPrintable(QString::number(client.disconnectedAtMs() - r.completedAtMs)));
 }
 
 void TestRelay::mergedModelsUseAliases()
