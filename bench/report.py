@@ -150,7 +150,11 @@ def main(argv):
         md.append(f"| {label} | {fmt(d, digits)} | {fmt(n, digits)} | {fmt(r, digits)} | {ratio(n, d)} | {ratio(r, d)} |")
 
     summary = {}
-    ttfb = {t: [r["first_event_ms"] for r in phase("ttfb", t) if r["ok"] and r["first_event_ms"] >= 0] for t in TARGETS}
+    def first_events(name):
+        """Per target, the first-SSE-line times of the phase's successful requests."""
+        return {t: [r["first_event_ms"] for r in phase(name, t) if r["ok"] and r["first_event_ms"] >= 0] for t in TARGETS}
+
+    ttfb = first_events("ttfb")
     ttfb_fail = {t: sum(1 for r in phase("ttfb", t) if not r["ok"]) for t in TARGETS}
     summary["ttfb_med"] = {t: med(v) for t, v in ttfb.items()}
     summary["ttfb_p90"] = {t: pct(v, 0.9) for t, v in ttfb.items()}
@@ -168,7 +172,7 @@ def main(argv):
     ttfb_pair = first_event_pairs("ttfb")
     md.append(f"| first SSE line, median of per-repetition differences to direct, ms | | "
               f"{fmt(ttfb_pair['nginx'], 3)} | {fmt(ttfb_pair['relay'], 3)} | | |")
-    b2b = {t: [r["first_event_ms"] for r in phase("ttfb_b2b", t) if r["ok"] and r["first_event_ms"] >= 0] for t in TARGETS}
+    b2b = first_events("ttfb_b2b")
     b2b_pair = None
     if b2b["relay"]:
         line("first SSE line, back to back, median ms", {t: med(v) for t, v in b2b.items()}, 3)
@@ -177,7 +181,7 @@ def main(argv):
                   f"{fmt(b2b_pair['nginx'], 3)} | {fmt(b2b_pair['relay'], 3)} | | |")
     # The same with a coding agent's request: 100 KB of earlier conversation the relay reads for
     # its "model" and nginx passes through unread.
-    agent = {t: [r["first_event_ms"] for r in phase("ttfb_agent", t) if r["ok"] and r["first_event_ms"] >= 0] for t in TARGETS}
+    agent = first_events("ttfb_agent")
     if agent["relay"]:
         summary["agent_med"] = {t: med(v) for t, v in agent.items()}
         line(f"first SSE line, 100 KB conversation, median ms ({len(agent['relay'])} requests each)", summary["agent_med"], 3)
@@ -371,7 +375,7 @@ def main(argv):
                ("upstream_alone", "the upstream alone on a CPU"), ("client_alone", "the client alone on a CPU")]
     placed = {}
     for key, label in layouts:
-        rows_here = {t: [r["first_event_ms"] for r in phase("ttfb_cpu_" + key, t) if r["ok"]] for t in TARGETS}
+        rows_here = first_events("ttfb_cpu_" + key)
         if rows_here["relay"]:
             placed[label] = ({t: med(v) for t, v in rows_here.items()}, first_event_pairs("ttfb_cpu_" + key),
                              len(rows_here["relay"]))

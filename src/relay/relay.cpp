@@ -286,7 +286,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     QPointer<ResponseWriter> w(writer);
     HostController *controller = m_controllers.value(route.host);
     QPointer<HostController> c(controller);
-    auto id = std::make_shared<HostController::RequestId>(0);
+    auto id = controller ? std::make_shared<HostController::RequestId>(0) : nullptr;
     // One connection for both ends of a request: the record, then the host's count of requests
     // in flight (it may drain for a switch once it reaches zero).
     connect(proxied, &ProxiedRequest::done, this, [this, record, w, c, id](const ProxiedRequest::Outcome &outcome) mutable {

@@ -90,7 +90,7 @@ void UpstreamPool::preconnect(const Target &target)
         m_preconnecting.remove(key);
     }
     auto *socket = new UpstreamSocket(this);
-    m_preconnecting.insert(key, {socket, now, {}});
+    m_preconnecting.insert(key, {socket, now});
     connect(socket, &UpstreamSocket::connected, this, [this, socket, key] {
         m_preconnecting.remove(key);
         socket->disconnect(this);

@@ -74,12 +74,17 @@ private:
         std::chrono::steady_clock::time_point since;
         QMetaObject::Connection dropWhenReadable;
     };
+    struct Connecting
+    {
+        QPointer<UpstreamSocket> socket;
+        std::chrono::steady_clock::time_point since;
+    };
     void drop(UpstreamSocket *socket);
     void closeExpired();
 
     QHash<QString, QList<Idle>> m_idle;
-    QHash<QString, Idle> m_preconnecting;   // by key: the connection on its way, and since when
-    QBasicTimer m_sweepTimer;               // runs while connections are idle
+    QHash<QString, Connecting> m_preconnecting;   // by key: the connection on its way
+    QBasicTimer m_sweepTimer;                     // runs while connections are idle
     std::chrono::milliseconds m_idleTimeout = DefaultIdleTimeout;
     QHash<QUrl, Target> m_targets;
     std::unique_ptr<char[]> m_readBuffer{new char[ReadBufferSize]};
