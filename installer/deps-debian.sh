@@ -10,6 +10,7 @@ packages=(
   xvfb xauth dpkg-dev file curl ca-certificates procps openssl
   clang libclang-rt-14-dev libqt6svg6 trayer
   systemd man-db desktop-file-utils
+  python3 python3-numpy git
 )
 
 missing=()
