@@ -6,6 +6,7 @@
 #include "catalog/modelevents.h"
 #include "engines/driverfactory.h"
 #include "engines/enginedriver.h"
+#include "hosts/enginediscovery.h"
 #include "hosts/hostcontroller.h"
 #include "http/httpserver.h"
 #include "http/tlscredentials.h"
@@ -51,6 +52,11 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, QObject 
         }
         m_relay->setHostControllers(m_controllers);
         m_admin->setHostControllers(m_controllers);
+        // Router engines never seen running are asked what they serve once their host is probed.
+        for (HostController *c : std::as_const(m_controllers)) {
+            auto *discovery = new EngineDiscovery(c, m_catalog, this);
+            connect(c, &HostController::probed, discovery, &EngineDiscovery::start);
+        }
         // Switches and leases join the merged /models/sse feed as the relay's own events.
         for (HostController *c : std::as_const(m_controllers)) {
             connect(c, &HostController::historyEvent, m_relay, [this](const HistoryEvent &e) {

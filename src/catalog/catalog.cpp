@@ -87,7 +87,43 @@ void Catalog::refreshHost(const QString &host)
     fetch(*it);
 }
 
-void Catalog::fetch(HostState &state)
+void Catalog::markUnreachable(const QString &host, const QString &why)
+{
+    auto it = m_hosts.find(host);
+    if (it == m_hosts.end())
+        return;
+    const bool changed = it->reachable || it->lastError != why;
+    it->reachable = false;
+    it->lastError = why;
+    it->lastPoll = QDateTime::currentDateTime();
+    if (changed) {
+        qCDebug(lcCatalog) << "host" << host << "unreachable:" << why;
+        invalidate();
+        emit hostRefreshed(host);
+    }
+}
+
+void Catalog::probe(const QString &host, QObject *context, std::function<void(bool reachable)> done)
+{
+    auto it = m_hosts.find(host);
+    if (it == m_hosts.end()) {
+        done(false);
+        return;
+    }
+    // The next answer about this host, whether this read's or one already under way.
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(this, &Catalog::hostRefreshed, context, [this, host, connection, done](const QString &refreshed) {
+        if (refreshed != host)
+            return;
+        disconnect(*connection);
+        const HostState *s = this->host(host);
+        done(s && s->reachable);
+    });
+    if (!isRefreshing(host))
+        fetch(*it, ProbeTimeout);
+}
+
+void Catalog::fetch(HostState &state, std::optional<std::chrono::milliseconds> timeout)
 {
     const QString name = state.host;
     if (auto running = m_inFlight.value(name)) {
@@ -101,8 +137,8 @@ void Catalog::fetch(HostState &state)
     request.headers = {{"Accept", "application/json"}};
     if (!state.apiKey.isEmpty())   // llama-server --api-key guards /models as well
         request.headers.append({"Authorization", "Bearer " + state.apiKey.toUtf8()});
-    request.connectTimeout = m_connectTimeout;
-    request.inactivityTimeout = m_connectTimeout;
+    request.connectTimeout = timeout ? std::min(*timeout, m_connectTimeout) : m_connectTimeout;
+    request.inactivityTimeout = request.connectTimeout;
     auto *exchange = new UpstreamExchange(m_pool, request, this);
     m_inFlight.insert(name, exchange);
     auto body = std::make_shared<QByteArray>();
@@ -309,10 +345,12 @@ void Catalog::setModelStatus(const QString &host, const QString &key, const QStr
 
 QStringList Catalog::aliases() const
 {
+    // Everything the relay can serve, running or not, as /models lists it.
     QStringList out;
-    for (const QString &name : m_order) {
-        for (const ModelEntry &m : m_hosts.value(name).models)
-            out.append(aliasFor(name, m.key));
+    for (const ListedModel &listed : listedModels()) {
+        const QString alias = aliasFor(listed.host, listed.entry.key);
+        if (!out.contains(alias))
+            out.append(alias);
     }
     return out;
 }

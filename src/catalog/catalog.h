@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <functional>
 #include <optional>
 
 namespace switchyard {
@@ -57,6 +58,15 @@ public:
     void start();
     void refreshHost(const QString &host);
     void refreshAll();
+    // A request met the host's engine unreachable: the host reads down from now on, with why,
+    // until a read of its list succeeds again.
+    void markUnreachable(const QString &host, const QString &why);
+    // Reads the host's list now, within ProbeTimeout, and tells whether it answered: a request
+    // for a host that reads down asks once before it is refused, so a box that came back is used
+    // at once rather than at the next poll. done() runs once, in context's thread, unless
+    // context is gone.
+    void probe(const QString &host, QObject *context, std::function<void(bool reachable)> done);
+    static constexpr std::chrono::milliseconds ProbeTimeout{1500};
 
     const HostState *host(const QString &name) const;
     QStringList hostNames() const { return m_order; }
@@ -78,7 +88,8 @@ public:
     void markUnloading(const QString &host, const QString &key);
     static constexpr std::chrono::milliseconds LoadGrace{std::chrono::seconds(30)};
 
-    // "<host>-<key>" for every model of every host, in host order.
+    // "<host>-<key>" for every model of every engine of every host, running or not, in host order
+    // (what /models lists).
     QStringList aliases() const;
     static QString aliasFor(const QString &host, const QString &key) { return host + u'-' + key; }
 
@@ -101,7 +112,7 @@ Q_SIGNALS:
     void changed();
 
 private:
-    void fetch(HostState &state);
+    void fetch(HostState &state, std::optional<std::chrono::milliseconds> timeout = std::nullopt);
     void invalidate();
     void applyLoadingOverlay(HostState &state);
     void remember();

@@ -45,10 +45,17 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
         if (!running.isEmpty() && running != engineIn(m_catalog, m_host))
             m_catalog->setCurrentEngine(m_host, running);
         carryOut(m_machine.probed(running));
+        emit probed(running);
     });
 }
 
-HostController::~HostController() = default;
+HostController::~HostController()
+{
+    // Tickets still held (by waiters' callbacks among others) must not call back into a host
+    // that is half gone.
+    m_destroying = true;
+    m_waiters.clear();
+}
 
 bool HostController::canSwitch() const
 {
@@ -60,18 +67,73 @@ void HostController::start()
     m_driver->probe();
 }
 
-HostController::RequestId HostController::request(const QString &engine, const QString &alias, AdmitFn admit, RefuseFn refuse)
+HostTicket HostController::newTicket()
 {
     const RequestId id = m_nextId++;
-    m_waiters.insert(id, {std::move(admit), std::move(refuse)});
-    carryOut(m_machine.requestArrived(id, engine, alias));
-    return id;
+    m_tickets.insert(id, LiveTicket{false, {}, std::chrono::steady_clock::now()});
+    return HostTicket(this, id);
 }
 
-void HostController::finished(RequestId id)
+void HostController::request(const HostTicket &ticket, const RequestInfo &info, AdmitFn admit, RefuseFn refuse)
 {
+    const auto it = m_tickets.find(ticket.id());
+    if (!ticket.isHeld() || ticket.m_host != this || it == m_tickets.end() || it->requested)
+        return;   // released already (the client left first), or asked twice
+    it->requested = true;
+    it->info = info;
+    it->since = std::chrono::steady_clock::now();
+    m_waiters.insert(ticket.id(), {std::move(admit), std::move(refuse)});
+    carryOut(m_machine.requestArrived(ticket.id(), info.engine, info.alias));
+}
+
+void HostController::release(RequestId id)
+{
+    if (m_destroying)
+        return;
+    const auto it = m_tickets.find(id);
+    if (it == m_tickets.end())
+        return;
+    const bool requested = it->requested;
+    m_tickets.erase(it);
     m_waiters.remove(id);
-    carryOut(m_machine.requestFinished(id));
+    if (requested)
+        carryOut(m_machine.requestFinished(id));
+}
+
+QList<HostController::HeldRequest> HostController::held(const QList<RequestId> &ids) const
+{
+    QList<HeldRequest> out;
+    for (RequestId id : ids) {
+        const auto it = m_tickets.constFind(id);
+        if (it != m_tickets.constEnd())
+            out.append({id, it->info, it->since});
+    }
+    return out;
+}
+
+QList<HostController::HeldRequest> HostController::runningList() const
+{
+    return held(m_machine.runningIds());
+}
+
+QList<HostController::HeldRequest> HostController::waitingList() const
+{
+    return held(m_machine.waitingIds());
+}
+
+QString HostController::bookkeepingError() const
+{
+    const QList<RequestId> running = m_machine.runningIds();
+    const QList<RequestId> waiting = m_machine.waitingIds();
+    for (RequestId id : running + waiting) {
+        if (!m_tickets.value(id).requested)
+            return u"host %1 counts request %2, which holds no ticket"_s.arg(m_host).arg(id);
+    }
+    for (RequestId id : waiting) {
+        if (!m_waiters.contains(id))
+            return u"host %1 keeps request %2 waiting with no one to admit it"_s.arg(m_host).arg(id);
+    }
+    return {};
 }
 
 QStringList HostController::engines() const
@@ -101,20 +163,17 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
             done(200, {});
         return;
     }
-    const RequestId id = m_nextId;
-    QPointer<HostController> self(this);
-    // Admitted means the engine is up: the command needs no slot, so it leaves at once. Queued,
-    // because admit runs inside carryOut's loop, which must not see its waiter removed.
-    request(engine, requestedBy,
-            [self, id, done] {
-                QMetaObject::invokeMethod(self, [self, id, done] {
-                    if (self)
-                        self->finished(id);
-                    if (done)
-                        done(200, {});
-                }, Qt::QueuedConnection);
+    // Queued like a request: admitted means the engine is up, and the command needs no slot, so
+    // it gives its place back at once.
+    auto ticket = std::make_shared<HostTicket>(newTicket());
+    request(*ticket, {engine, requestedBy, requestedBy},
+            [ticket, done] {
+                ticket->release();
+                if (done)
+                    done(200, {});
             },
-            [done](int status, const QString &reason) {
+            [ticket, done](int status, const QString &reason) {
+                ticket->release();
                 if (done)
                     done(status, reason);
             });
@@ -146,9 +205,10 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
 {
     for (const HostStateMachine::Action &action : actions) {
         if (auto a = std::get_if<HostStateMachine::Admit>(&action)) {
-            const auto it = m_waiters.constFind(a->id);
-            if (it != m_waiters.constEnd() && it->admit)
-                it->admit();
+            // Taken out first: admit() may end the request at once, which releases its ticket.
+            const Waiter waiter = m_waiters.take(a->id);
+            if (waiter.admit)
+                waiter.admit();
         } else if (auto r = std::get_if<HostStateMachine::Refuse>(&action)) {
             const Waiter waiter = m_waiters.take(r->id);
             if (waiter.refuse)
@@ -169,6 +229,7 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
         }
         // Journal actions: the history events above carry the same lines.
     }
+    Q_ASSERT_X(bookkeepingError().isEmpty(), "HostController", qPrintable(bookkeepingError()));
     emit stateChanged();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "hosts/hoststatemachine.h"
+#include "hosts/hostticket.h"
 #include "store/historyevent.h"
 
 #include <QHash>
@@ -31,15 +32,31 @@ public:
     using GrantedFn = std::function<void()>;
     using SwitchDoneFn = std::function<void(int status, const QString &reason)>;
 
+    struct RequestInfo
+    {
+        QString engine;
+        QString alias;
+        QString client;   // who asks, for the admin API and the host card
+    };
+    // A request the host holds, running or waiting, as the admin API and the window list it.
+    struct HeldRequest
+    {
+        RequestId id;
+        RequestInfo info;
+        std::chrono::steady_clock::time_point since;
+    };
+
     HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog, QObject *parent = nullptr);
     ~HostController() override;
 
     void start();   // probe what runs
 
-    // A request for `engine`: admit() once it may go upstream, or refuse() with 423/424.
-    // Call finished() when it is over, whatever happened (also for a client that left).
-    RequestId request(const QString &engine, const QString &alias, AdmitFn admit, RefuseFn refuse);
-    void finished(RequestId id);
+    // A request's place on this host. Take the ticket first and keep it where the request's end
+    // will release it; then request(): admit() once it may go upstream (possibly before request()
+    // returns), or refuse() with 423/424. The place is given back when the ticket is released or
+    // destroyed, whatever happened, also from inside admit() or for a client that left waiting.
+    HostTicket newTicket();
+    void request(const HostTicket &ticket, const RequestInfo &info, AdmitFn admit, RefuseFn refuse);
 
     // Switch on command (the window, the admin API): queued like a request for `engine` on behalf
     // of `requestedBy`, so running streams drain first and arrival order holds. done(true) once
@@ -64,12 +81,22 @@ public:
     int runningRequests() const { return m_machine.runningRequests(); }
     int waitingRequests() const { return m_machine.waitingRequests(); }
     QString waitingFor() const { return m_machine.waitingFor(); }
+    QList<HeldRequest> runningList() const;
+    QList<HeldRequest> waitingList() const;
+    // Empty when the books balance: every request the machine counts holds a live ticket, and
+    // every live ticket is known to the machine once it was requested. Checked after every step
+    // in debug builds and by the randomized tests.
+    QString bookkeepingError() const;
 
 Q_SIGNALS:
     void stateChanged();
+    void probed(const QString &runningEngine);   // the driver said what runs (after start())
     void historyEvent(const switchyard::HistoryEvent &event);
 
 private:
+    friend class HostTicket;
+    void release(RequestId id);
+    QList<HeldRequest> held(const QList<RequestId> &ids) const;
     void carryOut(const HostStateMachine::Actions &actions);
     void record(HistoryEvent::Kind kind, const QString &engine, const QString &model, const QString &detail,
                 std::optional<std::chrono::milliseconds> duration = std::nullopt);
@@ -85,6 +112,14 @@ private:
         RefuseFn refuse;
     };
     QHash<RequestId, Waiter> m_waiters;
+    struct LiveTicket
+    {
+        bool requested = false;
+        RequestInfo info;
+        std::chrono::steady_clock::time_point since;
+    };
+    QHash<RequestId, LiveTicket> m_tickets;
+    bool m_destroying = false;
     GrantedFn m_leaseGranted;
     QTimer m_leaseTimer;
     std::chrono::steady_clock::time_point m_switchStarted;

@@ -47,6 +47,22 @@ QString HostStateMachine::waitingFor() const
     }
 }
 
+QList<HostStateMachine::RequestId> HostStateMachine::runningIds() const
+{
+    QList<RequestId> ids;
+    for (const Pending &p : m_running)
+        ids.append(p.id);
+    return ids;
+}
+
+QList<HostStateMachine::RequestId> HostStateMachine::waitingIds() const
+{
+    QList<RequestId> ids;
+    for (const Pending &p : m_waiting)
+        ids.append(p.id);
+    return ids;
+}
+
 HostStateMachine::Actions HostStateMachine::requestArrived(RequestId id, const QString &engine, const QString &alias)
 {
     if (m_state == State::Leased || m_leaseWanted)

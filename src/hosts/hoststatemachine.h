@@ -56,6 +56,8 @@ public:
     QString lastError() const { return m_lastError; }
     int runningRequests() const { return int(m_running.size()); }
     int waitingRequests() const { return int(m_waiting.size()); }
+    QList<RequestId> runningIds() const;
+    QList<RequestId> waitingIds() const;
     // What a waiting request is waiting for, for the early-200 comments.
     QString waitingFor() const;
 

@@ -276,14 +276,28 @@ void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &
     m_outcome.relayError = message;
     if (m_early200Sent)
         m_eventStream = true;
-    if (m_writer && !m_writer->headWritten() && failure == UpstreamExchange::Failure::Inactivity) {
+    const bool unreachable = neverAnswered || failure == UpstreamExchange::Failure::ConnectTimeout
+        || failure == UpstreamExchange::Failure::HostNotFound;
+    if (unreachable && m_writer && (!m_writer->headWritten() || m_early200Sent)) {
+        // The host is down: the relay's 424, which no client retries (DESIGN: no 5xx for a
+        // host that is down), or its error event when our early 200 is already out.
+        const QString text = m_onUnreachable ? m_onUnreachable(message) : u"the engine is unreachable: %1"_s.arg(message);
+        m_outcome.relayError = text;
+        if (m_early200Sent) {
+            m_writer->writeBody(ErrorReply::sseEvent(m_shape, 424, text));
+            m_writer->finish();
+        } else {
+            m_outcome.status = 424;
+            m_writer->respond(424, ErrorReply::headers(), ErrorReply::body(m_shape, 424, text));
+        }
+    } else if (m_writer && !m_writer->headWritten() && failure == UpstreamExchange::Failure::Inactivity) {
         // The engine took the request and went silent: a retry meets the same hung engine, so
-        // this is the relay's 424 (DESIGN: 502 is only for a refusal or drop before answering).
+        // this is the relay's 424 too.
         m_outcome.status = 424;
         const QString text = u"upstream stopped answering: %1"_s.arg(message);
         m_writer->respond(424, ErrorReply::headers(), ErrorReply::body(m_shape, 424, text));
     } else if (m_writer && !m_writer->headWritten()) {
-        // Nothing has reached the client yet: say what happened, as the relay's own 502.
+        // The engine answered something that is not HTTP: the one gateway error left.
         m_outcome.status = 502;
         const QString text = u"upstream failed before answering: %1"_s.arg(message);
         m_writer->respond(502, ErrorReply::headers(), ErrorReply::body(m_shape, 502, text));
@@ -319,6 +333,7 @@ void ProxiedRequest::conclude()
         ? std::chrono::nanoseconds(0)
         : std::chrono::steady_clock::now() - m_firstByte;
     m_outcome.tokensPerSecond = m_stats.tokensPerSecond(sinceFirst);
+    m_ticket.release();
     emit done(m_outcome);
     deleteLater();
 }

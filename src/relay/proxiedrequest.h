@@ -1,5 +1,6 @@
 #pragma once
 
+#include "hosts/hostticket.h"
 #include "relay/errorreply.h"
 #include "relay/streamstats.h"
 #include "upstream/upstreamexchange.h"
@@ -48,6 +49,10 @@ public:
                    ResponseWriter *writer, Waiting waiting, QObject *parent = nullptr);
     ~ProxiedRequest() override;
 
+    // Runs when the engine cannot be reached before it answered (refused, reset, no connection in
+    // time, a name that does not resolve): marks its host down, and returns the reason the client
+    // is told with the relay's 424. A dead box is not a gateway error: clients retry every 5xx.
+    void setOnUnreachable(std::function<QString(const QString &why)> hook) { m_onUnreachable = std::move(hook); }
     // Runs on the upstream's status, before anything of the answer reaches the client.
     void setOnResponseHead(std::function<void(int status)> hook) { m_onHead = std::move(hook); }
     // Start now (start()), or in two steps when the host must first be ready: waiting() starts the
@@ -61,6 +66,9 @@ public:
     // Answer with this instead of asking the upstream, once begun (e.g. the load of a model whose
     // engine is not a router: its switch already loaded it).
     void setLocalAnswer(int status, const QByteArray &json) { m_localStatus = status; m_localAnswer = json; }
+    // The request's place on its host: given back the moment the request concludes.
+    void holdTicket(HostTicket ticket) { m_ticket = std::move(ticket); }
+    const HostTicket &ticket() const { return m_ticket; }
 
 Q_SIGNALS:
     void done(const switchyard::ProxiedRequest::Outcome &outcome);
@@ -91,6 +99,7 @@ private:
     QPointer<ResponseWriter> m_writer;
     ApiShape m_shape;
     std::function<void(int)> m_onHead;
+    std::function<QString(const QString &)> m_onUnreachable;
     StreamStats m_stats;
     QByteArray m_lastEvents;   // the read that ended the stream: counted after it is sent
     bool m_eventStream = false;
@@ -104,6 +113,7 @@ private:
     bool m_holdingError = false;         // an Anthropic-path error, held whole for ErrorRewrite   // upstream refused after our 200: collect its error body
     std::chrono::steady_clock::time_point m_firstByte;
     bool m_concluded = false;
+    HostTicket m_ticket;
 };
 
 } // namespace switchyard

@@ -33,6 +33,14 @@ bool isMutatingAdminPath(const QByteArray &method, const QString &path)
     return modelsPath && method != "GET" && method != "HEAD" && method != "POST" && method != "OPTIONS";
 }
 
+// Who asks, as the admin API lists a host's requests: the client's address and program.
+QString clientName(const IncomingRequest &request)
+{
+    const QByteArray agent = request.header("user-agent");
+    const QString program = QString::fromUtf8(agent.left(agent.indexOf(' '))).left(40);
+    return program.isEmpty() ? request.clientAddress : request.clientAddress + u' ' + program;
+}
+
 } // namespace
 
 Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, QObject *parent)
@@ -190,13 +198,37 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
     }
     HostController *controller = m_controllers.value(route->host);
     const bool switchable = controller && controller->canSwitch();
-    // A host that switches engines is started on demand; one that cannot must be up now.
+    // A host that switches engines is started on demand; one that cannot must be up now. One
+    // that reads down is asked once more before it is refused: a box that came back serves at
+    // once, not at the next poll.
     if (!switchable && (!host->everFetched || !host->reachable)) {
-        const QString why = host->lastError.isEmpty() ? u"not reached yet"_s : host->lastError;
-        refuse(request, writer, record, 424, u"host %1 is down: %2"_s.arg(route->host, why));
+        QPointer<ResponseWriter> w(writer);
+        m_catalog->probe(route->host, this, [this, request, w, record, route = *route, field](bool reachable) {
+            if (!w) {
+                RequestRecord left = record;
+                left.relayError = u"client closed the connection"_s;
+                finishRecord(left, nullptr);
+                return;
+            }
+            if (!reachable) {
+                const Catalog::HostState *h = m_catalog->host(route.host);
+                const QString why = !h || h->lastError.isEmpty() ? u"not reached yet"_s : h->lastError;
+                refuse(request, w, record, 424, u"host %1 is down: %2"_s.arg(route.host, why));
+                return;
+            }
+            routeToEngine(request, w, record, route, field);
+        });
         return;
     }
-    const QString engine = m_catalog->engineFor(route->host, route->key);
+    routeToEngine(request, writer, record, *route, field);
+}
+
+void Relay::routeToEngine(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
+                          const ModelRoute &route, const JsonModelField &field)
+{
+    const QString &model = record.model;
+    HostController *controller = m_controllers.value(route.host);
+    const QString engine = m_catalog->engineFor(route.host, route.key);
     if (engine.isEmpty()) {
         refuse(request, writer, record, 404, unknownModelMessage(model));
         return;
@@ -208,7 +240,7 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
         QUrlQuery query(QString::fromUtf8(request.rawQuery));
         if (query.hasQueryItem(u"model"_s)) {
             query.removeAllQueryItems(u"model"_s);
-            query.addQueryItem(u"model"_s, QString::fromUtf8(QUrl::toPercentEncoding(route->key)));
+            query.addQueryItem(u"model"_s, QString::fromUtf8(QUrl::toPercentEncoding(route.key)));
         }
         target += '?' + query.toString(QUrl::FullyEncoded).toUtf8();
     }
@@ -217,7 +249,7 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
     waiting.early200After = m_config.waiting.early200After;
     waiting.commentEvery = m_config.waiting.commentEvery;
     QPointer<HostController> c(controller);
-    waiting.what = [this, c, host = route->host, key = route->key]() {
+    waiting.what = [this, c, host = route.host, key = route.key]() {
         if (c && c->state() != HostStateMachine::State::Serving && c->waitingRequests() > 0)
             return c->waitingFor();
         const std::optional<ModelEntry> entry = m_catalog->model(host, key);
@@ -225,7 +257,7 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
             ? u"host %1 to load %2"_s.arg(host, key)
             : u"host %1 to start answering %2 (queue or prompt processing)"_s.arg(host, key);
     };
-    forward(request, writer, record, *route, engine, field, target, waiting);
+    forward(request, writer, record, route, engine, field, target, waiting);
 }
 
 void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
@@ -267,6 +299,10 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     up.inactivityTimeout = m_config.limits.upstreamInactivityTimeout;
 
     auto *proxied = new ProxiedRequest(m_pool, up, ErrorReply::shapeForPath(request.path), writer, waiting, this);
+    proxied->setOnUnreachable([this, host = route.host](const QString &why) {
+        m_catalog->markUnreachable(host, why);
+        return u"host %1 is down: %2"_s.arg(host, why);
+    });
     const QString path = request.path;
     if (path == "/models/load"_L1 || path == "/models/unload"_L1) {
         const bool load = path == "/models/load"_L1;
@@ -285,11 +321,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     ++m_inFlight;
     QPointer<ResponseWriter> w(writer);
     HostController *controller = m_controllers.value(route.host);
-    QPointer<HostController> c(controller);
-    auto id = controller ? std::make_shared<HostController::RequestId>(0) : nullptr;
-    // One connection for both ends of a request: the record, then the host's count of requests
-    // in flight (it may drain for a switch once it reaches zero).
-    connect(proxied, &ProxiedRequest::done, this, [this, record, w, c, id](const ProxiedRequest::Outcome &outcome) mutable {
+    connect(proxied, &ProxiedRequest::done, this, [this, record, w](const ProxiedRequest::Outcome &outcome) mutable {
         --m_inFlight;
         record.relayError = outcome.relayError;
         record.streamedTokens = outcome.tokens;
@@ -297,8 +329,6 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
         if (outcome.status)
             record.status = outcome.status;
         finishRecord(record, w);
-        if (c && *id)
-            c->finished(*id);
     });
     emit requestStarted(record);
     if (!controller) {
@@ -310,11 +340,14 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     if (path == "/models/load"_L1 && m_catalog->isExplicitModel(route.host, engine, route.key))
         proxied->setLocalAnswer(200, R"({"success":true})");   // not a router: the switch is the load
     // The host decides when this may go upstream: at once, after a drain and switch, or never
-    // (423 leased, 424 switch failed). Meanwhile the early-200 clock runs; it starts after the
-    // request, which sends at once when the host is serving.
+    // (423 leased, 424 switch failed). The request holds its place on the host from now on and
+    // gives it back when it concludes, even if that happens inside its own admission. Meanwhile
+    // the early-200 clock runs; it starts after the request, which sends at once when the host
+    // is serving.
+    proxied->holdTicket(controller->newTicket());
     QPointer<ProxiedRequest> p(proxied);
-    *id = controller->request(
-        engine, route.alias,
+    controller->request(
+        proxied->ticket(), {engine, route.alias, clientName(request)},
         [p] {
             if (p)
                 p->begin();

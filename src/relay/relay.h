@@ -62,6 +62,8 @@ private:
                  const ModelRoute &route, const QString &engine, const JsonModelField &field,
                  const QByteArray &target, const ProxiedRequest::Waiting &waiting);
     void handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record);
+    void routeToEngine(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
+                       const ModelRoute &route, const JsonModelField &field);
     void finishRecord(RequestRecord record, ResponseWriter *writer);
     void subscribe(ResponseWriter *writer, RequestRecord record);
     QString unknownModelMessage(const QString &model) const;

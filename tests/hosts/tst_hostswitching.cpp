@@ -135,6 +135,8 @@ private Q_SLOTS:
     void leaseCommandHoldsTheHostWhileItsCommandRuns();
     void switchOnCommandDrainsFirstAndAnswersWhenUp();
     void switchOnCommandRefusesWhatCannotBe();
+    void loadAnsweredInsideItsAdmissionLeavesNothingRunning();
+    void unknownModelNamesEveryModelOfEveryEngine();
 };
 
 void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
@@ -368,3 +370,49 @@ void TestHostSwitching::switchOnCommandRefusesWhatCannotBe()
 
 QTEST_GUILESS_MAIN(TestHostSwitching)
 #include "tst_hostswitching.moc"
+
+// Issue 17, case 1: a load of the running non-router engine's model is answered by the relay
+// itself, inside its own admission. It used to leave "running 1" behind, and the next switch
+// then drained forever.
+void TestHostSwitching::loadAnsweredInsideItsAdmissionLeavesNothingRunning()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    HostController *host = f.relay->hostController(u"h1"_s);
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 10000);
+    QCOMPARE(host->currentEngine(), u"b"_s);   // b lists its models: not a router
+    for (int i = 0; i < 3; ++i) {
+        client.send(RawHttpClient::post("/models/load", R"({"model":"h1-beta"})"));
+        QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2 + i, 5000);
+        QCOMPARE(client.responses().last().status, 200);
+        QCOMPARE(client.responses().last().body, QByteArray(R"({"success":true})"));
+        QCOMPARE(host->runningRequests(), 0);
+        QCOMPARE(host->waitingRequests(), 0);
+        QVERIFY2(host->bookkeepingError().isEmpty(), qPrintable(host->bookkeepingError()));
+    }
+    // The switch back is not held up by requests that are not running.
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 5, 10000);
+    QCOMPARE(client.responses().last().status, 200);
+    QCOMPARE(host->currentEngine(), u"a"_s);
+    QCOMPARE(host->runningRequests(), 0);
+}
+
+// Issue 17, case 4: the 404 names what the relay can serve, not only what runs right now.
+void TestHostSwitching::unknownModelNamesEveryModelOfEveryEngine()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    QCOMPARE(f.relay->hostController(u"h1"_s)->currentEngine(), u"a"_s);
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-gamma", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    QCOMPARE(client.responses().at(0).status, 404);
+    const QString message = QJsonDocument::fromJson(client.responses().at(0).body).object()
+                                .value("error"_L1).toObject().value("message"_L1).toString();
+    QVERIFY2(message.contains("h1-alpha"_L1) && message.contains("h1-beta"_L1), qPrintable(message));
+}

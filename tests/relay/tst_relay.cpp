@@ -70,7 +70,8 @@ private Q_SLOTS:
     void pipelinedRequestsAnswerInOrder();
     void clientCutCancelsUpstreamQuickly();
     void unknownAliasIs404();
-    void upstreamRefusingIs502();
+    void upstreamRefusingIs424AndMarksTheHostDown();
+    void aBoxThatCameBackServesTheNextRequest();
     void http10ClosesAfterResponse();
     void connectionCloseIsHonoured();
     void idleConnectionIsClosed();
@@ -287,7 +288,7 @@ void TestRelay::unknownAliasIs404()
     QCOMPARE(anthropic.value("error"_L1).toObject().value("type"_L1).toString(), u"not_found_error"_s);
 }
 
-void TestRelay::upstreamRefusingIs502()
+void TestRelay::upstreamRefusingIs424AndMarksTheHostDown()
 {
     RelayFixture f;
     QVERIFY(f.start(routerOptions()));
@@ -297,9 +298,40 @@ void TestRelay::upstreamRefusingIs502()
     client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2)));
     QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
     const auto &r = client.responses().at(0);
-    QCOMPARE(r.status, 502);
+    // A dead box is no gateway error: every client retries a 5xx, none retries this.
+    QCOMPARE(r.status, 424);
     QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
-    QVERIFY(QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject().value("message"_L1).toString().contains("refused"_L1));
+    const QString message = QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject().value("message"_L1).toString();
+    QVERIFY2(message.contains("host h1 is down"_L1) && message.contains("refused"_L1), qPrintable(message));
+    // Marked down at once, with why, not at the next poll.
+    QVERIFY(!f.relay->catalog()->host(u"h1"_s)->reachable);
+    QVERIFY(f.relay->catalog()->host(u"h1"_s)->lastError.contains("refused"_L1));
+    // The next request asks the host once more before it is refused: still down, still 424.
+    client.send(RawHttpClient::post("/v1/messages", chatBody("h1-alpha", 2)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    QCOMPARE(client.responses().at(1).status, 424);
+    QCOMPARE(QJsonDocument::fromJson(client.responses().at(1).body).object().value("type"_L1).toString(), u"error"_s);
+}
+
+void TestRelay::aBoxThatCameBackServesTheNextRequest()
+{
+    // A poll interval far longer than the test: only the relay's own probe can find it back.
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(), [](Config &c) { c.limits.pollInterval = std::chrono::minutes(10); }));
+    const quint16 port = f.fake->port();
+    f.fake->close();
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    QCOMPARE(client.responses().at(0).status, 424);
+    QVERIFY(!f.relay->catalog()->host(u"h1"_s)->reachable);
+
+    QVERIFY(f.fake->listen(QHostAddress::LocalHost, port));   // restarted on its port
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    QCOMPARE(client.responses().at(1).status, 200);
+    QVERIFY(f.relay->catalog()->host(u"h1"_s)->reachable);
 }
 
 void TestRelay::http10ClosesAfterResponse()
