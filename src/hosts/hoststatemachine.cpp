@@ -162,8 +162,13 @@ HostStateMachine::Actions HostStateMachine::requestFinished(RequestId id)
 
 HostStateMachine::Actions HostStateMachine::engineStarted(const QString &engine)
 {
-    if (m_leaseWanted || m_state == State::Leased)
+    if (m_leaseWanted || m_state == State::Leased) {
+        // Up just as a lease came: it is stopped again, and nothing waits for it any more.
+        m_current = engine;
+        m_target.clear();
+        m_state = State::Switching;
         return {StopEngine{engine}};
+    }
     m_current = engine;
     m_target.clear();
     m_lastError.clear();
@@ -205,6 +210,11 @@ HostStateMachine::Actions HostStateMachine::engineStopped(const QString &engine)
         m_current.clear();
         if (m_state == State::Serving)
             m_state = State::Unknown;
+    }
+    if (m_state == State::Switching && m_target.isEmpty()) {
+        // The stop we asked for (a lease released before it was done): nothing runs now.
+        m_current.clear();
+        m_state = State::Unknown;
     }
     return pump();
 }

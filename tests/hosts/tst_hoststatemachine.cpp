@@ -151,6 +151,20 @@ void TestHostStateMachine::transitions_data()
         u"arrive 1 a => journal, start a => switching"_s});
     row("release without a lease does nothing", {
         u"release => => unknown"_s});
+    // Found by tst_hostinvariants: a host that stayed "switching" with nothing left to happen.
+    row("lease released while its stop is under way: the stop ends the switch", {
+        u"probe a => => serving"_s,
+        u"lease bench => journal, stop a => switching"_s,
+        u"release => journal => switching"_s,
+        u"stopped a => => unknown"_s,
+        u"arrive 1 b => journal, start b => switching"_s});
+    row("lease released while a started engine is being stopped again", {
+        u"arrive 1 a => journal, start a => switching"_s,
+        u"lease bench => journal, refuse 1 423 => switching"_s,
+        u"started a => stop a => switching"_s,
+        u"release => journal => switching"_s,
+        u"stopped a => => unknown"_s,
+        u"arrive 2 a => journal, start a => switching"_s});
 }
 
 void TestHostStateMachine::transitions()

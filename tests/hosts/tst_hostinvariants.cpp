@@ -1,0 +1,414 @@
+// Randomized: thousands of random sequences against a real HostController with a scripted engine
+// driver. Requests of every way of ending (answered inside their own admission, streamed and
+// answered later, cut while waiting, cut while running, refused), switches on command, leases,
+// engine starts that fail, engines that die, probes, and the order in which all of these
+// complete, are drawn from one seed. After every step the host's books must balance; after every
+// sequence every host reads running 0 and waiting 0, every request got exactly one answer (or was
+// cut by its client), and every switch asked for was done or refused, exactly once.
+//
+// A failure prints its seed; SWITCHYARD_FUZZ_SEED=N replays that one sequence,
+// SWITCHYARD_FUZZ_SECONDS bounds the run (default 8).
+#include "catalog/catalog.h"
+#include "config/config.h"
+#include "engines/enginedriver.h"
+#include "hosts/hostcontroller.h"
+#include "upstream/upstreampool.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <random>
+
+using namespace switchyard;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Work that completes "later": the sequence picks which pending task runs next, so every
+// interleaving of completions is reachable, and none needs an event loop.
+class Tasks
+{
+public:
+    explicit Tasks(std::mt19937_64 &rng) : m_rng(rng) {}
+    void later(std::function<void()> task) { m_tasks.push_back(std::move(task)); }
+    bool empty() const { return m_tasks.empty(); }
+    size_t size() const { return m_tasks.size(); }
+    void runOne()
+    {
+        const size_t i = std::uniform_int_distribution<size_t>(0, m_tasks.size() - 1)(m_rng);
+        std::function<void()> task = std::move(m_tasks[i]);
+        m_tasks.erase(m_tasks.begin() + qsizetype(i));
+        task();
+    }
+
+private:
+    std::mt19937_64 &m_rng;
+    std::deque<std::function<void()>> m_tasks;
+};
+
+// Keeps the EngineDriver contract (each call ends in exactly one signal for that engine), with
+// outcomes and timing drawn from the sequence's seed.
+class ScriptedDriver final : public EngineDriver
+{
+public:
+    ScriptedDriver(Tasks &tasks, std::mt19937_64 &rng) : m_tasks(tasks), m_rng(rng) {}
+
+    QString running;
+    bool busy = false;   // a start or stop is under way
+
+    void startEngine(const QString &engine) override
+    {
+        busy = true;
+        running.clear();
+        const bool fails = chance(0.2);
+        auto finish = [this, engine, fails] {
+            busy = false;
+            if (fails) {
+                emit engineStartFailed(engine, u"exited with code 1"_s);
+                return;
+            }
+            running = engine;
+            emit engineStarted(engine);
+        };
+        if (chance(0.2))
+            finish();   // a driver may answer before it returns
+        else
+            m_tasks.later(finish);
+    }
+    void stopEngine(const QString &engine) override
+    {
+        busy = true;
+        m_tasks.later([this, engine] {
+            busy = false;
+            if (running == engine)
+                running.clear();
+            emit engineStopped(engine);
+        });
+    }
+    void probe() override
+    {
+        m_tasks.later([this] { emit statusKnown(running); });
+    }
+    QString runningEngine() const override { return running; }
+    bool canSwitch() const override { return true; }
+
+    // The engine exits on its own (killed, crashed) while nothing is being started or stopped.
+    void crash()
+    {
+        if (busy || running.isEmpty())
+            return;
+        const QString engine = running;
+        running.clear();
+        emit engineStopped(engine);
+    }
+
+private:
+    bool chance(double p) { return std::bernoulli_distribution(p)(m_rng); }
+    Tasks &m_tasks;
+    std::mt19937_64 &m_rng;
+};
+
+struct Request
+{
+    enum class Ending { InsideAdmission, Later, CutRunning };
+    HostTicket ticket;
+    QString engine;
+    Ending ending = Ending::Later;
+    int answers = 0;
+    bool admitted = false;
+    bool refused = false;
+    bool cut = false;
+    bool over = false;
+};
+
+struct Command
+{
+    int done = 0;
+    int status = 0;
+};
+
+class Sequence
+{
+public:
+    explicit Sequence(quint64 seed)
+        : m_rng(seed)
+        , m_tasks(m_rng)
+    {
+        Config config;
+        HostConfig host;
+        host.name = u"h"_s;
+        for (const QString &name : m_engines) {
+            EngineConfig e;
+            e.name = name;
+            e.url = QUrl(u"http://127.0.0.1:9"_s);   // never read: no event loop runs here
+            e.models = {name + u"-model"_s};
+            host.engines.append(e);
+        }
+        config.hosts.append(host);
+        m_catalog = std::make_unique<Catalog>(config, &m_pool);
+        auto driver = std::make_unique<ScriptedDriver>(m_tasks, m_rng);
+        m_driver = driver.get();
+        m_host = std::make_unique<HostController>(u"h"_s, std::move(driver), m_catalog.get());
+    }
+
+    // Empty when the sequence kept every promise.
+    QString run()
+    {
+        m_host->start();
+        const int steps = std::uniform_int_distribution<int>(5, 60)(m_rng);
+        for (int step = 0; step < steps; ++step) {
+            act();
+            if (QString e = books(); !e.isEmpty())
+                return u"step %1: %2"_s.arg(step).arg(e);
+        }
+        // The end: the lease goes, every pending completion runs, in random order.
+        m_host->releaseLease();
+        int guard = 0;
+        while (!m_tasks.empty()) {
+            if (++guard > 100000)
+                return u"completions never end (%1 pending)"_s.arg(m_tasks.size());
+            m_tasks.runOne();
+            if (QString e = books(); !e.isEmpty())
+                return u"draining: %1"_s.arg(e);
+        }
+        return settled();
+    }
+
+private:
+    bool chance(double p) { return std::bernoulli_distribution(p)(m_rng); }
+    QString anyEngine() { return m_engines.at(std::uniform_int_distribution<int>(0, int(m_engines.size()) - 1)(m_rng)); }
+
+    void act()
+    {
+        const int what = std::uniform_int_distribution<int>(0, 99)(m_rng);
+        if (what < 40)
+            newRequest();
+        else if (what < 75 && !m_tasks.empty())
+            m_tasks.runOne();
+        else if (what < 82)
+            cutSomeone();
+        else if (what < 87)
+            command();
+        else if (what < 91)
+            lease();
+        else if (what < 94)
+            m_host->releaseLease();
+        else if (what < 97)
+            m_driver->crash();
+        else
+            m_host->start();   // probe again
+    }
+
+    void newRequest()
+    {
+        auto r = std::make_shared<Request>();
+        r->engine = anyEngine();
+        const int ending = std::uniform_int_distribution<int>(0, 2)(m_rng);
+        r->ending = Request::Ending(ending);
+        r->ticket = m_host->newTicket();
+        m_requests.append(r);
+        if (chance(0.05)) {   // the client left before the host was even asked
+            r->cut = true;
+            r->ticket.release();
+            r->over = true;
+        }
+        std::weak_ptr<Request> weak = r;
+        m_host->request(r->ticket, {r->engine, r->engine + u"-model"_s, u"fuzz"_s},
+                        [this, weak] { admitted(weak.lock()); },
+                        [weak](int, const QString &) {
+                            auto r = weak.lock();
+                            ++r->answers;
+                            r->refused = true;
+                            r->over = true;
+                            r->ticket.release();   // as ProxiedRequest::refuse concludes
+                        });
+    }
+
+    void admitted(const std::shared_ptr<Request> &r)
+    {
+        r->admitted = true;
+        switch (r->ending) {
+        case Request::Ending::InsideAdmission:   // a local answer: over before request() returns
+            ++r->answers;
+            r->over = true;
+            r->ticket.release();
+            break;
+        case Request::Ending::Later:
+            m_tasks.later([r] {
+                if (r->over)
+                    return;
+                ++r->answers;
+                r->over = true;
+                r->ticket.release();
+            });
+            break;
+        case Request::Ending::CutRunning:
+            m_tasks.later([r] {
+                if (r->over)
+                    return;
+                r->cut = true;
+                r->over = true;
+                r->ticket.release();
+            });
+            break;
+        }
+    }
+
+    void cutSomeone()
+    {
+        for (const auto &r : std::as_const(m_requests)) {
+            if (!r->over && !r->admitted && chance(0.5)) {   // a client that leaves while waiting
+                r->cut = true;
+                r->over = true;
+                r->ticket.release();
+                return;
+            }
+        }
+    }
+
+    void command()
+    {
+        auto c = std::make_shared<Command>();
+        m_commands.append(c);
+        m_host->switchEngine(chance(0.1) ? u"nope"_s : anyEngine(), u"fuzz"_s, [c](int status, const QString &) {
+            ++c->done;
+            c->status = status;
+        });
+    }
+
+    void lease()
+    {
+        m_host->takeLease(u"fuzz"_s, std::chrono::hours(1), [] {});
+    }
+
+    QString books() const
+    {
+        if (QString e = m_host->bookkeepingError(); !e.isEmpty())
+            return e;
+        int running = 0, waiting = 0;
+        for (const auto &r : m_requests) {
+            if (r->answers > 1)
+                return u"a request got %1 answers"_s.arg(r->answers);
+            if (r->over)
+                continue;
+            if (r->admitted)
+                ++running;
+            else
+                ++waiting;
+        }
+        for (const auto &c : m_commands) {
+            if (c->done > 1)
+                return u"a switch command was answered %1 times"_s.arg(c->done);
+            if (c->done == 0)
+                ++waiting;   // a command queues like a request until its engine is up
+        }
+        if (m_host->runningRequests() != running)
+            return u"host counts %1 running, %2 are"_s.arg(m_host->runningRequests()).arg(running);
+        if (m_host->waitingRequests() != waiting)
+            return u"host counts %1 waiting, %2 are"_s.arg(m_host->waitingRequests()).arg(waiting);
+        return {};
+    }
+
+    QString settled() const
+    {
+        if (m_host->runningRequests() || m_host->waitingRequests())
+            return u"settled with running %1, waiting %2 (state %3)"_s.arg(m_host->runningRequests())
+                .arg(m_host->waitingRequests()).arg(m_host->stateName());
+        if (m_host->state() == HostStateMachine::State::Draining || m_host->state() == HostStateMachine::State::Switching)
+            return u"settled in state %1 with nothing left to happen"_s.arg(m_host->stateName());
+        for (const auto &r : m_requests) {
+            if (!r->over)
+                return u"a request for %1 was never answered (admitted %2)"_s.arg(r->engine).arg(r->admitted);
+            if (!r->cut && r->answers != 1)
+                return u"a request got %1 answers"_s.arg(r->answers);
+        }
+        for (const auto &c : m_commands) {
+            if (c->done != 1)
+                return u"a switch command was answered %1 times"_s.arg(c->done);
+        }
+        return {};
+    }
+
+    const QStringList m_engines{u"a"_s, u"b"_s, u"c"_s};
+    std::mt19937_64 m_rng;
+    Tasks m_tasks;
+    UpstreamPool m_pool;
+    std::unique_ptr<Catalog> m_catalog;
+    ScriptedDriver *m_driver = nullptr;
+    std::unique_ptr<HostController> m_host;
+    QList<std::shared_ptr<Request>> m_requests;
+    QList<std::shared_ptr<Command>> m_commands;
+};
+
+} // namespace
+
+class TestHostInvariants : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everySequenceSettlesWithBalancedBooks();
+    void aTicketReleasedTwiceOrAfterItsHostIsGoneIsHarmless();
+};
+
+void TestHostInvariants::everySequenceSettlesWithBalancedBooks()
+{
+    if (qEnvironmentVariableIsSet("SWITCHYARD_FUZZ_SEED")) {
+        const quint64 seed = qgetenv("SWITCHYARD_FUZZ_SEED").toULongLong();
+        const QString failure = Sequence(seed).run();
+        QVERIFY2(failure.isEmpty(), qPrintable(u"seed %1: %2"_s.arg(seed).arg(failure)));
+        return;
+    }
+    const int seconds = qEnvironmentVariableIsSet("SWITCHYARD_FUZZ_SECONDS")
+        ? qEnvironmentVariableIntValue("SWITCHYARD_FUZZ_SECONDS") : 8;
+    const quint64 base = std::random_device{}();
+    QElapsedTimer clock;
+    clock.start();
+    int sequences = 0;
+    while (clock.elapsed() < seconds * 1000 || sequences < 2000) {
+        const quint64 seed = base + quint64(sequences);
+        const QString failure = Sequence(seed).run();
+        if (!failure.isEmpty())
+            QFAIL(qPrintable(u"seed %1: %2 (replay: SWITCHYARD_FUZZ_SEED=%1 %3)"_s.arg(seed).arg(failure)
+                                 .arg(QCoreApplication::applicationFilePath())));
+        ++sequences;
+        if (clock.elapsed() > 60 * 1000)
+            break;   // a slow machine still stops
+    }
+    qInfo("%d random sequences, every one settled with balanced books", sequences);
+    QVERIFY(sequences >= 1000);
+}
+
+void TestHostInvariants::aTicketReleasedTwiceOrAfterItsHostIsGoneIsHarmless()
+{
+    std::mt19937_64 rng(1);
+    Tasks tasks(rng);
+    Config config;
+    HostConfig hostConfig;
+    hostConfig.name = u"h"_s;
+    EngineConfig e;
+    e.name = u"a"_s;
+    e.url = QUrl(u"http://127.0.0.1:9"_s);
+    hostConfig.engines.append(e);
+    config.hosts.append(hostConfig);
+    UpstreamPool pool;
+    Catalog catalog(config, &pool);
+    auto host = std::make_unique<HostController>(u"h"_s, std::make_unique<ScriptedDriver>(tasks, rng), &catalog);
+    HostTicket first = host->newTicket();
+    HostTicket moved = std::move(first);
+    QVERIFY(!first.isHeld());
+    QVERIFY(moved.isHeld());
+    moved.release();
+    moved.release();
+    QVERIFY(!moved.isHeld());
+    HostTicket orphan = host->newTicket();
+    host.reset();   // a reload removed the host
+    orphan.release();
+    QVERIFY(!orphan.isHeld());
+}
+
+QTEST_GUILESS_MAIN(TestHostInvariants)
+#include "tst_hostinvariants.moc"
