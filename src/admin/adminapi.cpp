@@ -111,6 +111,23 @@ void AdminApi::handle(const IncomingRequest &request, ResponseWriter *writer)
     error(writer, 404, u"no admin endpoint %1 %2"_s.arg(QString::fromLatin1(method), request.path));
 }
 
+namespace {
+// What a host holds, for whoever wonders what a drain waits on: each request with its age.
+QJsonArray heldJson(const QList<HostController::HeldRequest> &held)
+{
+    QJsonArray out;
+    const auto now = std::chrono::steady_clock::now();
+    for (const HostController::HeldRequest &r : held) {
+        out.append(QJsonObject{{"id"_L1, double(r.id)},
+                               {"engine"_L1, r.info.engine},
+                               {"alias"_L1, r.info.alias},
+                               {"client"_L1, r.info.client},
+                               {"age_ms"_L1, double(std::chrono::duration_cast<std::chrono::milliseconds>(now - r.since).count())}});
+    }
+    return out;
+}
+} // namespace
+
 void AdminApi::hosts(ResponseWriter *writer)
 {
     QJsonArray out;
@@ -123,7 +140,9 @@ void AdminApi::hosts(ResponseWriter *writer)
                       {"target_engine"_L1, c->targetEngine()},
                       {"running"_L1, c->runningRequests()},
                       {"waiting"_L1, c->waitingRequests()},
-                      {"last_error"_L1, c->lastError()}};
+                      {"last_error"_L1, c->lastError()},
+                      {"running_requests"_L1, heldJson(c->runningList())},
+                      {"waiting_requests"_L1, heldJson(c->waitingList())}};
         if (!c->leaseOwner().isEmpty())
             o.insert("lease"_L1, QJsonObject{{"owner"_L1, c->leaseOwner()}, {"until"_L1, c->leaseUntil().toString(Qt::ISODate)}});
         out.append(o);

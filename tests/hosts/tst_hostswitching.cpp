@@ -137,6 +137,7 @@ private Q_SLOTS:
     void switchOnCommandRefusesWhatCannotBe();
     void loadAnsweredInsideItsAdmissionLeavesNothingRunning();
     void unknownModelNamesEveryModelOfEveryEngine();
+    void adminHostsListsWhatADrainWaitsOn();
 };
 
 void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
@@ -366,6 +367,38 @@ void TestHostSwitching::switchOnCommandRefusesWhatCannotBe()
     c->switchEngine(u"b"_s, u"test"_s, [&](int s, const QString &why) { status = s; reason = why; });
     QTRY_COMPARE_WITH_TIMEOUT(status, 423, 3000);
     QVERIFY2(reason.contains("bench queue"_L1), qPrintable(reason));
+}
+
+void TestHostSwitching::adminHostsListsWhatADrainWaitsOn()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    RawHttpClient streaming(f.port());
+    QVERIFY(streaming.connectToServer());
+    streaming.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 40, true)));
+    QTRY_VERIFY_WITH_TIMEOUT(streaming.current() && streaming.current()->chunkArrivalsMs.size() >= 2, 5000);
+    RawHttpClient other(f.port());
+    QVERIFY(other.connectToServer());
+    other.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 2, false), "User-Agent: opencode/1.18.33 ai-sdk\r\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(f.relay->hostController(u"h1"_s)->waitingRequests(), 1, 5000);
+
+    RawHttpClient admin(f.port());
+    QVERIFY(admin.connectToServer());
+    admin.send(RawHttpClient::get("/admin/hosts"));
+    QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 1, 5000);
+    const QJsonObject h1 = QJsonDocument::fromJson(admin.responses().at(0).body).array().at(0).toObject();
+    QCOMPARE(h1.value("state"_L1).toString(), u"draining"_s);
+    const QJsonArray running = h1.value("running_requests"_L1).toArray();
+    const QJsonArray waiting = h1.value("waiting_requests"_L1).toArray();
+    QCOMPARE(running.size(), 1);
+    QCOMPARE(waiting.size(), 1);
+    QCOMPARE(running.at(0).toObject().value("alias"_L1).toString(), u"h1-alpha"_s);
+    QCOMPARE(waiting.at(0).toObject().value("alias"_L1).toString(), u"h1-beta"_s);
+    QCOMPARE(waiting.at(0).toObject().value("engine"_L1).toString(), u"b"_s);
+    QCOMPARE(waiting.at(0).toObject().value("client"_L1).toString(), u"127.0.0.1 opencode/1.18.33"_s);
+    QVERIFY(running.at(0).toObject().value("age_ms"_L1).toDouble() >= waiting.at(0).toObject().value("age_ms"_L1).toDouble());
+    QVERIFY(running.at(0).toObject().value("id"_L1).toDouble() > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(other.completedResponses(), 1, 10000);
 }
 
 QTEST_GUILESS_MAIN(TestHostSwitching)
