@@ -179,18 +179,20 @@ void UpstreamExchange::onDisconnected()
 {
     if (m_done)
         return;
-    m_parser.connectionClosed();
-    if (m_parser.isDone()) {
-        complete();
-        return;
-    }
     if (!m_gotBytes && m_reused) {
-        // A pooled connection the upstream had closed: try once more on a fresh one.
+        // A pooled connection the upstream had closed: try once more on a fresh one. Nothing
+        // came on it, so the parser has seen nothing; it is not told of this close (it kept
+        // that as an error and failed the fresh connection's answer as not HTTP: a 502).
         m_socket->disconnect(this);
         m_socket->close();
         m_socket->deleteLater();   // we are inside its notifier's signal
         m_socket = nullptr;
         connectSocket(false);
+        return;
+    }
+    m_parser.connectionClosed();
+    if (m_parser.isDone()) {
+        complete();
         return;
     }
     fail(m_parser.headComplete() ? Failure::Truncated : Failure::Dropped, m_parser.errorString());

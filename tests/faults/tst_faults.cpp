@@ -240,6 +240,12 @@ public:
                 connect(s, &QTcpSocket::readyRead, s, [this, s, index] {
                     if (!s->readAll().contains("\r\n\r\n"))
                         return;
+                    if (index == 0 && closeReusedFirst && servedOn.contains(0)) {
+                        // Its keep-alive ran out just as the next request came: closed unanswered.
+                        closeReusedFirst = false;
+                        s->disconnectFromHost();
+                        return;
+                    }
                     servedOn.append(index);
                     s->write(m_keepAlive ? "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
                                          : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
@@ -253,6 +259,7 @@ public:
     int accepted = 0;
     int closed = 0;
     QList<int> servedOn;   // per request, the connection it came on
+    bool closeReusedFirst = false;   // the second request on connection 0 gets no answer
 
 private:
     bool m_keepAlive;
@@ -296,6 +303,7 @@ private Q_SLOTS:
     void upstreamHostNameIsLookedUp();
     void closingEngineFindsTheNextConnectionOpen();
     void keepAliveEngineGetsNoSpareConnection();
+    void reusedConnectionClosedUnansweredIsRetriedCleanly();
     void spareConnectionIsClosedWhenUnused();
     void spareConnectionTheEngineDroppedIsNotUsed();
     void silentUpstreamIsCutAfterInactivity_data();
@@ -513,6 +521,19 @@ void TestFaults::keepAliveEngineGetsNoSpareConnection()
     // A spare would have been accepted while the second request went round.
     QCOMPARE(engine.servedOn, (QList<int>{0, 0}));
     QCOMPARE(engine.accepted, 1);
+}
+
+// Found by tst_relayinvariants: the retry on a fresh connection kept the parser's error from the
+// closed one, and answered the engine's good response as a 502.
+void TestFaults::reusedConnectionClosedUnansweredIsRetriedCleanly()
+{
+    CountingEngine engine(true);
+    engine.closeReusedFirst = true;
+    QVERIFY(engine.listen(QHostAddress::LocalHost, 0));
+    UpstreamPool pool;
+    QVERIFY(exchangeOk(pool, engine.serverPort()));
+    QVERIFY(exchangeOk(pool, engine.serverPort()));
+    QCOMPARE(engine.servedOn, (QList<int>{0, 1}));
 }
 
 void TestFaults::spareConnectionIsClosedWhenUnused()
