@@ -165,9 +165,11 @@ void HostsView::takeLease()
     const QString host = c->host();
     emit message(tr("Waiting for %1 to finish its requests and stop its engine…").arg(host));
     QPointer<HostsView> self(this);
-    c->takeLease(owner, std::chrono::minutes(minutes), [self, host] {
-        if (self)
+    c->takeLease(owner, std::chrono::minutes(minutes), [self, host](int status, const QString &) {
+        if (self && status == 200)
             emit self->message(tr("%1 is yours: its GPU is free until you release it").arg(host));
+        else if (self)
+            emit self->message(tr("The lease on %1 was released before it was granted").arg(host));
     });
     updateActions();
 }

@@ -167,9 +167,11 @@ void AdminApi::takeLease(HostController *c, const IncomingRequest &request, Resp
         if (controller && controller->leaseOwner() == owner && controller->state() != HostStateMachine::State::Leased)
             controller->releaseLease();
     });
-    c->takeLease(owner, std::chrono::seconds(qint64(ttl)), [w, controller, host] {
+    c->takeLease(owner, std::chrono::seconds(qint64(ttl)), [w, controller, host](int status, const QString &reason) {
         if (!w || !controller)
             return;
+        if (status != 200)
+            return error(w, status, reason);
         replyJson(w, 200, QJsonDocument(QJsonObject{{"host"_L1, host},
                                                     {"owner"_L1, controller->leaseOwner()},
                                                     {"until"_L1, controller->leaseUntil().toString(Qt::ISODate)}}));

@@ -179,9 +179,12 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
             });
 }
 
-void HostController::takeLease(const QString &owner, std::chrono::seconds ttl, GrantedFn granted)
+void HostController::takeLease(const QString &owner, std::chrono::seconds ttl, LeaseFn done)
 {
-    m_leaseGranted = std::move(granted);
+    if (!leaseOwner().isEmpty() && leaseOwner() != owner)
+        answerLeaseWaiters(409, u"the lease of host %1 was taken by %2 before it was granted"_s.arg(m_host, owner));
+    if (done)
+        m_leaseWaiters.append(std::move(done));
     m_leaseStarted = std::chrono::steady_clock::now();
     m_leaseTimer.start(ttl);
     const QDateTime until = QDateTime::currentDateTimeUtc().addSecs(ttl.count());
@@ -190,12 +193,19 @@ void HostController::takeLease(const QString &owner, std::chrono::seconds ttl, G
     carryOut(m_machine.takeLease(owner, until));
 }
 
+void HostController::answerLeaseWaiters(int status, const QString &reason)
+{
+    const QList<LeaseFn> waiters = std::exchange(m_leaseWaiters, {});
+    for (const LeaseFn &done : waiters)
+        done(status, reason);
+}
+
 void HostController::releaseLease()
 {
     if (leaseOwner().isEmpty())
         return;
     m_leaseTimer.stop();
-    m_leaseGranted = nullptr;
+    answerLeaseWaiters(409, u"the lease of host %1 was released before it was granted"_s.arg(m_host));
     record(HistoryEvent::Kind::LeaseReleased, {}, {}, leaseOwner(),
            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - m_leaseStarted));
     carryOut(m_machine.releaseLease());
@@ -221,11 +231,7 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
         } else if (auto stop = std::get_if<HostStateMachine::StopEngine>(&action)) {
             m_driver->stopEngine(stop->engine);
         } else if (std::get_if<HostStateMachine::LeaseGranted>(&action)) {
-            if (m_leaseGranted) {
-                GrantedFn granted = std::move(m_leaseGranted);
-                m_leaseGranted = nullptr;
-                granted();
-            }
+            answerLeaseWaiters(200, {});
         }
         // Journal actions: the history events above carry the same lines.
     }

@@ -29,7 +29,7 @@ public:
     using RequestId = HostStateMachine::RequestId;
     using AdmitFn = std::function<void()>;
     using RefuseFn = std::function<void(int status, const QString &message)>;
-    using GrantedFn = std::function<void()>;
+    using LeaseFn = std::function<void(int status, const QString &reason)>;
     using SwitchDoneFn = std::function<void(int status, const QString &reason)>;
 
     struct RequestInfo
@@ -64,8 +64,10 @@ public:
     // status a client would get (400 no such engine, 409 a static host, 423 leased, 424 failed).
     void switchEngine(const QString &engine, const QString &requestedBy, SwitchDoneFn done);
 
-    // Granted once running requests have drained and the engine is stopped.
-    void takeLease(const QString &owner, std::chrono::seconds ttl, GrantedFn granted);
+    // done(200, {}) once running requests have drained and the engine is stopped; done(409, why)
+    // when the lease is released, or taken by another owner, before it was granted. Called
+    // exactly once.
+    void takeLease(const QString &owner, std::chrono::seconds ttl, LeaseFn done);
     void releaseLease();
 
     QString host() const { return m_host; }
@@ -120,7 +122,8 @@ private:
     };
     QHash<RequestId, LiveTicket> m_tickets;
     bool m_destroying = false;
-    GrantedFn m_leaseGranted;
+    QList<LeaseFn> m_leaseWaiters;   // asked for the lease, not granted yet
+    void answerLeaseWaiters(int status, const QString &reason);
     QTimer m_leaseTimer;
     std::chrono::steady_clock::time_point m_switchStarted;
     std::chrono::steady_clock::time_point m_leaseStarted;

@@ -281,7 +281,12 @@ private:
 
     void lease()
     {
-        m_host->takeLease(u"fuzz"_s, std::chrono::hours(1), [] {});
+        auto c = std::make_shared<Command>();
+        m_leases.append(c);
+        m_host->takeLease(chance(0.8) ? u"fuzz"_s : u"other"_s, std::chrono::hours(1), [c](int status, const QString &) {
+            ++c->done;
+            c->status = status;
+        });
     }
 
     QString books() const
@@ -304,6 +309,10 @@ private:
                 return u"a switch command was answered %1 times"_s.arg(c->done);
             if (c->done == 0)
                 ++waiting;   // a command queues like a request until its engine is up
+        }
+        for (const auto &l : m_leases) {
+            if (l->done > 1)
+                return u"a lease asked for was answered %1 times"_s.arg(l->done);
         }
         if (m_host->runningRequests() != running)
             return u"host counts %1 running, %2 are"_s.arg(m_host->runningRequests()).arg(running);
@@ -329,6 +338,10 @@ private:
             if (c->done != 1)
                 return u"a switch command was answered %1 times"_s.arg(c->done);
         }
+        for (const auto &l : m_leases) {
+            if (l->done != 1)
+                return u"a lease asked for was answered %1 times"_s.arg(l->done);
+        }
         return {};
     }
 
@@ -341,6 +354,7 @@ private:
     std::unique_ptr<HostController> m_host;
     QList<std::shared_ptr<Request>> m_requests;
     QList<std::shared_ptr<Command>> m_commands;
+    QList<std::shared_ptr<Command>> m_leases;
 };
 
 } // namespace

@@ -1,5 +1,6 @@
 // A host with two engines behind the relay: switching on demand without cutting a stream,
 // leases, failed switches, and the model list staying true throughout.
+#include "switchingfixture.h"
 #include "testenginedriver.h"
 
 #include "app/relayservice.h"
@@ -32,79 +33,6 @@ QByteArray chatBody(const QByteArray &model, int maxTokens, bool stream)
     return R"({"model":")" + model + R"(","messages":[{"role":"user","content":"Hello there"}],"max_tokens":)"
         + QByteArray::number(maxTokens) + (stream ? R"(,"stream":true})" : "}");
 }
-
-// Host h1 with engine "a" (a router serving alpha) and engine "b" (serving beta); "a" runs first.
-struct SwitchingFixture
-{
-    std::unique_ptr<fake::FakeLlamaServer> engineA;
-    std::unique_ptr<fake::FakeLlamaServer> engineB;
-    std::unique_ptr<RelayService> relay;
-    TestEngineDriver *driver = nullptr;
-    QList<HistoryEvent> events;
-    QList<qint64> eventTimesMs;
-    QElapsedTimer clock;
-
-    bool start(const std::function<void(TestEngineDriver &)> &adjust = {})
-    {
-        clock.start();
-        fake::FakeOptions a;
-        a.models = {u"alpha"_s};
-        a.loaded = {u"alpha"_s};
-        a.tokensPerSecond = 40;
-        fake::FakeOptions b;
-        b.models = {u"beta"_s};
-        b.loadDelay = 600ms;
-        b.tokensPerSecond = 200;
-        engineA = std::make_unique<fake::FakeLlamaServer>(a);
-        engineB = std::make_unique<fake::FakeLlamaServer>(b);
-        if (!engineA->listen() || !engineB->listen())
-            return false;
-        const quint16 portB = engineB->port();
-        engineB->close();   // only one engine runs on a host
-
-        ConfigResult result = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"h1="_s + engineA->baseUrl().toString()});
-        if (!result.ok())
-            return false;
-        Config config = *result.config;
-        HostConfig &host = config.hosts.first();
-        host.engines.first().name = u"a"_s;
-        EngineConfig eb;
-        eb.name = u"b"_s;
-        eb.url = QUrl(u"http://127.0.0.1:%1"_s.arg(portB));
-        eb.models = {u"beta"_s};
-        host.engines.append(eb);
-        QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, engineA.get()}, {u"b"_s, engineB.get()}};
-        QHash<QString, quint16> ports{{u"a"_s, engineA->port()}, {u"b"_s, portB}};
-        relay = std::make_unique<RelayService>(config, [&, engines, ports](const HostConfig &) {
-            auto d = std::make_unique<TestEngineDriver>(engines, ports, u"a"_s);
-            driver = d.get();
-            if (adjust)
-                adjust(*d);
-            return d;
-        });
-        QObject::connect(relay->hostController(u"h1"_s), &HostController::historyEvent, relay.get(),
-                         [this](const HistoryEvent &e) { events.append(e); eventTimesMs.append(clock.elapsed()); });
-        QString error;
-        if (!relay->start(&error))
-            return false;
-        return QTest::qWaitFor([this] {
-            return relay->catalog()->host(u"h1"_s)->reachable
-                && relay->hostController(u"h1"_s)->state() == HostStateMachine::State::Serving;
-        }, 5000);
-    }
-
-    quint16 port() const { return relay->endpoint().port(); }
-
-    QString statusOf(const QByteArray &modelsJson, const QString &alias) const
-    {
-        const QJsonArray data = QJsonDocument::fromJson(modelsJson).object().value("data"_L1).toArray();
-        for (const QJsonValue &v : data) {
-            if (v.toObject().value("id"_L1).toString() == alias)
-                return v.toObject().value("status"_L1).toObject().value("value"_L1).toString();
-        }
-        return u"absent"_s;
-    }
-};
 
 QStringList tokensOf(const QByteArray &sse)
 {
@@ -214,7 +142,7 @@ void TestHostSwitching::leaseRefusesWith423NamingTheOwner()
     QVERIFY(f.start());
     HostController *host = f.relay->hostController(u"h1"_s);
     bool granted = false;
-    host->takeLease(u"bench queue"_s, 3600s, [&granted] { granted = true; });
+    host->takeLease(u"bench queue"_s, 3600s, [&granted](int status, const QString &) { granted = status == 200; });
     QTRY_VERIFY_WITH_TIMEOUT(granted, 3000);
     QVERIFY(!f.engineA->isListening());   // the engine was stopped for the lease holder
     RawHttpClient client(f.port());
@@ -361,7 +289,7 @@ void TestHostSwitching::switchOnCommandRefusesWhatCannotBe()
 
     // A leased host refuses with 423 naming the owner.
     bool granted = false;
-    c->takeLease(u"bench queue"_s, 10min, [&] { granted = true; });
+    c->takeLease(u"bench queue"_s, 10min, [&](int status, const QString &) { granted = status == 200; });
     QTRY_VERIFY_WITH_TIMEOUT(granted, 5000);
     status = 0;
     c->switchEngine(u"b"_s, u"test"_s, [&](int s, const QString &why) { status = s; reason = why; });
