@@ -78,6 +78,7 @@ private Q_SLOTS:
     void probeLoadsEveryModelAcrossSwitches();
     void brokenEngineAnswers424WithItsReason();
     void streamOnOneEngineFinishesBeforeTheSwitch();
+    void freshInstallListsEveryRouterEnginesModels();
 
 private:
     QTemporaryDir m_dir;
@@ -240,6 +241,51 @@ void TestLocalFleet::streamOnOneEngineFinishesBeforeTheSwitch()
     QVERIFY(journal.at(1).startsWith("host h4: engine ea up after"_L1));
     QCOMPARE(journal.at(2), u"host h4: switching to engine eb for h4-beta"_s);
     QVERIFY(journal.at(3).startsWith("host h4: engine eb up after"_L1));
+}
+
+// Issue 17, case 5: router engines (no "models" list) the relay has never seen run, with an empty
+// data folder. It asks each what it serves, remembers it, and lists every model within seconds.
+void TestLocalFleet::freshInstallListsEveryRouterEnginesModels()
+{
+    const QJsonObject root{
+        {"listen"_L1, "127.0.0.1:0"_L1},
+        {"state_dir"_L1, m_dir.filePath(u"state5"_s)},
+        {"hosts"_L1, QJsonObject{{"h5"_L1, QJsonObject{
+            {"driver"_L1, "local"_L1},
+            {"engines"_L1, QJsonObject{{"ea"_L1, engine(freePort(), u"alpha,alpha-long"_s)},
+                                       {"eb"_L1, engine(freePort(), u"beta"_s)}}}}}}}};
+    const ConfigResult result = ConfigLoader::parse(QJsonDocument(root).toJson(), u"fresh.json"_s);
+    QVERIFY2(result.ok(), result.errors.isEmpty() ? "" : qPrintable(result.errors.first().toString()));
+    const QString memory = m_dir.filePath(u"fresh-engines.json"_s);
+    QVERIFY(!QFile::exists(memory));
+    auto listed = [](RelayService &relay) {
+        QStringList ids;
+        const QJsonArray data = QJsonDocument::fromJson(relay.catalog()->modelsJson()).object().value("data"_L1).toArray();
+        for (const QJsonValue &v : data)
+            ids << v.toObject().value("id"_L1).toString();
+        ids.sort();
+        return ids;
+    };
+    const QStringList all{u"h5-alpha"_s, u"h5-alpha-long"_s, u"h5-beta"_s};
+    {
+        RelayService relay(*result.config, RelayService::standardDrivers(*result.config));
+        relay.rememberEnginesIn(memory);
+        QString error;
+        QVERIFY2(relay.start(&error), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(listed(relay), all, 20000);
+        HostController *host = relay.hostController(u"h5"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(host->state() == HostStateMachine::State::Serving, 10000);
+        QCOMPARE(host->runningRequests(), 0);
+        QCOMPARE(host->waitingRequests(), 0);
+        // Known from now on, also for the next start.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(memory), 5000);
+        relay.shutdown(std::chrono::seconds(5));
+    }
+    RelayService again(*result.config, RelayService::standardDrivers(*result.config));
+    again.rememberEnginesIn(memory);
+    QString error;
+    QVERIFY2(again.start(&error), qPrintable(error));
+    QCOMPARE(listed(again), all);   // at once, from memory: nothing to ask
 }
 
 QTEST_GUILESS_MAIN(TestLocalFleet)
