@@ -620,39 +620,6 @@ Befehle:
     </message>
 </context>
 <context>
-    <name>HostStateMachine</name>
-    <message>
-        <location filename="../src/hosts/hoststatemachine.cpp" line="+32"/>
-        <source>host %1 is leased by %2 until %3</source>
-        <translation>Host %1 ist bis %3 von %2 reserviert</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>host %1 to finish %2 running request(s) before it switches to engine %3</source>
-        <translation>Host %1, der %2 laufende Anfrage(n) beendet, bevor er zu Engine %3 wechselt</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>host %1 to stop its engine</source>
-        <translation>Host %1, der seine Engine stoppt</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>host %1 to switch to engine %2</source>
-        <translation>Host %1, der zu Engine %2 wechselt</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>host %1</source>
-        <translation>Host %1</translation>
-    </message>
-    <message>
-        <location line="+119"/>
-        <source>switching host %1 to engine %2 failed: %3</source>
-        <translation>Host %1 ließ sich nicht zu Engine %2 umschalten: %3</translation>
-    </message>
-</context>
-<context>
     <name>StartupConfig</name>
     <message>
         <location filename="../src/app/startupconfig.cpp" line="+54"/>
@@ -829,7 +796,7 @@ Befehle:
         <translation>switchyard: ein zweiter Start wird diese Instanz nicht finden: %1</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+86"/>
         <source>--screenshots runs with --demo</source>
         <translation>--screenshots läuft nur mit --demo</translation>
     </message>
@@ -1619,7 +1586,7 @@ Beispiele:
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+69"/>
+        <location line="+74"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n Zeile nicht im Verlauf gespeichert: %1</numerusform>
@@ -1687,19 +1654,6 @@ Beispiele:
             <numerusform>Treiber %1 · %n Engine</numerusform>
             <numerusform>Treiber %1 · %n Engines</numerusform>
         </translation>
-    </message>
-</context>
-<context>
-    <name>switchyard::HostController</name>
-    <message>
-        <location filename="../src/hosts/hostcontroller.cpp" line="+91"/>
-        <source>host %1 runs one static engine and cannot switch</source>
-        <translation>Host %1 hat eine feste Engine und kann nicht wechseln</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>host %1 has no engine &quot;%2&quot; (its engines: %3)</source>
-        <translation>Host %1 hat keine Engine „%2“ (seine Engines: %3)</translation>
     </message>
 </context>
 <context>
@@ -1910,6 +1864,11 @@ Beispiele:
         <location line="+4"/>
         <source>%1 is yours: its GPU is free until you release it</source>
         <translation>%1 gehört dir: seine GPU ist frei, bis du sie freigibst</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The lease on %1 was released before it was granted</source>
+        <translation>Die Reservierung von %1 wurde aufgehoben, bevor sie erteilt wurde</translation>
     </message>
 </context>
 <context>
@@ -2365,7 +2324,7 @@ Beispiele:
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+100"/>
+        <location filename="../src/app/relayservice.cpp" line="+106"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>

@@ -150,12 +150,12 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
 {
     if (!canSwitch()) {
         if (done)
-            done(409, tr("host %1 runs one static engine and cannot switch").arg(m_host));
+            done(409, u"host %1 runs one static engine and cannot switch"_s.arg(m_host));   // to API clients: English
         return;
     }
     if (!engines().contains(engine)) {
         if (done)
-            done(400, tr("host %1 has no engine \"%2\" (its engines: %3)").arg(m_host, engine, engines().join(u", "_s)));
+            done(400, u"host %1 has no engine \"%2\" (its engines: %3)"_s.arg(m_host, engine, engines().join(u", "_s)));
         return;
     }
     if (state() == HostStateMachine::State::Serving && currentEngine() == engine && waitingRequests() == 0) {

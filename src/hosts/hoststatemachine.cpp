@@ -1,6 +1,5 @@
 #include "hosts/hoststatemachine.h"
 
-#include <QCoreApplication>
 
 namespace switchyard {
 
@@ -27,9 +26,11 @@ QString HostStateMachine::stateName(State state)
     return {};
 }
 
+// The texts below reach API clients (refusals, ": waiting for ..." comments): English, never
+// translated, so a relay started under another locale speaks the clients' language.
 QString HostStateMachine::leaseMessage() const
 {
-    return QCoreApplication::translate("HostStateMachine", "host %1 is leased by %2 until %3")
+    return u"host %1 is leased by %2 until %3"_s
         .arg(m_host, m_leaseOwner, m_leaseUntil.toString(Qt::ISODate));
 }
 
@@ -37,13 +38,13 @@ QString HostStateMachine::waitingFor() const
 {
     switch (m_state) {
     case State::Draining:
-        return QCoreApplication::translate("HostStateMachine", "host %1 to finish %2 running request(s) before it switches to engine %3")
+        return u"host %1 to finish %2 running request(s) before it switches to engine %3"_s
             .arg(m_host).arg(m_running.size()).arg(m_target.isEmpty() ? u"-"_s : m_target);
     case State::Switching:
-        return m_target.isEmpty() ? QCoreApplication::translate("HostStateMachine", "host %1 to stop its engine").arg(m_host)
-                                  : QCoreApplication::translate("HostStateMachine", "host %1 to switch to engine %2").arg(m_host, m_target);
+        return m_target.isEmpty() ? u"host %1 to stop its engine"_s.arg(m_host)
+                                  : u"host %1 to switch to engine %2"_s.arg(m_host, m_target);
     default:
-        return QCoreApplication::translate("HostStateMachine", "host %1").arg(m_host);
+        return u"host %1"_s.arg(m_host);
     }
 }
 
@@ -183,7 +184,7 @@ HostStateMachine::Actions HostStateMachine::engineStartFailed(const QString &eng
     m_state = State::Down;
     m_lastError = reason;
     Actions actions{Journal{u"host %1: engine %2 failed: %3"_s.arg(m_host, engine, reason)}};
-    const QString message = QCoreApplication::translate("HostStateMachine", "switching host %1 to engine %2 failed: %3")
+    const QString message = u"switching host %1 to engine %2 failed: %3"_s
                                 .arg(m_host, engine, reason);
     // Those who waited for this engine get the answer; the others get their own attempt.
     QList<Pending> others;
