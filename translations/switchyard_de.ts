@@ -1672,12 +1672,30 @@ Beispiele:
 <context>
     <name>switchyard::HostTableModel</name>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="+57"/>
+        <location filename="../ui/hosttablemodel.cpp" line="+73"/>
+        <source>finishing %1 (since %2)</source>
+        <translation>beendet %1 (seit %2)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n waiting since %1</source>
+        <translation>
+            <numerusform>%n wartet seit %1</numerusform>
+            <numerusform>%n warten seit %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>for %1</source>
         <translation>für %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+0"/>
+        <source>for %1: %2</source>
+        <translation>für %1: %2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>stopping the engine</source>
         <translation>stoppt die Engine</translation>
     </message>

@@ -4,6 +4,8 @@
 #include "hosts/hostcontroller.h"
 #include "inflightcounter.h"
 
+#include <QTime>
+
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
@@ -49,12 +51,41 @@ HostController *HostTableModel::controller(const QString &host) const
     return nullptr;
 }
 
+// What a drain waits on and what waits with it, with clock times (a card is not redrawn every
+// second, so ages would go stale): "for fork: finishing 3090-flint-40b (since 14:02:11); 2 waiting
+// since 14:02:15".
+QString HostTableModel::drainDetail(const HostController *c)
+{
+    const auto now = std::chrono::steady_clock::now();
+    const auto clockTime = [now](std::chrono::steady_clock::time_point since) {
+        const auto age = std::chrono::duration_cast<std::chrono::milliseconds>(now - since);
+        return QTime::currentTime().addMSecs(-int(age.count())).toString(u"HH:mm:ss"_s);
+    };
+    QStringList parts;
+    const QList<HostController::HeldRequest> running = c->runningList();
+    const QList<HostController::HeldRequest> waiting = c->waitingList();
+    if (!running.isEmpty()) {
+        QStringList aliases;
+        for (const HostController::HeldRequest &r : running) {
+            if (!aliases.contains(r.info.alias))
+                aliases.append(r.info.alias);
+        }
+        parts.append(tr("finishing %1 (since %2)").arg(aliases.join(u", "_s), clockTime(running.first().since)));
+    }
+    if (!waiting.isEmpty())
+        parts.append(tr("%n waiting since %1", nullptr, int(waiting.size())).arg(clockTime(waiting.first().since)));
+    const QString held = parts.join(u"; "_s);
+    if (c->targetEngine().isEmpty())
+        return held;
+    return held.isEmpty() ? tr("for %1").arg(c->targetEngine()) : tr("for %1: %2").arg(c->targetEngine(), held);
+}
+
 void HostTableModel::syncFromController(HostController *c)
 {
     const QString host = c->host();
     switch (c->state()) {
     case HostStateMachine::State::Draining:
-        setActivity(host, HostActivity::Draining, c->targetEngine().isEmpty() ? QString() : tr("for %1").arg(c->targetEngine()));
+        setActivity(host, HostActivity::Draining, drainDetail(c));
         break;
     case HostStateMachine::State::Switching:
         setActivity(host, HostActivity::Switching,

@@ -95,6 +95,7 @@ private:
 
     void syncFromCatalog();
     void syncFromController(switchyard::HostController *controller);
+    static QString drainDetail(const switchyard::HostController *controller);
     void emitRowChanged(int row);
     HostActivity activityOf(const Row &row) const;
     QString activityText(const Row &row) const;
