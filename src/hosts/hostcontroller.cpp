@@ -67,6 +67,12 @@ void HostController::start()
     m_driver->probe();
 }
 
+void HostController::engineUnreachable()
+{
+    if (canSwitch() && m_machine.state() == HostStateMachine::State::Serving)
+        m_driver->probe();
+}
+
 HostTicket HostController::newTicket()
 {
     const RequestId id = m_nextId++;

@@ -50,6 +50,9 @@ public:
     ~HostController() override;
 
     void start();   // probe what runs
+    // A request met the engine unreachable: ask the driver what runs, so that a dead engine is
+    // started again by the next request (static hosts: nothing to do).
+    void engineUnreachable();
 
     // A request's place on this host. Take the ticket first and keep it where the request's end
     // will release it; then request(): admit() once it may go upstream (possibly before request()

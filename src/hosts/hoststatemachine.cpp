@@ -232,6 +232,13 @@ HostStateMachine::Actions HostStateMachine::probed(const QString &runningEngine)
     }
     if (m_state == State::Serving && !runningEngine.isEmpty())
         m_current = runningEngine;   // changed behind our back: believe the host
+    if (m_state == State::Serving && runningEngine.isEmpty()) {
+        // Its engine died behind our back (a request met it unreachable): the next request
+        // starts it again instead of meeting the dead one.
+        m_current.clear();
+        m_state = State::Unknown;
+        return pump();
+    }
     return {};
 }
 

@@ -301,6 +301,8 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     auto *proxied = new ProxiedRequest(m_pool, up, ErrorReply::shapeForPath(request.path), writer, waiting, this);
     proxied->setOnUnreachable([this, host = route.host](const QString &why) {
         m_catalog->markUnreachable(host, why);
+        if (HostController *c = m_controllers.value(host))
+            c->engineUnreachable();
         return u"host %1 is down: %2"_s.arg(host, why);
     });
     const QString path = request.path;

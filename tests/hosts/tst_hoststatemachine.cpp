@@ -81,6 +81,10 @@ void TestHostStateMachine::transitions_data()
         u"arrive 2 a => admit 2 => serving"_s});
     row("probe finds nothing: stays unknown", {
         u"probe - => => unknown"_s});
+    row("probe finds the serving engine gone: the next request starts it", {
+        u"probe a => => serving"_s,
+        u"probe - => => unknown"_s,
+        u"arrive 1 a => journal, start a => switching"_s});
     row("switch waits for the running stream, then releases in order", {
         u"probe a => => serving"_s,
         u"arrive 1 a => admit 1 => serving"_s,
