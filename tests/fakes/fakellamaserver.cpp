@@ -6,6 +6,7 @@
 #include "fakehttpconnection.h"
 #include "fakehttphead.h"
 #include "fakehttprequest.h"
+#include "fakejsonsyntax.h"
 #include "fakejsonwriter.h"
 #include "fakelogging.h"
 #include "fakemodelregistry.h"
@@ -438,6 +439,10 @@ void FakeLlamaServer::onRequest(FakeHttpConnection *connection, const FakeHttpRe
 
 void FakeLlamaServer::handleLoad(qint64 seq, FakeHttpConnection *connection, const FakeHttpRequest &request)
 {
+    if (const std::optional<QString> syntax = jsonSyntaxError(request.body)) {
+        answerError(seq, connection, 500, fakeerrors::serverError(*syntax));
+        return;
+    }
     const QString model = jsonObject(request.body).value_or(QJsonObject()).value(u"model"_s).toString();
     switch (m_registry->load(model)) {
     case FakeModelRegistry::LoadResult::Started:
@@ -457,6 +462,10 @@ void FakeLlamaServer::handleLoad(qint64 seq, FakeHttpConnection *connection, con
 
 void FakeLlamaServer::handleUnload(qint64 seq, FakeHttpConnection *connection, const FakeHttpRequest &request)
 {
+    if (const std::optional<QString> syntax = jsonSyntaxError(request.body)) {
+        answerError(seq, connection, 500, fakeerrors::serverError(*syntax));
+        return;
+    }
     const QString model = jsonObject(request.body).value_or(QJsonObject()).value(u"model"_s).toString();
     switch (m_registry->unload(model)) {
     case FakeModelRegistry::UnloadResult::Started:
@@ -541,13 +550,13 @@ void FakeLlamaServer::handleModelRequest(qint64 seq, FakeHttpConnection *connect
     exchange.failure = failure;
 
     if (route == Route::Inference) {
-        const std::optional<QJsonObject> body = jsonObject(request.body);
-        if (!body) {
-            answerError(seq, connection, 400,
-                        fakeerrors::invalidRequest(u"Failed to parse the request body as JSON"_s));
+        // llama-server's JSON parser refuses the body with a 500; valid JSON that is no object
+        // names no model.
+        if (const std::optional<QString> syntax = jsonSyntaxError(request.body)) {
+            answerError(seq, connection, 500, fakeerrors::serverError(*syntax));
             return;
         }
-        exchange.inference = FakeInferenceRequest::parse(*api, *body);
+        exchange.inference = FakeInferenceRequest::parse(*api, jsonObject(request.body).value_or(QJsonObject()));
         exchange.model = exchange.inference.model;
     } else {
         exchange.model = request.queryItem(u"model"_s);

@@ -3,6 +3,7 @@
 
 #include "tst_fakellama.h"
 
+#include "fakejsonsyntax.h"
 #include "fakejsonwriter.h"
 #include "fakellamaserver.h"
 #include "fakeinferencerequest.h"
@@ -134,6 +135,73 @@ QByteArray words(int count)
 
 
 // ---- building blocks ------------------------------------------------------------
+
+// What the real llama-server (v0.5.0, de3ff81) answered to these bodies on /v1/chat/completions
+// and /models/load: nlohmann::json's parse errors, word for word.
+void tst_FakeLlama::jsonSyntax_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("message");   // empty: valid JSON
+    const QString p = u"[json.exception.parse_error.101] parse error at "_s;
+    QTest::newRow("empty") << QByteArray()
+        << p + u"line 1, column 1: attempting to parse an empty input; check that your input string or stream contains the expected JSON"_s;
+    QTest::newRow("blanks") << QByteArray("  ")
+        << p + u"line 1, column 3: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal"_s;
+    QTest::newRow("cut value") << QByteArray(R"({"model":)")
+        << p + u"line 1, column 10: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal"_s;
+    QTest::newRow("cut on line 3") << QByteArray("{\n\"model\":\n")
+        << p + u"line 3, column 1: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal"_s;
+    QTest::newRow("cut key") << QByteArray(R"({"model":"tiny-llama-a",)")
+        << p + u"line 1, column 25: syntax error while parsing object key - unexpected end of input; expected string literal"_s;
+    QTest::newRow("bad literal") << QByteArray(R"({"model": x})")
+        << p + u"line 1, column 11: syntax error while parsing value - invalid literal; last read: '\"model\": x'"_s;
+    QTest::newRow("trailing") << QByteArray(R"({"model":"tiny-llama-a"} x)")
+        << p + u"line 1, column 26: syntax error while parsing value - invalid literal; last read: '\"tiny-llama-a\"} x'; expected end of input"_s;
+    QTest::newRow("tru") << QByteArray(R"({"a":tru})")
+        << p + u"line 1, column 9: syntax error while parsing value - invalid literal; last read: '\"a\":tru}'"_s;
+    QTest::newRow("open string") << QByteArray(R"({"a":"abc)")
+        << p + u"line 1, column 10: syntax error while parsing value - invalid string: missing closing quote; last read: '\"abc'"_s;
+    QTest::newRow("no colon") << QByteArray(R"({"a" 1})")
+        << p + u"line 1, column 6: syntax error while parsing object separator - unexpected number literal; expected ':'"_s;
+    QTest::newRow("cut object") << QByteArray(R"({"a":1 )")
+        << p + u"line 1, column 8: syntax error while parsing object - unexpected end of input; expected '}'"_s;
+    QTest::newRow("cut array value") << QByteArray("[1,")
+        << p + u"line 1, column 4: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal"_s;
+    QTest::newRow("cut array") << QByteArray("[1 ")
+        << p + u"line 1, column 4: syntax error while parsing array - unexpected end of input; expected ']'"_s;
+    QTest::newRow("minus") << QByteArray(R"({"a":-})")
+        << p + u"line 1, column 7: syntax error while parsing value - invalid number; expected digit after '-'; last read: '-}'"_s;
+    QTest::newRow("point") << QByteArray(R"({"a":1.})")
+        << p + u"line 1, column 8: syntax error while parsing value - invalid number; expected digit after '.'; last read: '1.}'"_s;
+    QTest::newRow("raw newline") << QByteArray("{\"a\":\"\n\"}")
+        << p + u"line 2, column 0: syntax error while parsing value - invalid string: control character U+000A (LF) must be escaped to \\u000A or \\n; last read: '\"<U+000A>'"_s;
+    QTest::newRow("bad escape") << QByteArray(R"({"a":"\q"})")
+        << p + u"line 1, column 8: syntax error while parsing value - invalid string: forbidden character after backslash; last read: '\"\\q'"_s;
+    QTest::newRow("key is a literal") << QByteArray("{x")
+        << p + u"line 1, column 2: syntax error while parsing object key - invalid literal; last read: '{x'; expected string literal"_s;
+    QTest::newRow("comma brace") << QByteArray(R"({"a":1,})")
+        << p + u"line 1, column 8: syntax error while parsing object key - unexpected '}'; expected string literal"_s;
+    QTest::newRow("two values") << QByteArray(R"({"a":1 2})")
+        << p + u"line 1, column 8: syntax error while parsing object - unexpected number literal; expected '}'"_s;
+    QTest::newRow("close first") << QByteArray("]")
+        << p + u"line 1, column 1: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal"_s;
+    // A cut UTF-8 sequence: one U+FFFD where the real one writes one.
+    QTest::newRow("cut UTF-8") << QByteArray("{\"model\":\"no-such\",\"messages\":[{\"content\":\"h\xc3\xa9llo \xe4\x96\xe7\x95\x8c\"}]}")
+        << p + u"line 1, column 53: syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: '\"h\u00e9llo \ufffd\ufffd'"_s;
+    QTest::newRow("number overflow") << QByteArray(R"({"a":[-1e999]})")
+        << u"[json.exception.out_of_range.406] number overflow parsing '-1e999'"_s;
+    QTest::newRow("long integer") << QByteArray(R"({"a":123456789012345678901234567890})") << QString();
+    QTest::newRow("valid") << QByteArray(R"({"model":"x","a":[true,false,null,-0,1E+2,0.5e-1,"\u00e9\ud83d\ude00"]})") << QString();
+    QTest::newRow("valid array") << QByteArray("[1]") << QString();
+    QTest::newRow("valid string") << QByteArray(R"( "str" )") << QString();
+}
+
+void tst_FakeLlama::jsonSyntax()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QString, message);
+    QCOMPARE(jsonSyntaxError(body).value_or(QString()), message);
+}
 
 void tst_FakeLlama::jsonNumbers_data()
 {
@@ -888,6 +956,11 @@ void tst_FakeLlama::modelErrors_data()
     QTest::newRow("unknown (18)")
         << QByteArray(R"({"model":"no-such-model","messages":[{"role":"user","content":"Hi"}],"max_tokens":4})")
         << ownHead("400 Bad Request", 97, true) + unknown;
+    // Seen on the real llama-server: JSON that is no object names no model; a body that is not
+    // JSON is its parser's 500.
+    QTest::newRow("not an object") << QByteArray("[1]") << ownHead("400 Bad Request", 104, true) + missing;
+    const QByteArray broken = R"({"error":{"code":500,"message":"[json.exception.parse_error.101] parse error at line 1, column 10: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal","type":"server_error"}})";
+    QTest::newRow("not JSON") << QByteArray(R"({"model":)") << ownHead("500 Internal Server Error", broken.size(), true) + broken;
 }
 
 void tst_FakeLlama::modelErrors()

@@ -12,6 +12,8 @@ private slots:
     // Building blocks
     void jsonNumbers_data();
     void jsonNumbers();
+    void jsonSyntax_data();
+    void jsonSyntax();
     void promptEstimate_data();
     void promptEstimate();
     void parseOptions_data();
