@@ -7,8 +7,17 @@
 # the first one takes about 15 minutes on 2 cores, later runs take a second.
 #
 # Prints nothing but progress; the last line of stdout is the cache folder, which holds
-# bin/llama-server and models/*.gguf.
+# bin/llama-server and models/*.gguf. With --write-dir FILE it also writes that folder into FILE
+# (how ctest's llama_setup fixture tells the tests where it is). Two runs at once (two build
+# folders' test runs) take turns on a lock instead of building into the same folder.
 set -euo pipefail
+
+write_dir=
+case "${1:-}" in
+    --write-dir) [ -n "${2:-}" ] || { echo "llama-setup: --write-dir needs a file" >&2; exit 2; }; write_dir=$2 ;;
+    "") ;;
+    *) echo "usage: $0 [--write-dir FILE]" >&2; exit 2 ;;
+esac
 
 package=node-llama-cpp@3.22.1
 cache_root="${SWITCHYARD_LLAMA_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/switchyard/llama-server}"
@@ -16,12 +25,17 @@ say() { echo "llama-setup: $*" >&2; }
 
 # Debian's python3, which has python3-numpy (a pyenv or venv python3 earlier on PATH may not).
 python=/usr/bin/python3
-for tool in npm git cmake $python; do
+for tool in npm git cmake flock sha256sum $python; do
     command -v "$tool" > /dev/null || { say "$tool is not installed (installer/deps-debian.sh installs it)"; exit 1; }
 done
 $python -c 'import numpy' 2> /dev/null || { say "python3-numpy is not installed (installer/deps-debian.sh installs it)"; exit 1; }
 
 mkdir -p "$cache_root"
+exec 9> "$cache_root/.lock"
+if ! flock -n 9; then
+    say "another llama-setup is running; waiting for it"
+    flock 9
+fi
 pack_dir="$cache_root/package"
 bundle="$pack_dir/package/llama/gitRelease.bundle"
 if [ ! -f "$bundle" ]; then
@@ -53,12 +67,22 @@ if [ ! -x "$dir/bin/llama-server" ]; then
     rm -rf "$src"
 fi
 
+# The models are rewritten when the script that writes them changes: into a folder of their own,
+# then swapped in, so a test run in another build folder never finds half a model.
 models="$dir/models"
-if [ ! -f "$models/.complete" ]; then
+writer="$(dirname "$0")/tiny-gguf.py"
+want=$(sha256sum "$writer" | cut -d' ' -f1)
+if [ ! -f "$models/.complete" ] || [ "$(cat "$models/.complete")" != "$want" ]; then
     say "writing tiny random-weight models into $models"
-    mkdir -p "$models"
-    PYTHONPATH="$dir/vendor/gguf-py" $python "$(dirname "$0")/tiny-gguf.py" \
-        --vocab "$dir/vendor/ggml-vocab-llama-spm.gguf" --out "$models"
-    touch "$models/.complete"
+    rm -rf "$models.tmp" "$models.old" && mkdir -p "$models.tmp"
+    PYTHONPATH="$dir/vendor/gguf-py" $python "$writer" \
+        --vocab "$dir/vendor/ggml-vocab-llama-spm.gguf" --out "$models.tmp"
+    echo "$want" > "$models.tmp/.complete"
+    if [ -d "$models" ]; then mv "$models" "$models.old"; fi
+    mv "$models.tmp" "$models" && rm -rf "$models.old"
+fi
+if [ -n "$write_dir" ]; then
+    mkdir -p "$(dirname "$write_dir")"
+    echo "$dir" > "$write_dir.tmp" && mv "$write_dir.tmp" "$write_dir"
 fi
 echo "$dir"
