@@ -23,6 +23,11 @@ ClaudeCodeExport::ClaudeCodeExport(const QString &baseUrl, const QString &alias)
         {u"DISABLE_TELEMETRY"_s, u"1"_s},
         {u"DISABLE_ERROR_REPORTING"_s, u"1"_s},
         {u"DISABLE_AUTOUPDATER"_s, u"1"_s},
+        // A streaming request that ends in an error event (the relay's refusal after its early
+        // 200: a switch that failed, a lease taken while waiting) is otherwise sent once more
+        // without streaming, and waits through the same switch again. It does not stop the
+        // repeat after a 404: Claude Code checks that status before it reads any setting.
+        {u"CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK"_s, u"1"_s},
     };
 }
 

@@ -10,7 +10,8 @@ namespace switchyard {
 // Claude Code's environment for the relay: the base URL, a placeholder token, and every model
 // variable it reads (default, opus, sonnet, haiku, small/fast, subagent) set to one alias, so
 // its side requests never make a one-model llama.cpp router swap models; plus the switches
-// that keep it from calling the internet.
+// that keep it from calling the internet, and the one that keeps it from sending a failed
+// streaming request again without streaming.
 class ClaudeCodeExport
 {
 public:

@@ -413,8 +413,12 @@ void TestExport::claudeCode()
                              "ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_SMALL_FAST_MODEL", "CLAUDE_CODE_SUBAGENT_MODEL"})
         QCOMPARE(env.value(QLatin1String(name)).toString(), u"3090-flint-40b"_s);
     for (const char *name : {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY",
-                             "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER"})
+                             "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER",
+                             // No second, non-streaming request after an error event (e2e_refusals).
+                             "CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK"})
         QCOMPARE(env.value(QLatin1String(name)).toString(), u"1"_s);
+    // Nothing else: every variable is one the tests above name.
+    QCOMPARE(env.size(), 13);
     // Only strings: settings.json's env takes nothing else.
     for (const QJsonValue &v : env)
         QVERIFY(v.isString());
@@ -422,6 +426,7 @@ void TestExport::claudeCode()
     const QString shell = exporter.shell();
     QCOMPARE(shell.count(u'\n'), env.size());
     QVERIFY(shell.contains("export ANTHROPIC_MODEL=3090-flint-40b\n"_L1));
+    QVERIFY(shell.contains("export CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK=1\n"_L1));
     QVERIFY(shell.startsWith("export ANTHROPIC_BASE_URL=http://127.0.0.1:18766\n"_L1));
 }
 
