@@ -209,12 +209,13 @@ export async function startRelay(t, { upstreams, config }) {
   const relay = {
     url: `http://127.0.0.1:${port}`,
     child,
-    // The journal's request lines: `DATE TIME METHOD PATH model="M" host=H status=S ...`.
+    // The journal's request lines: `DATE TIME METHOD PATH model="M" host=H status=S ...`
+    // (`line` is all of it, with `err="..."` where the relay says why it failed).
     journal() {
       return child.lines
-        .map((line) => line.match(/^\S+ \S+ ([A-Z]+) (\S+) model="([^"]*)" host=(\S+) status=(\d+)/))
-        .filter(Boolean)
-        .map(([line, method, target, model, host, status]) => ({ line, method, target, model, host, status: Number(status) }));
+        .map((line) => [line, line.match(/^\S+ \S+ ([A-Z]+) (\S+) model="([^"]*)" host=(\S+) status=(\d+)/)])
+        .filter(([, m]) => m)
+        .map(([line, [, method, target, model, host, status]]) => ({ line, method, target, model, host, status: Number(status) }));
     },
     posts(filter = () => true) {
       return relay.journal().filter((e) => e.method === 'POST' && filter(e));
@@ -294,9 +295,12 @@ export function jsonLines(text) {
 }
 
 // A counting layer between a client and the relay: every request is recorded (method, path,
-// parsed body) and passed through unchanged, the answer streamed back as it comes.
+// parsed body, and once its head is back the answer's status and content type) and passed
+// through unchanged, the answer streamed back as it comes.
 export async function startRecorder(t, target) {
   const seen = [];
+  let waiters = [];
+  const settle = () => { waiters = waiters.filter((w) => !(seen.some(w.accept) && (w.resolve(seen.find(w.accept)), true))); };
   const upstream = new URL(target);
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -305,7 +309,9 @@ export async function startRecorder(t, target) {
       const body = Buffer.concat(chunks);
       let json;
       try { json = body.length ? JSON.parse(body.toString('utf8')) : undefined; } catch { json = undefined; }
-      seen.push({ method: req.method, path: req.url.split('?')[0], url: req.url, headers: req.headers, json, at: Date.now() });
+      const entry = { method: req.method, path: req.url.split('?')[0], url: req.url, headers: req.headers, json, at: Date.now() };
+      seen.push(entry);
+      settle();
       const headers = { ...req.headers, host: upstream.host };
       delete headers['content-length'];
       delete headers['transfer-encoding'];
@@ -313,6 +319,8 @@ export async function startRecorder(t, target) {
       if (body.length)
         headers['content-length'] = String(body.length);
       const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer) => {
+        entry.answer = { status: answer.statusCode, contentType: answer.headers['content-type'] ?? '', at: Date.now() };
+        settle();
         res.writeHead(answer.statusCode, answer.headers);
         answer.pipe(res);
       });
@@ -322,5 +330,15 @@ export async function startRecorder(t, target) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }));
-  return { url: `http://127.0.0.1:${server.address().port}`, seen };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    seen,
+    // The first request (as recorded above) that passes accept, now or when it comes.
+    waitFor(accept, ms, what) {
+      const found = seen.find(accept);
+      if (found)
+        return Promise.resolve(found);
+      return withTimeout(new Promise((resolve) => waiters.push({ accept, resolve })), ms, `the recorder to see ${what}`);
+    },
+  };
 }
