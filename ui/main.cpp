@@ -112,14 +112,77 @@ ConfigResult resolveWithSettingsFix(const AppOptions &options, AppSettings *sett
     return result;
 }
 
+// The single-instance name of a desktop launch, from what it knows before reading any config:
+// --listen, the settings' listen address, or the default port. Both the running instance and a
+// second launch name it this way, so a config that does not load (or differs) cannot part them.
+QString instanceNameFor(const AppOptions &options, const AppSettings *settings)
+{
+    if (options.headless)
+        return {};
+    return SingleInstance::serverNameFor(StartupConfig::listenPort(ConfigResult(), options, settings));
+}
+
+// Flags of this launch that the running instance does not take on: it keeps its own config.
+QStringList flagsNotHandedOver(const AppOptions &options)
+{
+    QStringList flags = overridesOf(options);
+    flags.removeAll(u"--listen"_s);   // it chose the instance
+    return flags;
+}
+
+// A second desktop launch asks the running one to show its window and is done; true when one
+// answered.
+bool handOverToRunning(const QString &instanceName, const AppOptions &options, QTextStream &err)
+{
+    const SingleInstance::Answer answer = SingleInstance::askRunning(instanceName);
+    if (answer == SingleInstance::Answer::None)
+        return false;
+    if (answer == SingleInstance::Answer::WindowShown)
+        err << QCoreApplication::translate("main", "switchyard: already running; brought its window up") << Qt::endl;
+    else
+        err << QCoreApplication::translate("main", "switchyard: already running, without a window (it has no display)") << Qt::endl;
+    const QStringList ignored = flagsNotHandedOver(options);
+    if (!ignored.isEmpty()) {
+        err << QCoreApplication::translate("main", "switchyard: the running instance keeps its own config; %1 not applied "
+                                                   "(quit it first to start with them)")
+                   .arg(ignored.join(u", "_s))
+            << Qt::endl;
+    }
+    return true;
+}
+
+// A relay started without --headless and without a display still answers second launches, so
+// they say it runs instead of failing on its port or on a config they did not need.
+std::unique_ptr<SingleInstance> listenWindowless(const QString &instanceName, ConsoleJournal *journal, QTextStream &err)
+{
+    if (instanceName.isEmpty())
+        return nullptr;
+    auto instance = std::make_unique<SingleInstance>(instanceName);
+    instance->setWindowless(true);
+    QObject::connect(instance.get(), &SingleInstance::activationRequested, journal, [journal] {
+        journal->line(QCoreApplication::translate("main", "a second launch found this relay; it has no window to show (no display)"));
+    });
+    QString error;
+    if (!instance->listen(&error))
+        err << QCoreApplication::translate("main", "switchyard: a second launch will not find this one: %1").arg(error) << Qt::endl;
+    return instance;
+}
+
 int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
 {
     QTextStream err(stderr);
-    ConsoleJournal journal;
-    UnixSignals unixSignals;
 
     // The window and the tray read the desktop's settings; headless mode only its flags.
     std::unique_ptr<AppSettings> settings = gui ? AppSettings::openDefault() : nullptr;
+
+    // A second launch of the desktop relay raises the first one's window before it starts
+    // anything or reads a config: its own might not load, and it would not be used anyway.
+    const QString instanceName = instanceNameFor(options, settings.get());
+    if (handOverToRunning(instanceName, options, err))
+        return 0;
+
+    ConsoleJournal journal;
+    UnixSignals unixSignals;
 
     std::unique_ptr<fake::DemoFleet> demo;
     QStringList demoUpstreams;
@@ -133,17 +196,6 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
         demoUpstreams = demo->upstreamFlags();
     }
     ConfigResult result = StartupConfig::resolve(options, settings.get(), demoUpstreams);
-
-    // A second launch of the desktop relay raises the first one's window instead, even when
-    // its own arguments would not make a working config.
-    const QString instanceName = options.headless
-        ? QString()
-        : SingleInstance::serverNameFor(StartupConfig::listenPort(result, options, settings.get()));
-    if (!instanceName.isEmpty() && SingleInstance::activateRunning(instanceName)) {
-        err << QCoreApplication::translate("main", "switchyard: already running; brought its window up") << Qt::endl;
-        return 0;
-    }
-
     if (!result.ok()) {
         printErrors(err, result);
         if (!gui || !screenshotsDir.isEmpty())
@@ -209,6 +261,7 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
 
     std::unique_ptr<DesktopApp> desktop;
     std::unique_ptr<ScreenshotRunner> screenshots;
+    const std::unique_ptr<SingleInstance> windowless = gui ? nullptr : listenWindowless(instanceName, &journal, err);
     if (gui) {
         initUiResources();
         QApplication::setWindowIcon(QIcon(u":/icons/switchyard.svg"_s));
@@ -220,8 +273,12 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
         if (waitOk)
             desktopOptions.trayWait = std::chrono::milliseconds(waitMs);
         desktop = std::make_unique<DesktopApp>(clock, &runner, &history, settings.get(), &reloader, desktopOptions);
-        if (!desktop->listenForActivation(instanceName, &error))
+        // Named again: the settings dialog may have changed the listen address since.
+        if (!desktop->listenForActivation(instanceNameFor(options, settings.get()), &error))
             err << QCoreApplication::translate("main", "switchyard: a second launch will not find this one: %1").arg(error) << Qt::endl;
+        QObject::connect(desktop.get(), &DesktopApp::activated, &journal, [&journal] {
+            journal.line(QCoreApplication::translate("main", "a second launch brought the window up"));
+        });
         if (screenshotsDir.isEmpty()) {
             desktop->start();
         } else {

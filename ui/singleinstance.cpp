@@ -1,5 +1,7 @@
 #include "singleinstance.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QLocalServer>
 #include <QLocalSocket>
 
@@ -11,6 +13,7 @@ namespace {
 
 constexpr QByteArrayView ActivateRequest = "activate\n";
 constexpr QByteArrayView ActivateReply = "ok\n";
+constexpr QByteArrayView WindowlessReply = "windowless\n";
 
 } // namespace
 
@@ -26,7 +29,13 @@ QString SingleInstance::serverNameFor(quint16 port)
         user = qEnvironmentVariable("LOGNAME");
     if (user.isEmpty())
         user = u"user"_s;
-    return u"switchyard-%1-%2"_s.arg(user).arg(port);
+    const QString name = u"switchyard-%1-%2"_s.arg(user).arg(port);
+    // The runtime folder is the user's alone and per session; without one, QLocalServer puts a
+    // bare name in the temp folder.
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (!runtime.isEmpty() && QFileInfo(runtime).isDir())
+        return QDir(runtime).filePath(name);
+    return name;
 }
 
 SingleInstance::SingleInstance(QString name, QObject *parent)
@@ -60,21 +69,30 @@ bool SingleInstance::isListening() const
     return m_server->isListening();
 }
 
-bool SingleInstance::activateRunning(const QString &name, std::chrono::milliseconds timeout)
+SingleInstance::Answer SingleInstance::askRunning(const QString &name, std::chrono::milliseconds timeout)
 {
     if (name.isEmpty())
-        return false;
+        return Answer::None;
     QLocalSocket socket;
     socket.connectToServer(name);
     if (!socket.waitForConnected(int(timeout.count())))
-        return false;
+        return Answer::None;
     socket.write(ActivateRequest.data(), ActivateRequest.size());
     if (!socket.waitForBytesWritten(int(timeout.count())))
-        return false;
+        return Answer::None;
     QByteArray reply;
-    while (reply.size() < ActivateReply.size() && socket.waitForReadyRead(int(timeout.count())))
+    while (!reply.contains('\n') && socket.waitForReadyRead(int(timeout.count())))
         reply += socket.readAll();
-    return reply.startsWith(ActivateReply.toByteArray());
+    if (reply.startsWith(ActivateReply))
+        return Answer::WindowShown;
+    if (reply.startsWith(WindowlessReply))
+        return Answer::Windowless;
+    return Answer::None;
+}
+
+bool SingleInstance::activateRunning(const QString &name, std::chrono::milliseconds timeout)
+{
+    return askRunning(name, timeout) != Answer::None;
 }
 
 void SingleInstance::onNewConnection()
@@ -89,7 +107,8 @@ void SingleInstance::onNewConnection()
             }
             const QByteArray line = socket->readLine();
             if (line == ActivateRequest) {
-                socket->write(ActivateReply.data(), ActivateReply.size());
+                const QByteArrayView reply = m_windowless ? WindowlessReply : ActivateReply;
+                socket->write(reply.data(), reply.size());
                 socket->flush();
                 emit activationRequested();
             }

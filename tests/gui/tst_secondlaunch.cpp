@@ -1,0 +1,238 @@
+// A second `switchyard` launch while one runs (issue 17, item 6): it hands over to the running
+// instance before it reads or validates any config, and exits 0. Real processes: the first is
+// `switchyard --demo`, offscreen (no window) and under an Xvfb of its own (a window).
+#include "app/appsettings.h"
+
+#include <QLocalSocket>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <memory>
+
+using namespace switchyard;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int StartTimeoutMs = 20000;
+constexpr int ExitTimeoutMs = 10000;
+
+QString switchyardBinary()
+{
+    return qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u"/switchyard"_s;
+}
+
+// One switchyard process; its output is collected as it comes.
+struct Launch
+{
+    QProcess process;
+    QByteArray out;
+    QByteArray err;
+
+    void start(const QProcessEnvironment &env, const QStringList &arguments)
+    {
+        process.setProcessEnvironment(env);
+        QObject::connect(&process, &QProcess::readyReadStandardOutput, &process, [this] { out += process.readAllStandardOutput(); });
+        QObject::connect(&process, &QProcess::readyReadStandardError, &process, [this] { err += process.readAllStandardError(); });
+        process.start(switchyardBinary(), arguments);
+    }
+    QString said() const { return u"stdout:\n%1\nstderr:\n%2"_s.arg(QString::fromUtf8(out), QString::fromUtf8(err)); }
+    bool exited() const { return process.state() == QProcess::NotRunning; }
+    void stop()
+    {
+        if (exited())
+            return;
+        process.terminate();   // SIGTERM: the relay stops gracefully
+        if (!process.waitForFinished(5000)) {
+            process.kill();
+            process.waitForFinished(3000);
+        }
+    }
+    ~Launch() { stop(); }
+};
+
+// A port nobody listens on just now, for the first instance's settings.
+quint16 freePort()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    return probe.serverPort();
+}
+
+bool answersOn(const QString &name)
+{
+    QLocalSocket socket;
+    socket.connectToServer(name);
+    return socket.waitForConnected(200);
+}
+
+} // namespace
+
+class TstSecondLaunch : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void handsOverToWindowlessRelay();
+    void raisesWindowBeforeReadingConfig();
+
+private:
+    // An environment of the test's own: home, settings, runtime folder, data, no display.
+    QProcessEnvironment isolatedEnvironment() const;
+    bool startFirst(Launch &first, const QProcessEnvironment &env, const QStringList &arguments, const QString &instance);
+    bool startXvfb(QProcess &xvfb, QString *display);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TstSecondLaunch::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    QVERIFY(QFile::exists(switchyardBinary()));
+    for (const char *sub : {"home", "config", "data", "cache", "run"})
+        QVERIFY(QDir(m_dir->path()).mkpath(QString::fromLatin1(sub)));
+    QVERIFY(::chmod(QFile::encodeName(m_dir->filePath(u"run"_s)).constData(), 0700) == 0);
+}
+
+QProcessEnvironment TstSecondLaunch::isolatedEnvironment() const
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    env.insert(u"HOME"_s, m_dir->filePath(u"home"_s));
+    env.insert(u"XDG_CONFIG_HOME"_s, m_dir->filePath(u"config"_s));
+    env.insert(u"XDG_DATA_HOME"_s, m_dir->filePath(u"data"_s));
+    env.insert(u"XDG_CACHE_HOME"_s, m_dir->filePath(u"cache"_s));
+    env.insert(u"XDG_RUNTIME_DIR"_s, m_dir->filePath(u"run"_s));
+    env.insert(u"SWITCHYARD_SETTINGS_FILE"_s, m_dir->filePath(u"settings.ini"_s));
+    env.insert(u"USER"_s, u"sytest"_s);
+    for (const QString &name : {u"DISPLAY"_s, u"WAYLAND_DISPLAY"_s, u"SWITCHYARD_INSTANCE_NAME"_s, u"TMPDIR"_s})
+        env.remove(name);
+    return env;
+}
+
+// Starts the first instance and waits until it answers on its single-instance socket.
+bool TstSecondLaunch::startFirst(Launch &first, const QProcessEnvironment &env, const QStringList &arguments,
+                                 const QString &instance)
+{
+    first.start(env, arguments);
+    if (!first.process.waitForStarted(5000))
+        return false;
+    return QTest::qWaitFor([&] { return first.exited() || answersOn(instance); }, StartTimeoutMs) && !first.exited();
+}
+
+bool TstSecondLaunch::startXvfb(QProcess &xvfb, QString *display)
+{
+    // -displayfd: Xvfb picks a free display and writes its number when it is ready.
+    xvfb.start(u"Xvfb"_s, {u"-displayfd"_s, u"1"_s, u"-screen"_s, u"0"_s, u"1024x768x24"_s, u"-nolisten"_s, u"tcp"_s});
+    if (!xvfb.waitForStarted(5000))
+        return false;
+    if (!QTest::qWaitFor([&] { return xvfb.canReadLine() || xvfb.state() == QProcess::NotRunning; }, 10000))
+        return false;
+    const QByteArray number = xvfb.readLine().trimmed();
+    if (number.isEmpty())
+        return false;
+    *display = u":"_s + QString::fromLatin1(number);
+    return true;
+}
+
+void TstSecondLaunch::handsOverToWindowlessRelay()
+{
+    // Offscreen the demo runs without a window; it still answers second launches. Any port will
+    // do, so the socket is named outright.
+    QProcessEnvironment env = isolatedEnvironment();
+    const QString instance = m_dir->filePath(u"run/switchyard-test"_s);
+    env.insert(u"SWITCHYARD_INSTANCE_NAME"_s, instance);
+    Launch first;
+    QVERIFY2(startFirst(first, env, {u"--demo"_s, u"--listen"_s, u"127.0.0.1:0"_s}, instance), qPrintable(first.said()));
+
+    // No arguments: on its own it has no upstreams, the config error the issue saw.
+    Launch second;
+    second.start(env, {});
+    QVERIFY2(second.process.waitForFinished(ExitTimeoutMs), qPrintable(second.said()));
+    QCOMPARE(second.process.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(second.process.exitCode() == 0, qPrintable(second.said()));
+    QVERIFY2(second.err.contains("already running, without a window"), qPrintable(second.said()));
+    QVERIFY2(!second.err.contains("--upstream"), qPrintable(second.said()));
+    QVERIFY2(!second.out.contains("listening on"), qPrintable(second.said()));
+    QTRY_VERIFY2_WITH_TIMEOUT(first.out.contains("a second launch found this relay"), qPrintable(first.said()), ExitTimeoutMs);
+
+    // With a config of its own: handed over all the same, and told that it is not used.
+    const QString other = m_dir->filePath(u"other.json"_s);
+    Launch third;
+    third.start(env, {u"--config"_s, other});
+    QVERIFY2(third.process.waitForFinished(ExitTimeoutMs), qPrintable(third.said()));
+    QVERIFY2(third.process.exitCode() == 0, qPrintable(third.said()));
+    QVERIFY2(third.err.contains("keeps its own config; --config not applied"), qPrintable(third.said()));
+
+    // --headless never hands over: the config error, as before.
+    Launch headless;
+    headless.start(env, {u"--headless"_s});
+    QVERIFY2(headless.process.waitForFinished(ExitTimeoutMs), qPrintable(headless.said()));
+    QCOMPARE(headless.process.exitCode(), 1);
+    QVERIFY2(headless.err.contains("no upstreams"), qPrintable(headless.said()));
+    QVERIFY2(!headless.err.contains("already running"), qPrintable(headless.said()));
+
+    QVERIFY2(!first.exited(), qPrintable(first.said()));
+    first.stop();
+    QCOMPARE(first.out.count("a second launch found this relay"), 2);
+}
+
+void TstSecondLaunch::raisesWindowBeforeReadingConfig()
+{
+    if (QStandardPaths::findExecutable(u"Xvfb"_s).isEmpty())
+        QSKIP("Xvfb is not installed (apt-get install xvfb)");
+    QProcess xvfb;
+    QString display;
+    const auto stopXvfb = qScopeGuard([&xvfb] {
+        xvfb.terminate();
+        xvfb.waitForFinished(3000);
+    });
+    QVERIFY(startXvfb(xvfb, &display));
+    QProcessEnvironment env = isolatedEnvironment();
+    env.insert(u"QT_QPA_PLATFORM"_s, u"xcb"_s);
+    env.insert(u"DISPLAY"_s, display);
+
+    // The desktop's settings: a port of the test's own, and a config file that cannot be read
+    // (a FIFO nobody writes: reading it blocks). The demo does not read it; a second launch that
+    // did would hang.
+    const quint16 port = freePort();
+    QVERIFY(port != 0);
+    const QString fifo = m_dir->filePath(u"switchyard.json"_s);
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    {
+        AppSettings settings(std::make_unique<QSettings>(m_dir->filePath(u"settings.ini"_s), QSettings::IniFormat));
+        settings.setListen(u"127.0.0.1:%1"_s.arg(port));
+        settings.setConfigPath(fifo);
+        settings.sync();
+    }
+    // The socket lives in the runtime folder, named for the user and the port.
+    const QString instance = m_dir->filePath(u"run/switchyard-sytest-%1"_s.arg(port));
+    Launch first;
+    QVERIFY2(startFirst(first, env, {u"--demo"_s}, instance), qPrintable(first.said()));
+
+    Launch second;
+    second.start(env, {});
+    const bool exited = second.process.waitForFinished(ExitTimeoutMs);
+    second.stop();
+    QVERIFY2(exited, qPrintable(u"the second launch did not exit (reading its config?)\n"_s + second.said()));
+    QVERIFY2(second.process.exitCode() == 0, qPrintable(second.said()));
+    QVERIFY2(second.err.contains("already running; brought its window up"), qPrintable(second.said()));
+    QTRY_VERIFY2_WITH_TIMEOUT(first.out.contains("a second launch brought the window up"), qPrintable(first.said()), ExitTimeoutMs);
+
+    QVERIFY2(!first.exited(), qPrintable(first.said()));
+    first.stop();
+}
+
+QTEST_GUILESS_MAIN(TstSecondLaunch)
+#include "tst_secondlaunch.moc"
