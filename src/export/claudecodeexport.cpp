@@ -26,7 +26,7 @@ ClaudeCodeExport::ClaudeCodeExport(const QString &baseUrl, const QString &alias)
         // A streaming request that ends in an error event (the relay's refusal after its early
         // 200: a switch that failed, a lease taken while waiting) is otherwise sent once more
         // without streaming, and waits through the same switch again. It does not stop the
-        // repeat after a 404: Claude Code checks that status before it reads any setting.
+        // repeat after a 404: Claude Code's check for that status reads no setting.
         {u"CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK"_s, u"1"_s},
     };
 }
