@@ -746,12 +746,12 @@ Befehle:
     </message>
     <message>
         <location line="+40"/>
-        <location line="+89"/>
+        <location line="+141"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location line="-140"/>
         <source>The relay cannot start with this config.</source>
         <translation>Das Relay kann mit dieser Konfiguration nicht starten.</translation>
     </message>
@@ -761,17 +761,32 @@ Befehle:
         <translation>Einstellungen öffnen …</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+41"/>
+        <source>switchyard: already running, without a window (it has no display)</source>
+        <translation>switchyard: läuft bereits, ohne Fenster (es gibt keine Anzeige)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>switchyard: the running instance keeps its own config; %1 not applied (quit it first to start with them)</source>
+        <translation>switchyard: die laufende Instanz behält ihre eigene Konfiguration; %1 nicht übernommen (beende sie zuerst, um damit zu starten)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>a second launch found this relay; it has no window to show (no display)</source>
+        <translation>ein zweiter Start hat dieses Relay gefunden; es hat kein Fenster zum Zeigen (keine Anzeige)</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>switchyard: cannot start the demo fleet: %1</source>
         <translation>switchyard: die Demo-Flotte lässt sich nicht starten: %1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="-52"/>
         <source>switchyard: already running; brought its window up</source>
         <translation>switchyard: läuft bereits; dessen Fenster wurde nach vorn geholt</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+76"/>
         <source>switchyard: cannot create the data folder %1</source>
         <translation>switchyard: der Datenordner %1 lässt sich nicht anlegen</translation>
     </message>
@@ -791,12 +806,18 @@ Befehle:
         <translation>Demo-Flotte: Clients auf %1/v1 richten (Modelle: curl %1/v1/models)</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-84"/>
+        <location line="+111"/>
         <source>switchyard: a second launch will not find this one: %1</source>
         <translation>switchyard: ein zweiter Start wird diese Instanz nicht finden: %1</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+2"/>
+        <source>a second launch brought the window up</source>
+        <translation>ein zweiter Start hat das Fenster nach vorn geholt</translation>
+    </message>
+    <message>
+        <location line="+87"/>
         <source>--screenshots runs with --demo</source>
         <translation>--screenshots läuft nur mit --demo</translation>
     </message>
@@ -940,8 +961,8 @@ Prints a client config that points at the relay, with the models the relay lists
                 kimi-k2.5, deepseek-v4-flash, ...): 3090-qwen38-27b becomes the key 3090-q38-27b
                 with &quot;id&quot;: &quot;3090-qwen38-27b&quot;. Context and output limits come from the host.
   claude-code   the &quot;env&quot; block for ~/.claude/settings.json: the base URL, a placeholder token,
-                every model variable Claude Code reads set to one alias, and no traffic to the
-                internet.
+                every model variable Claude Code reads set to one alias, no traffic to the
+                internet, and no second, non-streaming try of a request that failed.
   pi            pi&apos;s models.json (~/.pi/agent/models.json) with a &quot;switchyard&quot; provider.
 
 Options:
@@ -974,8 +995,9 @@ jetzt aufführt (GET /v1/models). Geschrieben wird nur, wenn du es mit --write v
                 gemini, kimi-k2.5, deepseek-v4-flash, ...): aus 3090-qwen38-27b wird der Schlüssel
                 3090-q38-27b mit &quot;id&quot;: &quot;3090-qwen38-27b&quot;. Kontext- und Ausgabegrenzen kommen vom Host.
   claude-code   der &quot;env&quot;-Block für ~/.claude/settings.json: die Basis-URL, ein Platzhalter-Token,
-                jede Modellvariable, die Claude Code liest, auf einen Alias gesetzt, und kein
-                Verkehr ins Internet.
+                jede Modellvariable, die Claude Code liest, auf einen Alias gesetzt, kein
+                Verkehr ins Internet und kein zweiter, nicht streamender Versuch einer
+                fehlgeschlagenen Anfrage.
   pi            die models.json von pi (~/.pi/agent/models.json) mit einem Provider &quot;switchyard&quot;.
 
 Optionen:
