@@ -166,8 +166,9 @@ void ProxiedRequest::onResponseHead()
         return;
     }
     m_outcome.status = status;
-    if (m_shape == ApiShape::Anthropic && status >= 400 && contentType.contains("json")) {
-        // Hold the answer: it may need rewriting into words Claude Code acts on.
+    if (contentType.contains("json") && (status >= 500 || (m_shape == ApiShape::Anthropic && status >= 400))) {
+        // Hold the answer: it may need rewriting into words Claude Code acts on, or be a failed
+        // load that no retry will fix.
         m_holdingError = true;
         return;
     }
@@ -224,8 +225,17 @@ void ProxiedRequest::onFinished()
 {
     if (m_holdingError) {
         const int status = m_exchange->status();
-        if (m_writer) {
-            if (const auto rewritten = ErrorRewrite::forAnthropic(status, m_buffered)) {
+        if (m_writer && status >= 500 && upstreamErrorMessage().contains("failed to load"_L1)) {
+            // A router whose model cannot load answers 500, and every client retries a 500:
+            // the relay's 424 with the engine's reason stops them (DESIGN's error policy).
+            const QString text = u"the engine could not load the model: %1"_s.arg(upstreamErrorMessage());
+            m_outcome.status = 424;
+            m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
+            m_writer->respond(424, ErrorReply::headers(), ErrorReply::body(m_shape, 424, text));
+        } else if (m_writer) {
+            const auto rewritten = m_shape == ApiShape::Anthropic ? ErrorRewrite::forAnthropic(status, m_buffered)
+                                                                  : std::nullopt;
+            if (rewritten) {
                 m_outcome.status = rewritten->status;
                 m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
                 m_writer->respond(rewritten->status, ErrorReply::headers(), rewritten->body);

@@ -677,7 +677,17 @@ void TestRelay::nonStreamingRequestGetsNoEarly200()
     QVERIFY(client.connectToServer());
     client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 4, false)));
     QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
-    QCOMPARE(client.responses().at(0).status, 500);   // llama.cpp's own answer, passed on
+    // llama.cpp's 500 "failed to load" is no retry's business: the relay's 424, in shape.
+    const auto &r = client.responses().at(0);
+    QCOMPARE(r.status, 424);
+    QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
+    const QJsonObject error = QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject();
+    QVERIFY2(error.value("message"_L1).toString().contains("model name=beta failed to load"_L1), r.body.constData());
+    // The same on /v1/messages, in Anthropic's shape.
+    client.send(RawHttpClient::post("/v1/messages", chatBody("h1-beta", 4, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    QCOMPARE(client.responses().at(1).status, 424);
+    QCOMPARE(QJsonDocument::fromJson(client.responses().at(1).body).object().value("type"_L1).toString(), u"error"_s);
 }
 
 void TestRelay::clientLeavingDuringWaitCancelsUpstream()
