@@ -147,6 +147,9 @@ void HostCardDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, co
              StatusPalette::lease());
     } else if (!lastError.isEmpty() && activity == HostActivity::Down) {
         text(lastError, StatusPalette::bad());
+    } else if (activity == HostActivity::Draining || activity == HostActivity::Switching) {
+        // What the drain waits on and what waits with it, or which engine is on its way.
+        text(index.data(HostTableModel::ActivityTextRole).toString(), pal.color(QPalette::Text));
     } else {
         const QString driver = index.data(HostTableModel::DriverRole).toString();
         const int engines = int(index.data(HostTableModel::EnginesRole).toStringList().size());
