@@ -112,6 +112,13 @@ void AdminApi::handle(const IncomingRequest &request, ResponseWriter *writer)
 }
 
 namespace {
+// Who asks: the client's address and program ("192.168.1.31 opencode/1.18.33").
+QString clientName(const HostController::RequestInfo &info)
+{
+    const QString program = info.userAgent.left(info.userAgent.indexOf(u' ')).left(40);
+    return program.isEmpty() ? info.clientAddress : info.clientAddress + u' ' + program;
+}
+
 // What a host holds, for whoever wonders what a drain waits on: each request with its age.
 QJsonArray heldJson(const QList<HostController::HeldRequest> &held)
 {
@@ -121,7 +128,7 @@ QJsonArray heldJson(const QList<HostController::HeldRequest> &held)
         out.append(QJsonObject{{"id"_L1, double(r.id)},
                                {"engine"_L1, r.info.engine},
                                {"alias"_L1, r.info.alias},
-                               {"client"_L1, r.info.client},
+                               {"client"_L1, clientName(r.info)},
                                {"age_ms"_L1, double(std::chrono::duration_cast<std::chrono::milliseconds>(now - r.since).count())}});
     }
     return out;

@@ -83,10 +83,18 @@ void EngineDiscovery::switchedTo(const QString &engine, int status, const QStrin
         next();
         return;
     }
+    const QString host = m_host->host();
+    const Catalog::HostState *state = m_catalog->host(host);
     m_asking = engine;
     m_listTimeout.start();
-    if (m_host)
-        m_catalog->refreshHost(m_host->host());   // the switch already asked; this one sees it up
+    // The switch has the catalog read the new engine's list already; an engine that ran all
+    // along may have been read before we asked, or needs one read now.
+    if (state && !m_catalog->isRefreshing(host)) {
+        if (state->reachable && state->engine == engine && !unknownEngines().contains(engine))
+            listed(host);
+        else
+            m_catalog->refreshHost(host);
+    }
 }
 
 void EngineDiscovery::listed(const QString &host)

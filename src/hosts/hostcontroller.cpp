@@ -54,7 +54,7 @@ HostController::~HostController()
     // Tickets still held (by waiters' callbacks among others) must not call back into a host
     // that is half gone.
     m_destroying = true;
-    m_waiters.clear();
+    m_tickets.clear();
 }
 
 bool HostController::canSwitch() const
@@ -76,7 +76,7 @@ void HostController::engineUnreachable()
 HostTicket HostController::newTicket()
 {
     const RequestId id = m_nextId++;
-    m_tickets.insert(id, LiveTicket{false, {}, std::chrono::steady_clock::now()});
+    m_tickets.insert(id, LiveTicket{false, {}, std::chrono::steady_clock::now(), {}, {}});
     return HostTicket(this, id);
 }
 
@@ -88,7 +88,8 @@ void HostController::request(const HostTicket &ticket, const RequestInfo &info, 
     it->requested = true;
     it->info = info;
     it->since = std::chrono::steady_clock::now();
-    m_waiters.insert(ticket.id(), {std::move(admit), std::move(refuse)});
+    it->admit = std::move(admit);
+    it->refuse = std::move(refuse);
     carryOut(m_machine.requestArrived(ticket.id(), info.engine, info.alias));
 }
 
@@ -99,9 +100,10 @@ void HostController::release(RequestId id)
     const auto it = m_tickets.find(id);
     if (it == m_tickets.end())
         return;
-    const bool requested = it->requested;
+    // Its callbacks go after the books are settled: whatever they hold is released outside the hash.
+    const LiveTicket gone = std::move(*it);
     m_tickets.erase(it);
-    m_waiters.remove(id);
+    const bool requested = gone.requested;
     if (requested)
         carryOut(m_machine.requestFinished(id));
 }
@@ -136,7 +138,7 @@ QString HostController::bookkeepingError() const
             return u"host %1 counts request %2, which holds no ticket"_s.arg(m_host).arg(id);
     }
     for (RequestId id : waiting) {
-        if (!m_waiters.contains(id))
+        if (!m_tickets.value(id).admit)
             return u"host %1 keeps request %2 waiting with no one to admit it"_s.arg(m_host).arg(id);
     }
     return {};
@@ -172,7 +174,7 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
     // Queued like a request: admitted means the engine is up, and the command needs no slot, so
     // it gives its place back at once.
     auto ticket = std::make_shared<HostTicket>(newTicket());
-    request(*ticket, {engine, requestedBy, requestedBy},
+    request(*ticket, {engine, requestedBy, {}, requestedBy},
             [ticket, done] {
                 ticket->release();
                 if (done)
@@ -222,13 +224,21 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
     for (const HostStateMachine::Action &action : actions) {
         if (auto a = std::get_if<HostStateMachine::Admit>(&action)) {
             // Taken out first: admit() may end the request at once, which releases its ticket.
-            const Waiter waiter = m_waiters.take(a->id);
-            if (waiter.admit)
-                waiter.admit();
+            const auto it = m_tickets.find(a->id);
+            if (it == m_tickets.end())
+                continue;
+            const AdmitFn admit = std::exchange(it->admit, nullptr);
+            it->refuse = nullptr;
+            if (admit)
+                admit();
         } else if (auto r = std::get_if<HostStateMachine::Refuse>(&action)) {
-            const Waiter waiter = m_waiters.take(r->id);
-            if (waiter.refuse)
-                waiter.refuse(r->status, r->message);
+            const auto it = m_tickets.find(r->id);
+            if (it == m_tickets.end())
+                continue;
+            const RefuseFn refuse = std::exchange(it->refuse, nullptr);
+            it->admit = nullptr;
+            if (refuse)
+                refuse(r->status, r->message);
         } else if (auto s = std::get_if<HostStateMachine::StartEngine>(&action)) {
             m_switchStarted = std::chrono::steady_clock::now();
             m_switchAlias = s->forAlias;

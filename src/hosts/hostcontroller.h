@@ -36,7 +36,8 @@ public:
     {
         QString engine;
         QString alias;
-        QString client;   // who asks, for the admin API and the host card
+        QString clientAddress;   // who asks, for the admin API
+        QString userAgent;
     };
     // A request the host holds, running or waiting, as the admin API and the window list it.
     struct HeldRequest
@@ -111,17 +112,14 @@ private:
     Catalog *m_catalog;
     HostStateMachine m_machine;
     RequestId m_nextId = 1;
-    struct Waiter
-    {
-        AdmitFn admit;
-        RefuseFn refuse;
-    };
-    QHash<RequestId, Waiter> m_waiters;
+    // Every ticket not released yet; admit and refuse are set while its request waits.
     struct LiveTicket
     {
         bool requested = false;
         RequestInfo info;
         std::chrono::steady_clock::time_point since;
+        AdmitFn admit;
+        RefuseFn refuse;
     };
     QHash<RequestId, LiveTicket> m_tickets;
     bool m_destroying = false;

@@ -33,12 +33,9 @@ bool isMutatingAdminPath(const QByteArray &method, const QString &path)
     return modelsPath && method != "GET" && method != "HEAD" && method != "POST" && method != "OPTIONS";
 }
 
-// Who asks, as the admin API lists a host's requests: the client's address and program.
-QString clientName(const IncomingRequest &request)
+QString hostDownMessage(const QString &host, const QString &why)
 {
-    const QByteArray agent = request.header("user-agent");
-    const QString program = QString::fromUtf8(agent.left(agent.indexOf(' '))).left(40);
-    return program.isEmpty() ? request.clientAddress : request.clientAddress + u' ' + program;
+    return u"host %1 is down: %2"_s.arg(host, why);
 }
 
 } // namespace
@@ -213,7 +210,7 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
             if (!reachable) {
                 const Catalog::HostState *h = m_catalog->host(route.host);
                 const QString why = !h || h->lastError.isEmpty() ? u"not reached yet"_s : h->lastError;
-                refuse(request, w, record, 424, u"host %1 is down: %2"_s.arg(route.host, why));
+                refuse(request, w, record, 424, hostDownMessage(route.host, why));
                 return;
             }
             routeToEngine(request, w, record, route, field);
@@ -303,7 +300,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
         m_catalog->markUnreachable(host, why);
         if (HostController *c = m_controllers.value(host))
             c->engineUnreachable();
-        return u"host %1 is down: %2"_s.arg(host, why);
+        return hostDownMessage(host, why);
     });
     const QString path = request.path;
     if (path == "/models/load"_L1 || path == "/models/unload"_L1) {
@@ -349,7 +346,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     proxied->holdTicket(controller->newTicket());
     QPointer<ProxiedRequest> p(proxied);
     controller->request(
-        proxied->ticket(), {engine, route.alias, clientName(request)},
+        proxied->ticket(), {engine, route.alias, record.clientAddress, record.userAgent},
         [p] {
             if (p)
                 p->begin();
