@@ -2,7 +2,7 @@
 // processes on loopback ports, run the real clients with a scratch HOME, read what each side saw.
 // Every wait is bounded; every process started here is killed by its PID when the test ends.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import http from 'node:http';
 import os from 'node:os';
@@ -339,6 +339,53 @@ export async function startRecorder(t, target) {
       if (found)
         return Promise.resolve(found);
       return withTimeout(new Promise((resolve) => waiters.push({ accept, resolve })), ms, `the recorder to see ${what}`);
+    },
+  };
+}
+
+// The real llama.cpp llama-server that scripts/llama-setup.sh built (ctest's llama_setup fixture
+// writes its cache folder into the file SWITCHYARD_LLAMA_DIR_FILE names; SWITCHYARD_LLAMA_DIR
+// overrides that), as a router over `models`: {name: one of the cache's tiny models}, each
+// linked into a models folder of this test's own under its name. Resolves once it answers
+// /health; `kill()` ends it with SIGKILL and resolves when its port refuses.
+export async function startLlamaServer(t, { models, port, ctx = 256 }) {
+  let dir = process.env.SWITCHYARD_LLAMA_DIR;
+  if (!dir) {
+    const file = process.env.SWITCHYARD_LLAMA_DIR_FILE;
+    if (!file || !existsSync(file))
+      throw new Error('no llama-server: set SWITCHYARD_LLAMA_DIR, or run the llama_setup test first (ctest does)');
+    dir = readFileSync(file, 'utf8').trim();
+  }
+  const modelsDir = path.join(scratchDir(t, 'switchyard-e2e-llama-'), 'models');
+  mkdirSync(modelsDir);
+  for (const [name, model] of Object.entries(models))
+    symlinkSync(path.join(dir, 'models', `${model}.gguf`), path.join(modelsDir, `${name}.gguf`));
+  const child = new Child(t, path.join(dir, 'bin', 'llama-server'), [
+    '--host', '127.0.0.1', '--port', String(port), '--threads', '1', '--no-webui',
+    '--models-dir', modelsDir, '-c', String(ctx),
+  ]);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    const status = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) }).then((r) => r.status, () => 0);
+    if (status === 200)
+      break;
+    if (child.proc.exitCode !== null || Date.now() > deadline)
+      throw new Error(`llama-server on ${url} did not become healthy within 30 s: ${child.stderr.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
+    async kill() {
+      child.kill();
+      await withTimeout(child.exited, 10000, 'llama-server to exit after SIGKILL');
+      const until = Date.now() + 10000;
+      while (!(await isFreePort(port))) {
+        if (Date.now() > until)
+          throw new Error(`port ${port} still taken 10 s after llama-server was killed`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
   };
 }
