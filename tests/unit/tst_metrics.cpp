@@ -1,0 +1,200 @@
+// The Prometheus text the relay's /metrics writes: the 0.0.4 format byte for byte (HELP/TYPE,
+// escaping, numbers, cumulative buckets), and the request counters fed from journal records.
+#include "journal/requestrecord.h"
+#include "metrics/hostgauges.h"
+#include "metrics/processmetrics.h"
+#include "metrics/requestmetrics.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace switchyard;
+using namespace std::chrono_literals;
+using namespace Qt::StringLiterals;
+
+class TestMetrics : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void numbers_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("zero") << 0.0 << QByteArray("0");
+        QTest::newRow("integer") << 1234567.0 << QByteArray("1234567");
+        QTest::newRow("negative") << -3.0 << QByteArray("-3");
+        QTest::newRow("fraction") << 0.25 << QByteArray("0.25");
+        QTest::newRow("shortest round trip") << 0.1 << QByteArray("0.1");
+        QTest::newRow("large") << 1e20 << QByteArray("1e+20");
+        QTest::newRow("+Inf") << std::numeric_limits<double>::infinity() << QByteArray("+Inf");
+        QTest::newRow("-Inf") << -std::numeric_limits<double>::infinity() << QByteArray("-Inf");
+        QTest::newRow("NaN") << std::numeric_limits<double>::quiet_NaN() << QByteArray("NaN");
+    }
+    void numbers()
+    {
+        QFETCH(double, value);
+        QFETCH(QByteArray, text);
+        QCOMPARE(PrometheusText::number(value), text);
+    }
+
+    void escapesLabelValuesAndHelp()
+    {
+        PrometheusText out;
+        out.family("x_total", PrometheusText::Type::Counter, "a \\ help\nline");
+        out.sample("x_total", {{"alias", u"a\"b\\c\nd"_s}}, 1);
+        QCOMPARE(out.text(), QByteArray("# HELP x_total a \\\\ help\\nline\n"
+                                        "# TYPE x_total counter\n"
+                                        "x_total{alias=\"a\\\"b\\\\c\\nd\"} 1\n"));
+    }
+
+    void countersAddUpPerLabelTuple()
+    {
+        CounterFamily c("c_total", "h", {"a", "b"});
+        c.add({u"x"_s, u"1"_s});
+        c.add({u"x"_s, u"1"_s}, 2);
+        c.add({u"y"_s, u"1"_s});
+        PrometheusText out;
+        c.write(out);
+        QCOMPARE(out.text(), QByteArray("# HELP c_total h\n# TYPE c_total counter\n"
+                                        "c_total{a=\"x\",b=\"1\"} 3\n"
+                                        "c_total{a=\"y\",b=\"1\"} 1\n"));
+    }
+
+    // Buckets are cumulative, a value on a bound counts in it, +Inf holds every observation.
+    void histogramsAreCumulative()
+    {
+        HistogramFamily h("d_seconds", "h", {"host"}, {1, 0.5});
+        for (double v : {0.1, 0.5, 0.7, 3.0})
+            h.observe({u"a"_s}, v);
+        PrometheusText out;
+        h.write(out);
+        QCOMPARE(out.text(), QByteArray("# HELP d_seconds h\n# TYPE d_seconds histogram\n"
+                                        "d_seconds_bucket{host=\"a\",le=\"0.5\"} 2\n"
+                                        "d_seconds_bucket{host=\"a\",le=\"1\"} 3\n"
+                                        "d_seconds_bucket{host=\"a\",le=\"+Inf\"} 4\n"
+                                        "d_seconds_sum{host=\"a\"} 4.3\n"
+                                        "d_seconds_count{host=\"a\"} 4\n"));
+    }
+
+    void kinds_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("openai chat") << "POST" << "/v1/chat/completions" << "chat";
+        QTest::newRow("chat without v1") << "POST" << "/chat/completions" << "chat";
+        QTest::newRow("anthropic") << "POST" << "/v1/messages" << "messages";
+        QTest::newRow("count tokens") << "POST" << "/v1/messages/count_tokens" << "messages";
+        QTest::newRow("responses") << "POST" << "/v1/responses" << "responses";
+        QTest::newRow("completions") << "POST" << "/v1/completions" << "completions";
+        QTest::newRow("llama.cpp completion") << "POST" << "/completion" << "completions";
+        QTest::newRow("model list") << "GET" << "/v1/models" << "models";
+        QTest::newRow("router list") << "GET" << "/models" << "models";
+        QTest::newRow("load") << "POST" << "/models/load" << "load";
+        QTest::newRow("unload") << "POST" << "/models/unload" << "unload";
+        QTest::newRow("props") << "GET" << "/props" << "other";
+        QTest::newRow("GET on chat") << "GET" << "/v1/chat/completions" << "other";
+    }
+    void kinds()
+    {
+        QFETCH(QString, method);
+        QFETCH(QString, path);
+        QFETCH(QString, kind);
+        QCOMPARE(requestKind(method, path), kind);
+    }
+
+    void statusClasses()
+    {
+        QCOMPARE(statusClass(200), u"2xx"_s);
+        QCOMPARE(statusClass(424), u"4xx"_s);
+        QCOMPARE(statusClass(502), u"5xx"_s);
+        QCOMPARE(statusClass(0), u"none"_s);
+    }
+
+    void requestsAreCountedByTheirLabels()
+    {
+        RequestMetrics metrics;
+        RequestRecord r;
+        r.method = u"POST"_s;
+        r.path = u"/v1/chat/completions"_s;
+        r.model = u"3090-flint-40b"_s;
+        r.host = u"3090"_s;
+        r.engine = u"mainline"_s;
+        r.status = 200;
+        r.userAgent = u"opencode/1.18.33"_s;
+        r.bytesOut = 1000;
+        r.duration = 2s;
+        r.timeToFirstByte = 50ms;
+        r.streamedTokens = 120;
+        r.tokensPerSecond = 60;
+        metrics.record(r);
+        metrics.record(r);
+        r.status = 424;
+        r.streamedTokens.reset();
+        r.tokensPerSecond.reset();
+        metrics.record(r);
+
+        const QStringList ok{u"3090"_s, u"mainline"_s, u"3090-flint-40b"_s, u"chat"_s, u"2xx"_s, u"opencode"_s};
+        QCOMPARE(metrics.requests().value(ok), 2.0);
+        QStringList refused = ok;
+        refused[4] = u"4xx"_s;
+        QCOMPARE(metrics.requests().value(refused), 1.0);
+
+        PrometheusText out;
+        metrics.write(out);
+        const QByteArray text = out.text();
+        QVERIFY(text.contains("switchyard_streamed_tokens_total{host=\"3090\",alias=\"3090-flint-40b\"} 240\n"));
+        QVERIFY(text.contains("switchyard_response_bytes_total{host=\"3090\",alias=\"3090-flint-40b\"} 3000\n"));
+        QVERIFY(text.contains("switchyard_request_first_byte_seconds_count{host=\"3090\",alias=\"3090-flint-40b\"} 3\n"));
+        QVERIFY(text.contains("switchyard_stream_tokens_per_second_bucket{host=\"3090\",alias=\"3090-flint-40b\",le=\"50\"} 0\n"));
+        QVERIFY(text.contains("switchyard_stream_tokens_per_second_bucket{host=\"3090\",alias=\"3090-flint-40b\",le=\"75\"} 2\n"));
+        // Every family is announced once, before its samples.
+        QCOMPARE(text.count("# TYPE switchyard_requests_total counter\n"), 1);
+        QVERIFY(text.indexOf("# TYPE switchyard_requests_total") < text.indexOf("switchyard_requests_total{"));
+    }
+    void hostGaugesHaveOneSeriesPerStateAndEngine()
+    {
+        HostGauges h;
+        h.host = u"3090"_s;
+        h.state = u"draining"_s;
+        h.engine = u"fork"_s;
+        h.engines = {u"mainline"_s, u"fork"_s};
+        h.running = 2;
+        h.waiting = 1;
+        h.leased = false;
+        h.modelsLoaded = 1;
+        PrometheusText out;
+        writeHostGauges(out, {h}, {u"serving"_s, u"draining"_s});
+        const QByteArray text = out.text();
+        QVERIFY(text.contains("switchyard_host_requests_in_flight{host=\"3090\"} 2\n"));
+        QVERIFY(text.contains("switchyard_host_requests_waiting{host=\"3090\"} 1\n"));
+        QVERIFY(text.contains("switchyard_host_lease_held{host=\"3090\"} 0\n"));
+        QVERIFY(text.contains("switchyard_host_models_loaded{host=\"3090\"} 1\n"));
+        QVERIFY(text.contains("switchyard_host_state{host=\"3090\",state=\"serving\"} 0\n"));
+        QVERIFY(text.contains("switchyard_host_state{host=\"3090\",state=\"draining\"} 1\n"));
+        QVERIFY(text.contains("switchyard_engine_running{host=\"3090\",engine=\"mainline\"} 0\n"));
+        QVERIFY(text.contains("switchyard_engine_running{host=\"3090\",engine=\"fork\"} 1\n"));
+    }
+
+    void processMetricsReadThisProcess()
+    {
+        PrometheusText out;
+        const QDateTime started = QDateTime::fromMSecsSinceEpoch(1764633600500);
+        writeProcessMetrics(out, started);
+        const QByteArray text = out.text();
+        QVERIFY(text.contains("process_start_time_seconds 1764633600.5\n"));
+        const auto value = [&](const QByteArray &name) {
+            const qsizetype at = text.indexOf("\n" + name + ' ');
+            return at < 0 ? -1.0 : text.mid(at + name.size() + 2, text.indexOf('\n', at + 1) - at - name.size() - 2).toDouble();
+        };
+        QVERIFY2(value("process_resident_memory_bytes") > 1024 * 1024, text.constData());
+        // stdin, stdout and stderr at least.
+        QVERIFY2(value("process_open_fds") >= 3, text.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetrics)
+#include "tst_metrics.moc"
