@@ -11,6 +11,7 @@ packages=(
   clang libclang-rt-14-dev libqt6svg6 trayer
   systemd man-db desktop-file-utils
   python3 python3-numpy git
+  prometheus  # promtool and a real Prometheus server for the /metrics tests (started by the tests on loopback)
 )
 
 missing=()
