@@ -1,0 +1,39 @@
+#pragma once
+
+#include "config/config.h"
+#include "config/jsonnode.h"
+
+#include <QCoreApplication>
+
+namespace switchyard {
+
+class ConfigReport;
+class FieldReader;
+class SecretReader;
+
+// The relay file's "clients", "admin" and "tls": who may use the relay. See docs/SECURITY.md.
+class AccessConfigReader final
+{
+    // The config's messages share one translation context, whichever class words them.
+    Q_DECLARE_TR_FUNCTIONS(ConfigLoader)
+
+public:
+    AccessConfigReader(ConfigReport &report, FieldReader &fields, SecretReader &secrets)
+        : m_report(report), m_fields(fields), m_secrets(secrets)
+    {
+    }
+
+    // Leaves access.lan alone: it is read with "listen".
+    void read(const JsonNode &root, AccessConfig &access);
+
+private:
+    void readClients(const JsonNode &root, AccessConfig &access);
+    void readAdmin(const JsonNode &root, AccessConfig &access);
+    void readTls(const JsonNode &root, AccessConfig &access);
+
+    ConfigReport &m_report;
+    FieldReader &m_fields;
+    SecretReader &m_secrets;
+};
+
+} // namespace switchyard
