@@ -21,24 +21,28 @@ const QStringList TlsFields = {u"cert"_s, u"key"_s};
 
 } // namespace
 
+AccessConfigReader::AccessConfigReader(ConfigReport &report, FieldReader &fields, SecretReader &secrets)
+    : m_report(report), m_fields(fields), m_secrets(secrets)
+{
+}
+
 void AccessConfigReader::read(const JsonNode &root, AccessConfig &access)
 {
-    readClients(root, access);
-    readAdmin(root, access);
-    readTls(root, access);
+    if (const JsonNode *clients = m_fields.section(root, u"clients"_s, ClientsFields))
+        readClients(*clients, access);
+    if (const JsonNode *admin = m_fields.section(root, u"admin"_s, AdminFields))
+        readAdmin(*admin, access);
+    if (const JsonNode *tls = m_fields.section(root, u"tls"_s, TlsFields))
+        readTls(*tls, access);
 }
 
 // clients.api_keys, api_keys_file (one key per line, # comments) and api_keys_env
 // (separated by commas or white space); all the keys of all three count.
-void AccessConfigReader::readClients(const JsonNode &root, AccessConfig &access)
+void AccessConfigReader::readClients(const JsonNode &clients, AccessConfig &access)
 {
-    const JsonNode *clients = m_fields.field(root, QString(), u"clients"_s, Type::Object);
-    if (!clients)
-        return;
     const QString path = u"clients"_s;
-    m_fields.checkFields(*clients, path, ClientsFields);
     QStringList keys;
-    if (const JsonNode *list = m_fields.field(*clients, path, u"api_keys"_s, Type::Array)) {
+    if (const JsonNode *list = m_fields.field(clients, path, u"api_keys"_s, Type::Array)) {
         const QString listPath = memberPath(path, u"api_keys"_s);
         if (list->children.empty())
             m_report.error(list->line, listPath, tr("must not be empty (leave the field out for no keys)"));
@@ -53,7 +57,7 @@ void AccessConfigReader::readClients(const JsonNode &root, AccessConfig &access)
             }
         }
     }
-    if (const JsonNode *file = m_fields.field(*clients, path, u"api_keys_file"_s, Type::String)) {
+    if (const JsonNode *file = m_fields.field(clients, path, u"api_keys_file"_s, Type::String)) {
         const QString filePath = memberPath(path, u"api_keys_file"_s);
         if (const std::optional<QByteArray> data = m_secrets.readFile(*file, filePath)) {
             const QList<QByteArray> lines = data->split('\n');
@@ -71,7 +75,7 @@ void AccessConfigReader::readClients(const JsonNode &root, AccessConfig &access)
                 m_report.error(file->line, filePath, tr("\"%1\" holds no keys (one per line)").arg(file->string));
         }
     }
-    if (const JsonNode *env = m_fields.field(*clients, path, u"api_keys_env"_s, Type::String)) {
+    if (const JsonNode *env = m_fields.field(clients, path, u"api_keys_env"_s, Type::String)) {
         const QString envPath = memberPath(path, u"api_keys_env"_s);
         if (const std::optional<QByteArray> value = m_secrets.readEnv(*env, envPath)) {
             const QStringList parts = QString::fromUtf8(*value).split(QRegularExpression(u"[\\s,]+"_s),
@@ -87,18 +91,14 @@ void AccessConfigReader::readClients(const JsonNode &root, AccessConfig &access)
 }
 
 // admin.token, or token_file (its first line), or token_env: one of them.
-void AccessConfigReader::readAdmin(const JsonNode &root, AccessConfig &access)
+void AccessConfigReader::readAdmin(const JsonNode &admin, AccessConfig &access)
 {
-    const JsonNode *admin = m_fields.field(root, QString(), u"admin"_s, Type::Object);
-    if (!admin)
-        return;
     const QString path = u"admin"_s;
-    m_fields.checkFields(*admin, path, AdminFields);
-    const JsonNode *token = m_fields.field(*admin, path, u"token"_s, Type::String);
-    const JsonNode *file = m_fields.field(*admin, path, u"token_file"_s, Type::String);
-    const JsonNode *env = m_fields.field(*admin, path, u"token_env"_s, Type::String);
+    const JsonNode *token = m_fields.field(admin, path, u"token"_s, Type::String);
+    const JsonNode *file = m_fields.field(admin, path, u"token_file"_s, Type::String);
+    const JsonNode *env = m_fields.field(admin, path, u"token_env"_s, Type::String);
     if (int(token != nullptr) + int(file != nullptr) + int(env != nullptr) > 1) {
-        m_report.error(admin->line, path, tr("use one of token, token_file and token_env"));
+        m_report.error(admin.line, path, tr("use one of token, token_file and token_env"));
         return;
     }
     QString value;
@@ -132,15 +132,11 @@ void AccessConfigReader::readAdmin(const JsonNode &root, AccessConfig &access)
 }
 
 // tls.cert and tls.key: both or neither, each a readable PEM file.
-void AccessConfigReader::readTls(const JsonNode &root, AccessConfig &access)
+void AccessConfigReader::readTls(const JsonNode &tls, AccessConfig &access)
 {
-    const JsonNode *tls = m_fields.field(root, QString(), u"tls"_s, Type::Object);
-    if (!tls)
-        return;
     const QString path = u"tls"_s;
-    m_fields.checkFields(*tls, path, TlsFields);
-    const JsonNode *cert = m_fields.field(*tls, path, u"cert"_s, Type::String, true);
-    const JsonNode *key = m_fields.field(*tls, path, u"key"_s, Type::String, true);
+    const JsonNode *cert = m_fields.field(tls, path, u"cert"_s, Type::String, true);
+    const JsonNode *key = m_fields.field(tls, path, u"key"_s, Type::String, true);
     if (cert) {
         const QString certPath = memberPath(path, u"cert"_s);
         if (const std::optional<QString> file = m_fields.absolutePath(*cert, certPath)) {

@@ -1,15 +1,14 @@
 #pragma once
 
 #include "config/config.h"
+#include "config/configreport.h"
+#include "config/fieldreader.h"
 #include "config/jsonnode.h"
+#include "config/secretreader.h"
 
 #include <QCoreApplication>
 
 namespace switchyard {
-
-class ConfigReport;
-class FieldReader;
-class SecretReader;
 
 // The relay file's "clients", "admin" and "tls": who may use the relay. See docs/SECURITY.md.
 class AccessConfigReader final
@@ -18,18 +17,15 @@ class AccessConfigReader final
     Q_DECLARE_TR_FUNCTIONS(ConfigLoader)
 
 public:
-    AccessConfigReader(ConfigReport &report, FieldReader &fields, SecretReader &secrets)
-        : m_report(report), m_fields(fields), m_secrets(secrets)
-    {
-    }
+    AccessConfigReader(ConfigReport &report, FieldReader &fields, SecretReader &secrets);
 
     // Leaves access.lan alone: it is read with "listen".
     void read(const JsonNode &root, AccessConfig &access);
 
 private:
-    void readClients(const JsonNode &root, AccessConfig &access);
-    void readAdmin(const JsonNode &root, AccessConfig &access);
-    void readTls(const JsonNode &root, AccessConfig &access);
+    void readClients(const JsonNode &clients, AccessConfig &access);
+    void readAdmin(const JsonNode &admin, AccessConfig &access);
+    void readTls(const JsonNode &tls, AccessConfig &access);
 
     ConfigReport &m_report;
     FieldReader &m_fields;

@@ -20,11 +20,9 @@ const QStringList AgentEngineFields = {u"url"_s, u"argv"_s, u"start_timeout_s"_s
 
 void AgentConfigReader::read(const JsonNode &root, AgentConfig &config)
 {
-    if (!m_fields.checkDocumentIsObject(root))
+    if (!m_fields.checkDocument(root, AgentTopFields, RelayConfigReader::topFields(),
+                                tr("this is an agent's file: it lists the box's own engines, not hosts")))
         return;
-    m_fields.checkDuplicates(root, QString());
-    m_fields.checkFields(root, QString(), AgentTopFields, RelayConfigReader::topFields(),
-                         tr("this is an agent's file: it lists the box's own engines, not hosts"));
 
     const JsonNode *listen = m_fields.readListen(root, config.listenAddress, config.listenPort);
     m_fields.readToken(root, QString(), u"token"_s, config.token);

@@ -16,12 +16,24 @@ namespace switchyard {
 using namespace Qt::StringLiterals;
 using Type = JsonNode::Type;
 
-bool FieldReader::checkDocumentIsObject(const JsonNode &root)
+bool FieldReader::checkDocument(const JsonNode &root, const QStringList &known, const QStringList &misplaced,
+                                const QString &misplacedHint)
 {
-    if (root.isObject())
-        return true;
-    m_report.error(root.line, QString(), tr("expected an object, got %1").arg(describe(root)));
-    return false;
+    if (!root.isObject()) {
+        m_report.error(root.line, QString(), tr("expected an object, got %1").arg(describe(root)));
+        return false;
+    }
+    checkDuplicates(root, QString());
+    checkFields(root, QString(), known, misplaced, misplacedHint);
+    return true;
+}
+
+const JsonNode *FieldReader::section(const JsonNode &root, const QString &key, const QStringList &known)
+{
+    const JsonNode *object = field(root, QString(), key, Type::Object);
+    if (object)
+        checkFields(*object, key, known);
+    return object;
 }
 
 void FieldReader::checkDuplicates(const JsonNode &node, const QString &path)

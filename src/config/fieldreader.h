@@ -31,8 +31,13 @@ public:
 
     explicit FieldReader(ConfigReport &report) : m_report(report) {}
 
-    // The whole document must be an object; false after reporting what it is instead.
-    bool checkDocumentIsObject(const JsonNode &root);
+    // The whole document: an object (false after reporting what it is instead), without duplicate
+    // keys or unknown fields (see checkFields).
+    bool checkDocument(const JsonNode &root, const QStringList &known, const QStringList &misplaced,
+                       const QString &misplacedHint);
+    // The optional top-level object called key, its unknown fields reported; nullptr when absent
+    // or not an object.
+    const JsonNode *section(const JsonNode &root, const QString &key, const QStringList &known);
     // Duplicate keys anywhere: QJsonDocument would silently keep the last one.
     void checkDuplicates(const JsonNode &node, const QString &path);
     // Unknown fields are errors: a typo must not quietly fall back to a default. A field that

@@ -23,6 +23,11 @@ const QStringList Drivers = {u"static"_s, u"local"_s, u"agent"_s, u"command"_s};
 
 } // namespace
 
+HostConfigReader::HostConfigReader(ConfigReport &report, FieldReader &fields, SecretReader &secrets)
+    : m_report(report), m_fields(fields), m_secrets(secrets)
+{
+}
+
 const QStringList &HostConfigReader::hostFields()
 {
     return HostFields;

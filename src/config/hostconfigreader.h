@@ -1,17 +1,16 @@
 #pragma once
 
 #include "config/config.h"
+#include "config/configreport.h"
+#include "config/fieldreader.h"
 #include "config/jsonnode.h"
+#include "config/secretreader.h"
 
 #include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
 namespace switchyard {
-
-class ConfigReport;
-class FieldReader;
-class SecretReader;
 
 // The relay file's "hosts": each GPU box, its driver and its engines. Which fields a host and an
 // engine need depends on the driver.
@@ -21,10 +20,7 @@ class HostConfigReader final
     Q_DECLARE_TR_FUNCTIONS(ConfigLoader)
 
 public:
-    HostConfigReader(ConfigReport &report, FieldReader &fields, SecretReader &secrets)
-        : m_report(report), m_fields(fields), m_secrets(secrets)
-    {
-    }
+    HostConfigReader(ConfigReport &report, FieldReader &fields, SecretReader &secrets);
 
     // The fields of one host, for telling a user who writes one at the top where it goes.
     static const QStringList &hostFields();

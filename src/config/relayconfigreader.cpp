@@ -58,11 +58,9 @@ const QStringList &RelayConfigReader::topFields()
 
 void RelayConfigReader::read(const JsonNode &root, Config &config)
 {
-    if (!m_fields.checkDocumentIsObject(root))
+    if (!m_fields.checkDocument(root, TopFields, HostConfigReader::hostFields(),
+                                tr("host fields go inside \"hosts\": {\"NAME\": {...}}")))
         return;
-    m_fields.checkDuplicates(root, QString());
-    m_fields.checkFields(root, QString(), TopFields, HostConfigReader::hostFields(),
-                         tr("host fields go inside \"hosts\": {\"NAME\": {...}}"));
 
     // A listen that does not parse leaves the address at its loopback default.
     const JsonNode *listen = m_fields.readListen(root, config.listenAddress, config.listenPort);
@@ -142,11 +140,10 @@ void RelayConfigReader::readAliases(const JsonNode &root, Config &config)
 
 void RelayConfigReader::readWaiting(const JsonNode &root, Config &config)
 {
-    const JsonNode *waiting = m_fields.field(root, QString(), u"waiting"_s, Type::Object);
+    const JsonNode *waiting = m_fields.section(root, u"waiting"_s, WaitingFields);
     if (!waiting)
         return;
     const QString path = u"waiting"_s;
-    m_fields.checkFields(*waiting, path, WaitingFields);
     m_fields.readSeconds(*waiting, path, u"early_200_after_s"_s, config.waiting.early200After);
     m_fields.readSeconds(*waiting, path, u"comment_every_s"_s, config.waiting.commentEvery);
     for (const QString &key : WaitingFields) {
@@ -161,11 +158,10 @@ void RelayConfigReader::readWaiting(const JsonNode &root, Config &config)
 
 void RelayConfigReader::readLimits(const JsonNode &root, Config &config)
 {
-    const JsonNode *limits = m_fields.field(root, QString(), u"limits"_s, Type::Object);
+    const JsonNode *limits = m_fields.section(root, u"limits"_s, LimitsFields);
     if (!limits)
         return;
     const QString path = u"limits"_s;
-    m_fields.checkFields(*limits, path, LimitsFields);
     if (const JsonNode *mb = m_fields.field(*limits, path, u"max_body_mb"_s, Type::Number)) {
         const QString mbPath = memberPath(path, u"max_body_mb"_s);
         if (!(mb->number > 0))
