@@ -165,30 +165,30 @@ Befehle:
         <translation>ein Objekt erwartet, aber %1 erhalten</translation>
     </message>
     <message>
-        <location filename="../src/config/relayconfigreader.cpp" line="+65"/>
+        <location filename="../src/config/relayconfigreader.cpp" line="+62"/>
         <source>host fields go inside &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</source>
         <translation>Host-Felder gehören in &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</translation>
     </message>
     <message>
-        <location filename="../src/config/agentconfigreader.cpp" line="+27"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="+24"/>
         <source>this is an agent&apos;s file: it lists the box&apos;s own engines, not hosts</source>
         <translation>das ist die Datei eines Agenten: sie führt die Engines des Rechners selbst auf, keine Hosts</translation>
     </message>
     <message>
         <location filename="../src/config/accessconfigreader.cpp" line="+127"/>
-        <location filename="../src/config/fieldreader.cpp" line="+173"/>
+        <location filename="../src/config/fieldreader.cpp" line="+185"/>
         <source>must not be empty (leave the field out for no token)</source>
         <translation>darf nicht leer sein (für kein Token das Feld weglassen)</translation>
     </message>
     <message>
-        <location filename="../src/config/agentconfigreader.cpp" line="+43"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="+44"/>
         <source>no engines configured; an agent needs at least one</source>
         <translation>keine Engines konfiguriert; ein Agent braucht mindestens eine</translation>
     </message>
     <message>
-        <location filename="../src/config/accessconfigreader.cpp" line="-77"/>
+        <location filename="../src/config/accessconfigreader.cpp" line="-73"/>
         <location filename="../src/config/engineurl.cpp" line="+8"/>
-        <location filename="../src/config/hostconfigreader.cpp" line="+196"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+201"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
@@ -269,7 +269,7 @@ Befehle:
     </message>
     <message>
         <location line="+51"/>
-        <location filename="../src/config/relayconfigreader.cpp" line="+107"/>
+        <location filename="../src/config/relayconfigreader.cpp" line="+106"/>
         <source>must be greater than 0</source>
         <translation>muss größer als 0 sein</translation>
     </message>
@@ -355,7 +355,7 @@ Befehle:
         <translation>darf nicht leer sein: das Programm und seine Argumente angeben</translation>
     </message>
     <message>
-        <location filename="../src/config/relayconfigreader.cpp" line="-98"/>
+        <location filename="../src/config/relayconfigreader.cpp" line="-96"/>
         <source>&quot;%1&quot; is reachable from other machines: add &quot;lan&quot;: true to serve the LAN (and set clients.api_keys; see docs/SECURITY.md), or listen on 127.0.0.1</source>
         <translation>„%1“ ist von anderen Rechnern aus erreichbar: „lan“: true setzen, um im LAN zu dienen (und clients.api_keys setzen; siehe docs/SECURITY.md), oder auf 127.0.0.1 lauschen</translation>
     </message>
@@ -415,7 +415,7 @@ Befehle:
         <translation>die Variable %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+17"/>
         <source>use one of token, token_file and token_env</source>
         <translation>genau eines von token, token_file und token_env verwenden</translation>
     </message>
@@ -495,12 +495,12 @@ Befehle:
         <translation>keine Engine von Host %1 führt das Modell &quot;%2&quot;</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>clients on Node&apos;s fetch give up after %1 s without a response; keep this below that</source>
         <translation>Clients mit Nodes fetch geben nach %1 s ohne Antwort auf; diesen Wert darunter halten</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>must be at most %1</source>
         <translation>darf höchstens %1 sein</translation>
     </message>
