@@ -160,42 +160,40 @@ Befehle:
 <context>
     <name>ConfigLoader</name>
     <message>
-        <location filename="../src/config/configloader.cpp" line="+140"/>
-        <location line="+243"/>
+        <location filename="../src/config/fieldreader.cpp" line="+23"/>
         <source>expected an object, got %1</source>
         <translation>ein Objekt erwartet, aber %1 erhalten</translation>
     </message>
     <message>
-        <location line="-238"/>
+        <location filename="../src/config/relayconfigreader.cpp" line="+62"/>
         <source>host fields go inside &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</source>
         <translation>Host-Felder gehören in &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</translation>
     </message>
     <message>
-        <location line="+243"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="+24"/>
         <source>this is an agent&apos;s file: it lists the box&apos;s own engines, not hosts</source>
         <translation>das ist die Datei eines Agenten: sie führt die Engines des Rechners selbst auf, keine Hosts</translation>
     </message>
     <message>
-        <location line="-48"/>
-        <location line="+58"/>
-        <location line="+318"/>
+        <location filename="../src/config/accessconfigreader.cpp" line="+127"/>
+        <location filename="../src/config/fieldreader.cpp" line="+185"/>
         <source>must not be empty (leave the field out for no token)</source>
         <translation>darf nicht leer sein (für kein Token das Feld weglassen)</translation>
     </message>
     <message>
-        <location line="-283"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="+44"/>
         <source>no engines configured; an agent needs at least one</source>
         <translation>keine Engines konfiguriert; ein Agent braucht mindestens eine</translation>
     </message>
     <message>
-        <location line="-170"/>
-        <location line="+187"/>
-        <location line="+378"/>
+        <location filename="../src/config/accessconfigreader.cpp" line="-73"/>
+        <location filename="../src/config/engineurl.cpp" line="+8"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+201"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
     <message>
-        <location line="-373"/>
+        <location filename="../src/config/engineurl.cpp" line="+5"/>
         <source>not a valid URL: &quot;%1&quot;</source>
         <translation>keine gültige URL: &quot;%1&quot;</translation>
     </message>
@@ -210,7 +208,7 @@ Befehle:
         <translation>die URL darf keine Abfrage und kein Fragment haben: &quot;%1&quot;</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../src/config/fieldreader.cpp" line="+19"/>
         <source>null</source>
         <translation>null</translation>
     </message>
@@ -240,17 +238,17 @@ Befehle:
         <translation>ein Objekt</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-126"/>
         <source>expected %1, got %2</source>
         <translation>%1 erwartet, aber %2 erhalten</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="-58"/>
         <source>duplicate key (first on line %1)</source>
         <translation>doppelter Schlüssel (zuerst in Zeile %1)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>unknown field (did you mean &quot;%1&quot;?)</source>
         <translation>unbekanntes Feld (war &quot;%1&quot; gemeint?)</translation>
     </message>
@@ -265,18 +263,18 @@ Befehle:
         <translation>unbekanntes Feld (bekannte Felder: %1)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+24"/>
         <source>required field missing</source>
         <translation>Pflichtfeld fehlt</translation>
     </message>
     <message>
-        <location line="+43"/>
-        <location line="+340"/>
+        <location line="+51"/>
+        <location filename="../src/config/relayconfigreader.cpp" line="+106"/>
         <source>must be greater than 0</source>
         <translation>muss größer als 0 sein</translation>
     </message>
     <message>
-        <location line="-336"/>
+        <location line="+4"/>
         <source>must be at most %1 (a day)</source>
         <translation>darf höchstens %1 sein (ein Tag)</translation>
     </message>
@@ -286,25 +284,22 @@ Befehle:
         <translation>muss mindestens 0.001 sein</translation>
     </message>
     <message>
-        <location line="-422"/>
-        <location line="+440"/>
+        <location line="+12"/>
         <source>must not be empty (leave the field out for the default)</source>
         <translation>darf nicht leer sein (für die Vorgabe das Feld weglassen)</translation>
     </message>
     <message>
-        <location line="-436"/>
-        <location line="+438"/>
+        <location line="+5"/>
         <source>must be an absolute path (or start with &quot;~/&quot;), got &quot;%1&quot;</source>
         <translation>muss ein absoluter Pfad sein (oder mit &quot;~/&quot; beginnen), aber &quot;%1&quot; erhalten</translation>
     </message>
     <message>
-        <location line="+38"/>
-        <location line="+410"/>
+        <location filename="../src/config/confignames.cpp" line="+25"/>
         <source>invalid host name &quot;%1&quot;: use only letters, digits, &apos;.&apos; and &apos;_&apos; (no &apos;-&apos;: clients name models &quot;&lt;host&gt;-&lt;model&gt;&quot;)</source>
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location line="-404"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-152"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
@@ -324,19 +319,18 @@ Befehle:
         <translation>unbekannter Treiber &quot;%1&quot; (war &quot;%2&quot; gemeint?)</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <location line="+11"/>
+        <location line="+13"/>
+        <location line="+1"/>
         <source>only used with driver &quot;agent&quot;</source>
         <translation>wird nur mit dem Treiber &quot;agent&quot; verwendet</translation>
     </message>
     <message>
-        <location line="-307"/>
-        <location line="+332"/>
+        <location filename="../src/config/confignames.cpp" line="+6"/>
         <source>invalid engine name &quot;%1&quot;: use only letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+42"/>
         <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
         <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
     </message>
@@ -346,7 +340,7 @@ Befehle:
         <translation>keine Engines konfiguriert; ein Host braucht mindestens eine</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+33"/>
         <source>model keys must not be empty or start or end with spaces</source>
         <translation>Modellschlüssel dürfen nicht leer sein und nicht mit Leerzeichen beginnen oder enden</translation>
     </message>
@@ -356,22 +350,22 @@ Befehle:
         <translation>Modell &quot;%1&quot; steht zweimal in der Liste</translation>
     </message>
     <message>
-        <location line="-158"/>
+        <location filename="../src/config/fieldreader.cpp" line="+23"/>
         <source>must not be empty: give the program and its arguments</source>
         <translation>darf nicht leer sein: das Programm und seine Argumente angeben</translation>
     </message>
     <message>
-        <location line="-481"/>
+        <location filename="../src/config/relayconfigreader.cpp" line="-96"/>
         <source>&quot;%1&quot; is reachable from other machines: add &quot;lan&quot;: true to serve the LAN (and set clients.api_keys; see docs/SECURITY.md), or listen on 127.0.0.1</source>
         <translation>„%1“ ist von anderen Rechnern aus erreichbar: „lan“: true setzen, um im LAN zu dienen (und clients.api_keys setzen; siehe docs/SECURITY.md), oder auf 127.0.0.1 lauschen</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+13"/>
         <source>no client keys (clients.api_keys): anyone on the LAN can use every model</source>
         <translation>keine Client-Schlüssel (clients.api_keys): Jeder im LAN kann jedes Modell nutzen</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location filename="../src/config/secretreader.cpp" line="+25"/>
         <source>&quot;%1&quot; is not a regular file of at most 1 MiB</source>
         <translation>„%1“ ist keine reguläre Datei von höchstens 1 MiB</translation>
     </message>
@@ -391,12 +385,12 @@ Befehle:
         <translation>die Umgebungsvariable %1 ist nicht gesetzt oder leer</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>%1: a key must be printable ASCII without spaces</source>
         <translation>%1: Ein Schlüssel muss aus druckbarem ASCII ohne Leerzeichen bestehen</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location filename="../src/config/accessconfigreader.cpp" line="-6"/>
         <source>must not be empty (leave the field out for no keys)</source>
         <translation>darf nicht leer sein (das Feld weglassen für keine Schlüssel)</translation>
     </message>
@@ -421,7 +415,7 @@ Befehle:
         <translation>die Variable %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+17"/>
         <source>use one of token, token_file and token_env</source>
         <translation>genau eines von token, token_file und token_env verwenden</translation>
     </message>
@@ -436,12 +430,12 @@ Befehle:
         <translation>das Token</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="-31"/>
         <source>required when listening on %1: without it anyone who can reach the agent can switch and stop this box&apos;s engines (or listen on 127.0.0.1)</source>
         <translation>nötig beim Lauschen auf %1: Ohne es kann jeder, der den Agenten erreicht, die Engines dieses Rechners wechseln und stoppen (oder auf 127.0.0.1 lauschen)</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location filename="../src/config/engineurl.cpp" line="-13"/>
         <source>https:// is not supported for engines and agents (the relay speaks plain HTTP to them): use http://, or terminate TLS on the box, got &quot;%1&quot;</source>
         <translation>https:// wird für Engines und Agenten nicht unterstützt (das Relay spricht einfaches HTTP mit ihnen): http:// verwenden oder TLS auf dem Rechner beenden, erhalten: „%1“</translation>
     </message>
@@ -451,12 +445,12 @@ Befehle:
         <translation>erwartet wurde eine http://-URL, erhalten: „%1“</translation>
     </message>
     <message>
-        <location line="+177"/>
+        <location filename="../src/config/fieldreader.cpp" line="+2"/>
         <source>the program must not be empty</source>
         <translation>das Programm darf nicht leer sein</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-69"/>
         <source>must not be empty (leave the field out for no key)</source>
         <translation>darf nicht leer sein (das Feld weglassen für keinen Schlüssel)</translation>
     </message>
@@ -466,22 +460,22 @@ Befehle:
         <translation>der Schlüssel</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+83"/>
         <source>only used with drivers &quot;local&quot; and &quot;agent&quot;</source>
         <translation>wird nur mit den Treibern &quot;local&quot; und &quot;agent&quot; verwendet</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>not used with driver &quot;static&quot;: its engines are never started or stopped</source>
         <translation>wird mit dem Treiber &quot;static&quot; nicht verwendet: dessen Engines werden nie gestartet oder gestoppt</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>only used with driver &quot;command&quot;</source>
         <translation>wird nur mit dem Treiber &quot;command&quot; verwendet</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location filename="../src/config/relayconfigreader.cpp" line="+21"/>
         <source>a pattern must not be empty or contain spaces or control characters</source>
         <translation>ein Muster darf nicht leer sein und keine Leer- oder Steuerzeichen enthalten</translation>
     </message>
@@ -501,17 +495,17 @@ Befehle:
         <translation>keine Engine von Host %1 führt das Modell &quot;%2&quot;</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+18"/>
         <source>clients on Node&apos;s fetch give up after %1 s without a response; keep this below that</source>
         <translation>Clients mit Nodes fetch geben nach %1 s ohne Antwort auf; diesen Wert darunter halten</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>must be at most %1</source>
         <translation>darf höchstens %1 sein</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location filename="../src/config/configloader.cpp" line="+43"/>
         <source>the file is empty</source>
         <translation>die Datei ist leer</translation>
     </message>
@@ -521,7 +515,7 @@ Befehle:
         <translation>JSON-Syntaxfehler: %1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+22"/>
         <source>cannot read the config file: %1</source>
         <translation>die Konfigurationsdatei lässt sich nicht lesen: %1</translation>
     </message>
@@ -536,7 +530,7 @@ Befehle:
         <translation>NAME=URL erwartet, aber &quot;%1&quot; erhalten</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+11"/>
         <source>host &quot;%1&quot; is given twice</source>
         <translation>Host &quot;%1&quot; ist zweimal angegeben</translation>
     </message>
@@ -1670,7 +1664,7 @@ Beispiele:
         <translation>reserviert von %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+7"/>
+        <location line="+10"/>
         <source>driver %1 · %n engine(s)</source>
         <translation>
             <numerusform>Treiber %1 · %n Engine</numerusform>

@@ -12,6 +12,7 @@ namespace switchyard {
 
 // Reads and validates a Switchyard config. Every problem is reported, each with its field path
 // and line, so one run of `check-config` shows everything that is wrong. See docs/CONFIG.md.
+// The checks of each kind of file are in RelayConfigReader and AgentConfigReader.
 class ConfigLoader final
 {
     Q_DECLARE_TR_FUNCTIONS(ConfigLoader)
@@ -38,10 +39,6 @@ public:
     // "localhost:18766". Port 0 asks the system for a free port. On failure, *error says why.
     static bool parseListen(const QString &text, QHostAddress *address, quint16 *port,
                             QString *error = nullptr);
-
-    // Host names end up in aliases "<host>-<key>", so they cannot contain '-'.
-    static bool isValidHostName(const QString &name);
-    static bool isValidEngineName(const QString &name);
 
     ConfigLoader() = delete;
 };

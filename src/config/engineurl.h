@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+namespace switchyard {
+
+// The base URL of an engine or an agent, as a config file or --upstream gives it.
+class EngineUrl final
+{
+    // The config's messages share one translation context, whichever class words them.
+    Q_DECLARE_TR_FUNCTIONS(ConfigLoader)
+
+public:
+    // A plain http:// URL with a host and no query or fragment, its trailing '/' dropped
+    // ("http://x:8080/" means "http://x:8080"); nullopt with *why set otherwise.
+    static std::optional<QUrl> parse(const QString &text, QString *why);
+
+    EngineUrl() = delete;
+};
+
+} // namespace switchyard

@@ -1,0 +1,220 @@
+#include "config/hostconfigreader.h"
+
+#include "config/closestmatch.h"
+#include "config/confignames.h"
+#include "config/configreport.h"
+#include "config/fieldpath.h"
+#include "config/fieldreader.h"
+#include "config/secretreader.h"
+
+#include <QHash>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+using Type = JsonNode::Type;
+
+namespace {
+
+const QStringList HostFields = {u"driver"_s, u"agent"_s, u"token"_s, u"api_key"_s, u"engines"_s};
+const QStringList EngineFields = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s,
+                                  u"start_timeout_s"_s, u"stop_timeout_s"_s};
+const QStringList Drivers = {u"static"_s, u"local"_s, u"agent"_s, u"command"_s};
+
+} // namespace
+
+HostConfigReader::HostConfigReader(ConfigReport &report, FieldReader &fields, SecretReader &secrets)
+    : m_report(report), m_fields(fields), m_secrets(secrets)
+{
+}
+
+const QStringList &HostConfigReader::hostFields()
+{
+    return HostFields;
+}
+
+void HostConfigReader::read(const JsonNode &root, Config &config)
+{
+    const JsonNode *hosts = m_fields.field(root, QString(), u"hosts"_s, Type::Object, true);
+    if (!hosts)
+        return;
+    const std::vector<const JsonNode *> named = FieldReader::namedMembers(*hosts);
+    for (const JsonNode *node : named) {
+        const QString path = memberPath(u"hosts"_s, node->key);
+        if (!ConfigNames::isValidHostName(node->key))
+            m_report.error(node->line, path, ConfigNames::invalidHostName(node->key));
+        readHost(*node, path, config);
+    }
+    if (named.empty())
+        m_report.error(hosts->line, u"hosts"_s, tr("no hosts configured; add at least one"));
+}
+
+void HostConfigReader::readHost(const JsonNode &node, const QString &path, Config &config)
+{
+    if (!node.isObject()) {
+        m_fields.typeError(node, path, Type::Object);
+        return;
+    }
+    m_fields.checkFields(node, path, HostFields, EngineFields,
+                         tr("engine fields go inside \"engines\": {\"NAME\": {...}}"));
+
+    HostConfig host;
+    host.name = node.key;
+    bool driverKnown = true;
+    if (const JsonNode *driver = node.member(u"driver"_s)) {
+        if (!driver->isString()) {
+            m_fields.typeError(*driver, memberPath(path, u"driver"_s), Type::String);
+            driverKnown = false;
+        } else if (!Drivers.contains(driver->string)) {
+            const QString guess = closestMatch(driver->string, Drivers);
+            m_report.error(driver->line, memberPath(path, u"driver"_s),
+                           guess.isEmpty()
+                               ? tr("unknown driver \"%1\" (expected static, local, agent or command)").arg(driver->string)
+                               : tr("unknown driver \"%1\" (did you mean \"%2\"?)").arg(driver->string, guess));
+            driverKnown = false;
+        } else {
+            host.driver = driver->string;
+        }
+    }
+
+    // A field of another driver is refused, unless the driver itself is in error.
+    if (driverKnown && host.driver == u"agent") {
+        if (std::optional<QUrl> url = m_fields.readUrl(node, path, u"agent"_s))
+            host.agent = *url;
+        m_fields.readToken(node, path, u"token"_s, host.token);
+    } else if (driverKnown) {
+        rejectField(node, path, u"agent"_s, tr("only used with driver \"agent\""));
+        rejectField(node, path, u"token"_s, tr("only used with driver \"agent\""));
+    }
+    readApiKey(node, path, host);
+
+    if (const JsonNode *engines = m_fields.field(node, path, u"engines"_s, Type::Object, true))
+        readEngines(*engines, memberPath(path, u"engines"_s), driverKnown ? host.driver : QString(), host);
+    config.hosts.append(host);
+}
+
+void HostConfigReader::readApiKey(const JsonNode &node, const QString &path, HostConfig &host)
+{
+    const JsonNode *key = m_fields.field(node, path, u"api_key"_s, Type::String);
+    if (!key)
+        return;
+    const QString keyPath = memberPath(path, u"api_key"_s);
+    if (key->string.isEmpty())
+        m_report.error(key->line, keyPath, tr("must not be empty (leave the field out for no key)"));
+    else if (m_secrets.check(key->string, key->line, keyPath, tr("the key")))
+        host.apiKey = key->string;
+}
+
+void HostConfigReader::readEngines(const JsonNode &engines, const QString &enginesPath, const QString &driver,
+                                   HostConfig &host)
+{
+    const std::vector<const JsonNode *> named = FieldReader::namedMembers(engines);
+    QHash<QString, QString> modelOwner;   // model key -> first engine listing it
+    for (const JsonNode *engineNode : named) {
+        const QString enginePath = memberPath(enginesPath, engineNode->key);
+        if (!ConfigNames::isValidEngineName(engineNode->key))
+            m_report.error(engineNode->line, enginePath, ConfigNames::invalidEngineName(engineNode->key));
+        EngineConfig engine = readEngine(*engineNode, enginePath, driver);
+        // A model served by two engines of one host: the first engine wins, like the default.
+        if (const JsonNode *models = engineNode->member(u"models"_s); models && models->isArray()) {
+            for (std::size_t i = 0; i < models->children.size(); ++i) {
+                const JsonNode &model = models->children[i];
+                if (!model.isString() || model.string.isEmpty())
+                    continue;
+                const QString owner = modelOwner.value(model.string);
+                if (owner.isEmpty()) {
+                    modelOwner.insert(model.string, engine.name);
+                } else if (owner != engine.name) {
+                    m_report.warning(model.line, itemPath(memberPath(enginePath, u"models"_s), i),
+                                     tr("model \"%1\" is also listed by engine %2, which comes first and serves it")
+                                         .arg(model.string, owner));
+                }
+            }
+        }
+        host.engines.append(engine);
+    }
+    if (named.empty())
+        m_report.error(engines.line, enginesPath, tr("no engines configured; a host needs at least one"));
+}
+
+EngineConfig HostConfigReader::readEngine(const JsonNode &node, const QString &path, const QString &driver)
+{
+    EngineConfig engine;
+    engine.name = node.key;
+    if (!node.isObject()) {
+        m_fields.typeError(node, path, Type::Object);
+        return engine;
+    }
+    m_fields.checkFields(node, path, EngineFields);
+    if (std::optional<QUrl> url = m_fields.readUrl(node, path, u"url"_s))
+        engine.url = *url;
+    readModels(node, path, engine);
+    readDriverFields(node, path, driver, engine);
+    return engine;
+}
+
+void HostConfigReader::readModels(const JsonNode &node, const QString &path, EngineConfig &engine)
+{
+    const QString modelsPath = memberPath(path, u"models"_s);
+    const JsonNode *models = m_fields.field(node, path, u"models"_s, Type::Array);
+    if (!models)
+        return;
+    const std::optional<QStringList> list = m_fields.readStrings(*models, modelsPath);
+    if (!list)
+        return;
+    for (qsizetype i = 0; i < list->size(); ++i) {
+        const QString &key = list->at(i);
+        const int line = models->children[std::size_t(i)].line;
+        const QString keyPath = itemPath(modelsPath, std::size_t(i));
+        if (key.trimmed().isEmpty() || key != key.trimmed())
+            m_report.error(line, keyPath, tr("model keys must not be empty or start or end with spaces"));
+        else if (engine.models.contains(key))
+            m_report.warning(line, keyPath, tr("model \"%1\" is listed twice").arg(key));
+        else
+            engine.models.append(key);
+    }
+}
+
+// argv, the timeouts and the start and stop commands, each used by some drivers only.
+void HostConfigReader::readDriverFields(const JsonNode &node, const QString &path, const QString &driver,
+                                        EngineConfig &engine)
+{
+    const bool driverKnown = !driver.isEmpty();
+    // The agent has its own list of engines and argv; in the relay's file argv is optional there.
+    if (driver == u"local" || driver == u"agent")
+        m_fields.readArgv(node, path, engine, driver == u"local");
+    else if (driverKnown)
+        rejectField(node, path, u"argv"_s, tr("only used with drivers \"local\" and \"agent\""));
+
+    for (const QString &key : {u"start_timeout_s"_s, u"stop_timeout_s"_s}) {
+        std::chrono::milliseconds &target = key == u"start_timeout_s" ? engine.startTimeout : engine.stopTimeout;
+        if (driver != u"static")
+            m_fields.readSeconds(node, path, key, target);
+        else
+            rejectField(node, path, key, tr("not used with driver \"static\": its engines are never started or stopped"));
+    }
+
+    for (const QString &key : {u"start"_s, u"stop"_s}) {
+        if (driver == u"command") {
+            if (const JsonNode *command = m_fields.field(node, path, key, Type::String, true)) {
+                if (command->string.trimmed().isEmpty())
+                    m_report.error(command->line, memberPath(path, key), tr("must not be empty"));
+                else if (key == u"start")
+                    engine.startCommand = command->string;
+                else
+                    engine.stopCommand = command->string;
+            }
+        } else if (driverKnown) {
+            rejectField(node, path, key, tr("only used with driver \"command\""));
+        }
+    }
+}
+
+void HostConfigReader::rejectField(const JsonNode &object, const QString &objectPath, const QString &key,
+                                   const QString &message)
+{
+    if (const JsonNode *unused = object.member(key))
+        m_report.error(unused->line, memberPath(objectPath, key), message);
+}
+
+} // namespace switchyard

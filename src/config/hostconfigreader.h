@@ -1,0 +1,46 @@
+#pragma once
+
+#include "config/config.h"
+#include "config/configreport.h"
+#include "config/fieldreader.h"
+#include "config/jsonnode.h"
+#include "config/secretreader.h"
+
+#include <QCoreApplication>
+#include <QString>
+#include <QStringList>
+
+namespace switchyard {
+
+// The relay file's "hosts": each GPU box, its driver and its engines. Which fields a host and an
+// engine need depends on the driver.
+class HostConfigReader final
+{
+    // The config's messages share one translation context, whichever class words them.
+    Q_DECLARE_TR_FUNCTIONS(ConfigLoader)
+
+public:
+    HostConfigReader(ConfigReport &report, FieldReader &fields, SecretReader &secrets);
+
+    // The fields of one host, for telling a user who writes one at the top where it goes.
+    static const QStringList &hostFields();
+
+    void read(const JsonNode &root, Config &config);
+
+private:
+    void readHost(const JsonNode &node, const QString &path, Config &config);
+    void readApiKey(const JsonNode &node, const QString &path, HostConfig &host);
+    void readEngines(const JsonNode &engines, const QString &enginesPath, const QString &driver, HostConfig &host);
+    // driver is empty when the host's driver is itself in error: driver checks are then skipped.
+    EngineConfig readEngine(const JsonNode &node, const QString &path, const QString &driver);
+    void readModels(const JsonNode &node, const QString &path, EngineConfig &engine);
+    void readDriverFields(const JsonNode &node, const QString &path, const QString &driver, EngineConfig &engine);
+    // A field the host's driver does not use: an error, not quietly ignored.
+    void rejectField(const JsonNode &object, const QString &objectPath, const QString &key, const QString &message);
+
+    ConfigReport &m_report;
+    FieldReader &m_fields;
+    SecretReader &m_secrets;
+};
+
+} // namespace switchyard
