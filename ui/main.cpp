@@ -18,7 +18,7 @@
 #include "autostart.h"
 #include "singleinstance.h"
 #include "app/startupconfig.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/historystore.h"
 #include "uiresources.h"
 
