@@ -45,7 +45,7 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     , m_catalog(new Catalog(config, m_pool, m_clock, this))
     , m_events(new ModelEvents(m_catalog, m_pool, this))
     , m_relay(new Relay(config, m_catalog, m_pool, this))
-    , m_server(new HttpServer(serverLimits(config), m_relay, this))
+    , m_server(new HttpServer(serverLimits(config), m_relay, m_clock, this))
     , m_admin(new AdminApi(m_clock, this))
 {
     m_relay->setAdminApi(m_admin);
