@@ -770,22 +770,22 @@ Befehle:
         <translation>ein zweiter Start hat dieses Relay gefunden; es hat kein Fenster zum Zeigen (keine Anzeige)</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>switchyard: cannot start the demo fleet: %1</source>
         <translation>switchyard: die Demo-Flotte lässt sich nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-52"/>
+        <location line="-53"/>
         <source>switchyard: already running; brought its window up</source>
         <translation>switchyard: läuft bereits; dessen Fenster wurde nach vorn geholt</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+77"/>
         <source>switchyard: cannot create the data folder %1</source>
         <translation>switchyard: der Datenordner %1 lässt sich nicht anlegen</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>switchyard: cannot open the history store: %1</source>
         <translation>switchyard: der Verlaufsspeicher lässt sich nicht öffnen: %1</translation>
     </message>
@@ -2350,7 +2350,7 @@ Beispiele:
 <context>
     <name>switchyard::RelayRunner</name>
     <message>
-        <location filename="../src/app/relayrunner.cpp" line="+64"/>
+        <location filename="../src/app/relayrunner.cpp" line="+66"/>
         <source>the running relay could not listen again on %1:%2 either: %3</source>
         <translation>das laufende Relay konnte auch nicht wieder auf %1:%2 lauschen: %3</translation>
     </message>
@@ -2358,7 +2358,7 @@ Beispiele:
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+106"/>
+        <location filename="../src/app/relayservice.cpp" line="+111"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>

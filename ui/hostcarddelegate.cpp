@@ -2,7 +2,7 @@
 
 #include "hosttablemodel.h"
 #include "statuspalette.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "uiformat.h"
 
 #include <QApplication>

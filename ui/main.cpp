@@ -18,7 +18,7 @@
 #include "autostart.h"
 #include "singleinstance.h"
 #include "app/startupconfig.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/historystore.h"
 #include "uiresources.h"
 
@@ -181,7 +181,8 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
     if (handOverToRunning(instanceName, options, err))
         return 0;
 
-    ConsoleJournal journal;
+    SystemClock clock;   // the one clock of the relay, its journal and its history
+    ConsoleJournal journal(stdout, &clock);
     UnixSignals unixSignals;
 
     std::unique_ptr<fake::DemoFleet> demo;
@@ -217,14 +218,13 @@ int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
         err << QCoreApplication::translate("main", "switchyard: cannot create the data folder %1").arg(dataDir) << Qt::endl;
         return 1;
     }
-    SystemClock clock;
     HistoryStore history(QDir(dataDir).filePath(QStringLiteral("history.sqlite")), clock);
     if (!history.isOpen()) {
         err << QCoreApplication::translate("main", "switchyard: cannot open the history store: %1").arg(history.errorString()) << Qt::endl;
         return 1;
     }
 
-    RelayRunner runner(&journal, &history);
+    RelayRunner runner(&journal, &history, &clock);
     if (demo)
         runner.setDriverFactory([&demo](const Config &c) { return demo->drivers(c); });
     else

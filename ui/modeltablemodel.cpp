@@ -3,7 +3,7 @@
 #include "app/relayservice.h"
 #include "catalog/catalog.h"
 #include "statuspalette.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/historystore.h"
 #include "uiformat.h"
 

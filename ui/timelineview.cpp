@@ -3,7 +3,7 @@
 #include "hosttablemodel.h"
 #include "inflightcounter.h"
 #include "statuspalette.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/historystore.h"
 #include "store/requestlogmodel.h"
 #include "store/timelinemodel.h"

@@ -3,7 +3,7 @@
 #include "inflightcounter.h"
 #include "requestdensity.h"
 #include "statuspalette.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/timelinemodel.h"
 #include "uiformat.h"
 

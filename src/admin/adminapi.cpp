@@ -1,5 +1,6 @@
 #include "admin/adminapi.h"
 
+#include "common/clock.h"
 #include "hosts/hostcontroller.h"
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
@@ -66,8 +67,9 @@ QJsonObject recordJson(const RequestRecord &r)
 
 } // namespace
 
-AdminApi::AdminApi(QObject *parent)
+AdminApi::AdminApi(const Clock *clock, QObject *parent)
     : QObject(parent)
+    , m_clock(clock ? clock : &systemClock())
 {
 }
 
@@ -120,10 +122,9 @@ QString clientName(const HostController::RequestInfo &info)
 }
 
 // What a host holds, for whoever wonders what a drain waits on: each request with its age.
-QJsonArray heldJson(const QList<HostController::HeldRequest> &held)
+QJsonArray heldJson(const QList<HostController::HeldRequest> &held, std::chrono::steady_clock::time_point now)
 {
     QJsonArray out;
-    const auto now = std::chrono::steady_clock::now();
     for (const HostController::HeldRequest &r : held) {
         out.append(QJsonObject{{"id"_L1, double(r.id)},
                                {"engine"_L1, r.info.engine},
@@ -138,6 +139,7 @@ QJsonArray heldJson(const QList<HostController::HeldRequest> &held)
 void AdminApi::hosts(ResponseWriter *writer)
 {
     QJsonArray out;
+    const auto now = m_clock->steadyNow();
     for (const auto &c : std::as_const(m_controllers)) {
         if (!c)
             continue;
@@ -148,8 +150,8 @@ void AdminApi::hosts(ResponseWriter *writer)
                       {"running"_L1, c->runningRequests()},
                       {"waiting"_L1, c->waitingRequests()},
                       {"last_error"_L1, c->lastError()},
-                      {"running_requests"_L1, heldJson(c->runningList())},
-                      {"waiting_requests"_L1, heldJson(c->waitingList())}};
+                      {"running_requests"_L1, heldJson(c->runningList(), now)},
+                      {"waiting_requests"_L1, heldJson(c->waitingList(), now)}};
         if (!c->leaseOwner().isEmpty())
             o.insert("lease"_L1, QJsonObject{{"owner"_L1, c->leaseOwner()}, {"until"_L1, c->leaseUntil().toString(Qt::ISODate)}});
         out.append(o);
@@ -256,7 +258,7 @@ void AdminApi::stats(const IncomingRequest &request, ResponseWriter *writer)
 {
     if (!m_store)
         return error(writer, 424, u"no history store is open"_s);
-    const QDateTime since = timeParam(request, u"since"_s, QDateTime::currentDateTime().addDays(-1));
+    const QDateTime since = timeParam(request, u"since"_s, m_clock->now().addDays(-1));
     QJsonObject out;
     const AliasStats stats = m_store->stats(since);
     for (auto it = stats.begin(); it != stats.end(); ++it) {

@@ -8,6 +8,7 @@
 
 namespace switchyard {
 
+class Clock;
 class HistoryStore;
 class ResponseWriter;
 struct IncomingRequest;
@@ -26,7 +27,9 @@ class AdminApi final : public QObject
     Q_DISABLE_COPY_MOVE(AdminApi)
 
 public:
-    explicit AdminApi(QObject *parent = nullptr);
+    // The clock the hosts' controllers read (requests' ages, the stats' default window); the
+    // system's when none is given.
+    explicit AdminApi(const Clock *clock = nullptr, QObject *parent = nullptr);
 
     void setHostControllers(const QList<HostController *> &controllers);
     void setHistory(HistoryStore *store) { m_store = store; }
@@ -46,6 +49,7 @@ private:
 
     QHash<QString, QPointer<HostController>> m_controllers;
     HistoryStore *m_store = nullptr;   // outlives the relay
+    const Clock *m_clock;
 };
 
 } // namespace switchyard

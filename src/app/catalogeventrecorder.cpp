@@ -3,7 +3,7 @@
 #include "app/relayservice.h"
 #include "catalog/catalog.h"
 #include "hosts/hostcontroller.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/historystore.h"
 
 namespace switchyard {

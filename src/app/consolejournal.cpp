@@ -1,14 +1,16 @@
 #include "app/consolejournal.h"
 
+#include "common/clock.h"
 #include "journal/journalformat.h"
 
 #include <QTimer>
 
 namespace switchyard {
 
-ConsoleJournal::ConsoleJournal(FILE *out, QObject *parent)
+ConsoleJournal::ConsoleJournal(FILE *out, const Clock *clock, QObject *parent)
     : QObject(parent)
     , m_out(out)
+    , m_clock(clock ? clock : &systemClock())
     , m_writer(new QObject)
     , m_delay(new QTimer(this))
 {
@@ -35,7 +37,7 @@ void ConsoleJournal::request(const RequestRecord &record)
 
 void ConsoleJournal::event(const QString &text)
 {
-    enqueue({std::nullopt, text, QDateTime::currentDateTime()});
+    enqueue({std::nullopt, text, m_clock->now()});
 }
 
 void ConsoleJournal::line(const QString &text)

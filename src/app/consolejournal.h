@@ -17,6 +17,8 @@ class QTimer;
 
 namespace switchyard {
 
+class Clock;
+
 // The journal on stdout: one line per request and per host event, in the seeds' format. Lines are
 // formatted, redacted and written on a thread of their own, at most FlushDelay after they happen,
 // a batch per write(): on the relay's thread this was the largest part of what a request cost
@@ -31,7 +33,8 @@ class ConsoleJournal final : public QObject
 public:
     static constexpr std::chrono::milliseconds FlushDelay{50};
 
-    explicit ConsoleJournal(FILE *out = stdout, QObject *parent = nullptr);
+    // Without a clock, event lines are stamped by the system clock (systemClock()).
+    explicit ConsoleJournal(FILE *out = stdout, const Clock *clock = nullptr, QObject *parent = nullptr);
     ~ConsoleJournal() override;   // writes what is still queued
 
     void request(const switchyard::RequestRecord &record);
@@ -54,6 +57,7 @@ private:
     void enqueue(Entry entry);
 
     FILE *m_out;
+    const Clock *m_clock;
     QMutex m_queueMutex;              // guards m_queue and m_secrets
     QList<Entry> m_queue;
     std::optional<QStringList> m_secrets;   // new secrets for the writer to take

@@ -10,10 +10,11 @@ namespace switchyard {
 
 using namespace std::chrono_literals;
 
-RelayRunner::RelayRunner(ConsoleJournal *journal, HistoryStore *history, QObject *parent)
+RelayRunner::RelayRunner(ConsoleJournal *journal, HistoryStore *history, const Clock *clock, QObject *parent)
     : QObject(parent)
     , m_journal(journal)
     , m_history(history)
+    , m_clock(clock)
 {
     qRegisterMetaType<switchyard::RelayService *>();   // for queued connections and QSignalSpy
     m_reaper.setInterval(500ms);
@@ -24,7 +25,8 @@ RelayRunner::~RelayRunner() = default;
 
 RelayService *RelayRunner::makeService(const Config &config)
 {
-    auto *service = new RelayService(config, m_drivers ? m_drivers(config) : RelayService::DriverFactory(), this);
+    auto *service = new RelayService(config, m_drivers ? m_drivers(config) : RelayService::DriverFactory(),
+                                     m_clock, this);
     if (!m_engineMemoryFile.isEmpty())
         service->rememberEnginesIn(m_engineMemoryFile);
     if (m_journal)

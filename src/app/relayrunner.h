@@ -14,6 +14,7 @@
 
 namespace switchyard {
 
+class Clock;
 class ConsoleJournal;
 class HistoryStore;
 
@@ -28,8 +29,9 @@ class RelayRunner final : public QObject
     Q_DISABLE_COPY_MOVE(RelayRunner)
 
 public:
-    // journal and history may be null; both must outlive the runner.
-    RelayRunner(ConsoleJournal *journal, HistoryStore *history, QObject *parent = nullptr);
+    // journal and history may be null; both, and the clock, must outlive the runner.
+    RelayRunner(ConsoleJournal *journal, HistoryStore *history, const Clock *clock = nullptr,
+                QObject *parent = nullptr);
     ~RelayRunner() override;
 
     static constexpr std::chrono::milliseconds DefaultShutdownGrace{std::chrono::seconds(30)};
@@ -69,6 +71,7 @@ private:
 
     ConsoleJournal *m_journal;
     HistoryStore *m_history;
+    const Clock *m_clock;
     DriverFactoryMaker m_drivers;
     QString m_engineMemoryFile;
     int m_stopping = 0;

@@ -4,6 +4,7 @@
 #include "app/consolejournal.h"
 #include "catalog/catalog.h"
 #include "catalog/modelevents.h"
+#include "common/clock.h"
 #include "engines/driverfactory.h"
 #include "engines/enginedriver.h"
 #include "hosts/enginediscovery.h"
@@ -11,6 +12,7 @@
 #include "http/httpserver.h"
 #include "http/tlscredentials.h"
 #include "store/historystore.h"
+#include "relay/clientreplies.h"
 #include "relay/relay.h"
 #include "upstream/upstreampool.h"
 
@@ -34,21 +36,24 @@ ServerLimits serverLimits(const Config &config)
 
 } // namespace
 
-RelayService::RelayService(const Config &config, DriverFactory drivers, QObject *parent)
+RelayService::RelayService(const Config &config, DriverFactory drivers, const Clock *clock, QObject *parent)
     : QObject(parent)
     , m_config(config)
+    , m_clock(clock ? clock : &systemClock())
+    , m_wording(std::make_unique<ClientReplyWording>())
     , m_pool(new UpstreamPool(this))
-    , m_catalog(new Catalog(config, m_pool, this))
+    , m_catalog(new Catalog(config, m_pool, m_clock, this))
     , m_events(new ModelEvents(m_catalog, m_pool, this))
     , m_relay(new Relay(config, m_catalog, m_pool, this))
-    , m_server(new HttpServer(serverLimits(config), m_relay, this))
-    , m_admin(new AdminApi(this))
+    , m_server(new HttpServer(serverLimits(config), m_relay, m_clock, this))
+    , m_admin(new AdminApi(m_clock, this))
 {
     m_relay->setAdminApi(m_admin);
     if (drivers) {
         for (const HostConfig &host : config.hosts) {
             if (std::unique_ptr<EngineDriver> driver = drivers(host))
-                m_controllers.append(new HostController(host.name, std::move(driver), m_catalog, this));
+                m_controllers.append(new HostController(host.name, std::move(driver), m_catalog, m_wording.get(),
+                                                         m_clock, this));
         }
         m_relay->setHostControllers(m_controllers);
         m_admin->setHostControllers(m_controllers);

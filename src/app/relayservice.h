@@ -14,6 +14,8 @@
 namespace switchyard {
 
 class Catalog;
+class ClientReplyWording;
+class Clock;
 class ConsoleJournal;
 class AdminApi;
 class EngineDriver;
@@ -36,7 +38,9 @@ public:
     // are (never switched).
     using DriverFactory = std::function<std::unique_ptr<EngineDriver>(const HostConfig &host)>;
 
-    explicit RelayService(const Config &config, DriverFactory drivers = {}, QObject *parent = nullptr);
+    // Everything it builds reads the time from `clock` (the system's when none is given).
+    explicit RelayService(const Config &config, DriverFactory drivers = {}, const Clock *clock = nullptr,
+                          QObject *parent = nullptr);
     // The drivers the config names (static, local, agent, command), for the real application.
     static DriverFactory standardDrivers(const Config &config);
     ~RelayService() override;
@@ -66,6 +70,8 @@ Q_SIGNALS:
 
 private:
     Config m_config;
+    const Clock *m_clock;
+    std::unique_ptr<ClientReplyWording> m_wording;   // the catalogue's words for host refusals
     UpstreamPool *m_pool;
     Catalog *m_catalog;
     ModelEvents *m_events;

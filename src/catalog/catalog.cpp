@@ -1,9 +1,9 @@
 #include "catalog/catalog.h"
 
 #include "catalog/enginememory.h"
+#include "common/clock.h"
 #include "upstream/upstreamexchange.h"
 
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
@@ -15,9 +15,10 @@ using namespace Qt::StringLiterals;
 
 Q_LOGGING_CATEGORY(lcCatalog, "switchyard.catalog")
 
-Catalog::Catalog(const Config &config, UpstreamPool *pool, QObject *parent)
+Catalog::Catalog(const Config &config, UpstreamPool *pool, const Clock *clock, QObject *parent)
     : QObject(parent)
     , m_pool(pool)
+    , m_clock(clock ? clock : &systemClock())
     , m_connectTimeout(config.limits.upstreamConnectTimeout)
 {
     for (const HostConfig &h : config.hosts) {
@@ -95,7 +96,7 @@ void Catalog::markUnreachable(const QString &host, const QString &why)
     const bool changed = it->reachable || it->lastError != why;
     it->reachable = false;
     it->lastError = why;
-    it->lastPoll = QDateTime::currentDateTime();
+    it->lastPoll = m_clock->now();
     if (changed) {
         qCDebug(lcCatalog) << "host" << host << "unreachable:" << why;
         invalidate();
@@ -142,10 +143,9 @@ void Catalog::fetch(HostState &state, std::optional<std::chrono::milliseconds> t
     auto *exchange = new UpstreamExchange(m_pool, request, this);
     m_inFlight.insert(name, exchange);
     auto body = std::make_shared<QByteArray>();
-    auto clock = std::make_shared<QElapsedTimer>();
-    clock->start();
+    const auto asked = m_clock->steadyNow();
     connect(exchange, &UpstreamExchange::bodyData, this, [body](const QByteArray &d) { body->append(d); });
-    auto done = [this, name, exchange, body, clock](const QString &error) {
+    auto done = [this, name, exchange, body, asked](const QString &error) {
         if (m_inFlight.value(name) == exchange)
             m_inFlight.remove(name);
         exchange->deleteLater();
@@ -153,8 +153,8 @@ void Catalog::fetch(HostState &state, std::optional<std::chrono::milliseconds> t
         if (it == m_hosts.end())
             return;
         HostState &s = *it;
-        s.lastPoll = QDateTime::currentDateTime();
-        s.roundTripMs = clock->elapsed();
+        s.lastPoll = m_clock->now();
+        s.roundTripMs = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock->steadyNow() - asked).count();
         const bool wasReachable = s.reachable;
         if (error.isEmpty()) {
             QString parseError;
@@ -238,7 +238,7 @@ std::optional<ModelEntry> Catalog::model(const QString &host, const QString &key
 
 void Catalog::markLoading(const QString &host, const QString &key)
 {
-    m_loading.insert(host + u'\n' + key, std::chrono::steady_clock::now());
+    m_loading.insert(host + u'\n' + key, m_clock->steadyNow());
     setModelStatus(host, key, u"loading"_s);
     invalidate();   // also when the model's engine is not the running one
 }
@@ -250,7 +250,7 @@ void Catalog::markUnloading(const QString &host, const QString &key)
 
 void Catalog::applyLoadingOverlay(HostState &state)
 {
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = m_clock->steadyNow();
     for (ModelEntry &m : state.models) {
         const QString id = state.host + u'\n' + m.key;
         auto it = m_loading.find(id);

@@ -14,6 +14,8 @@
 
 namespace switchyard {
 
+class Clock;
+
 class UpstreamPool;
 class UpstreamExchange;
 
@@ -50,7 +52,8 @@ public:
         QList<ModelEntry> models;
     };
 
-    Catalog(const Config &config, UpstreamPool *pool, QObject *parent = nullptr);
+    // Without a clock, the system's (systemClock()).
+    Catalog(const Config &config, UpstreamPool *pool, const Clock *clock = nullptr, QObject *parent = nullptr);
     ~Catalog() override;
 
     // Remember each engine's models across restarts in this file (see EngineMemory).
@@ -118,6 +121,7 @@ private:
     void remember();
 
     UpstreamPool *m_pool;
+    const Clock *m_clock;
     std::chrono::milliseconds m_connectTimeout;
     QStringList m_order;
     QHash<QString, HostState> m_hosts;

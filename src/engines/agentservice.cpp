@@ -39,7 +39,7 @@ AgentService::AgentService(const AgentConfig &config, QObject *parent)
                                         (config.stateDir.isEmpty() ? EngineSupervisor::defaultStateDir() : config.stateDir)
                                             + u'/' + stateFileName(),
                                         nullptr, this))
-    , m_server(new HttpServer(agentLimits(), this, this))
+    , m_server(new HttpServer(agentLimits(), this, nullptr, this))
 {
     watchSupervisor();
 }

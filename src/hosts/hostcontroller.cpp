@@ -1,8 +1,10 @@
 #include "hosts/hostcontroller.h"
 
 #include "catalog/catalog.h"
+#include "common/clock.h"
 #include "engines/enginedriver.h"
 
+#include <QLoggingCategory>
 #include <QPointer>
 
 namespace switchyard {
@@ -10,6 +12,8 @@ namespace switchyard {
 using namespace Qt::StringLiterals;
 
 namespace {
+Q_LOGGING_CATEGORY(lcHosts, "switchyard.hosts")
+
 QString engineIn(const Catalog *catalog, const QString &host)
 {
     const Catalog::HostState *s = catalog->host(host);
@@ -17,11 +21,14 @@ QString engineIn(const Catalog *catalog, const QString &host)
 }
 } // namespace
 
-HostController::HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog, QObject *parent)
+HostController::HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog,
+                               const HostRefusalWording *wording, const Clock *clock, QObject *parent)
     : QObject(parent)
     , m_host(std::move(host))
     , m_driver(std::move(driver))
     , m_catalog(catalog)
+    , m_wording(wording)
+    , m_clock(clock ? clock : &systemClock())
     , m_machine(m_host, m_driver->canSwitch(), m_driver->canSwitch() ? QString() : engineIn(catalog, m_host))
 {
     m_driver->setParent(nullptr);
@@ -29,13 +36,17 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
     connect(&m_leaseTimer, &QTimer::timeout, this, &HostController::releaseLease);
 
     connect(m_driver.get(), &EngineDriver::engineStarted, this, [this](const QString &engine) {
-        const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - m_switchStarted);
-        record(HistoryEvent::Kind::SwitchEnd, engine, m_switchAlias, {}, took);
+        HistoryEvent up;
+        up.kind = HistoryEvent::Kind::SwitchEnd;
+        up.host = m_host;
+        up.engine = engine;
+        up.model = m_switchAlias;
+        up.duration = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock->steadyNow() - m_switchStarted);
+        publish(up);
         m_catalog->setCurrentEngine(m_host, engine);
         carryOut(m_machine.engineStarted(engine));
     });
     connect(m_driver.get(), &EngineDriver::engineStartFailed, this, [this](const QString &engine, const QString &reason) {
-        record(HistoryEvent::Kind::SwitchFailed, engine, m_switchAlias, reason);
         carryOut(m_machine.engineStartFailed(engine, reason));
     });
     connect(m_driver.get(), &EngineDriver::engineStopped, this, [this](const QString &engine) {
@@ -76,7 +87,7 @@ void HostController::engineUnreachable()
 HostTicket HostController::newTicket()
 {
     const RequestId id = m_nextId++;
-    m_tickets.insert(id, LiveTicket{false, {}, std::chrono::steady_clock::now(), {}, {}});
+    m_tickets.insert(id, LiveTicket{false, {}, m_clock->steadyNow(), {}, {}});
     return HostTicket(this, id);
 }
 
@@ -87,7 +98,7 @@ void HostController::request(const HostTicket &ticket, const RequestInfo &info, 
         return;   // released already (the client left first), or asked twice
     it->requested = true;
     it->info = info;
-    it->since = std::chrono::steady_clock::now();
+    it->since = m_clock->steadyNow();
     it->admit = std::move(admit);
     it->refuse = std::move(refuse);
     carryOut(m_machine.requestArrived(ticket.id(), info.engine, info.alias));
@@ -157,13 +168,19 @@ QStringList HostController::engines() const
 void HostController::switchEngine(const QString &engine, const QString &requestedBy, SwitchDoneFn done)
 {
     if (!canSwitch()) {
-        if (done)
-            done(409, u"host %1 runs one static engine and cannot switch"_s.arg(m_host));   // to API clients: English
+        if (done) {
+            const HostRefusal why = refusal(HostRefusal::Reason::StaticHost);
+            done(why.status(), words(why));
+        }
         return;
     }
     if (!engines().contains(engine)) {
-        if (done)
-            done(400, u"host %1 has no engine \"%2\" (its engines: %3)"_s.arg(m_host, engine, engines().join(u", "_s)));
+        if (done) {
+            HostRefusal why = refusal(HostRefusal::Reason::NoSuchEngine);
+            why.engine = engine;
+            why.engines = engines();
+            done(why.status(), words(why));
+        }
         return;
     }
     if (state() == HostStateMachine::State::Serving && currentEngine() == engine && waitingRequests() == 0) {
@@ -189,15 +206,16 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
 
 void HostController::takeLease(const QString &owner, std::chrono::seconds ttl, LeaseFn done)
 {
-    if (!leaseOwner().isEmpty() && leaseOwner() != owner)
-        answerLeaseWaiters(409, u"the lease of host %1 was taken by %2 before it was granted"_s.arg(m_host, owner));
+    if (!leaseOwner().isEmpty() && leaseOwner() != owner) {
+        HostRefusal why = refusal(HostRefusal::Reason::LeaseTakenOver);
+        why.owner = owner;
+        answerLeaseWaiters(why.status(), words(why));
+    }
     if (done)
         m_leaseWaiters.append(std::move(done));
-    m_leaseStarted = std::chrono::steady_clock::now();
+    m_leaseStarted = m_clock->steadyNow();
     m_leaseTimer.start(ttl);
-    const QDateTime until = QDateTime::currentDateTimeUtc().addSecs(ttl.count());
-    record(HistoryEvent::Kind::LeaseTaken, currentEngine(), {},
-           u"%1 until %2"_s.arg(owner, until.toString(Qt::ISODate)));
+    const QDateTime until = m_clock->now().toUTC().addSecs(ttl.count());
     carryOut(m_machine.takeLease(owner, until));
 }
 
@@ -213,9 +231,8 @@ void HostController::releaseLease()
     if (leaseOwner().isEmpty())
         return;
     m_leaseTimer.stop();
-    answerLeaseWaiters(409, u"the lease of host %1 was released before it was granted"_s.arg(m_host));
-    record(HistoryEvent::Kind::LeaseReleased, {}, {}, leaseOwner(),
-           std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - m_leaseStarted));
+    const HostRefusal why = refusal(HostRefusal::Reason::LeaseReleased);
+    answerLeaseWaiters(why.status(), words(why));
     carryOut(m_machine.releaseLease());
 }
 
@@ -238,35 +255,47 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
             const RefuseFn refuse = std::exchange(it->refuse, nullptr);
             it->admit = nullptr;
             if (refuse)
-                refuse(r->status, r->message);
+                refuse(r->status, words(r->why));
         } else if (auto s = std::get_if<HostStateMachine::StartEngine>(&action)) {
-            m_switchStarted = std::chrono::steady_clock::now();
+            m_switchStarted = m_clock->steadyNow();
             m_switchAlias = s->forAlias;
-            record(HistoryEvent::Kind::SwitchStart, s->engine, s->forAlias, {});
             m_driver->startEngine(s->engine);
         } else if (auto stop = std::get_if<HostStateMachine::StopEngine>(&action)) {
             m_driver->stopEngine(stop->engine);
         } else if (std::get_if<HostStateMachine::LeaseGranted>(&action)) {
             answerLeaseWaiters(200, {});
+        } else if (auto j = std::get_if<HostStateMachine::Journal>(&action)) {
+            if (!j->event) {
+                qCInfo(lcHosts).noquote() << j->text;
+                continue;
+            }
+            HistoryEvent e = *j->event;
+            if (e.kind == HistoryEvent::Kind::LeaseReleased)
+                e.duration = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock->steadyNow() - m_leaseStarted);
+            publish(e);
         }
-        // Journal actions: the history events above carry the same lines.
     }
     Q_ASSERT_X(bookkeepingError().isEmpty(), "HostController", qPrintable(bookkeepingError()));
     emit stateChanged();
 }
 
-void HostController::record(HistoryEvent::Kind kind, const QString &engine, const QString &model, const QString &detail,
-                            std::optional<std::chrono::milliseconds> duration)
+void HostController::publish(HistoryEvent event)
 {
-    HistoryEvent e;
-    e.at = QDateTime::currentDateTime();
-    e.kind = kind;
-    e.host = m_host;
-    e.engine = engine;
-    e.model = model;
-    e.detail = detail;
-    e.duration = duration;
-    emit historyEvent(e);
+    event.at = m_clock->now();
+    emit historyEvent(event);
+}
+
+HostRefusal HostController::refusal(HostRefusal::Reason reason) const
+{
+    HostRefusal why;
+    why.reason = reason;
+    why.host = m_host;
+    return why;
+}
+
+QString HostController::words(const HostRefusal &refusal) const
+{
+    return m_wording ? m_wording->words(refusal) : refusal.facts();
 }
 
 } // namespace switchyard

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "hosts/hostrefusal.h"
 #include "hosts/hoststatemachine.h"
 #include "hosts/hostticket.h"
 #include "store/historyevent.h"
@@ -15,11 +16,13 @@
 namespace switchyard {
 
 class Catalog;
+class Clock;
 class EngineDriver;
 
 // One host: carries out its HostStateMachine's decisions through the host's EngineDriver, tells
 // the catalog which engine runs, and reports switches and leases as history events (which are
-// also the journal's event lines).
+// also the journal's event lines). Refusals reach the callbacks in the words of `wording` (the
+// relay's catalogue); without one, in their facts.
 class HostController final : public QObject
 {
     Q_OBJECT
@@ -47,7 +50,9 @@ public:
         std::chrono::steady_clock::time_point since;
     };
 
-    HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog, QObject *parent = nullptr);
+    HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog,
+                   const HostRefusalWording *wording = nullptr, const Clock *clock = nullptr,
+                   QObject *parent = nullptr);
     ~HostController() override;
 
     void start();   // probe what runs
@@ -86,7 +91,7 @@ public:
     QString lastError() const { return m_machine.lastError(); }
     int runningRequests() const { return m_machine.runningRequests(); }
     int waitingRequests() const { return m_machine.waitingRequests(); }
-    QString waitingFor() const { return m_machine.waitingFor(); }
+    HostStateMachine::Wait waitFor() const { return m_machine.waitFor(); }
     QList<HeldRequest> runningList() const;
     QList<HeldRequest> waitingList() const;
     // Empty when the books balance: every request the machine counts holds a live ticket, and
@@ -104,12 +109,15 @@ private:
     void release(RequestId id);
     QList<HeldRequest> held(const QList<RequestId> &ids) const;
     void carryOut(const HostStateMachine::Actions &actions);
-    void record(HistoryEvent::Kind kind, const QString &engine, const QString &model, const QString &detail,
-                std::optional<std::chrono::milliseconds> duration = std::nullopt);
+    void publish(HistoryEvent event);
+    QString words(const HostRefusal &refusal) const;
+    HostRefusal refusal(HostRefusal::Reason reason) const;
 
     QString m_host;
     std::unique_ptr<EngineDriver> m_driver;
     Catalog *m_catalog;
+    const HostRefusalWording *m_wording;
+    const Clock *m_clock;
     HostStateMachine m_machine;
     RequestId m_nextId = 1;
     // Every ticket not released yet; admit and refuse are set while its request waits.

@@ -26,26 +26,57 @@ QString HostStateMachine::stateName(State state)
     return {};
 }
 
-// The texts below reach API clients (refusals, ": waiting for ..." comments): English, never
-// translated, so a relay started under another locale speaks the clients' language.
-QString HostStateMachine::leaseMessage() const
+// Refusals and waits carry facts; relay/clientreplies.cpp words them for API clients.
+HostRefusal HostStateMachine::leased() const
 {
-    return u"host %1 is leased by %2 until %3"_s
-        .arg(m_host, m_leaseOwner, m_leaseUntil.toString(Qt::ISODate));
+    HostRefusal why;
+    why.reason = HostRefusal::Reason::Leased;
+    why.host = m_host;
+    why.owner = m_leaseOwner;
+    why.until = m_leaseUntil;
+    return why;
+}
+
+HostStateMachine::Journal HostStateMachine::journal(HistoryEvent::Kind kind, const QString &engine,
+                                                    const QString &model, const QString &detail) const
+{
+    HistoryEvent e;
+    e.kind = kind;
+    e.host = m_host;
+    e.engine = engine;
+    e.model = model;
+    e.detail = detail;
+    return {e.toString(), e};
+}
+
+HostStateMachine::Wait HostStateMachine::waitFor() const
+{
+    Wait wait;
+    wait.host = m_host;
+    wait.running = int(m_running.size());
+    wait.engine = m_target;
+    if (m_state == State::Draining)
+        wait.phase = Wait::Phase::Draining;
+    else if (m_state == State::Switching)
+        wait.phase = m_target.isEmpty() ? Wait::Phase::Stopping : Wait::Phase::Switching;
+    return wait;
 }
 
 QString HostStateMachine::waitingFor() const
 {
-    switch (m_state) {
-    case State::Draining:
-        return u"host %1 to finish %2 running request(s) before it switches to engine %3"_s
-            .arg(m_host).arg(m_running.size()).arg(m_target.isEmpty() ? u"-"_s : m_target);
-    case State::Switching:
-        return m_target.isEmpty() ? u"host %1 to stop its engine"_s.arg(m_host)
-                                  : u"host %1 to switch to engine %2"_s.arg(m_host, m_target);
-    default:
-        return u"host %1"_s.arg(m_host);
+    const Wait wait = waitFor();
+    switch (wait.phase) {
+    case Wait::Phase::Draining:
+        return u"host %1 drains %2 running request(s), then switches to engine %3"_s
+            .arg(m_host).arg(wait.running).arg(wait.engine.isEmpty() ? u"-"_s : wait.engine);
+    case Wait::Phase::Switching:
+        return u"host %1 switches to engine %2"_s.arg(m_host, wait.engine);
+    case Wait::Phase::Stopping:
+        return u"host %1 stops its engine"_s.arg(m_host);
+    case Wait::Phase::Other:
+        break;
     }
+    return u"host %1 (%2)"_s.arg(m_host, stateName(m_state));
 }
 
 QList<HostStateMachine::RequestId> HostStateMachine::runningIds() const
@@ -67,7 +98,7 @@ QList<HostStateMachine::RequestId> HostStateMachine::waitingIds() const
 HostStateMachine::Actions HostStateMachine::requestArrived(RequestId id, const QString &engine, const QString &alias)
 {
     if (m_state == State::Leased || m_leaseWanted)
-        return {Refuse{id, 423, leaseMessage()}};
+        return {Refuse{id, 423, leased().facts(), leased()}};
     if (!m_canSwitch) {
         m_running.append({id, engine, alias});
         return {Admit{id}};
@@ -85,8 +116,7 @@ HostStateMachine::Actions HostStateMachine::beginSwitch(const QString &engine, c
     m_state = State::Switching;
     m_target = engine;
     m_targetAlias = alias;
-    return {Journal{u"host %1: switching to engine %2 for %3"_s.arg(m_host, engine, alias)},
-            StartEngine{engine, alias}};
+    return {journal(HistoryEvent::Kind::SwitchStart, engine, alias, {}), StartEngine{engine, alias}};
 }
 
 HostStateMachine::Actions HostStateMachine::pump()
@@ -135,11 +165,11 @@ HostStateMachine::Actions HostStateMachine::pump()
     return actions;
 }
 
-HostStateMachine::Actions HostStateMachine::refuseAllWaiting(int status, const QString &message)
+HostStateMachine::Actions HostStateMachine::refuseAllWaiting(const HostRefusal &why)
 {
     Actions actions;
     for (const Pending &p : std::as_const(m_waiting))
-        actions.append(Refuse{p.id, status, message});
+        actions.append(Refuse{p.id, why.status(), why.facts(), why});
     m_waiting.clear();
     return actions;
 }
@@ -183,14 +213,17 @@ HostStateMachine::Actions HostStateMachine::engineStartFailed(const QString &eng
     m_target.clear();
     m_state = State::Down;
     m_lastError = reason;
-    Actions actions{Journal{u"host %1: engine %2 failed: %3"_s.arg(m_host, engine, reason)}};
-    const QString message = u"switching host %1 to engine %2 failed: %3"_s
-                                .arg(m_host, engine, reason);
+    Actions actions{journal(HistoryEvent::Kind::SwitchFailed, engine, m_targetAlias, reason)};
+    HostRefusal why;
+    why.reason = HostRefusal::Reason::SwitchFailed;
+    why.host = m_host;
+    why.engine = engine;
+    why.detail = reason;
     // Those who waited for this engine get the answer; the others get their own attempt.
     QList<Pending> others;
     for (const Pending &p : std::as_const(m_waiting)) {
         if (p.engine == engine)
-            actions.append(Refuse{p.id, 424, message});
+            actions.append(Refuse{p.id, why.status(), why.facts(), why});
         else
             others.append(p);
     }
@@ -204,7 +237,7 @@ HostStateMachine::Actions HostStateMachine::engineStopped(const QString &engine)
     if (m_leaseWanted) {
         m_current.clear();
         m_state = State::Leased;
-        return {Journal{u"host %1: engine %2 stopped for the lease of %3"_s.arg(m_host, engine, m_leaseOwner)},
+        return {Journal{u"host %1: engine %2 stopped for the lease of %3"_s.arg(m_host, engine, m_leaseOwner), {}},
                 LeaseGranted{m_leaseOwner}};
     }
     if (engine == m_current) {
@@ -246,11 +279,13 @@ HostStateMachine::Actions HostStateMachine::takeLease(const QString &owner, cons
 {
     m_leaseOwner = owner;
     m_leaseUntil = until;
+    const Journal taken = journal(HistoryEvent::Kind::LeaseTaken, m_current, {},
+                                  u"%1 until %2"_s.arg(owner, until.toString(Qt::ISODate)));
     if (m_state == State::Leased)
-        return {LeaseGranted{owner}};
+        return {taken, LeaseGranted{owner}};
     m_leaseWanted = true;
-    Actions actions{Journal{u"host %1: lease taken by %2 until %3"_s.arg(m_host, owner, until.toString(Qt::ISODate))}};
-    actions.append(refuseAllWaiting(423, leaseMessage()));
+    Actions actions{taken};
+    actions.append(refuseAllWaiting(leased()));
     actions.append(pump());
     return actions;
 }
@@ -265,7 +300,7 @@ HostStateMachine::Actions HostStateMachine::releaseLease()
     m_leaseUntil = QDateTime();
     if (m_state == State::Leased)
         m_state = m_canSwitch ? State::Unknown : State::Serving;
-    Actions actions{Journal{u"host %1: lease of %2 released"_s.arg(m_host, owner)}};
+    Actions actions{journal(HistoryEvent::Kind::LeaseReleased, {}, {}, owner)};
     actions.append(pump());
     return actions;
 }

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "hosts/hostrefusal.h"
+#include "store/historyevent.h"
+
 #include <QDateTime>
 #include <QList>
 #include <QString>
@@ -28,11 +31,15 @@ public:
     using RequestId = quint64;
 
     struct Admit { RequestId id; };
-    struct Refuse { RequestId id; int status; QString message; };
+    // status and message are why's, in short: the relay words `why` for the client.
+    struct Refuse { RequestId id; int status; QString message; HostRefusal why; };
     struct StartEngine { QString engine; QString forAlias; };
     struct StopEngine { QString engine; };
     struct LeaseGranted { QString owner; };   // drained and stopped: the lease holder may go
-    struct Journal { QString text; };
+    // Something the journal and the timeline show. The controller stamps the event's time (and
+    // a lease's duration) and publishes it; text is the event's one wording, HistoryEvent::toString.
+    // A step with no kind of history event (an engine stopped for a lease) is a debug log line.
+    struct Journal { QString text; std::optional<HistoryEvent> event; };
     using Action = std::variant<Admit, Refuse, StartEngine, StopEngine, LeaseGranted, Journal>;
     using Actions = QList<Action>;
 
@@ -58,8 +65,17 @@ public:
     int waitingRequests() const { return int(m_waiting.size()); }
     QList<RequestId> runningIds() const;
     QList<RequestId> waitingIds() const;
-    // What a waiting request is waiting for, for the early-200 comments.
-    QString waitingFor() const;
+    // What a waiting request is waiting for, in facts: the relay words the early-200 comments.
+    struct Wait
+    {
+        enum class Phase { Draining, Switching, Stopping, Other };
+        Phase phase = Phase::Other;
+        QString host;
+        int running = 0;
+        QString engine;   // the engine it switches to
+    };
+    Wait waitFor() const;
+    QString waitingFor() const;   // the same in one line, for logs and tests
 
     static QString stateName(State state);
 
@@ -73,8 +89,9 @@ private:
 
     Actions pump();          // release waiting requests / start the next switch
     Actions beginSwitch(const QString &engine, const QString &alias);
-    Actions refuseAllWaiting(int status, const QString &message);
-    QString leaseMessage() const;
+    Actions refuseAllWaiting(const HostRefusal &why);
+    HostRefusal leased() const;
+    Journal journal(HistoryEvent::Kind kind, const QString &engine, const QString &model, const QString &detail) const;
 
     QString m_host;
     bool m_canSwitch;

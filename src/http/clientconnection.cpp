@@ -1,5 +1,6 @@
 #include "http/clientconnection.h"
 
+#include "common/clock.h"
 #include "http/incomingrequest.h"
 #include "http/requesthandler.h"
 #include "http/responsewriter.h"
@@ -10,11 +11,13 @@
 
 namespace switchyard {
 
-ClientConnection::ClientConnection(QTcpSocket *socket, const ServerLimits &limits, RequestHandler *handler)
+ClientConnection::ClientConnection(QTcpSocket *socket, const ServerLimits &limits, RequestHandler *handler,
+                                   const Clock *clock)
     : QObject(socket)
     , m_socket(socket)
     , m_limits(limits)
     , m_handler(handler)
+    , m_clock(clock)
     , m_peer(socket->peerAddress())
     , m_peerText(IncomingRequest::addressText(m_peer))
 {
@@ -43,7 +46,9 @@ void ClientConnection::stamp(IncomingRequest &request) const
 {
     request.peer = m_peer;
     request.clientAddress = m_peerText;
-    request.arrivedAt = QDateTime::currentDateTime();
+    request.arrivedAt = m_clock->now();
+    // Durations (time to first byte, a request's length) stay on the system's steady clock, as
+    // the writer and the relay measure them.
     request.arrivedSteady = std::chrono::steady_clock::now();
 }
 

@@ -17,6 +17,7 @@ class QTcpSocket;
 
 namespace switchyard {
 
+class Clock;
 class RequestHandler;
 
 // One client TCP connection, and the relay's only HTTP request parser. A child of its socket, so
@@ -32,7 +33,7 @@ class ClientConnection final : public QObject
     Q_DISABLE_COPY_MOVE(ClientConnection)
 
 public:
-    ClientConnection(QTcpSocket *socket, const ServerLimits &limits, RequestHandler *handler);
+    ClientConnection(QTcpSocket *socket, const ServerLimits &limits, RequestHandler *handler, const Clock *clock);
     ~ClientConnection() override;
 
     QTcpSocket *socket() const { return m_socket; }
@@ -67,6 +68,7 @@ private:
     QPointer<QTcpSocket> m_socket;
     ServerLimits m_limits;
     RequestHandler *m_handler;
+    const Clock *m_clock;
     QHostAddress m_peer;
     QString m_peerText;
 

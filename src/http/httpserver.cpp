@@ -1,5 +1,6 @@
 #include "http/httpserver.h"
 
+#include "common/clock.h"
 #include "http/clientconnection.h"
 
 #include <QSslSocket>
@@ -17,10 +18,12 @@ namespace {
 class Listener final : public QTcpServer
 {
 public:
-    Listener(const ServerLimits &limits, RequestHandler *handler, const QSslConfiguration &tls, QObject *parent)
+    Listener(const ServerLimits &limits, RequestHandler *handler, const Clock *clock, const QSslConfiguration &tls,
+             QObject *parent)
         : QTcpServer(parent)
         , m_limits(limits)
         , m_handler(handler)
+        , m_clock(clock)
         , m_tls(tls)
     {
     }
@@ -42,7 +45,7 @@ protected:
             return;
         }
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        new ClientConnection(socket, m_limits, m_handler);
+        new ClientConnection(socket, m_limits, m_handler, m_clock);
         if (ssl) {
             // A failed handshake (plain HTTP on the TLS port, a bad certificate) ends the connection.
             connect(ssl, &QSslSocket::sslErrors, ssl, [ssl] { ssl->abort(); });
@@ -57,15 +60,17 @@ protected:
 private:
     ServerLimits m_limits;
     RequestHandler *m_handler;
+    const Clock *m_clock;
     QSslConfiguration m_tls;
 };
 
 } // namespace
 
-HttpServer::HttpServer(const ServerLimits &limits, RequestHandler *handler, QObject *parent)
+HttpServer::HttpServer(const ServerLimits &limits, RequestHandler *handler, const Clock *clock, QObject *parent)
     : QObject(parent)
     , m_limits(limits)
     , m_handler(handler)
+    , m_clock(clock ? clock : &systemClock())
 {
 }
 
@@ -73,7 +78,7 @@ HttpServer::~HttpServer() = default;
 
 bool HttpServer::listenOn(const QHostAddress &address, quint16 port)
 {
-    auto *listener = new Listener(m_limits, m_handler, m_tls, this);
+    auto *listener = new Listener(m_limits, m_handler, m_clock, m_tls, this);
     // Qt's default backlog of 50 drops SYNs when 200 agents connect at once (bench/run.sh).
     listener->setListenBacklogSize(1024);
     if (!listener->listen(address, port)) {

@@ -9,6 +9,7 @@
 
 namespace switchyard {
 
+class Clock;
 class RequestHandler;
 
 // The relay's HTTP/1.1 server: listens, and gives each accepted socket to a ClientConnection
@@ -20,7 +21,9 @@ class HttpServer final : public QObject
     Q_DISABLE_COPY_MOVE(HttpServer)
 
 public:
-    HttpServer(const ServerLimits &limits, RequestHandler *handler, QObject *parent = nullptr);
+    // Requests are stamped with the time of `clock` (the system's when none is given).
+    HttpServer(const ServerLimits &limits, RequestHandler *handler, const Clock *clock = nullptr,
+               QObject *parent = nullptr);
     ~HttpServer() override;
 
     // Serve HTTPS only, with this certificate and key (call before listenOn).
@@ -43,6 +46,7 @@ public:
 private:
     ServerLimits m_limits;
     RequestHandler *m_handler;
+    const Clock *m_clock;
     QPointer<QTcpServer> m_listener;
     QSslConfiguration m_tls;
     QString m_error;

@@ -1,5 +1,7 @@
 #include "relay/errorrewrite.h"
 
+#include "relay/clientreplies.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -10,13 +12,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QByteArray anthropicError(const QString &message)
+RewrittenError rewrite(const ClientReply &reply)
 {
-    return QJsonDocument(QJsonObject{{"type"_L1, "error"_L1},
-                                     {"error"_L1, QJsonObject{{"type"_L1, "invalid_request_error"_L1},
-                                                              {"message"_L1, message},
-                                                              {"source"_L1, "switchyard"_L1}}}})
-        .toJson(QJsonDocument::Compact);
+    return {reply.status, reply.body(ApiShape::Anthropic)};
 }
 
 } // namespace
@@ -31,7 +29,7 @@ std::optional<RewrittenError> forAnthropic(int status, const QByteArray &upstrea
     const QString type = error.value("type"_L1).toString();
 
     if (message.contains("System message must be at the beginning"_L1))
-        return RewrittenError{400, anthropicError(u"role 'system' must precede an assistant message: a system message inside messages is not supported by this model's chat template (llama.cpp: %1)"_s.arg(message))};
+        return rewrite(ClientReplies::systemMessageNotFirst(message));
 
     if (type == "exceed_context_size_error"_L1 || message.contains("exceeds the available context size"_L1)) {
         // Counts from the upstream are only trusted when they are plausible token counts.
@@ -54,8 +52,8 @@ std::optional<RewrittenError> forAnthropic(int status, const QByteArray &upstrea
                 prompt = context = -1;
         }
         if (prompt >= 0 && context >= 0)
-            return RewrittenError{400, anthropicError(u"prompt is too long: %1 tokens > %2 maximum"_s.arg(prompt).arg(context))};
-        return RewrittenError{400, anthropicError(u"prompt is too long: %1"_s.arg(message))};
+            return rewrite(ClientReplies::promptTooLong(prompt, context));
+        return rewrite(ClientReplies::promptTooLong(message));
     }
     return std::nullopt;
 }

@@ -2,6 +2,7 @@
 
 #include "http/responsewriter.h"
 #include "common/basictimer.h"
+#include "relay/clientreplies.h"
 #include "relay/errorrewrite.h"
 
 #include <QJsonDocument>
@@ -95,20 +96,25 @@ void ProxiedRequest::begin()
     startExchange();
 }
 
-void ProxiedRequest::refuse(int status, const QString &message)
+void ProxiedRequest::refuse(const ClientReply &reply)
 {
     if (m_concluded)
         return;
     m_waitTimer.stop();
-    m_outcome.relayError = message;
+    m_outcome.relayError = reply.message;
+    answer(reply);
+    conclude();
+}
+
+void ProxiedRequest::answer(const ClientReply &reply)
+{
     if (m_writer && m_early200Sent) {
-        m_writer->writeBody(ErrorReply::sseEvent(m_shape, status, message));
+        m_writer->writeBody(reply.sseEvent(m_shape));
         m_writer->finish();
     } else if (m_writer) {
-        m_outcome.status = status;
-        m_writer->respond(status, ErrorReply::headers(), ErrorReply::body(m_shape, status, message));
+        m_outcome.status = reply.status;
+        m_writer->respond(reply.status, reply.headers(), reply.body(m_shape));
     }
-    conclude();
 }
 
 void ProxiedRequest::sendEarly200()
@@ -126,10 +132,8 @@ void ProxiedRequest::sendWaitingComment()
 {
     if (!m_writer)
         return;
-    // A line starting with ':' is a comment every SSE parser ignores; it keeps the client's
-    // header/idle timers (Node's fetch gives up after 300 s) from firing while we wait.
-    const QString what = m_waiting.what ? m_waiting.what() : u"the upstream"_s;
-    m_writer->writeBody(": waiting for " + what.toUtf8() + "\n\n");
+    m_writer->writeBody(ClientReplies::waitingComment(m_waiting.what ? m_waiting.what()
+                                                                     : ClientReplies::waitingForUpstream()));
     startBasicTimer(m_waitTimer, m_waiting.commentEvery, this);
 }
 
@@ -226,12 +230,9 @@ void ProxiedRequest::onFinished()
     if (m_holdingError) {
         const int status = m_exchange->status();
         if (m_writer && status >= 500 && upstreamErrorMessage().contains("failed to load"_L1)) {
-            // A router whose model cannot load answers 500, and every client retries a 500:
-            // the relay's 424 with the engine's reason stops them (DESIGN's error policy).
-            const QString text = u"the engine could not load the model: %1"_s.arg(upstreamErrorMessage());
-            m_outcome.status = 424;
+            // The relay's 424 with the engine's reason stops the retries (DESIGN's error policy).
             m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
-            m_writer->respond(424, ErrorReply::headers(), ErrorReply::body(m_shape, 424, text));
+            answer(ClientReplies::engineCouldNotLoad(upstreamErrorMessage()));
         } else if (m_writer) {
             const auto rewritten = m_shape == ApiShape::Anthropic ? ErrorRewrite::forAnthropic(status, m_buffered)
                                                                   : std::nullopt;
@@ -291,30 +292,18 @@ void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &
     if (unreachable && m_writer && (!m_writer->headWritten() || m_early200Sent)) {
         // The host is down: the relay's 424, which no client retries (DESIGN: no 5xx for a
         // host that is down), or its error event when our early 200 is already out.
-        const QString text = m_onUnreachable ? m_onUnreachable(message) : u"the engine is unreachable: %1"_s.arg(message);
-        m_outcome.relayError = text;
-        if (m_early200Sent) {
-            m_writer->writeBody(ErrorReply::sseEvent(m_shape, 424, text));
-            m_writer->finish();
-        } else {
-            m_outcome.status = 424;
-            m_writer->respond(424, ErrorReply::headers(), ErrorReply::body(m_shape, 424, text));
-        }
+        const ClientReply reply = m_onUnreachable ? ClientReply{424, m_onUnreachable(message), {}}
+                                                  : ClientReplies::engineUnreachable(message);
+        m_outcome.relayError = reply.message;
+        answer(reply);
     } else if (m_writer && !m_writer->headWritten() && failure == UpstreamExchange::Failure::Inactivity) {
-        // The engine took the request and went silent: a retry meets the same hung engine, so
-        // this is the relay's 424 too.
-        m_outcome.status = 424;
-        const QString text = u"upstream stopped answering: %1"_s.arg(message);
-        m_writer->respond(424, ErrorReply::headers(), ErrorReply::body(m_shape, 424, text));
+        answer(ClientReplies::upstreamSilent(message));
     } else if (m_writer && !m_writer->headWritten()) {
-        // The engine answered something that is not HTTP: the one gateway error left.
-        m_outcome.status = 502;
-        const QString text = u"upstream failed before answering: %1"_s.arg(message);
-        m_writer->respond(502, ErrorReply::headers(), ErrorReply::body(m_shape, 502, text));
+        answer(ClientReplies::upstreamFailedBeforeAnswering(message));
     } else if (m_writer && m_eventStream) {
         // The stream already started: end it with an error event the client's parser reads.
-        const int code = failure == UpstreamExchange::Failure::Inactivity ? 424 : 502;
-        m_writer->writeBody(ErrorReply::sseEvent(m_shape, code, u"upstream stream broke off: %1"_s.arg(message)));
+        const bool silent = failure == UpstreamExchange::Failure::Inactivity;
+        m_writer->writeBody(ClientReplies::streamBrokeOff(silent, message).sseEvent(m_shape));
         m_writer->finish();
     } else if (m_writer) {
         m_writer->abort();

@@ -15,6 +15,7 @@ namespace switchyard {
 
 class ResponseWriter;
 class UpstreamPool;
+struct ClientReply;
 
 // One client request relayed to an upstream: the answer streams back as it arrives, the client
 // sets the pace (a congested client pauses the upstream), and a client that leaves cancels the
@@ -50,7 +51,7 @@ public:
     ~ProxiedRequest() override;
 
     // Runs when the engine cannot be reached before it answered (refused, reset, no connection in
-    // time, a name that does not resolve): marks its host down, and returns the reason the client
+    // time, a name that does not resolve): marks its host down, and returns the words the client
     // is told with the relay's 424. A dead box is not a gateway error: clients retry every 5xx.
     void setOnUnreachable(std::function<QString(const QString &why)> hook) { m_onUnreachable = std::move(hook); }
     // Runs on the upstream's status, before anything of the answer reaches the client.
@@ -62,7 +63,7 @@ public:
     void start();
     void waiting();
     void begin();
-    void refuse(int status, const QString &message);
+    void refuse(const ClientReply &reply);
     // Answer with this instead of asking the upstream, once begun (e.g. the load of a model whose
     // engine is not a router: its switch already loaded it).
     void setLocalAnswer(int status, const QByteArray &json) { m_localStatus = status; m_localAnswer = json; }
@@ -86,6 +87,7 @@ private:
     void conclude();
     void sendEarly200();
     void sendWaitingComment();
+    void answer(const ClientReply &reply);   // the relay's own answer, as a body or an SSE event
     QString upstreamErrorMessage() const;
 
     void startExchange();

@@ -5,9 +5,9 @@
 #include "hosts/hostcontroller.h"
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
+#include "relay/clientreplies.h"
 #include "relay/jsonmodelfield.h"
 #include "relay/proxiedrequest.h"
-#include "relay/retrywords.h"
 #include "upstream/upstreampool.h"
 
 #include <QUrlQuery>
@@ -31,11 +31,6 @@ bool isMutatingAdminPath(const QByteArray &method, const QString &path)
     const bool modelsPath = path == "/models"_L1 || path.startsWith("/models/"_L1) || path == "/v1/models"_L1
         || path.startsWith("/v1/models/"_L1);
     return modelsPath && method != "GET" && method != "HEAD" && method != "POST" && method != "OPTIONS";
-}
-
-QString hostDownMessage(const QString &host, const QString &why)
-{
-    return u"host %1 is down: %2"_s.arg(host, why);
 }
 
 } // namespace
@@ -102,9 +97,7 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
         // Admin and leases have their own gate (this machine, or the admin token); client keys
         // do not open it.
         if (!m_admin || !m_access.admin(request)) {
-            refuse(request, writer, record, 403,
-                   u"the admin API answers only on this machine, or with the admin token "
-                   "(Authorization: Bearer TOKEN)"_s);
+            refuse(request, writer, record, ClientReplies::adminOnlyHere());
             return;
         }
         QPointer<ResponseWriter> w(writer);
@@ -117,18 +110,14 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
     case AccessPolicy::Verdict::Allowed:
         break;
     case AccessPolicy::Verdict::MissingKey:
-        refuse(request, writer, record, 401,
-               u"this relay needs an API key: send \"Authorization: Bearer KEY\" or \"x-api-key: KEY\""_s,
-               {{"WWW-Authenticate", "Bearer"}});
+        refuse(request, writer, record, ClientReplies::keyMissing());
         return;
     case AccessPolicy::Verdict::WrongKey:
-        // Never quote the key: error messages end up in the journal and the history.
-        refuse(request, writer, record, 401, u"invalid API key"_s, {{"WWW-Authenticate", "Bearer"}});
+        refuse(request, writer, record, ClientReplies::keyWrong());
         return;
     }
     if (isMutatingAdminPath(method, path)) {
-        refuse(request, writer, record, 403,
-               u"%1 %2 is refused: it would change a host behind the relay's back"_s.arg(record.method, path));
+        refuse(request, writer, record, ClientReplies::changesHostBehindRelaysBack(record.method, path));
         return;
     }
     if ((path == "/models"_L1 || path == "/v1/models"_L1) && (method == "GET" || method == "HEAD")) {
@@ -166,10 +155,10 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
             break;
         case JsonModelField::Result::Malformed:
         case JsonModelField::Result::NotAnObject:
-            refuse(request, writer, record, 400, u"the request body is not a JSON object"_s);
+            refuse(request, writer, record, ClientReplies::bodyNotAnObject());
             return;
         case JsonModelField::Result::NotAString:
-            refuse(request, writer, record, 400, u"\"model\" must be a string"_s);
+            refuse(request, writer, record, ClientReplies::modelNotAString());
             return;
         case JsonModelField::Result::Missing:
             break;
@@ -179,18 +168,18 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
         model = request.queryItem(u"model"_s);
     record.model = model;
     if (model.isEmpty()) {
-        refuse(request, writer, record, 400, u"model name is missing from the request"_s);
+        refuse(request, writer, record, ClientReplies::modelMissing());
         return;
     }
     const std::optional<ModelRoute> route = m_resolver.resolve(model);
     if (!route) {
-        refuse(request, writer, record, 404, unknownModelMessage(model));
+        refuse(request, writer, record, ClientReplies::unknownModel(model, m_catalog->aliases()));
         return;
     }
     record.host = route->host;
     const Catalog::HostState *host = m_catalog->host(route->host);
     if (!host) {
-        refuse(request, writer, record, 404, unknownModelMessage(model));
+        refuse(request, writer, record, ClientReplies::unknownModel(model, m_catalog->aliases()));
         return;
     }
     HostController *controller = m_controllers.value(route->host);
@@ -210,7 +199,7 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
             if (!reachable) {
                 const Catalog::HostState *h = m_catalog->host(route.host);
                 const QString why = !h || h->lastError.isEmpty() ? u"not reached yet"_s : h->lastError;
-                refuse(request, w, record, 424, hostDownMessage(route.host, why));
+                refuse(request, w, record, ClientReplies::hostDown(route.host, why));
                 return;
             }
             routeToEngine(request, w, record, route, field);
@@ -227,7 +216,7 @@ void Relay::routeToEngine(const IncomingRequest &request, ResponseWriter *writer
     HostController *controller = m_controllers.value(route.host);
     const QString engine = m_catalog->engineFor(route.host, route.key);
     if (engine.isEmpty()) {
-        refuse(request, writer, record, 404, unknownModelMessage(model));
+        refuse(request, writer, record, ClientReplies::unknownModel(model, m_catalog->aliases()));
         return;
     }
     record.engine = engine;
@@ -248,11 +237,10 @@ void Relay::routeToEngine(const IncomingRequest &request, ResponseWriter *writer
     QPointer<HostController> c(controller);
     waiting.what = [this, c, host = route.host, key = route.key]() {
         if (c && c->state() != HostStateMachine::State::Serving && c->waitingRequests() > 0)
-            return c->waitingFor();
+            return ClientReplies::waitingForHost(c->waitFor());
         const std::optional<ModelEntry> entry = m_catalog->model(host, key);
-        return entry && entry->status != "loaded"_L1
-            ? u"host %1 to load %2"_s.arg(host, key)
-            : u"host %1 to start answering %2 (queue or prompt processing)"_s.arg(host, key);
+        return entry && entry->status != "loaded"_L1 ? ClientReplies::waitingForLoad(host, key)
+                                                     : ClientReplies::waitingForAnswer(host, key);
     };
     forward(request, writer, record, route, engine, field, target, waiting);
 }
@@ -300,7 +288,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
         m_catalog->markUnreachable(host, why);
         if (HostController *c = m_controllers.value(host))
             c->engineUnreachable();
-        return hostDownMessage(host, why);
+        return ClientReplies::hostDown(host, why).message;
     });
     const QString path = request.path;
     if (path == "/models/load"_L1 || path == "/models/unload"_L1) {
@@ -353,18 +341,17 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
         },
         [p](int status, const QString &message) {
             if (p)
-                p->refuse(status, message);
+                p->refuse({status, message, {}});   // worded by the catalogue (ClientReplyWording)
         });
     if (p)
         p->waiting();
 }
 
-void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record, int status,
-                   const QString &message, const HeaderList &extraHeaders)
+void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
+                   const ClientReply &reply)
 {
-    record.relayError = message;
-    const ApiShape shape = ErrorReply::shapeForPath(request.path);
-    writer->respond(status, ErrorReply::headers() + extraHeaders, ErrorReply::body(shape, status, message));
+    record.relayError = reply.message;
+    writer->respond(reply.status, reply.headers(), reply.body(ErrorReply::shapeForPath(request.path)));
     finishRecord(record, writer);
 }
 
@@ -415,22 +402,6 @@ void Relay::broadcastModelEvent(const QByteArray &frame)
         if (w && !w->congested())
             w->writeBody(frame);
     }
-}
-
-QString Relay::unknownModelMessage(const QString &model) const
-{
-    // Name the known aliases, but leave out any whose name would make a client retry (a model
-    // called "tiny-500m" reads as a 500 to opencode and pi).
-    const QStringList all = m_catalog->aliases();
-    QStringList named;
-    for (const QString &alias : all) {
-        if (named.size() < 20 && !RetryWords::present(alias))
-            named.append(alias);
-    }
-    QString list = named.isEmpty() ? u"none"_s : named.join(u", "_s);
-    if (all.size() > named.size())
-        list += u", and %1 more (GET /v1/models lists them all)"_s.arg(all.size() - named.size());
-    return u"model '%1' not found; known models: %2"_s.arg(model, list);
 }
 
 } // namespace switchyard

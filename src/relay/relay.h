@@ -20,6 +20,7 @@ class Catalog;
 class HostController;
 class ResponseWriter;
 class UpstreamPool;
+struct ClientReply;
 struct ModelRoute;
 
 // The relay's HTTP surface: its own answers (/health, merged /models, CORS, refusals) and the
@@ -53,7 +54,7 @@ Q_SIGNALS:
 
 private:
     void refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
-                int status, const QString &message, const HeaderList &extraHeaders = {});
+                const ClientReply &reply);
     void replyJson(ResponseWriter *writer, RequestRecord record, int status, const QByteArray &body,
                    HeaderList headers = {});
     // The body goes upstream as the client sent it, with the model's value (field, when found)
@@ -66,7 +67,6 @@ private:
                        const ModelRoute &route, const JsonModelField &field);
     void finishRecord(RequestRecord record, ResponseWriter *writer);
     void subscribe(ResponseWriter *writer, RequestRecord record);
-    QString unknownModelMessage(const QString &model) const;
 
     Config m_config;
     Catalog *m_catalog;

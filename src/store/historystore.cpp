@@ -1,6 +1,6 @@
 #include "store/historystore.h"
 
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/storelogging.h"
 
 #include <QCoreApplication>

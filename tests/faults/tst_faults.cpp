@@ -13,7 +13,7 @@
 #include "journal/journalformat.h"
 #include "relay/relay.h"
 #include "app/relayrunner.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/historystore.h"
 #include "store/requestquery.h"
 #include "upstream/upstreamexchange.h"

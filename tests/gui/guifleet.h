@@ -5,7 +5,7 @@
 #include "config/configloader.h"
 #include "fakellamaserver.h"
 #include "app/relayrunner.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/historystore.h"
 
 #include <QTemporaryDir>

@@ -9,7 +9,7 @@
 #include "relay/jsonmodelfield.h"
 #include "relay/relay.h"
 #include "relay/streamstats.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/historystore.h"
 #include "store/requestquery.h"
 

@@ -9,7 +9,7 @@
 #include "relay/accesspolicy.h"
 #include "relay/peerpolicy.h"
 #include "relay/relay.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/historystore.h"
 #include "store/requestquery.h"
 

@@ -1,6 +1,6 @@
 #include "journal/journalformat.h"
 #include "journal/requestrecord.h"
-#include "store/clock.h"
+#include "common/clock.h"
 #include "store/historyevent.h"
 #include "store/historystore.h"
 #include "store/redactor.h"

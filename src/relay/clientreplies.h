@@ -1,0 +1,79 @@
+#pragma once
+
+#include "hosts/hostrefusal.h"
+#include "hosts/hoststatemachine.h"
+#include "http/httpheaders.h"
+#include "relay/errorreply.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace switchyard {
+
+// One refusal the relay makes itself: its status, its words and the headers beyond
+// ErrorReply::headers() (JSON, X-Should-Retry: false). The body's shape follows the request's
+// API (ErrorReply): OpenAI's, which llama.cpp's native paths share, Anthropic's, the Responses
+// API's; streamed, once an early 200 is out, as an SSE error event.
+struct ClientReply
+{
+    int status = 0;
+    QString message;
+    HeaderList extraHeaders;
+
+    HeaderList headers() const { return ErrorReply::headers() + extraHeaders; }
+    QByteArray body(ApiShape shape) const { return ErrorReply::body(shape, status, message); }
+    QByteArray sseEvent(ApiShape shape) const { return ErrorReply::sseEvent(shape, status, message); }
+};
+
+// The catalogue of what API clients are told: every refusal, rewrite and waiting comment the
+// relay sends, in English and never translated (a relay under a German locale still speaks its
+// clients' language). The window words the same events itself, through tr().
+// tests/relay/tst_clientreplies.cpp lists each once.
+namespace ClientReplies {
+
+// Before a request is routed.
+ClientReply adminOnlyHere();
+ClientReply keyMissing();
+ClientReply keyWrong();
+ClientReply changesHostBehindRelaysBack(const QString &method, const QString &path);
+ClientReply bodyNotAnObject();
+ClientReply modelNotAString();
+ClientReply modelMissing();
+// Names up to 20 known aliases, leaving out any whose name would make a client retry.
+ClientReply unknownModel(const QString &model, const QStringList &knownAliases);
+
+// The host.
+ClientReply hostDown(const QString &host, const QString &why);
+ClientReply fromHost(const HostRefusal &refusal);
+
+// The engine, once the request went upstream.
+ClientReply engineUnreachable(const QString &why);   // when no host is named to mark down
+ClientReply engineCouldNotLoad(const QString &upstreamMessage);
+ClientReply upstreamSilent(const QString &why);
+ClientReply upstreamFailedBeforeAnswering(const QString &why);
+ClientReply streamBrokeOff(bool silent, const QString &why);   // 424 when silent, else 502
+
+// llama.cpp's errors on /v1/messages in the words Claude Code acts on (ErrorRewrite decides
+// when): a late system message, a prompt over the context size.
+ClientReply systemMessageNotFirst(const QString &upstreamMessage);
+ClientReply promptTooLong(qint64 promptTokens, qint64 contextTokens);
+ClientReply promptTooLong(const QString &upstreamMessage);
+
+// What a streaming client waiting for its answer reads after the relay's early 200.
+QByteArray waitingComment(const QString &what);
+QString waitingForHost(const HostStateMachine::Wait &wait);
+QString waitingForLoad(const QString &host, const QString &model);
+QString waitingForAnswer(const QString &host, const QString &model);
+QString waitingForUpstream();
+
+} // namespace ClientReplies
+
+// The catalogue's words for a host's refusals, handed to each HostController.
+class ClientReplyWording final : public HostRefusalWording
+{
+public:
+    QString words(const HostRefusal &refusal) const override { return ClientReplies::fromHost(refusal).message; }
+};
+
+} // namespace switchyard

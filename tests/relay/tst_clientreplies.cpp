@@ -1,0 +1,217 @@
+// Every refusal, rewrite and waiting comment the relay sends, once: status, headers, words, and
+// the bytes in each API's shape (OpenAI's, which llama.cpp's native paths share, Anthropic's,
+// the Responses API's), whole and as the SSE event sent after an early 200.
+#include "relay/clientreplies.h"
+
+#include <QTest>
+
+using namespace switchyard;
+using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(switchyard::ClientReply)
+Q_DECLARE_METATYPE(switchyard::HostStateMachine::Wait)
+
+namespace {
+
+QByteArray escaped(const QString &message)
+{
+    return message.toUtf8().replace('\\', "\\\\").replace('"', "\\\"");
+}
+
+QByteArray headerLines(const HeaderList &headers)
+{
+    QByteArray out;
+    for (const auto &h : headers)
+        out += h.first + ": " + h.second + '\n';
+    return out;
+}
+
+HostRefusal host(HostRefusal::Reason reason)
+{
+    HostRefusal why;
+    why.reason = reason;
+    why.host = u"3090"_s;
+    why.engine = u"fork"_s;
+    why.engines = {u"mainline"_s, u"fork"_s};
+    why.owner = u"bench queue"_s;
+    why.until = QDateTime(QDate(2026, 10, 24), QTime(23, 0), Qt::UTC);
+    why.detail = u"exited with code 1"_s;
+    return why;
+}
+
+} // namespace
+
+class TestClientReplies : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everyRefusal_data();
+    void everyRefusal();
+    void hostRefusalsAreWordedByTheCatalogue();
+    void waitingComments_data();
+    void waitingComments();
+};
+
+void TestClientReplies::everyRefusal_data()
+{
+    QTest::addColumn<ClientReply>("reply");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("extraHeaders");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("openAiType");      // also the Responses API's
+    QTest::addColumn<QString>("anthropicType");
+
+    const QString bearer = u"WWW-Authenticate: Bearer\n"_s;
+    auto row = [](const char *name, const ClientReply &reply, int status, const QString &headers,
+                  const QString &message, const char *openAi, const char *anthropic) {
+        QTest::newRow(name) << reply << status << headers.toUtf8() << message << QString::fromLatin1(openAi)
+                            << QString::fromLatin1(anthropic);
+    };
+
+    // Before a request is routed.
+    row("admin API from elsewhere", ClientReplies::adminOnlyHere(), 403, {},
+        u"the admin API answers only on this machine, or with the admin token (Authorization: Bearer TOKEN)"_s,
+        "permission_error", "permission_error");
+    row("key missing", ClientReplies::keyMissing(), 401, bearer,
+        u"this relay needs an API key: send \"Authorization: Bearer KEY\" or \"x-api-key: KEY\""_s,
+        "authentication_error", "authentication_error");
+    row("key wrong", ClientReplies::keyWrong(), 401, bearer, u"invalid API key"_s,
+        "authentication_error", "authentication_error");
+    row("a host changed behind the relay's back", ClientReplies::changesHostBehindRelaysBack(u"DELETE"_s, u"/models/a"_s),
+        403, {}, u"DELETE /models/a is refused: it would change a host behind the relay's back"_s,
+        "permission_error", "permission_error");
+    row("body not an object", ClientReplies::bodyNotAnObject(), 400, {}, u"the request body is not a JSON object"_s,
+        "invalid_request_error", "invalid_request_error");
+    row("model not a string", ClientReplies::modelNotAString(), 400, {}, u"\"model\" must be a string"_s,
+        "invalid_request_error", "invalid_request_error");
+    row("model missing", ClientReplies::modelMissing(), 400, {}, u"model name is missing from the request"_s,
+        "invalid_request_error", "invalid_request_error");
+    row("unknown model", ClientReplies::unknownModel(u"nope"_s, {u"a"_s, u"tiny-500m"_s, u"b"_s}), 404, {},
+        u"model 'nope' not found; known models: a, b, and 1 more (GET /v1/models lists them all)"_s,
+        "not_found_error", "not_found_error");
+    row("unknown model, none known", ClientReplies::unknownModel(u"nope"_s, {}), 404, {},
+        u"model 'nope' not found; known models: none"_s, "not_found_error", "not_found_error");
+
+    // The host.
+    row("host down", ClientReplies::hostDown(u"h1"_s, u"not reached yet"_s), 424, {},
+        u"host h1 is down: not reached yet"_s, "unavailable_error", "api_error");
+    row("host leased", ClientReplies::fromHost(host(HostRefusal::Reason::Leased)), 423, {},
+        u"host 3090 is leased by bench queue until 2026-10-24T23:00:00Z"_s, "unavailable_error", "api_error");
+    row("switch failed", ClientReplies::fromHost(host(HostRefusal::Reason::SwitchFailed)), 424, {},
+        u"switching host 3090 to engine fork failed: exited with code 1"_s, "unavailable_error", "api_error");
+    row("static host", ClientReplies::fromHost(host(HostRefusal::Reason::StaticHost)), 409, {},
+        u"host 3090 runs one static engine and cannot switch"_s, "invalid_request_error", "invalid_request_error");
+    row("no such engine", ClientReplies::fromHost(host(HostRefusal::Reason::NoSuchEngine)), 400, {},
+        u"host 3090 has no engine \"fork\" (its engines: mainline, fork)"_s, "invalid_request_error",
+        "invalid_request_error");
+    row("lease taken over", ClientReplies::fromHost(host(HostRefusal::Reason::LeaseTakenOver)), 409, {},
+        u"the lease of host 3090 was taken by bench queue before it was granted"_s, "invalid_request_error",
+        "invalid_request_error");
+    row("lease released", ClientReplies::fromHost(host(HostRefusal::Reason::LeaseReleased)), 409, {},
+        u"the lease of host 3090 was released before it was granted"_s, "invalid_request_error",
+        "invalid_request_error");
+
+    // The engine.
+    row("engine unreachable", ClientReplies::engineUnreachable(u"connection refused"_s), 424, {},
+        u"the engine is unreachable: connection refused"_s, "unavailable_error", "api_error");
+    row("engine could not load", ClientReplies::engineCouldNotLoad(u"failed to load model"_s), 424, {},
+        u"the engine could not load the model: failed to load model"_s, "unavailable_error", "api_error");
+    row("upstream silent", ClientReplies::upstreamSilent(u"no data for 600 s"_s), 424, {},
+        u"upstream stopped answering: no data for 600 s"_s, "unavailable_error", "api_error");
+    row("upstream not HTTP", ClientReplies::upstreamFailedBeforeAnswering(u"bad status line"_s), 502, {},
+        u"upstream failed before answering: bad status line"_s, "server_error", "api_error");
+    row("stream broke off, silent", ClientReplies::streamBrokeOff(true, u"no data"_s), 424, {},
+        u"upstream stream broke off: no data"_s, "unavailable_error", "api_error");
+    row("stream broke off", ClientReplies::streamBrokeOff(false, u"reset"_s), 502, {},
+        u"upstream stream broke off: reset"_s, "server_error", "api_error");
+
+    // llama.cpp's errors in Claude Code's words.
+    row("system message not first", ClientReplies::systemMessageNotFirst(u"System message must be at the beginning."_s),
+        400, {},
+        u"role 'system' must precede an assistant message: a system message inside messages is not supported by "
+        "this model's chat template (llama.cpp: System message must be at the beginning.)"_s,
+        "invalid_request_error", "invalid_request_error");
+    row("prompt too long, counted", ClientReplies::promptTooLong(9000, 8192), 400, {},
+        u"prompt is too long: 9000 tokens > 8192 maximum"_s, "invalid_request_error", "invalid_request_error");
+    row("prompt too long", ClientReplies::promptTooLong(u"the request exceeds the available context size"_s), 400, {},
+        u"prompt is too long: the request exceeds the available context size"_s, "invalid_request_error",
+        "invalid_request_error");
+}
+
+void TestClientReplies::everyRefusal()
+{
+    QFETCH(ClientReply, reply);
+    QFETCH(int, status);
+    QFETCH(QByteArray, extraHeaders);
+    QFETCH(QString, message);
+    QFETCH(QString, openAiType);
+    QFETCH(QString, anthropicType);
+
+    QCOMPARE(reply.status, status);
+    QCOMPARE(reply.message, message);
+    QCOMPARE(headerLines(reply.headers()),
+             "Content-Type: application/json; charset=utf-8\nX-Should-Retry: false\n" + extraHeaders);
+
+    const QByteArray m = escaped(message);
+    const QByteArray code = QByteArray::number(status);
+    const QByteArray openAi = R"({"error":{"code":)" + code + R"(,"message":")" + m
+        + R"(","source":"switchyard","type":")" + openAiType.toUtf8() + R"("}})";
+    const QByteArray anthropic = R"({"error":{"message":")" + m + R"(","source":"switchyard","type":")"
+        + anthropicType.toUtf8() + R"("},"type":"error"})";
+    QCOMPARE(reply.body(ApiShape::OpenAI), openAi);
+    QCOMPARE(reply.body(ApiShape::Responses), openAi);
+    QCOMPARE(reply.body(ApiShape::Anthropic), anthropic);
+
+    // After an early 200, the same refusal ends the stream as an error event.
+    QCOMPARE(reply.sseEvent(ApiShape::OpenAI), "data: " + openAi + "\n\n");
+    QCOMPARE(reply.sseEvent(ApiShape::Anthropic), "event: error\ndata: " + anthropic + "\n\n");
+    QCOMPARE(reply.sseEvent(ApiShape::Responses),
+             R"(event: error
+data: {"code":")" + openAiType.toUtf8() + R"(","message":")" + m + R"(","param":null,"type":"error"})" + "\n\n");
+}
+
+void TestClientReplies::hostRefusalsAreWordedByTheCatalogue()
+{
+    const ClientReplyWording wording;
+    for (auto reason : {HostRefusal::Reason::Leased, HostRefusal::Reason::SwitchFailed, HostRefusal::Reason::StaticHost,
+                        HostRefusal::Reason::NoSuchEngine, HostRefusal::Reason::LeaseTakenOver,
+                        HostRefusal::Reason::LeaseReleased}) {
+        const HostRefusal why = host(reason);
+        QCOMPARE(wording.words(why), ClientReplies::fromHost(why).message);
+        QCOMPARE(ClientReplies::fromHost(why).status, why.status());
+    }
+}
+
+void TestClientReplies::waitingComments_data()
+{
+    using Phase = HostStateMachine::Wait::Phase;
+    QTest::addColumn<QString>("what");
+    QTest::addColumn<QByteArray>("comment");
+    auto wait = [](Phase phase, int running, const QString &engine) {
+        return ClientReplies::waitingForHost(HostStateMachine::Wait{phase, u"3090"_s, running, engine});
+    };
+    QTest::newRow("draining") << wait(Phase::Draining, 2, u"fork"_s)
+                              << QByteArray(": waiting for host 3090 to finish 2 running request(s) before it switches to engine fork\n\n");
+    QTest::newRow("draining for a lease") << wait(Phase::Draining, 1, {})
+                                          << QByteArray(": waiting for host 3090 to finish 1 running request(s) before it switches to engine -\n\n");
+    QTest::newRow("switching") << wait(Phase::Switching, 0, u"fork"_s)
+                               << QByteArray(": waiting for host 3090 to switch to engine fork\n\n");
+    QTest::newRow("stopping") << wait(Phase::Stopping, 0, {}) << QByteArray(": waiting for host 3090 to stop its engine\n\n");
+    QTest::newRow("other") << wait(Phase::Other, 0, {}) << QByteArray(": waiting for host 3090\n\n");
+    QTest::newRow("a model loading") << ClientReplies::waitingForLoad(u"h1"_s, u"alpha"_s)
+                                     << QByteArray(": waiting for host h1 to load alpha\n\n");
+    QTest::newRow("the first token") << ClientReplies::waitingForAnswer(u"h1"_s, u"alpha"_s)
+                                     << QByteArray(": waiting for host h1 to start answering alpha (queue or prompt processing)\n\n");
+    QTest::newRow("no host named") << ClientReplies::waitingForUpstream() << QByteArray(": waiting for the upstream\n\n");
+}
+
+void TestClientReplies::waitingComments()
+{
+    QFETCH(QString, what);
+    QFETCH(QByteArray, comment);
+    QCOMPARE(ClientReplies::waitingComment(what), comment);
+}
+
+QTEST_GUILESS_MAIN(TestClientReplies)
+#include "tst_clientreplies.moc"
