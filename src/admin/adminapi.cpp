@@ -5,6 +5,7 @@
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
 #include "journal/journalformat.h"
+#include "metrics/relaymetrics.h"
 #include "relay/errorreply.h"
 #include "store/historystore.h"
 #include "store/requestquery.h"
@@ -89,6 +90,11 @@ void AdminApi::handle(const IncomingRequest &request, ResponseWriter *writer)
 {
     const QStringList parts = request.path.split(u'/', Qt::SkipEmptyParts);   // admin, hosts, H, lease
     const QByteArray &method = request.method;
+    if (request.path == "/metrics"_L1 && m_metrics && (method == "GET" || method == "HEAD")) {
+        writer->respond(200, {{"Content-Type", RelayMetrics::contentType()}, {"Cache-Control", "no-store"}},
+                        method == "GET" ? m_metrics->exposition() : QByteArray());
+        return;
+    }
     if (parts.size() == 2 && parts.at(1) == "hosts"_L1 && method == "GET")
         return hosts(writer);
     if (parts.size() == 4 && parts.at(1) == "hosts"_L1) {

@@ -21,6 +21,9 @@ struct IncomingRequest;
 //   GET    /admin/requests?since=&until=&host=&model=&status=&errors=1&limit=
 //   GET    /admin/events?since=&limit=
 //   GET    /admin/stats?since=             (default: the last 24 hours)
+//   GET    /metrics                        Prometheus text format (docs/METRICS.md)
+class RelayMetrics;
+
 class AdminApi final : public QObject
 {
     Q_OBJECT
@@ -33,6 +36,7 @@ public:
 
     void setHostControllers(const QList<HostController *> &controllers);
     void setHistory(HistoryStore *store) { m_store = store; }
+    void setMetrics(const RelayMetrics *metrics) { m_metrics = metrics; }
 
     // Returns the status it answered with (for the journal).
     void handle(const IncomingRequest &request, ResponseWriter *writer);
@@ -49,6 +53,7 @@ private:
 
     QHash<QString, QPointer<HostController>> m_controllers;
     HistoryStore *m_store = nullptr;   // outlives the relay
+    const RelayMetrics *m_metrics = nullptr;
     const Clock *m_clock;
 };
 

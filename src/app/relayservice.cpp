@@ -11,6 +11,8 @@
 #include "hosts/hostcontroller.h"
 #include "http/httpserver.h"
 #include "http/tlscredentials.h"
+#include "metrics/fleetgauges.h"
+#include "metrics/relaymetrics.h"
 #include "store/historystore.h"
 #include "relay/clientreplies.h"
 #include "relay/relay.h"
@@ -34,6 +36,14 @@ ServerLimits serverLimits(const Config &config)
     return limits;
 }
 
+QHash<QString, HostController *> controllersByHost(const QList<HostController *> &controllers)
+{
+    QHash<QString, HostController *> byHost;
+    for (HostController *c : controllers)
+        byHost.insert(c->host(), c);
+    return byHost;
+}
+
 } // namespace
 
 RelayService::RelayService(const Config &config, DriverFactory drivers, const Clock *clock, QObject *parent)
@@ -47,8 +57,11 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     , m_relay(new Relay(config, m_catalog, m_pool, this))
     , m_server(new HttpServer(serverLimits(config), m_relay, m_clock, this))
     , m_admin(new AdminApi(m_clock, this))
+    , m_metrics(new RelayMetrics(m_clock->now(), [this] { return fleetGauges(*m_catalog, controllersByHost(m_controllers)); }, this))
 {
     m_relay->setAdminApi(m_admin);
+    m_admin->setMetrics(m_metrics);
+    connect(m_relay, &Relay::requestFinished, m_metrics, &RelayMetrics::requestFinished);
     if (drivers) {
         for (const HostConfig &host : config.hosts) {
             if (std::unique_ptr<EngineDriver> driver = drivers(host))
@@ -62,6 +75,8 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
             auto *discovery = new EngineDiscovery(c, m_catalog, this);
             connect(c, &HostController::probed, discovery, &EngineDiscovery::start);
         }
+        for (HostController *c : std::as_const(m_controllers))
+            connect(c, &HostController::historyEvent, m_metrics, &RelayMetrics::historyEvent);
         // Switches and leases join the merged /models/sse feed as the relay's own events.
         for (HostController *c : std::as_const(m_controllers)) {
             connect(c, &HostController::historyEvent, m_relay, [this](const HistoryEvent &e) {

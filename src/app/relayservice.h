@@ -22,6 +22,7 @@ class EngineDriver;
 class HistoryStore;
 class HostController;
 class HttpServer;
+class RelayMetrics;
 class ModelEvents;
 class Relay;
 class UpstreamPool;
@@ -79,6 +80,7 @@ private:
     HttpServer *m_server;
     QList<HostController *> m_controllers;
     AdminApi *m_admin;
+    RelayMetrics *m_metrics;
     QTimer m_graceTimer;
     bool m_stopping = false;
 };

@@ -93,9 +93,9 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
         replyJson(writer, record, 200, R"({"status":"ok"})");
         return;
     }
-    if (path == "/admin"_L1 || path.startsWith("/admin/"_L1)) {
-        // Admin and leases have their own gate (this machine, or the admin token); client keys
-        // do not open it.
+    if (path == "/admin"_L1 || path.startsWith("/admin/"_L1) || path == "/metrics"_L1) {
+        // Admin, leases and the metrics have their own gate (this machine, or the admin token);
+        // client keys do not open it.
         if (!m_admin || !m_access.admin(request)) {
             refuse(request, writer, record, ClientReplies::adminOnlyHere());
             return;

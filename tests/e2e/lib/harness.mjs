@@ -389,3 +389,9 @@ export async function startLlamaServer(t, { models, port, ctx = 256 }) {
     },
   };
 }
+
+// Any other program the tests start (a Prometheus server, say): its lines kept, killed with its
+// process group at the end of the test.
+export function startChild(t, command, args, options = {}) {
+  return new Child(t, command, args, options);
+}

@@ -1,0 +1,76 @@
+#include "metrics/relaymetrics.h"
+
+#include "metrics/processmetrics.h"
+#include "hosts/hoststatemachine.h"
+#include "store/historyevent.h"
+
+namespace switchyard {
+
+namespace {
+const QList<QByteArray> hostEngine{"host", "engine"};
+
+// Every state a host can be in, as its controller names it.
+QStringList hostStates()
+{
+    using State = HostStateMachine::State;
+    QStringList names;
+    for (int s = int(State::Unknown); s <= int(State::Down); ++s)
+        names << HostStateMachine::stateName(State(s));
+    return names;
+}
+} // namespace
+
+RelayMetrics::RelayMetrics(QDateTime startedAt, HostSnapshot hosts, QObject *parent)
+    : QObject(parent)
+    , m_startedAt(std::move(startedAt))
+    , m_hosts(std::move(hosts))
+    , m_switches("switchyard_engine_switches_total", "Engine switches that ended with the new engine up.", hostEngine)
+    , m_switchFailures("switchyard_engine_switch_failures_total", "Engine switches whose engine did not come up.", hostEngine)
+    // A switch stops one engine and starts another: seconds for a small model, minutes for a
+    // large one read from disk.
+    , m_switchDuration("switchyard_engine_switch_duration_seconds", "Time from a switch's decision to its engine answering /health.",
+                       hostEngine, {1, 2, 5, 10, 20, 30, 60, 120, 300, 600})
+    , m_loads("switchyard_model_loads_total", "Models loaded on a router engine.", hostEngine)
+{
+}
+
+void RelayMetrics::requestFinished(const RequestRecord &request)
+{
+    m_requests.record(request);
+}
+
+void RelayMetrics::historyEvent(const HistoryEvent &event)
+{
+    const QStringList where{event.host, event.engine};
+    switch (event.kind) {
+    case HistoryEvent::Kind::SwitchEnd:
+        m_switches.add(where);
+        if (event.duration)
+            m_switchDuration.observe(where, std::chrono::duration<double>(*event.duration).count());
+        break;
+    case HistoryEvent::Kind::SwitchFailed:
+        m_switchFailures.add(where);
+        break;
+    case HistoryEvent::Kind::Load:
+        if (event.detail.isEmpty())
+            m_loads.add(where);
+        break;
+    default:
+        break;
+    }
+}
+
+QByteArray RelayMetrics::exposition() const
+{
+    PrometheusText out;
+    m_requests.write(out);
+    m_switches.write(out);
+    m_switchFailures.write(out);
+    m_switchDuration.write(out);
+    m_loads.write(out);
+    writeHostGauges(out, m_hosts ? m_hosts() : QList<HostGauges>{}, hostStates());
+    writeProcessMetrics(out, m_startedAt);
+    return out.text();
+}
+
+} // namespace switchyard
