@@ -57,7 +57,8 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     , m_relay(new Relay(config, m_catalog, m_pool, this))
     , m_server(new HttpServer(serverLimits(config), m_relay, m_clock, this))
     , m_admin(new AdminApi(m_clock, this))
-    , m_metrics(new RelayMetrics(m_clock->now(), [this] { return fleetGauges(*m_catalog, controllersByHost(m_controllers)); }, this))
+    , m_metrics(new RelayMetrics(m_clock->now(), [this] { return fleetGauges(*m_catalog, controllersByHost(m_controllers)); },
+                                 [this](const QString &alias) { return m_catalog->aliases().contains(alias); }, this))
 {
     m_relay->setAdminApi(m_admin);
     m_admin->setMetrics(m_metrics);

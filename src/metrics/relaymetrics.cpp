@@ -2,6 +2,7 @@
 
 #include "metrics/processmetrics.h"
 #include "hosts/hoststatemachine.h"
+#include "journal/requestrecord.h"
 #include "store/historyevent.h"
 
 namespace switchyard {
@@ -20,10 +21,11 @@ QStringList hostStates()
 }
 } // namespace
 
-RelayMetrics::RelayMetrics(QDateTime startedAt, HostSnapshot hosts, QObject *parent)
+RelayMetrics::RelayMetrics(QDateTime startedAt, HostSnapshot hosts, AliasCheck servedAlias, QObject *parent)
     : QObject(parent)
     , m_startedAt(std::move(startedAt))
     , m_hosts(std::move(hosts))
+    , m_servedAlias(std::move(servedAlias))
     , m_switches("switchyard_engine_switches_total", "Engine switches that ended with the new engine up.", hostEngine)
     , m_switchFailures("switchyard_engine_switch_failures_total", "Engine switches whose engine did not come up.", hostEngine)
     // A switch stops one engine and starts another: seconds for a small model, minutes for a
@@ -36,7 +38,8 @@ RelayMetrics::RelayMetrics(QDateTime startedAt, HostSnapshot hosts, QObject *par
 
 void RelayMetrics::requestFinished(const RequestRecord &request)
 {
-    m_requests.record(request);
+    const bool served = request.model.isEmpty() || (m_servedAlias && m_servedAlias(request.model));
+    m_requests.record(request, served ? request.model : QStringLiteral("other"));
 }
 
 void RelayMetrics::historyEvent(const HistoryEvent &event)

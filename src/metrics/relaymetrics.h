@@ -21,8 +21,11 @@ class RelayMetrics : public QObject
 
 public:
     using HostSnapshot = std::function<QList<HostGauges>()>;
+    using AliasCheck = std::function<bool(const QString &alias)>;
 
-    RelayMetrics(QDateTime startedAt, HostSnapshot hosts, QObject *parent = nullptr);
+    // servedAlias says whether a model name is one the relay serves: only those become an alias
+    // label, any other name a client sends is counted as "other" (labels stay bounded).
+    RelayMetrics(QDateTime startedAt, HostSnapshot hosts, AliasCheck servedAlias, QObject *parent = nullptr);
 
     void requestFinished(const RequestRecord &request);
     void historyEvent(const HistoryEvent &event);
@@ -33,6 +36,7 @@ public:
 private:
     QDateTime m_startedAt;
     HostSnapshot m_hosts;
+    AliasCheck m_servedAlias;
     RequestMetrics m_requests;
     CounterFamily m_switches;
     CounterFamily m_switchFailures;

@@ -63,10 +63,10 @@ RequestMetrics::RequestMetrics()
 {
 }
 
-void RequestMetrics::record(const RequestRecord &r)
+void RequestMetrics::record(const RequestRecord &r, const QString &alias)
 {
-    const QStringList where{r.host, r.model};
-    m_requests.add({r.host, r.engine, r.model, requestKind(r.method, r.path), statusClass(r.status),
+    const QStringList where{r.host, alias};
+    m_requests.add({r.host, r.engine, alias, requestKind(r.method, r.path), statusClass(r.status),
                     clientAppName(clientAppFromUserAgent(r.userAgent))});
     m_bytesOut.add(where, double(r.bytesOut));
     m_duration.observe(where, seconds(r.duration));

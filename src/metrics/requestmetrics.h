@@ -22,7 +22,8 @@ class RequestMetrics
 public:
     RequestMetrics();
 
-    void record(const RequestRecord &request);
+    // alias: the label for the request's model, bounded by the caller (see RelayMetrics).
+    void record(const RequestRecord &request, const QString &alias);
     void write(PrometheusText &out) const;
 
     const CounterFamily &requests() const { return m_requests; }

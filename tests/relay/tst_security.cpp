@@ -476,13 +476,14 @@ void TestSecurity::secretsAppearInNoLog()
 
     // What the admin API gives back (from this machine, so no token needed).
     QByteArray adminAnswers;
-    for (const QByteArray &path : {QByteArray("/admin/requests"), QByteArray("/admin/events"), QByteArray("/admin/hosts"),
-                                  QByteArray("/admin/stats")}) {
+    const QList<QByteArray> adminPaths{"/admin/requests", "/admin/events", "/admin/hosts", "/admin/stats", "/metrics"};
+    for (const QByteArray &path : adminPaths) {
         const RawHttpClient::Response r = roundTrip(f.port(), RawHttpClient::get(path));
         QCOMPARE(r.status, 200);
         adminAnswers += r.body;
     }
     QVERIFY(adminAnswers.contains("/v1/chat/completions"));   // the history is really there
+    QVERIFY(adminAnswers.contains("switchyard_requests_total{"));   // and the metrics
 
     QVERIFY(store->sync());
     f.relay.reset();
@@ -492,7 +493,7 @@ void TestSecurity::secretsAppearInNoLog()
     const QByteArray err = stderrCapture.stop();
 
     const QByteArray journalText = readAll(journalPath);
-    QCOMPARE(journalText.count('\n'), qsizetype(requests.size() + 4));   // one line per request
+    QCOMPARE(journalText.count('\n'), qsizetype(requests.size() + adminPaths.size()));   // one line per request
     QVERIFY(journalText.contains("status=401"));
     QVERIFY(journalText.contains("status=403"));
     QByteArray historyFiles;

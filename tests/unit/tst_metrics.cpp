@@ -130,12 +130,12 @@ private slots:
         r.timeToFirstByte = 50ms;
         r.streamedTokens = 120;
         r.tokensPerSecond = 60;
-        metrics.record(r);
-        metrics.record(r);
+        metrics.record(r, r.model);
+        metrics.record(r, r.model);
         r.status = 424;
         r.streamedTokens.reset();
         r.tokensPerSecond.reset();
-        metrics.record(r);
+        metrics.record(r, r.model);
 
         const QStringList ok{u"3090"_s, u"mainline"_s, u"3090-flint-40b"_s, u"chat"_s, u"2xx"_s, u"opencode"_s};
         QCOMPARE(metrics.requests().value(ok), 2.0);
