@@ -4,6 +4,7 @@
 #include "hosts/hostcontroller.h"
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
+#include "journal/clientapp.h"
 #include "journal/journalformat.h"
 #include "metrics/relaymetrics.h"
 #include "relay/errorreply.h"
@@ -57,6 +58,7 @@ QJsonObject recordJson(const RequestRecord &r)
                   {"duration_ms"_L1, std::chrono::duration<double, std::milli>(r.duration).count()},
                   {"client"_L1, r.clientAddress},
                   {"user_agent"_L1, r.userAgent},
+                  {"client_app"_L1, clientAppName(clientAppFromUserAgent(r.userAgent))},
                   {"journal"_L1, JournalFormat::requestLine(r)}};
     o.insert("ttfb_ms"_L1, r.timeToFirstByte ? QJsonValue(std::chrono::duration<double, std::milli>(*r.timeToFirstByte).count()) : QJsonValue());
     o.insert("tokens"_L1, r.streamedTokens ? QJsonValue(double(*r.streamedTokens)) : QJsonValue());

@@ -996,6 +996,7 @@ void TestRelay::adminApiServesHistoryAndStats()
     const QJsonObject row = rows.at(0).toObject();
     QCOMPARE(row.value("status"_L1).toInt(), 200);
     QVERIFY(row.value("ttfb_ms"_L1).isDouble());
+    QCOMPARE(row.value("client_app"_L1).toString(), u"other"_s);   // RawHttpClient sends no User-Agent
     QVERIFY(row.value("journal"_L1).toString().contains(R"(POST /v1/chat/completions model="h1-alpha" host=h1 status=200)"_L1));
     const QJsonObject aliases = QJsonDocument::fromJson(client.responses().at(3).body).object().value("aliases"_L1).toObject();
     QCOMPARE(aliases.value("h1-alpha"_L1).toObject().value("requests"_L1).toInt(), 1);
