@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, scratchDir, startChild, startFake, startRelay } from '../lib/harness.mjs';
+import { E2E_DIR, freePort, scratchDir, startChild, startFake, startRelay } from '../lib/harness.mjs';
 
 const chat = (relay, model, stream) => fetch(`${relay.url}/v1/chat/completions`, {
   method: 'POST', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(15000),
@@ -43,6 +43,17 @@ test('promtool accepts /metrics and a real Prometheus scrapes it', async (t) => 
   assert.match(text, /^switchyard_requests_total\{host="h1",engine="[^"]*",alias="h1-flint-40b",kind="chat",status_class="2xx",client_app="other"\} 2$/m);
   assert.match(text, /^switchyard_requests_total\{host="h1",engine="",alias="other",kind="chat",status_class="4xx",client_app="other"\} 1$/m);
   assert.match(text, /^process_start_time_seconds \d+(\.\d+)?$/m);
+
+  // The Grafana dashboard in resources/ asks only for what the relay exports (every family is
+  // announced by its TYPE line even before it has a series; a histogram's series end in
+  // _bucket, _sum or _count).
+  const dashboard = JSON.parse(readFileSync(path.join(E2E_DIR, '..', '..', 'resources', 'grafana', 'switchyard-dashboard.json'), 'utf8'));
+  const families = new Set([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap(([, name, type]) =>
+    type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name]));
+  const asked = JSON.stringify(dashboard).match(/\b(switchyard|process)_[a-z_]+/g);
+  assert.ok(asked.length >= 10, 'the dashboard has queries');
+  for (const name of new Set(asked))
+    assert.ok(families.has(name), `the dashboard asks for ${name}, which /metrics does not export`);
 
   const dir = scratchDir(t, 'switchyard-e2e-metrics-');
   const file = path.join(dir, 'metrics.txt');
