@@ -5,6 +5,7 @@
 #include <QPointer>
 
 #include "hosts/hostcontroller.h"
+#include "http/requesthandler.h"
 
 namespace switchyard {
 
@@ -20,7 +21,7 @@ struct IncomingRequest;
 //   GET    /admin/requests?since=&until=&host=&model=&status=&errors=1&limit=
 //   GET    /admin/events?since=&limit=
 //   GET    /admin/stats?since=             (default: the last 24 hours)
-class AdminApi final : public QObject
+class AdminApi final : public QObject, public RequestHandler
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(AdminApi)
@@ -32,7 +33,7 @@ public:
     void setHistory(HistoryStore *store) { m_store = store; }
 
     // Returns the status it answered with (for the journal).
-    void handle(const IncomingRequest &request, ResponseWriter *writer);
+    void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
 
 private:
     void hosts(ResponseWriter *writer);

@@ -40,11 +40,10 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, QObject 
     , m_pool(new UpstreamPool(this))
     , m_catalog(new Catalog(config, m_pool, this))
     , m_events(new ModelEvents(m_catalog, m_pool, this))
-    , m_relay(new Relay(config, m_catalog, m_pool, this))
-    , m_server(new HttpServer(serverLimits(config), m_relay, this))
     , m_admin(new AdminApi(this))
+    , m_relay(new Relay(config, m_catalog, m_pool, m_admin, this))
+    , m_server(new HttpServer(serverLimits(config), m_relay, this))
 {
-    m_relay->setAdminApi(m_admin);
     if (drivers) {
         for (const HostConfig &host : config.hosts) {
             if (std::unique_ptr<EngineDriver> driver = drivers(host))

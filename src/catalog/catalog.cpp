@@ -1,19 +1,17 @@
 #include "catalog/catalog.h"
 
+#include "catalog/cataloglogging.h"
 #include "catalog/enginememory.h"
 #include "upstream/upstreamexchange.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLoggingCategory>
 #include <QSet>
 
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
-
-Q_LOGGING_CATEGORY(lcCatalog, "switchyard.catalog")
 
 Catalog::Catalog(const Config &config, UpstreamPool *pool, QObject *parent)
     : QObject(parent)
