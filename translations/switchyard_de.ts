@@ -23,13 +23,13 @@
 <context>
     <name>CheckConfig</name>
     <message>
+        <location filename="../src/cli/agentcommand.cpp" line="+67"/>
         <location filename="../src/config/checkconfig.cpp" line="+19"/>
-        <location filename="../src/engines/agentcommand.cpp" line="+67"/>
         <source>warning: %1</source>
         <translation>Warnung: %1</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/config/checkconfig.cpp" line="+28"/>
         <source>%1: ok (agent, %2)</source>
         <translation>%1: in Ordnung (Agent, %2)</translation>
     </message>
@@ -718,7 +718,7 @@ Befehle:
 <context>
     <name>export</name>
     <message numerus="yes">
-        <location filename="../src/export/exportcommand.cpp" line="+281"/>
+        <location filename="../src/cli/exportcommand.cpp" line="+281"/>
         <source>wrote %1 (provider &quot;%2&quot;, %n model(s))</source>
         <translation>
             <numerusform>%1 geschrieben (Provider &quot;%2&quot;, %n Modell)</numerusform>
@@ -734,18 +734,18 @@ Befehle:
 <context>
     <name>main</name>
     <message>
-        <location filename="../ui/main.cpp" line="+58"/>
+        <location filename="../ui/main.cpp" line="+46"/>
         <source>--screenshots needs a folder</source>
         <translation>--screenshots braucht einen Ordner</translation>
     </message>
     <message>
-        <location line="+40"/>
-        <location line="+141"/>
+        <location line="+34"/>
+        <location line="+112"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
     <message>
-        <location line="-140"/>
+        <location line="-111"/>
         <source>The relay cannot start with this config.</source>
         <translation>Das Relay kann mit dieser Konfiguration nicht starten.</translation>
     </message>
@@ -770,17 +770,17 @@ Befehle:
         <translation>ein zweiter Start hat dieses Relay gefunden; es hat kein Fenster zum Zeigen (keine Anzeige)</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../src/app/relayrun.cpp" line="+50"/>
         <source>switchyard: cannot start the demo fleet: %1</source>
         <translation>switchyard: die Demo-Flotte lässt sich nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-53"/>
+        <location filename="../ui/main.cpp" line="-22"/>
         <source>switchyard: already running; brought its window up</source>
         <translation>switchyard: läuft bereits; dessen Fenster wurde nach vorn geholt</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location filename="../src/app/relayrun.cpp" line="+21"/>
         <source>switchyard: cannot create the data folder %1</source>
         <translation>switchyard: der Datenordner %1 lässt sich nicht anlegen</translation>
     </message>
@@ -790,7 +790,7 @@ Befehle:
         <translation>switchyard: der Verlaufsspeicher lässt sich nicht öffnen: %1</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+23"/>
         <source>switchyard %1 listening on %2 (%3 hosts)</source>
         <translation>switchyard %1 lauscht auf %2 (%3 Hosts)</translation>
     </message>
@@ -800,23 +800,23 @@ Befehle:
         <translation>Demo-Flotte: Clients auf %1/v1 richten (Modelle: curl %1/v1/models)</translation>
     </message>
     <message>
-        <location line="-84"/>
-        <location line="+111"/>
+        <location filename="../ui/main.cpp" line="+26"/>
+        <location line="+67"/>
         <source>switchyard: a second launch will not find this one: %1</source>
         <translation>switchyard: ein zweiter Start wird diese Instanz nicht finden: %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>a second launch brought the window up</source>
         <translation>ein zweiter Start hat das Fenster nach vorn geholt</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+59"/>
         <source>--screenshots runs with --demo</source>
         <translation>--screenshots läuft nur mit --demo</translation>
     </message>
     <message>
-        <location filename="../src/app/subcommands.cpp" line="+22"/>
+        <location filename="../src/cli/subcommands.cpp" line="+22"/>
         <source>switchyard: unknown command %1</source>
         <translation>switchyard: unbekannter Befehl %1</translation>
     </message>
@@ -824,7 +824,7 @@ Befehle:
 <context>
     <name>switchyard</name>
     <message>
-        <location filename="../src/admin/leasecommand.cpp" line="+44"/>
+        <location filename="../src/cli/leasecommand.cpp" line="+44"/>
         <source>Usage: switchyard lease HOST --owner NAME [--ttl SECONDS] [--relay URL] -- COMMAND...
 Takes HOST&apos;s GPU from the relay: waits for its running requests to finish, stops its engine,
 runs COMMAND, and gives the host back however COMMAND ends. Meanwhile model requests for
@@ -877,7 +877,7 @@ bekommen Modellanfragen an HOST 423 mit NAME. Endet mit dem Exit-Code von BEFEHL
         <translation>switchyard lease: Host %1 zurückgegeben</translation>
     </message>
     <message>
-        <location filename="../src/admin/logcommand.cpp" line="+57"/>
+        <location filename="../src/cli/logcommand.cpp" line="+57"/>
         <source>Usage: switchyard log [--follow] [--host H] [--model M] [--limit N] [--relay URL]
 Prints the running relay&apos;s request history and host events in the journal format,
 oldest first; --follow keeps printing new lines as they happen.
@@ -898,7 +898,7 @@ das Älteste zuerst; mit --follow kommen neue Zeilen dazu, sobald sie entstehen.
         <translation>switchyard log: kein Verlauf vom Relay unter %1: %2</translation>
     </message>
     <message>
-        <location filename="../src/engines/agentcommand.cpp" line="-42"/>
+        <location filename="../src/cli/agentcommand.cpp" line="-42"/>
         <source>Usage: switchyard agent --config FILE [--listen HOST:PORT]
 
 Runs on a GPU box: starts and stops its llama.cpp engines when the relay asks.
@@ -944,7 +944,7 @@ Optionen:
         <translation>Engines werden gestoppt</translation>
     </message>
     <message>
-        <location filename="../src/export/exportcommand.cpp" line="-243"/>
+        <location filename="../src/cli/exportcommand.cpp" line="-243"/>
         <source>Usage: switchyard export opencode|claude-code|pi [options]
 
 Prints a client config that points at the relay, with the models the relay lists now
@@ -2358,7 +2358,7 @@ Beispiele:
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+111"/>
+        <location filename="../src/app/relayservice.cpp" line="+126"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>

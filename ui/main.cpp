@@ -1,37 +1,25 @@
 // The switchyard executable: decides between window, tray and headless at run time (a flag,
-// not an #ifdef), then runs the same relay in each.
+// not an #ifdef), then runs the same relay in each (app/relayrun.h).
+#include "app/appsettings.h"
 #include "app/commandline.h"
 #include "app/consolejournal.h"
-#include "app/idlememorytrimmer.h"
-#include "app/relayservice.h"
-#include "app/subcommands.h"
-#include "app/unixsignals.h"
-#include "app/appsettings.h"
-#include "app/catalogeventrecorder.h"
-#include "config/checkconfig.h"
-#include "app/configreloader.h"
+#include "app/launch.h"
+#include "app/relayfrontend.h"
+#include "app/relayrun.h"
+#include "app/relayrunner.h"
+#include "app/startupconfig.h"
+#include "autostart.h"
 #include "demofleet.h"
 #include "desktopapp.h"
-#include "app/relayrunner.h"
 #include "screenshotrunner.h"
 #include "settingsdialog.h"
-#include "autostart.h"
 #include "singleinstance.h"
-#include "app/startupconfig.h"
-#include "common/clock.h"
-#include "store/historystore.h"
 #include "uiresources.h"
 
 #include <QApplication>
-#include <QDir>
-#include <QFileInfo>
-#include <QLibraryInfo>
-#include <QLocale>
-#include <QLoggingCategory>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTextStream>
-#include <QTranslator>
 
 #include <memory>
 
@@ -78,12 +66,6 @@ QStringList overridesOf(const AppOptions &options)
     if (options.demo)
         out.append(u"--demo"_s);
     return out;
-}
-
-void printErrors(QTextStream &err, const ConfigResult &result)
-{
-    for (const ConfigError &e : result.errors)
-        err << "switchyard: " << e.toString() << Qt::endl;
 }
 
 // The window and tray read the settings; with a config they cannot load, say what is wrong
@@ -168,137 +150,107 @@ std::unique_ptr<SingleInstance> listenWindowless(const QString &instanceName, Co
     return instance;
 }
 
-int runRelay(const AppOptions &options, bool gui, const QString &screenshotsDir)
+// The desktop's part of a run: window, tray or screenshots when there is a display, the demo
+// fleet, and the single-instance hand-over.
+class DesktopFrontend final : public RelayFrontend
 {
-    QTextStream err(stderr);
-
-    // The window and the tray read the desktop's settings; headless mode only its flags.
-    std::unique_ptr<AppSettings> settings = gui ? AppSettings::openDefault() : nullptr;
-
-    // A second launch of the desktop relay raises the first one's window before it starts
-    // anything or reads a config: its own might not load, and it would not be used anyway.
-    const QString instanceName = instanceNameFor(options, settings.get());
-    if (handOverToRunning(instanceName, options, err))
-        return 0;
-
-    SystemClock clock;   // the one clock of the relay, its journal and its history
-    ConsoleJournal journal(stdout, &clock);
-    UnixSignals unixSignals;
-
-    std::unique_ptr<fake::DemoFleet> demo;
-    QStringList demoUpstreams;
-    if (options.demo) {
-        demo = std::make_unique<fake::DemoFleet>();
-        QString error;
-        if (!demo->start(&error)) {
-            err << QCoreApplication::translate("main", "switchyard: cannot start the demo fleet: %1").arg(error) << Qt::endl;
-            return 1;
-        }
-        demoUpstreams = demo->upstreamFlags();
-    }
-    ConfigResult result = StartupConfig::resolve(options, settings.get(), demoUpstreams);
-    if (!result.ok()) {
-        printErrors(err, result);
-        if (!gui || !screenshotsDir.isEmpty())
-            return 1;
-        result = resolveWithSettingsFix(options, settings.get(), demoUpstreams);
-        if (!result.ok())
-            return 1;
-    }
-    Config config = *result.config;
-    if (demo)
-        demo->addEnginesTo(config);
-
-    QString dataDir = options.dataDir;
-    if (dataDir.isEmpty() && settings)
-        dataDir = settings->dataDir();
-    if (dataDir.isEmpty())
-        dataDir = QFileInfo(HistoryStore::defaultPath()).absolutePath();
-    if (!QDir().mkpath(dataDir)) {
-        err << QCoreApplication::translate("main", "switchyard: cannot create the data folder %1").arg(dataDir) << Qt::endl;
-        return 1;
-    }
-    HistoryStore history(QDir(dataDir).filePath(QStringLiteral("history.sqlite")), clock);
-    if (!history.isOpen()) {
-        err << QCoreApplication::translate("main", "switchyard: cannot open the history store: %1").arg(history.errorString()) << Qt::endl;
-        return 1;
+public:
+    DesktopFrontend(const AppOptions &options, bool gui, const QString &screenshotsDir, AppSettings *settings)
+        : m_options(options), m_gui(gui), m_screenshotsDir(screenshotsDir), m_settings(settings)
+    {
     }
 
-    RelayRunner runner(&journal, &history, &clock);
-    if (demo)
-        runner.setDriverFactory([&demo](const Config &c) { return demo->drivers(c); });
-    else
-        runner.setDriverFactory(&RelayService::standardDrivers);
-    runner.setEngineMemoryFile(QDir(dataDir).filePath(QStringLiteral("engines.json")));
-    CatalogEventRecorder recorder(&history, clock);
-    QObject::connect(&runner, &RelayRunner::serviceChanged, &recorder, &CatalogEventRecorder::setService);
-    QString error;
-    if (!runner.start(config, &error)) {
-        err << "switchyard: " << error << Qt::endl;
-        if (gui && screenshotsDir.isEmpty())
+    bool handOverToRunning(QTextStream &err) override
+    {
+        m_instanceName = instanceNameFor(m_options, m_settings);
+        return ::handOverToRunning(m_instanceName, m_options, err);
+    }
+
+    bool startDemo(QStringList *upstreams, QString *error) override
+    {
+        m_demo = std::make_unique<fake::DemoFleet>();
+        if (!m_demo->start(error))
+            return false;
+        m_demoUpstreams = m_demo->upstreamFlags();
+        *upstreams = m_demoUpstreams;
+        return true;
+    }
+
+    void addDemoEngines(Config &config) override { m_demo->addEnginesTo(config); }
+    RelayService::DriverFactory demoDrivers(const Config &config) override { return m_demo->drivers(config); }
+
+    ConfigResult fixConfig(const ConfigResult &failed) override
+    {
+        if (!m_gui || !m_screenshotsDir.isEmpty())
+            return failed;
+        return resolveWithSettingsFix(m_options, m_settings, m_demoUpstreams);
+    }
+
+    void startFailed(const QString &error) override
+    {
+        if (m_gui && m_screenshotsDir.isEmpty())
             QMessageBox::critical(nullptr, QCoreApplication::translate("main", "Switchyard"), error);
-        return 1;
-    }
-    RelayService &service = *runner.service();
-    IdleMemoryTrimmer trimmer;
-    trimmer.watch(service.relay());
-    QObject::connect(&runner, &RelayRunner::serviceChanged, &trimmer,
-                     [&trimmer](RelayService *s) { trimmer.watch(s ? s->relay() : nullptr); });
-    journal.line(QCoreApplication::translate("main", "switchyard %1 listening on %2 (%3 hosts)")
-                     .arg(QStringLiteral(SWITCHYARD_VERSION), service.endpoint().toString())
-                     .arg(config.hosts.size()));
-    if (options.demo) {
-        journal.line(QCoreApplication::translate("main", "demo fleet: point clients at %1/v1 (models: curl %1/v1/models)")
-                         .arg(service.endpoint().toString()));
     }
 
-    // A changed config file, or SIGHUP (`systemctl --user reload`), reloads the config: a valid
-    // one replaces the running relay, a broken one is reported and changes nothing.
-    ConfigReloader reloader(options, settings.get(), &runner, &journal);
-    if (demo)
-        reloader.setDemo(demoUpstreams, [&demo](Config &c) { demo->addEnginesTo(c); });
-    QObject::connect(&unixSignals, &UnixSignals::reloadRequested, &reloader, [&reloader] { reloader.reload(); });
-
-    std::unique_ptr<DesktopApp> desktop;
-    std::unique_ptr<ScreenshotRunner> screenshots;
-    const std::unique_ptr<SingleInstance> windowless = gui ? nullptr : listenWindowless(instanceName, &journal, err);
-    if (gui) {
+    void relayStarted(const RunningRelay &relay) override
+    {
+        QTextStream err(stderr);
+        if (!m_gui) {
+            m_windowless = listenWindowless(m_instanceName, relay.journal, err);
+            return;
+        }
         initUiResources();
         QApplication::setWindowIcon(QIcon(u":/icons/switchyard.svg"_s));
         DesktopApp::Options desktopOptions;
-        desktopOptions.trayOnly = options.tray && screenshotsDir.isEmpty();
-        desktopOptions.overrides = overridesOf(options);
+        desktopOptions.trayOnly = m_options.tray && m_screenshotsDir.isEmpty();
+        desktopOptions.overrides = overridesOf(m_options);
         bool waitOk = false;
         const int waitMs = qEnvironmentVariableIntValue("SWITCHYARD_TRAY_WAIT_MS", &waitOk);
         if (waitOk)
             desktopOptions.trayWait = std::chrono::milliseconds(waitMs);
-        desktop = std::make_unique<DesktopApp>(clock, &runner, &history, settings.get(), &reloader, desktopOptions);
+        m_desktop = std::make_unique<DesktopApp>(relay.clock, relay.runner, relay.history, m_settings,
+                                                 relay.reloader, desktopOptions);
         // Named again: the settings dialog may have changed the listen address since.
-        if (!desktop->listenForActivation(instanceNameFor(options, settings.get()), &error))
+        QString error;
+        if (!m_desktop->listenForActivation(instanceNameFor(m_options, m_settings), &error))
             err << QCoreApplication::translate("main", "switchyard: a second launch will not find this one: %1").arg(error) << Qt::endl;
-        QObject::connect(desktop.get(), &DesktopApp::activated, &journal, [&journal] {
-            journal.line(QCoreApplication::translate("main", "a second launch brought the window up"));
+        ConsoleJournal *journal = relay.journal;
+        QObject::connect(m_desktop.get(), &DesktopApp::activated, journal, [journal] {
+            journal->line(QCoreApplication::translate("main", "a second launch brought the window up"));
         });
-        if (screenshotsDir.isEmpty()) {
-            desktop->start();
+        if (m_screenshotsDir.isEmpty()) {
+            m_desktop->start();
         } else {
-            screenshots = std::make_unique<ScreenshotRunner>(desktop.get(), service.endpoint(), screenshotsDir);
-            screenshots->start();
+            m_screenshots = std::make_unique<ScreenshotRunner>(m_desktop.get(), relay.runner->service()->endpoint(),
+                                                               m_screenshotsDir);
+            m_screenshots->start();
         }
     }
 
-    // SIGTERM (systemd, logout): stop accepting, let running streams finish, then exit.
-    QObject::connect(&runner, &RelayRunner::stopped, &runner, [] { QCoreApplication::quit(); });
-    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &runner, [&runner] { runner.shutdown(); });
-    return QCoreApplication::exec();
-}
+    void relayEnded() override
+    {
+        m_screenshots.reset();
+        m_desktop.reset();
+        m_windowless.reset();
+    }
+
+private:
+    const AppOptions &m_options;
+    const bool m_gui;
+    const QString m_screenshotsDir;
+    AppSettings *m_settings;
+    QString m_instanceName;
+    std::unique_ptr<fake::DemoFleet> m_demo;
+    QStringList m_demoUpstreams;
+    std::unique_ptr<SingleInstance> m_windowless;
+    std::unique_ptr<DesktopApp> m_desktop;
+    std::unique_ptr<ScreenshotRunner> m_screenshots;
+};
 
 } // namespace
 
 int main(int argc, char *argv[])
 {
-    // Debug output is for developers (QT_LOGGING_RULES turns it on); the journal is the product's log.
-    QLoggingCategory::setFilterRules(QStringLiteral("switchyard.*.debug=false"));
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));
@@ -309,32 +261,10 @@ int main(int argc, char *argv[])
     // --screenshots renders the window offscreen: a GUI without a display.
     const bool gui = options.command == AppOptions::Command::Run && !options.headless
                      && (hasDisplay() || !screenshotsDir.isEmpty());
-    // Without a window nothing needs glib's main loop, and Qt's own unix dispatcher costs less
-    // per socket event: no glib source bookkeeping around each notifier change, and half the
-    // wake-up syscalls (docs/PERFORMANCE.md). Set before the application and its threads make
-    // their dispatchers; child processes inherit it, which only tells another Qt program the same.
-    if (!gui && !qEnvironmentVariableIsSet("QT_NO_GLIB"))
-        qputenv("QT_NO_GLIB", "1");
-    // With TZ unset, glibc stat()s /etc/localtime at every local-time conversion (four per
-    // request: arrival, journal, history). Naming the file makes it read the zone once; a
-    // service then takes a new system time zone at its next restart, as most daemons do.
-    if (!gui && !qEnvironmentVariableIsSet("TZ") && QFileInfo::exists(QStringLiteral("/etc/localtime")))
-        qputenv("TZ", ":/etc/localtime");
+    Launch::prepareProcess(gui);
     std::unique_ptr<QCoreApplication> app = gui ? std::make_unique<QApplication>(argc, argv)
                                                 : std::make_unique<QCoreApplication>(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
-    QCoreApplication::setOrganizationName(QStringLiteral("switchyard"));
-    // The user's language; English otherwise (switchyard_en holds only the plural forms).
-    QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("switchyard"), QStringLiteral("_"), QStringLiteral(":/i18n"))
-        || translator.load(QStringLiteral(":/i18n/switchyard_en")))
-        QCoreApplication::installTranslator(&translator);
-    // Qt's own strings (dialog buttons), when the system has them.
-    QTranslator qtTranslator;
-    if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QCoreApplication::installTranslator(&qtTranslator);
-    QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
+    Launch::setUpApplication(app.get());
 
     QTextStream out(stdout);
     QTextStream err(stderr);
@@ -342,30 +272,14 @@ int main(int argc, char *argv[])
         err << "switchyard: " << screenshotsError << Qt::endl;
         return 2;
     }
-    if (!options.error.isEmpty()) {
-        err << "switchyard: " << options.error << Qt::endl;
-        return 2;
-    }
-    switch (options.command) {
-    case AppOptions::Command::Help:
-        out << CommandLine::helpText();
-        return 0;
-    case AppOptions::Command::Version:
-        out << "switchyard " << SWITCHYARD_VERSION << Qt::endl;
-        return 0;
-    case AppOptions::Command::CheckConfigHelp:
-        out << CommandLine::checkConfigHelpText();
-        return 0;
-    case AppOptions::Command::CheckConfig:
-        return runCheckConfig(options.checkConfigPath, out, err);
-    case AppOptions::Command::Subcommand:
-        return runSubcommand(options.subcommand, options.subcommandArguments, out, err);
-    case AppOptions::Command::Run:
-        break;
-    }
+    if (const std::optional<int> code = Launch::runCommand(options, out, err))
+        return *code;
     if (!screenshotsDir.isEmpty() && !options.demo) {
         err << "switchyard: " << QCoreApplication::translate("main", "--screenshots runs with --demo") << Qt::endl;
         return 2;
     }
-    return runRelay(options, gui, screenshotsDir);
+    // The window and the tray read the desktop's settings; headless mode only its flags.
+    const std::unique_ptr<AppSettings> settings = gui ? AppSettings::openDefault() : nullptr;
+    DesktopFrontend frontend(options, gui, screenshotsDir, settings.get());
+    return runRelay(options, settings.get(), frontend);
 }

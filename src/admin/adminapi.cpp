@@ -7,7 +7,7 @@
 #include "journal/clientapp.h"
 #include "journal/journalformat.h"
 #include "metrics/relaymetrics.h"
-#include "relay/errorreply.h"
+#include "api/errorreply.h"
 #include "store/historystore.h"
 #include "store/requestquery.h"
 
@@ -88,7 +88,7 @@ void AdminApi::error(ResponseWriter *writer, int status, const QString &message)
     writer->respond(status, ErrorReply::headers(), ErrorReply::body(ApiShape::OpenAI, status, message));
 }
 
-void AdminApi::handle(const IncomingRequest &request, ResponseWriter *writer)
+void AdminApi::handleRequest(const IncomingRequest &request, ResponseWriter *writer)
 {
     const QStringList parts = request.path.split(u'/', Qt::SkipEmptyParts);   // admin, hosts, H, lease
     const QByteArray &method = request.method;

@@ -5,6 +5,7 @@
 #include <QPointer>
 
 #include "hosts/hostcontroller.h"
+#include "http/requesthandler.h"
 
 namespace switchyard {
 
@@ -24,7 +25,7 @@ struct IncomingRequest;
 //   GET    /metrics                        Prometheus text format (docs/METRICS.md)
 class RelayMetrics;
 
-class AdminApi final : public QObject
+class AdminApi final : public QObject, public RequestHandler
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(AdminApi)
@@ -39,7 +40,7 @@ public:
     void setMetrics(const RelayMetrics *metrics) { m_metrics = metrics; }
 
     // Returns the status it answered with (for the journal).
-    void handle(const IncomingRequest &request, ResponseWriter *writer);
+    void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
 
 private:
     void hosts(ResponseWriter *writer);

@@ -54,13 +54,12 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     , m_pool(new UpstreamPool(this))
     , m_catalog(new Catalog(config, m_pool, m_clock, this))
     , m_events(new ModelEvents(m_catalog, m_pool, this))
-    , m_relay(new Relay(config, m_catalog, m_pool, this))
-    , m_server(new HttpServer(serverLimits(config), m_relay, m_clock, this))
     , m_admin(new AdminApi(m_clock, this))
+    , m_relay(new Relay(config, m_catalog, m_pool, m_admin, this))
+    , m_server(new HttpServer(serverLimits(config), m_relay, m_clock, this))
     , m_metrics(new RelayMetrics(m_clock->now(), [this] { return fleetGauges(*m_catalog, controllersByHost(m_controllers)); },
                                  [this](const QString &alias) { return m_catalog->aliases().contains(alias); }, this))
 {
-    m_relay->setAdminApi(m_admin);
     m_admin->setMetrics(m_metrics);
     connect(m_relay, &Relay::requestFinished, m_metrics, &RelayMetrics::requestFinished);
     if (drivers) {

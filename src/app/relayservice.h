@@ -76,10 +76,10 @@ private:
     UpstreamPool *m_pool;
     Catalog *m_catalog;
     ModelEvents *m_events;
+    AdminApi *m_admin;   // before the relay, which is given it
     Relay *m_relay;
     HttpServer *m_server;
     QList<HostController *> m_controllers;
-    AdminApi *m_admin;
     RelayMetrics *m_metrics;
     QTimer m_graceTimer;
     bool m_stopping = false;

@@ -1,19 +1,18 @@
 #include "catalog/catalog.h"
 
+#include "catalog/cataloglogging.h"
 #include "catalog/enginememory.h"
 #include "common/clock.h"
 #include "upstream/upstreamexchange.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLoggingCategory>
 #include <QSet>
 
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
 
-Q_LOGGING_CATEGORY(lcCatalog, "switchyard.catalog")
 
 Catalog::Catalog(const Config &config, UpstreamPool *pool, const Clock *clock, QObject *parent)
     : QObject(parent)

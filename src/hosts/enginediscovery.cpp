@@ -2,12 +2,9 @@
 
 #include "catalog/catalog.h"
 #include "hosts/hostcontroller.h"
-
-#include <QLoggingCategory>
+#include "hosts/hostslogging.h"
 
 namespace switchyard {
-
-Q_LOGGING_CATEGORY(lcDiscovery, "switchyard.discovery")
 
 using namespace Qt::StringLiterals;
 
@@ -19,7 +16,7 @@ EngineDiscovery::EngineDiscovery(HostController *host, Catalog *catalog, QObject
     m_listTimeout.setSingleShot(true);
     m_listTimeout.setInterval(ListTimeout);
     connect(&m_listTimeout, &QTimer::timeout, this, [this] {
-        qCWarning(lcDiscovery) << "host" << (m_host ? m_host->host() : QString()) << "engine" << m_asking
+        qCWarning(lcHosts) << "host" << (m_host ? m_host->host() : QString()) << "engine" << m_asking
                                << "listed no models within" << ListTimeout.count() << "s";
         m_asking.clear();
         next();
@@ -52,7 +49,7 @@ void EngineDiscovery::start(const QString &runningEngine)
     // The one running now is read by the catalog anyway: ask it first, without a switch.
     if (m_queue.removeAll(runningEngine))
         m_queue.prepend(runningEngine);
-    qCInfo(lcDiscovery) << "host" << m_host->host() << "asks" << m_queue << "what they serve";
+    qCInfo(lcHosts) << "host" << m_host->host() << "asks" << m_queue << "what they serve";
     next();
 }
 
@@ -79,7 +76,7 @@ void EngineDiscovery::next()
 void EngineDiscovery::switchedTo(const QString &engine, int status, const QString &reason)
 {
     if (status != 200) {
-        qCWarning(lcDiscovery) << "host" << m_host->host() << "could not start engine" << engine << ":" << reason;
+        qCWarning(lcHosts) << "host" << m_host->host() << "could not start engine" << engine << ":" << reason;
         next();
         return;
     }
@@ -104,7 +101,7 @@ void EngineDiscovery::listed(const QString &host)
     const Catalog::HostState *state = m_catalog->host(host);
     if (!state || state->engine != m_asking || !state->reachable)
         return;
-    qCInfo(lcDiscovery) << "host" << host << "engine" << m_asking << "serves" << state->models.size() << "model(s)";
+    qCInfo(lcHosts) << "host" << host << "engine" << m_asking << "serves" << state->models.size() << "model(s)";
     m_listTimeout.stop();
     m_asking.clear();
     next();

@@ -3,7 +3,7 @@
 #include "hosts/hostrefusal.h"
 #include "hosts/hoststatemachine.h"
 #include "http/httpheaders.h"
-#include "relay/errorreply.h"
+#include "api/errorreply.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "hosts/hostticket.h"
-#include "relay/errorreply.h"
+#include "api/errorreply.h"
 #include "relay/streamstats.h"
 #include "upstream/upstreamexchange.h"
 

@@ -1,6 +1,5 @@
 #include "relay/relay.h"
 
-#include "admin/adminapi.h"
 #include "catalog/catalog.h"
 #include "hosts/hostcontroller.h"
 #include "http/incomingrequest.h"
@@ -35,13 +34,14 @@ bool isMutatingAdminPath(const QByteArray &method, const QString &path)
 
 } // namespace
 
-Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, QObject *parent)
+Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, RequestHandler *admin, QObject *parent)
     : QObject(parent)
     , m_config(config)
     , m_catalog(catalog)
     , m_pool(pool)
     , m_resolver(config)
     , m_access(config.access)
+    , m_admin(admin)
 {
 }
 
@@ -102,7 +102,7 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
         }
         QPointer<ResponseWriter> w(writer);
         connect(writer, &ResponseWriter::finished, this, [this, record, w] { finishRecord(record, w); });
-        m_admin->handle(request, writer);
+        m_admin->handleRequest(request, writer);
         return;
     }
     // /, /health and CORS preflights stay open: they say nothing and browsers send no key there.

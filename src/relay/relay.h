@@ -4,7 +4,7 @@
 #include "http/requesthandler.h"
 #include "journal/requestrecord.h"
 #include "relay/accesspolicy.h"
-#include "relay/errorreply.h"
+#include "api/errorreply.h"
 #include "relay/jsonmodelfield.h"
 #include "relay/modelresolver.h"
 #include "relay/proxiedrequest.h"
@@ -15,7 +15,6 @@
 
 namespace switchyard {
 
-class AdminApi;
 class Catalog;
 class HostController;
 class ResponseWriter;
@@ -31,7 +30,9 @@ class Relay final : public QObject, public RequestHandler
     Q_DISABLE_COPY_MOVE(Relay)
 
 public:
-    Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, QObject *parent = nullptr);
+    // admin answers /admin/... once the relay's admin gate let a request through (null: refused).
+    Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, RequestHandler *admin,
+          QObject *parent = nullptr);
     ~Relay() override;
 
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
@@ -40,7 +41,6 @@ public:
     int requestsInFlight() const { return m_inFlight; }
     // Requests for these hosts go through their controller (drain, switch, lease).
     void setHostControllers(const QList<HostController *> &controllers);
-    void setAdminApi(AdminApi *admin) { m_admin = admin; }
     // Which peers count as this machine for the admin API (tests call 127.0.0.2 a LAN peer).
     void setPeerPolicy(const PeerPolicy &peers) { m_access.setPeerPolicy(peers); }
     int eventSubscribers() const { return int(m_subscribers.size()); }
@@ -76,7 +76,7 @@ private:
     int m_inFlight = 0;
     QList<QPointer<ResponseWriter>> m_subscribers;
     QHash<QString, HostController *> m_controllers;
-    AdminApi *m_admin = nullptr;
+    RequestHandler *m_admin;
 };
 
 } // namespace switchyard

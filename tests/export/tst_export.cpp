@@ -1,5 +1,5 @@
 #include "export/claudecodeexport.h"
-#include "export/exportcommand.h"
+#include "cli/exportcommand.h"
 #include "export/opencodeexport.h"
 #include "export/piexport.h"
 #include "export/relaymodel.h"

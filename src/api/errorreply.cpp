@@ -1,4 +1,4 @@
-#include "relay/errorreply.h"
+#include "api/errorreply.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

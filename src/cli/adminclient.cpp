@@ -1,4 +1,4 @@
-#include "admin/adminclient.h"
+#include "cli/adminclient.h"
 
 #include "upstream/upstreamexchange.h"
 #include "upstream/upstreampool.h"

@@ -1,6 +1,6 @@
-#include "engines/agentcommand.h"
+#include "cli/agentcommand.h"
 
-#include "app/unixsignals.h"
+#include "common/unixsignals.h"
 #include "config/configloader.h"
 #include "engines/agentservice.h"
 #include "engines/enginesupervisor.h"

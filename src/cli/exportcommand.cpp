@@ -1,4 +1,4 @@
-#include "export/exportcommand.h"
+#include "cli/exportcommand.h"
 
 #include "export/claudecodeexport.h"
 #include "export/opencodeexport.h"

@@ -1,6 +1,6 @@
-#include "admin/logcommand.h"
+#include "cli/logcommand.h"
 
-#include "admin/adminclient.h"
+#include "cli/adminclient.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

@@ -1,9 +1,9 @@
-#include "app/subcommands.h"
+#include "cli/subcommands.h"
 
-#include "admin/leasecommand.h"
-#include "admin/logcommand.h"
-#include "engines/agentcommand.h"
-#include "export/exportcommand.h"
+#include "cli/agentcommand.h"
+#include "cli/exportcommand.h"
+#include "cli/leasecommand.h"
+#include "cli/logcommand.h"
 
 #include <QCoreApplication>
 

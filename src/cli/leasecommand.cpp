@@ -1,7 +1,7 @@
-#include "admin/leasecommand.h"
+#include "cli/leasecommand.h"
 
-#include "admin/adminclient.h"
-#include "app/unixsignals.h"
+#include "cli/adminclient.h"
+#include "common/unixsignals.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

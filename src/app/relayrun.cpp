@@ -1,0 +1,124 @@
+#include "app/relayrun.h"
+
+#include "app/appsettings.h"
+#include "app/catalogeventrecorder.h"
+#include "app/configreloader.h"
+#include "app/consolejournal.h"
+#include "app/idlememorytrimmer.h"
+#include "app/relayfrontend.h"
+#include "app/relayrunner.h"
+#include "app/relayservice.h"
+#include "app/startupconfig.h"
+#include "common/clock.h"
+#include "common/unixsignals.h"
+#include "store/historystore.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+namespace switchyard {
+
+namespace {
+
+void printErrors(QTextStream &err, const ConfigResult &result)
+{
+    for (const ConfigError &e : result.errors)
+        err << "switchyard: " << e.toString() << Qt::endl;
+}
+
+} // namespace
+
+int runRelay(const AppOptions &options, AppSettings *settings, RelayFrontend &frontend)
+{
+    QTextStream err(stderr);
+
+    // A second launch of the desktop relay raises the first one's window before it starts
+    // anything or reads a config: its own might not load, and it would not be used anyway.
+    if (frontend.handOverToRunning(err))
+        return 0;
+
+    SystemClock clock;   // the one clock of the relay, its journal and its history
+    ConsoleJournal journal(stdout, &clock);
+    UnixSignals unixSignals;
+
+    const bool demo = options.demo;
+    QStringList demoUpstreams;
+    if (demo) {
+        QString error;
+        if (!frontend.startDemo(&demoUpstreams, &error)) {
+            err << QCoreApplication::translate("main", "switchyard: cannot start the demo fleet: %1").arg(error) << Qt::endl;
+            return 1;
+        }
+    }
+    ConfigResult result = StartupConfig::resolve(options, settings, demoUpstreams);
+    if (!result.ok()) {
+        printErrors(err, result);
+        result = frontend.fixConfig(result);
+        if (!result.ok())
+            return 1;
+    }
+    Config config = *result.config;
+    if (demo)
+        frontend.addDemoEngines(config);
+
+    QString dataDir = options.dataDir;
+    if (dataDir.isEmpty() && settings)
+        dataDir = settings->dataDir();
+    if (dataDir.isEmpty())
+        dataDir = QFileInfo(HistoryStore::defaultPath()).absolutePath();
+    if (!QDir().mkpath(dataDir)) {
+        err << QCoreApplication::translate("main", "switchyard: cannot create the data folder %1").arg(dataDir) << Qt::endl;
+        return 1;
+    }
+    HistoryStore history(QDir(dataDir).filePath(QStringLiteral("history.sqlite")), clock);
+    if (!history.isOpen()) {
+        err << QCoreApplication::translate("main", "switchyard: cannot open the history store: %1").arg(history.errorString()) << Qt::endl;
+        return 1;
+    }
+
+    RelayRunner runner(&journal, &history, &clock);
+    if (demo)
+        runner.setDriverFactory([&frontend](const Config &c) { return frontend.demoDrivers(c); });
+    else
+        runner.setDriverFactory(&RelayService::standardDrivers);
+    runner.setEngineMemoryFile(QDir(dataDir).filePath(QStringLiteral("engines.json")));
+    CatalogEventRecorder recorder(&history, clock);
+    QObject::connect(&runner, &RelayRunner::serviceChanged, &recorder, &CatalogEventRecorder::setService);
+    QString error;
+    if (!runner.start(config, &error)) {
+        err << "switchyard: " << error << Qt::endl;
+        frontend.startFailed(error);
+        return 1;
+    }
+    RelayService &service = *runner.service();
+    IdleMemoryTrimmer trimmer;
+    trimmer.watch(service.relay());
+    QObject::connect(&runner, &RelayRunner::serviceChanged, &trimmer,
+                     [&trimmer](RelayService *s) { trimmer.watch(s ? s->relay() : nullptr); });
+    journal.line(QCoreApplication::translate("main", "switchyard %1 listening on %2 (%3 hosts)")
+                     .arg(QStringLiteral(SWITCHYARD_VERSION), service.endpoint().toString())
+                     .arg(config.hosts.size()));
+    if (demo) {
+        journal.line(QCoreApplication::translate("main", "demo fleet: point clients at %1/v1 (models: curl %1/v1/models)")
+                         .arg(service.endpoint().toString()));
+    }
+
+    // A changed config file, or SIGHUP (`systemctl --user reload`), reloads the config: a valid
+    // one replaces the running relay, a broken one is reported and changes nothing.
+    ConfigReloader reloader(options, settings, &runner, &journal);
+    if (demo)
+        reloader.setDemo(demoUpstreams, [&frontend](Config &c) { frontend.addDemoEngines(c); });
+    QObject::connect(&unixSignals, &UnixSignals::reloadRequested, &reloader, [&reloader] { reloader.reload(); });
+
+    frontend.relayStarted(RunningRelay{clock, &runner, &history, &reloader, &journal});
+
+    // SIGTERM (systemd, logout): stop accepting, let running streams finish, then exit.
+    QObject::connect(&runner, &RelayRunner::stopped, &runner, [] { QCoreApplication::quit(); });
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &runner, [&runner] { runner.shutdown(); });
+    const int code = QCoreApplication::exec();
+    frontend.relayEnded();
+    return code;
+}
+
+} // namespace switchyard

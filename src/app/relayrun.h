@@ -1,0 +1,15 @@
+#pragma once
+
+#include "app/commandline.h"
+
+namespace switchyard {
+
+class AppSettings;
+class RelayFrontend;
+
+// Runs the relay until it stops: the config, the history, the runner that swaps the relay on a
+// reload, the console journal and the Unix signals, the same with a window and without. settings
+// are the desktop's (null in headless mode). Returns the process exit code.
+int runRelay(const AppOptions &options, AppSettings *settings, RelayFrontend &frontend);
+
+} // namespace switchyard

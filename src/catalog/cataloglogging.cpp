@@ -1,0 +1,7 @@
+#include "catalog/cataloglogging.h"
+
+namespace switchyard {
+
+Q_LOGGING_CATEGORY(lcCatalog, "switchyard.catalog")
+
+} // namespace switchyard

@@ -1,0 +1,7 @@
+#include "hosts/hostslogging.h"
+
+namespace switchyard {
+
+Q_LOGGING_CATEGORY(lcHosts, "switchyard.hosts")
+
+} // namespace switchyard
