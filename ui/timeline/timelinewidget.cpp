@@ -1,14 +1,12 @@
 #include "timeline/timelinewidget.h"
 
-#include "models/inflightcounter.h"
 #include "shared/statuspalette.h"
 #include "shared/uiformat.h"
 #include "store/clock.h"
 #include "store/timelinemodel.h"
-#include "timeline/requestdensity.h"
+#include "timeline/timelinetext.h"
 
 #include <QKeyEvent>
-#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -25,19 +23,13 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr int BarTop = 8;        // engine bar, from the lane's top
-constexpr int BarHeight = 20;
-constexpr int MarkerTop = 30;    // loads, unloads, leases
-constexpr int MarkerHeight = 10;
-constexpr int DensityTop = 42;   // request histogram
-constexpr int DensityHeight = 20;
+constexpr int BarTop = TimelineLayout::BarTop;
+constexpr int BarHeight = TimelineLayout::BarHeight;
+constexpr int MarkerTop = TimelineLayout::MarkerTop;
+constexpr int DensityTop = TimelineLayout::DensityTop;
+constexpr int DensityHeight = TimelineLayout::DensityHeight;
 constexpr int MinTickPixels = 90;
 constexpr double ZoomStep = 1.25;
-
-QDateTime dateAt(qint64 ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms);
-}
 
 QColor withAlpha(QColor c, int alpha)
 {
@@ -61,7 +53,7 @@ TimelineWidget::TimelineWidget(const Clock &clock, QWidget *parent)
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Minimum);
-    m_scale.setPlotArea(LabelWidth, std::max(1, width() - LabelWidth - 8));
+    m_scale.setPlotArea(LabelWidth, TimelineLayout::plotWidthFor(width()));
     m_scale.setSpan(DefaultSpan);
     followNow();
     connect(&m_tick, &QTimer::timeout, this, [this] {
@@ -75,45 +67,6 @@ TimelineWidget::TimelineWidget(const Clock &clock, QWidget *parent)
 }
 
 TimelineWidget::~TimelineWidget() = default;
-
-void TimelineWidget::setEvents(TimelineModel *model)
-{
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
-    m_model = model;
-    if (model) {
-        connect(model, &QAbstractItemModel::rowsInserted, this, qOverload<>(&QWidget::update));
-        connect(model, &QAbstractItemModel::rowsRemoved, this, qOverload<>(&QWidget::update));
-        connect(model, &QAbstractItemModel::modelReset, this, qOverload<>(&QWidget::update));
-    }
-    update();
-}
-
-void TimelineWidget::setDensity(const RequestDensity *density)
-{
-    m_density = density;
-    update();
-}
-
-void TimelineWidget::setInFlight(const InFlightCounter *inFlight)
-{
-    m_inFlight = inFlight;
-    update();
-}
-
-TimelineWidget::Activity TimelineWidget::activity(const QString &host, qint64 fromMs, qint64 toMs) const
-{
-    Activity a;
-    if (m_density) {
-        const RequestDensity::Count c = m_density->count(host, fromMs, toMs);
-        a.requests = c.requests;
-        a.errors = c.errors;
-    }
-    // Running requests are active from their start until now.
-    if (m_inFlight && fromMs <= nowMs())
-        a.requests += m_inFlight->startedBefore(host, toMs);
-    return a;
-}
 
 void TimelineWidget::setHosts(const QStringList &hosts)
 {
@@ -132,6 +85,31 @@ void TimelineWidget::setCurrentEngine(const QString &host, const QString &engine
     update(0, 0, LabelWidth, height());
 }
 
+void TimelineWidget::setEvents(TimelineModel *model)
+{
+    if (m_content.events())
+        disconnect(m_content.events(), nullptr, this, nullptr);
+    m_content.setEvents(model);
+    if (model) {
+        connect(model, &QAbstractItemModel::rowsInserted, this, qOverload<>(&QWidget::update));
+        connect(model, &QAbstractItemModel::rowsRemoved, this, qOverload<>(&QWidget::update));
+        connect(model, &QAbstractItemModel::modelReset, this, qOverload<>(&QWidget::update));
+    }
+    update();
+}
+
+void TimelineWidget::setDensity(const RequestDensity *density)
+{
+    m_content.setDensity(density);
+    update();
+}
+
+void TimelineWidget::setInFlight(const InFlightCounter *inFlight)
+{
+    m_content.setInFlight(inFlight);
+    update();
+}
+
 qint64 TimelineWidget::nowMs() const
 {
     return m_clock.now().toMSecsSinceEpoch();
@@ -147,11 +125,16 @@ void TimelineWidget::setFollowing(bool on)
 {
     if (on)
         followNow();
-    if (on != m_following) {
-        m_following = on;
-        emit followingChanged(on);
-    }
+    setFollowFlag(on);
     changed();
+}
+
+void TimelineWidget::setFollowFlag(bool on)
+{
+    if (on == m_following)
+        return;
+    m_following = on;
+    emit followingChanged(on);
 }
 
 void TimelineWidget::changed()
@@ -184,67 +167,39 @@ void TimelineWidget::showRange(qint64 startMs, qint64 endMs)
     syncPlotArea();
     m_scale.setEndMs(endMs);
     m_scale.setMsPerPixel(double(endMs - startMs) / m_scale.width());
-    if (m_following) {
-        m_following = false;
-        emit followingChanged(false);
-    }
+    setFollowFlag(false);
     changed();
 }
 
 void TimelineWidget::zoomIn()
 {
-    syncPlotArea();
-    const double anchor = m_following ? m_scale.xForTime(nowMs()) : m_scale.left() + m_scale.width() / 2.0;
-    m_scale.zoomAround(anchor, ZoomStep);
-    if (m_following)
-        followNow();
-    changed();
+    zoomBy(ZoomStep);
 }
 
 void TimelineWidget::zoomOut()
 {
+    zoomBy(1.0 / ZoomStep);
+}
+
+void TimelineWidget::zoomBy(double factor)
+{
+    // Around now while following, else around the middle.
     syncPlotArea();
     const double anchor = m_following ? m_scale.xForTime(nowMs()) : m_scale.left() + m_scale.width() / 2.0;
-    m_scale.zoomAround(anchor, 1.0 / ZoomStep);
+    m_scale.zoomAround(anchor, factor);
     if (m_following)
         followNow();
     changed();
 }
 
-QRect TimelineWidget::laneRect(int lane) const
+TimelineLayout TimelineWidget::layout() const
 {
-    return QRect(0, HeaderHeight + lane * LaneHeight, width(), LaneHeight);
-}
-
-QRect TimelineWidget::engineBarRect(int lane) const
-{
-    const QRect r = laneRect(lane);
-    return QRect(m_scale.left(), r.top() + BarTop, m_scale.width(), BarHeight);
-}
-
-QRect TimelineWidget::markerRect(int lane) const
-{
-    const QRect r = laneRect(lane);
-    return QRect(m_scale.left(), r.top() + MarkerTop, m_scale.width(), MarkerHeight);
-}
-
-QRect TimelineWidget::densityRect(int lane) const
-{
-    const QRect r = laneRect(lane);
-    return QRect(m_scale.left(), r.top() + DensityTop, m_scale.width(), DensityHeight);
-}
-
-int TimelineWidget::laneAt(int y) const
-{
-    if (y < HeaderHeight)
-        return -1;
-    const int lane = (y - HeaderHeight) / LaneHeight;
-    return lane < m_hosts.size() ? lane : -1;
+    return TimelineLayout(width(), m_scale, int(m_hosts.size()));
 }
 
 QSize TimelineWidget::sizeHint() const
 {
-    return QSize(900, HeaderHeight + int(std::max<qsizetype>(1, m_hosts.size())) * LaneHeight + 2);
+    return QSize(900, TimelineLayout::heightFor(int(m_hosts.size())));
 }
 
 QSize TimelineWidget::minimumSizeHint() const
@@ -255,7 +210,7 @@ QSize TimelineWidget::minimumSizeHint() const
 
 void TimelineWidget::syncPlotArea()
 {
-    const int plotWidth = std::max(1, width() - LabelWidth - 8);
+    const int plotWidth = TimelineLayout::plotWidthFor(width());
     if (plotWidth == m_scale.width() && m_scale.left() == LabelWidth)
         return;
     // Keep the span: "the last 15 minutes" stays that, in a wider or narrower window.
@@ -271,94 +226,6 @@ void TimelineWidget::resizeEvent(QResizeEvent *event)
     QWidget::resizeEvent(event);
     syncPlotArea();
     emit rangeChanged();
-}
-
-QList<TimelineWidget::Span> TimelineWidget::spansFor(const QString &host, qint64 fromMs, qint64 toMs) const
-{
-    QList<Span> spans;
-    if (!m_model || toMs <= fromMs)
-        return spans;
-    const QList<EngineInterval> intervals = m_model->engineIntervals(host, dateAt(fromMs), dateAt(toMs));
-    for (const EngineInterval &i : intervals) {
-        spans.append({Span::Kind::Engine, i.start.toMSecsSinceEpoch(),
-                      i.end.isValid() ? i.end.toMSecsSinceEpoch() : toMs, i.ongoing, i.engine, {}});
-    }
-    // Switches, downtime and leases, paired from their start and end events. The whole history
-    // up to the end of the range is walked, so a lease that began long before still shows.
-    std::optional<HistoryEvent> switchStart;
-    std::optional<HistoryEvent> down;
-    std::optional<HistoryEvent> lease;
-    auto add = [&](Span::Kind kind, qint64 start, qint64 end, bool ongoing, const QString &engine, const QString &text) {
-        if (end < fromMs || start > toMs)
-            return;
-        spans.append({kind, std::max(start, fromMs), std::min(end, toMs), ongoing, engine, text});
-    };
-    const QList<HistoryEvent> events = m_model->eventsBetween({}, dateAt(toMs));
-    for (const HistoryEvent &e : events) {
-        if (e.host != host)
-            continue;
-        const qint64 at = e.at.toMSecsSinceEpoch();
-        switch (e.kind) {
-        case HistoryEvent::Kind::SwitchStart:
-            switchStart = e;
-            break;
-        case HistoryEvent::Kind::SwitchEnd:
-        case HistoryEvent::Kind::SwitchFailed: {
-            const bool failed = e.kind == HistoryEvent::Kind::SwitchFailed;
-            qint64 start = switchStart ? switchStart->at.toMSecsSinceEpoch()
-                                       : at - (e.duration ? e.duration->count() : 0);
-            const QString text = failed ? e.detail : (switchStart ? switchStart->model : QString());
-            add(failed ? Span::Kind::FailedSwitch : Span::Kind::Switch, start, at, false, e.engine, text);
-            switchStart.reset();
-            if (!failed && down) {
-                add(Span::Kind::Down, down->at.toMSecsSinceEpoch(), at, false, {}, down->detail);
-                down.reset();
-            }
-            break;
-        }
-        case HistoryEvent::Kind::HostDown:
-            if (!down)
-                down = e;
-            break;
-        case HistoryEvent::Kind::HostUp:
-            if (down) {
-                add(Span::Kind::Down, down->at.toMSecsSinceEpoch(), at, false, {}, down->detail);
-                down.reset();
-            }
-            break;
-        case HistoryEvent::Kind::LeaseTaken:
-            lease = e;
-            break;
-        case HistoryEvent::Kind::LeaseReleased: {
-            const qint64 start = lease ? lease->at.toMSecsSinceEpoch() : at - (e.duration ? e.duration->count() : 0);
-            add(Span::Kind::Lease, start, at, false, {}, lease ? lease->detail : e.detail);
-            lease.reset();
-            break;
-        }
-        default:
-            break;
-        }
-    }
-    if (switchStart)
-        add(Span::Kind::Switch, switchStart->at.toMSecsSinceEpoch(), toMs, true, switchStart->engine, switchStart->model);
-    if (down)
-        add(Span::Kind::Down, down->at.toMSecsSinceEpoch(), toMs, true, {}, down->detail);
-    if (lease)
-        add(Span::Kind::Lease, lease->at.toMSecsSinceEpoch(), toMs, true, {}, lease->detail);
-    return spans;
-}
-
-QList<HistoryEvent> TimelineWidget::markersFor(const QString &host, qint64 fromMs, qint64 toMs) const
-{
-    QList<HistoryEvent> out;
-    if (!m_model)
-        return out;
-    const QList<HistoryEvent> events = m_model->eventsBetween(dateAt(fromMs), dateAt(toMs));
-    for (const HistoryEvent &e : events) {
-        if (e.host == host && (e.kind == HistoryEvent::Kind::Load || e.kind == HistoryEvent::Kind::Unload))
-            out.append(e);
-    }
-    return out;
 }
 
 void TimelineWidget::paintEvent(QPaintEvent *)
@@ -379,7 +246,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.drawText(rect().adjusted(0, HeaderHeight, 0, 0), Qt::AlignCenter, tr("No hosts configured"));
         return;
     }
-    const int maxCount = densityMax();
+    const int maxCount = m_content.maxActivity(m_hosts, m_scale, TimelineLayout::DensityBucketPixels, now);
     for (int lane = 0; lane < m_hosts.size(); ++lane) {
         paintLane(p, lane, from, to);
         paintDensity(p, lane, maxCount);
@@ -409,16 +276,7 @@ void TimelineWidget::paintHeader(QPainter &p)
         const double x = m_scale.xForTime(t);
         p.setPen(grid);
         p.drawLine(QPointF(x, HeaderHeight), QPointF(x, bottom));
-        const QDateTime when = dateAt(t);
-        QString text;
-        if (step >= 24 * 3600 * 1000LL)
-            text = QLocale().toString(when.date(), u"ddd d MMM"_s);
-        else if (when.time() == QTime(0, 0))
-            text = QLocale().toString(when.date(), u"d MMM"_s);
-        else if (step < 60 * 1000)
-            text = when.toString(u"HH:mm:ss"_s);
-        else
-            text = when.toString(u"HH:mm"_s);
+        const QString text = TimelineText::tickLabel(t, step);
         // A label that would run under the lane names or off the right edge is left out.
         const double half = p.fontMetrics().horizontalAdvance(text) / 2.0 + 2;
         if (x - half < LabelWidth || x + half > width())
@@ -477,7 +335,7 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
     p.setClipRect(QRect(m_scale.left(), r.top(), m_scale.width() + 1, r.height()));
     p.setRenderHint(QPainter::Antialiasing);
     const QRect bar = engineBarRect(lane);
-    const QList<Span> spans = spansFor(host, from, to);
+    const QList<Span> spans = m_content.spans(host, from, to);
     auto spanRect = [&](const Span &s, const QRect &row) {
         const double x1 = m_scale.xForTime(s.startMs);
         const double x2 = std::max(m_scale.xForTime(s.endMs), x1 + 3.0);   // even a short switch shows
@@ -510,9 +368,7 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
         p.setBrush(QBrush(withAlpha(c.darker(140), s.kind == Span::Kind::Down ? 140 : 110), Qt::BDiagPattern));
         p.drawRoundedRect(rect, 3, 3);
         if (s.kind == Span::Kind::Switch) {
-            const QString label = s.ongoing
-                ? tr("→ %1").arg(s.engine)
-                : tr("→ %1 · %2").arg(s.engine, UiFormat::duration(std::chrono::milliseconds(s.endMs - s.startMs)));
+            const QString label = TimelineText::switchLabel(s);
             if (rect.width() > p.fontMetrics().horizontalAdvance(label) + 10) {
                 p.setPen(QColor(0x20, 0x20, 0x20));
                 p.drawText(rect.adjusted(5, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
@@ -535,7 +391,7 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
         p.drawRoundedRect(rect, 2, 2);
     }
     // Loads and unloads: diamonds.
-    for (const HistoryEvent &e : markersFor(host, from, to)) {
+    for (const HistoryEvent &e : m_content.markers(host, from, to)) {
         const double x = m_scale.xForTime(e.at.toMSecsSinceEpoch());
         const double cy = markers.center().y() + 0.5;
         QPainterPath diamond;
@@ -556,34 +412,20 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
     p.restore();
 }
 
-int TimelineWidget::densityMax() const
-{
-    if (!m_density && !m_inFlight)
-        return 0;
-    const int bucket = densityBucketPixels();
-    int maxCount = 0;
-    for (const QString &host : m_hosts) {
-        for (int x = m_scale.left(); x < m_scale.right(); x += bucket) {
-            const Activity c = activity(host, m_scale.timeForX(x), m_scale.timeForX(x + bucket));
-            maxCount = std::max(maxCount, c.requests);
-        }
-    }
-    return maxCount;
-}
-
 void TimelineWidget::paintDensity(QPainter &p, int lane, int maxCount)
 {
     if (maxCount <= 0)
         return;
     const QRect area = densityRect(lane);
     const QString &host = m_hosts.at(lane);
-    const int bucket = densityBucketPixels();
+    const int bucket = TimelineLayout::DensityBucketPixels;
     const QColor fill = withAlpha(palette().color(QPalette::Highlight), 120);
     const QColor errors = StatusPalette::bad();
     p.setPen(Qt::NoPen);
-    const double nowX = m_scale.xForTime(nowMs());
+    const qint64 now = nowMs();
+    const double nowX = m_scale.xForTime(now);
     for (int x = m_scale.left(); x < m_scale.right() && x <= nowX; x += bucket) {
-        const Activity c = activity(host, m_scale.timeForX(x), m_scale.timeForX(x + bucket));
+        const TimelineContent::Activity c = m_content.activity(host, m_scale.timeForX(x), m_scale.timeForX(x + bucket), now);
         if (c.requests == 0)
             continue;
         // At least 2 px, so one request in a quiet hour is still seen.
@@ -598,81 +440,29 @@ void TimelineWidget::paintDensity(QPainter &p, int lane, int maxCount)
 
 QString TimelineWidget::tooltipAt(const QPoint &pos) const
 {
-    const int lane = laneAt(pos.y());
+    const TimelineLayout rows = layout();
+    const int lane = rows.laneAt(pos.y());
     if (lane < 0 || pos.x() < m_scale.left())
         return {};
     const QString &host = m_hosts.at(lane);
     const qint64 t = m_scale.timeForX(pos.x());
     const qint64 now = nowMs();
-    const qint64 to = std::min(m_scale.endMs(), now);
-    const QDateTime nowTime = dateAt(now);
-    auto range = [&](qint64 a, qint64 b, bool ongoing) {
-        return ongoing ? tr("%1 – now (%2)").arg(UiFormat::timeOfDay(dateAt(a), nowTime),
-                                                 UiFormat::duration(std::chrono::milliseconds(b - a)))
-                       : tr("%1 – %2 (%3)").arg(UiFormat::timeOfDay(dateAt(a), nowTime),
-                                                UiFormat::timeOfDay(dateAt(b), nowTime),
-                                                UiFormat::duration(std::chrono::milliseconds(b - a)));
-    };
     const qint64 slack = qint64(4 * m_scale.msPerPixel());
-    if (engineBarRect(lane).contains(pos) || markerRect(lane).contains(pos)) {
+    const bool inMarkers = rows.markerRect(lane).contains(pos);
+    if (rows.engineBarRect(lane).contains(pos) || inMarkers) {
         // Markers first: they are small and on top.
-        if (markerRect(lane).contains(pos)) {
-            for (const HistoryEvent &e : markersFor(host, t - 2 * slack, t + 2 * slack)) {
-                QString text = e.kind == HistoryEvent::Kind::Load ? tr("<b>%1</b> loaded").arg(e.model.toHtmlEscaped())
-                                                                  : tr("<b>%1</b> unloaded").arg(e.model.toHtmlEscaped());
-                text += u"<br>"_s + UiFormat::timeOfDay(e.at, nowTime);
-                if (e.duration)
-                    text += u"<br>"_s + tr("took %1").arg(UiFormat::duration(*e.duration));
-                if (!e.detail.isEmpty())
-                    text += u"<br>"_s + e.detail.toHtmlEscaped();
-                return text;
-            }
-        }
-        const QList<Span> spans = spansFor(host, m_scale.startMs(), to);
-        const bool inMarkers = markerRect(lane).contains(pos);
-        // Switches and downtime lie over engine bars: look at them first.
-        for (int pass = 0; pass < 2; ++pass) {
-            for (const Span &s : spans) {
-                const bool overlay = s.kind != Span::Kind::Engine;
-                if ((pass == 0) != overlay || (s.kind == Span::Kind::Lease) != inMarkers)
-                    continue;
-                if (t < s.startMs - slack || t > s.endMs + slack)
-                    continue;
-                switch (s.kind) {
-                case Span::Kind::Engine:
-                    return tr("Engine <b>%1</b> up on %2<br>%3").arg(s.engine.toHtmlEscaped(), host.toHtmlEscaped(),
-                                                                     range(s.startMs, s.endMs, s.ongoing));
-                case Span::Kind::Switch:
-                    return (s.text.isEmpty() ? tr("Switching to <b>%1</b>").arg(s.engine.toHtmlEscaped())
-                                             : tr("Switching to <b>%1</b> for %2").arg(s.engine.toHtmlEscaped(),
-                                                                                      s.text.toHtmlEscaped()))
-                            + u"<br>"_s + range(s.startMs, s.endMs, s.ongoing);
-                case Span::Kind::FailedSwitch:
-                    return tr("Switch to <b>%1</b> failed: %2").arg(s.engine.toHtmlEscaped(), s.text.toHtmlEscaped())
-                            + u"<br>"_s + range(s.startMs, s.endMs, false);
-                case Span::Kind::Down:
-                    return tr("<b>%1</b> was down").arg(host.toHtmlEscaped())
-                            + (s.text.isEmpty() ? QString() : u": "_s + s.text.toHtmlEscaped()) + u"<br>"_s
-                            + range(s.startMs, s.endMs, s.ongoing);
-                case Span::Kind::Lease:
-                    return tr("Leased by <b>%1</b>").arg(s.text.isEmpty() ? tr("someone") : s.text.toHtmlEscaped())
-                            + u"<br>"_s + range(s.startMs, s.endMs, s.ongoing);
-                }
-            }
-        }
-        return {};
+        if (const std::optional<HistoryEvent> marker = inMarkers ? m_content.markerAt(host, t, slack) : std::nullopt)
+            return TimelineText::markerTooltip(*marker, now);
+        const qint64 to = std::min(m_scale.endMs(), now);
+        const std::optional<Span> span = TimelineContent::spanAt(m_content.spans(host, m_scale.startMs(), to), t,
+                                                                 slack, inMarkers);
+        return span ? TimelineText::spanTooltip(*span, host, now) : QString();
     }
-    if (densityRect(lane).contains(pos)) {
-        const int bucket = densityBucketPixels();
-        const int x0 = m_scale.left() + (pos.x() - m_scale.left()) / bucket * bucket;
+    if (rows.densityRect(lane).contains(pos)) {
+        const int x0 = rows.densityBucketLeft(pos.x());
         const qint64 a = m_scale.timeForX(x0);
-        const qint64 b = m_scale.timeForX(x0 + bucket);
-        const Activity c = activity(host, a, b);
-        QString text = tr("%n request(s) active", nullptr, c.requests);
-        if (c.errors)
-            text += u", "_s + tr("%n failed", nullptr, c.errors);
-        return text + u"<br>"_s + UiFormat::timeOfDay(dateAt(a), nowTime) + u" – "_s
-                + UiFormat::timeOfDay(dateAt(b), nowTime);
+        const qint64 b = m_scale.timeForX(x0 + TimelineLayout::DensityBucketPixels);
+        return TimelineText::activityTooltip(m_content.activity(host, a, b, now), a, b, now);
     }
     return {};
 }
@@ -698,10 +488,7 @@ void TimelineWidget::wheelEvent(QWheelEvent *event)
     if (pan) {
         const int d = std::abs(delta.x()) > std::abs(delta.y()) ? delta.x() : delta.y();
         m_scale.panByPixels(d / 120.0 * m_scale.width() / 10.0);
-        if (m_following) {
-            m_following = false;
-            emit followingChanged(false);
-        }
+        setFollowFlag(false);
     } else {
         const double factor = std::pow(ZoomStep, delta.y() / 120.0);
         const double anchor = m_following ? m_scale.xForTime(nowMs()) : event->position().x();
@@ -736,10 +523,7 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent *event)
     const bool follow = m_scale.endMs() >= nowMs();
     if (follow)
         followNow();
-    if (follow != m_following) {
-        m_following = follow;
-        emit followingChanged(follow);
-    }
+    setFollowFlag(follow);
     changed();
 }
 
@@ -774,10 +558,7 @@ void TimelineWidget::keyPressEvent(QKeyEvent *event)
         if (m_scale.endMs() >= nowMs()) {
             setFollowing(true);
         } else {
-            if (m_following) {
-                m_following = false;
-                emit followingChanged(false);
-            }
+            setFollowFlag(false);
             changed();
         }
         break;

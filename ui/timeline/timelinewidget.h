@@ -1,10 +1,10 @@
 #pragma once
 
-#include "store/historyevent.h"
+#include "timeline/timelinecontent.h"
+#include "timeline/timelinelayout.h"
 #include "timeline/timelinescale.h"
 
 #include <QHash>
-#include <QPointer>
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
@@ -28,15 +28,18 @@ class TimelineModel;
 // Mouse: wheel zooms around the pointer, shift+wheel or dragging pans, double-click follows
 // now again. Keys: + and - zoom, Left and Right pan, End follows now, 1/2/3 show 5 min, 1 h,
 // 24 h. Hovering anything explains it in a tooltip.
+//
+// What a lane holds and where it goes are TimelineContent's and TimelineLayout's; this class
+// paints them, takes the input and shows the tooltips.
 class TimelineWidget final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(TimelineWidget)
 
 public:
-    static constexpr int HeaderHeight = 24;
-    static constexpr int LaneHeight = 66;
-    static constexpr int LabelWidth = 128;
+    static constexpr int HeaderHeight = TimelineLayout::HeaderHeight;
+    static constexpr int LaneHeight = TimelineLayout::LaneHeight;
+    static constexpr int LabelWidth = TimelineLayout::LabelWidth;
     static constexpr std::chrono::milliseconds DefaultSpan{std::chrono::minutes(15)};
 
     // The clock says what "now" is; it must outlive the widget.
@@ -63,10 +66,10 @@ public:
     void zoomOut();
 
     // Lane geometry, shared by painting, hit-testing and tests.
-    QRect laneRect(int lane) const;
-    QRect engineBarRect(int lane) const;
-    QRect markerRect(int lane) const;
-    QRect densityRect(int lane) const;
+    QRect laneRect(int lane) const { return layout().laneRect(lane); }
+    QRect engineBarRect(int lane) const { return layout().engineBarRect(lane); }
+    QRect markerRect(int lane) const { return layout().markerRect(lane); }
+    QRect densityRect(int lane) const { return layout().densityRect(lane); }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -87,45 +90,25 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
-    // A stretch of time on one lane, as painted and as a tooltip explains it.
-    struct Span
-    {
-        enum class Kind { Engine, Switch, FailedSwitch, Down, Lease };
-        Kind kind;
-        qint64 startMs;
-        qint64 endMs;
-        bool ongoing = false;
-        QString engine;
-        QString text;   // switch target, down reason, lease owner
-    };
+    using Span = TimelineContent::Span;
 
     qint64 nowMs() const;
+    TimelineLayout layout() const;
     void syncPlotArea();
     void followNow();
+    // Sets following without moving the range; says so when it changes.
+    void setFollowFlag(bool on);
+    void zoomBy(double factor);
     void updateTickInterval();
     void changed();
-    int laneAt(int y) const;
-    QList<Span> spansFor(const QString &host, qint64 fromMs, qint64 toMs) const;
-    QList<HistoryEvent> markersFor(const QString &host, qint64 fromMs, qint64 toMs) const;
     QString tooltipAt(const QPoint &pos) const;
-    int densityBucketPixels() const { return 2; }
 
     void paintHeader(QPainter &p);
     void paintLane(QPainter &p, int lane, qint64 fromMs, qint64 toMs);
     void paintDensity(QPainter &p, int lane, int maxCount);
-    int densityMax() const;
-    // Finished requests from the density plus running ones, active in [fromMs, toMs).
-    struct Activity
-    {
-        int requests = 0;
-        int errors = 0;
-    };
-    Activity activity(const QString &host, qint64 fromMs, qint64 toMs) const;
 
     const Clock &m_clock;
-    QPointer<TimelineModel> m_model;
-    const RequestDensity *m_density = nullptr;
-    QPointer<const InFlightCounter> m_inFlight;
+    TimelineContent m_content;
     QStringList m_hosts;
     QHash<QString, QString> m_currentEngine;
     TimelineScale m_scale;
