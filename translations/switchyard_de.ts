@@ -4,7 +4,7 @@
 <context>
     <name>Autostart</name>
     <message>
-        <location filename="../ui/autostart.cpp" line="+84"/>
+        <location filename="../ui/tray/autostart.cpp" line="+84"/>
         <source>cannot remove %1</source>
         <translation>%1 lässt sich nicht entfernen</translation>
     </message>
@@ -568,7 +568,7 @@ Befehle:
 <context>
     <name>DemoEngineDriver</name>
     <message>
-        <location filename="../ui/demoenginedriver.cpp" line="+31"/>
+        <location filename="../ui/demo/demoenginedriver.cpp" line="+31"/>
         <source>the demo has no engine %1</source>
         <translation>die Demo hat keine Engine %1</translation>
     </message>
@@ -581,7 +581,7 @@ Befehle:
 <context>
     <name>DemoFleet</name>
     <message>
-        <location filename="../ui/demofleet.cpp" line="+52"/>
+        <location filename="../ui/demo/demofleet.cpp" line="+52"/>
         <location line="+6"/>
         <source>simulated host %1 cannot listen on loopback</source>
         <translation>der simulierte Host %1 kann nicht auf Loopback lauschen</translation>
@@ -622,6 +622,95 @@ Befehle:
     </message>
 </context>
 <context>
+    <name>TimelineText</name>
+    <message>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+24"/>
+        <source>%1 – now (%2)</source>
+        <translation>%1 – jetzt (%2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 – %2 (%3)</source>
+        <translation>%1 – %2 (%3)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Engine &lt;b&gt;%1&lt;/b&gt; up on %2&lt;br&gt;%3</source>
+        <translation>Engine &lt;b&gt;%1&lt;/b&gt; läuft auf %2&lt;br&gt;%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Switching to &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Switching to &lt;b&gt;%1&lt;/b&gt; for %2</source>
+        <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt; für %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Switch to &lt;b&gt;%1&lt;/b&gt; failed: %2</source>
+        <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt; fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; was down</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; war nicht erreichbar</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Leased by &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Reserviert von &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>someone</source>
+        <translation>jemandem</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; loaded</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; geladen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; unloaded</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; entladen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>took %1</source>
+        <translation>dauerte %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>%n request(s) active</source>
+        <translation>
+            <numerusform>%n Anfrage aktiv</numerusform>
+            <numerusform>%n Anfragen aktiv</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n fehlgeschlagen</numerusform>
+            <numerusform>%n fehlgeschlagen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>→ %1</source>
+        <translation>→ %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>→ %1 · %2</source>
+        <translation>→ %1 · %2</translation>
+    </message>
+</context>
+<context>
     <name>TlsCredentials</name>
     <message>
         <location filename="../src/http/tlscredentials.cpp" line="+17"/>
@@ -647,7 +736,7 @@ Befehle:
 <context>
     <name>TrayState</name>
     <message>
-        <location filename="../ui/traystate.cpp" line="+35"/>
+        <location filename="../ui/tray/traystate.cpp" line="+35"/>
         <source>idle</source>
         <translation>untätig</translation>
     </message>
@@ -670,7 +759,7 @@ Befehle:
 <context>
     <name>UiFormat</name>
     <message>
-        <location filename="../ui/uiformat.cpp" line="+12"/>
+        <location filename="../ui/shared/uiformat.cpp" line="+12"/>
         <source>never</source>
         <translation>nie</translation>
     </message>
@@ -1215,7 +1304,7 @@ Beispiele:
 <context>
     <name>switchyard::ClientConfigExporter</name>
     <message>
-        <location filename="../ui/clientconfigexporter.cpp" line="+18"/>
+        <location filename="../ui/shared/clientconfigexporter.cpp" line="+18"/>
         <source>opencode</source>
         <translation>opencode</translation>
     </message>
@@ -1348,7 +1437,7 @@ Beispiele:
 <context>
     <name>switchyard::DesktopApp</name>
     <message>
-        <location filename="../ui/desktopapp.cpp" line="+53"/>
+        <location filename="../ui/desktop/desktopapp.cpp" line="+53"/>
         <source>Switchyard is still relaying</source>
         <translation>Switchyard vermittelt weiter</translation>
     </message>
@@ -1478,7 +1567,7 @@ Beispiele:
 <context>
     <name>switchyard::ExportDialog</name>
     <message>
-        <location filename="../ui/exportdialog.cpp" line="+31"/>
+        <location filename="../ui/dialogs/exportdialog.cpp" line="+31"/>
         <source>As shell &amp;exports (export NAME=value)</source>
         <translation>Als Shell-E&amp;xporte (export NAME=Wert)</translation>
     </message>
@@ -1613,7 +1702,7 @@ Beispiele:
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/hostcarddelegate.cpp" line="+120"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+120"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 von %n Modell geladen</numerusform>
@@ -1675,7 +1764,7 @@ Beispiele:
 <context>
     <name>switchyard::HostFilterCombo</name>
     <message>
-        <location filename="../ui/hostfiltercombo.cpp" line="+10"/>
+        <location filename="../ui/window/hostfiltercombo.cpp" line="+10"/>
         <source>Host</source>
         <translation>Host</translation>
     </message>
@@ -1688,7 +1777,7 @@ Beispiele:
 <context>
     <name>switchyard::HostTableModel</name>
     <message>
-        <location filename="../ui/hosttablemodel.cpp" line="+73"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+73"/>
         <source>finishing %1 (since %2)</source>
         <translation>beendet %1 (seit %2)</translation>
     </message>
@@ -1769,7 +1858,7 @@ Beispiele:
 <context>
     <name>switchyard::HostsView</name>
     <message>
-        <location filename="../ui/hostsview.cpp" line="+39"/>
+        <location filename="../ui/window/hostsview.cpp" line="+39"/>
         <source>Hosts</source>
         <translation>Hosts</translation>
     </message>
@@ -1916,7 +2005,7 @@ Beispiele:
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+67"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+67"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
@@ -2102,7 +2191,7 @@ Beispiele:
 <context>
     <name>switchyard::ModelTableModel</name>
     <message>
-        <location filename="../ui/modeltablemodel.cpp" line="+179"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+179"/>
         <source>loaded</source>
         <translation>geladen</translation>
     </message>
@@ -2213,7 +2302,7 @@ Beispiele:
 <context>
     <name>switchyard::ModelsView</name>
     <message>
-        <location filename="../ui/modelsview.cpp" line="+34"/>
+        <location filename="../ui/window/modelsview.cpp" line="+34"/>
         <source>Loaded only</source>
         <translation>Nur geladene</translation>
     </message>
@@ -2296,7 +2385,7 @@ Beispiele:
 <context>
     <name>switchyard::NoticeBar</name>
     <message>
-        <location filename="../ui/noticebar.cpp" line="+24"/>
+        <location filename="../ui/window/noticebar.cpp" line="+24"/>
         <source>Close this message</source>
         <translation>Diese Meldung schließen</translation>
     </message>
@@ -2342,7 +2431,7 @@ Beispiele:
 <context>
     <name>switchyard::RelayClient</name>
     <message>
-        <location filename="../ui/relayclient.cpp" line="+56"/>
+        <location filename="../ui/window/relayclient.cpp" line="+56"/>
         <source>HTTP %1</source>
         <translation>HTTP %1</translation>
     </message>
@@ -2371,7 +2460,7 @@ Beispiele:
 <context>
     <name>switchyard::RequestDetailsPane</name>
     <message>
-        <location filename="../ui/requestdetailspane.cpp" line="+30"/>
+        <location filename="../ui/window/requestdetailspane.cpp" line="+30"/>
         <source>Select a request to see its details.</source>
         <translation>Eine Anfrage wählen, um ihre Einzelheiten zu sehen.</translation>
     </message>
@@ -2520,7 +2609,7 @@ Beispiele:
 <context>
     <name>switchyard::RequestLogView</name>
     <message>
-        <location filename="../ui/requestlogview.cpp" line="+48"/>
+        <location filename="../ui/window/requestlogview.cpp" line="+48"/>
         <source>Search path, client, error…</source>
         <translation>Pfad, Client, Fehler suchen …</translation>
     </message>
@@ -2622,7 +2711,7 @@ Beispiele:
 <context>
     <name>switchyard::SettingsDialog</name>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="+40"/>
+        <location filename="../ui/dialogs/settingsdialog.cpp" line="+40"/>
         <source> s</source>
         <translation> s</translation>
     </message>
@@ -2845,7 +2934,7 @@ Beispiele:
 <context>
     <name>switchyard::TimelineView</name>
     <message>
-        <location filename="../ui/timelineview.cpp" line="+54"/>
+        <location filename="../ui/timeline/timelineview.cpp" line="+54"/>
         <source>5 min</source>
         <translation>5 min</translation>
     </message>
@@ -2923,17 +3012,17 @@ Beispiele:
 <context>
     <name>switchyard::TimelineWidget</name>
     <message>
-        <location filename="../ui/timelinewidget.cpp" line="+74"/>
+        <location filename="../ui/timeline/timelinewidget.cpp" line="+66"/>
         <source>Switch timeline</source>
         <translation>Wechsel-Zeitleiste</translation>
     </message>
     <message>
-        <location line="+305"/>
+        <location line="+180"/>
         <source>No hosts configured</source>
         <translation>Keine Hosts konfiguriert</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+46"/>
         <source>last %1</source>
         <translation>letzte %1</translation>
     </message>
@@ -2943,101 +3032,15 @@ Beispiele:
         <translation>Anfragen</translation>
     </message>
     <message>
-        <location line="+41"/>
-        <source>→ %1</source>
-        <translation>→ %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>→ %1 · %2</source>
-        <translation>→ %1 · %2</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+49"/>
         <source>no engine history in this range</source>
         <translation>kein Engine-Verlauf in diesem Zeitraum</translation>
-    </message>
-    <message>
-        <location line="+86"/>
-        <source>%1 – now (%2)</source>
-        <translation>%1 – jetzt (%2)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 – %2 (%3)</source>
-        <translation>%1 – %2 (%3)</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>&lt;b&gt;%1&lt;/b&gt; loaded</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; geladen</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&lt;b&gt;%1&lt;/b&gt; unloaded</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; entladen</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>took %1</source>
-        <translation>dauerte %1</translation>
-    </message>
-    <message>
-        <location line="+18"/>
-        <source>Engine &lt;b&gt;%1&lt;/b&gt; up on %2&lt;br&gt;%3</source>
-        <translation>Engine &lt;b&gt;%1&lt;/b&gt; läuft auf %2&lt;br&gt;%3</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Switching to &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Switching to &lt;b&gt;%1&lt;/b&gt; for %2</source>
-        <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt; für %2</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Switch to &lt;b&gt;%1&lt;/b&gt; failed: %2</source>
-        <translation>Wechsel zu &lt;b&gt;%1&lt;/b&gt; fehlgeschlagen: %2</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&lt;b&gt;%1&lt;/b&gt; was down</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; war nicht erreichbar</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Leased by &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation>Reserviert von &lt;b&gt;%1&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>someone</source>
-        <translation>jemandem</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+13"/>
-        <source>%n request(s) active</source>
-        <translation>
-            <numerusform>%n Anfrage aktiv</numerusform>
-            <numerusform>%n Anfragen aktiv</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%n failed</source>
-        <translation>
-            <numerusform>%n fehlgeschlagen</numerusform>
-            <numerusform>%n fehlgeschlagen</numerusform>
-        </translation>
     </message>
 </context>
 <context>
     <name>switchyard::TrayController</name>
     <message>
-        <location filename="../ui/traycontroller.cpp" line="+23"/>
+        <location filename="../ui/tray/traycontroller.cpp" line="+23"/>
         <source>&amp;Open Switchyard</source>
         <translation>Switchyard ö&amp;ffnen</translation>
     </message>

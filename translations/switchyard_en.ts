@@ -37,9 +37,28 @@
     </message>
 </context>
 <context>
+    <name>TimelineText</name>
+    <message numerus="yes">
+        <location filename="../ui/timeline/timelinetext.cpp" line="+71"/>
+        <source>%n request(s) active</source>
+        <translation>
+            <numerusform>%n request active</numerusform>
+            <numerusform>%n requests active</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n failed</numerusform>
+            <numerusform>%n failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>export</name>
     <message numerus="yes">
-        <location filename="../src/export/exportcommand.cpp" line="+281"/>
+        <location filename="../src/cli/exportcommand.cpp" line="+281"/>
         <source>wrote %1 (provider &quot;%2&quot;, %n model(s))</source>
         <translation>
             <numerusform>wrote %1 (provider &quot;%2&quot;, %n model)</numerusform>
@@ -58,7 +77,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+69"/>
+        <location line="+74"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n row not stored in the history: %1</numerusform>
@@ -69,7 +88,7 @@
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/hostcarddelegate.cpp" line="+120"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+120"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 of %n model loaded</numerusform>
@@ -85,7 +104,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+16"/>
+        <location line="+19"/>
         <source>driver %1 · %n engine(s)</source>
         <translation>
             <numerusform>driver %1 · %n engine</numerusform>
@@ -94,9 +113,20 @@
     </message>
 </context>
 <context>
+    <name>switchyard::HostTableModel</name>
+    <message numerus="yes">
+        <location filename="../ui/models/hosttablemodel.cpp" line="+76"/>
+        <source>%n waiting since %1</source>
+        <translation>
+            <numerusform>%n waiting since %1</numerusform>
+            <numerusform>%n waiting since %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>switchyard::MainWindow</name>
     <message numerus="yes">
-        <location filename="../ui/mainwindow.cpp" line="+257"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+274"/>
         <source>%1 of %n host(s) up</source>
         <translation>
             <numerusform>%1 of %n host up</numerusform>
@@ -131,7 +161,7 @@
 <context>
     <name>switchyard::ModelTableModel</name>
     <message numerus="yes">
-        <location filename="../ui/modeltablemodel.cpp" line="+272"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+272"/>
         <source>%n request(s) today, %1 failed</source>
         <translation>
             <numerusform>%n request today, %1 failed</numerusform>
@@ -142,7 +172,7 @@
 <context>
     <name>switchyard::RequestLogView</name>
     <message numerus="yes">
-        <location filename="../ui/requestlogview.cpp" line="+109"/>
+        <location filename="../ui/window/requestlogview.cpp" line="+109"/>
         <source>Copied %n journal line(s)</source>
         <translation>
             <numerusform>Copied %n journal line</numerusform>
@@ -150,7 +180,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+116"/>
+        <location line="+109"/>
         <source>%n request(s)</source>
         <translation>
             <numerusform>%n request</numerusform>
@@ -167,28 +197,9 @@
     </message>
 </context>
 <context>
-    <name>switchyard::TimelineWidget</name>
-    <message numerus="yes">
-        <location filename="../ui/timelinewidget.cpp" line="+671"/>
-        <source>%n request(s) active</source>
-        <translation>
-            <numerusform>%n request active</numerusform>
-            <numerusform>%n requests active</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%n failed</source>
-        <translation>
-            <numerusform>%n failed</numerusform>
-            <numerusform>%n failed</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>switchyard::TrayController</name>
     <message numerus="yes">
-        <location filename="../ui/traycontroller.cpp" line="+126"/>
+        <location filename="../ui/tray/traycontroller.cpp" line="+131"/>
         <source>Switchyard — %1
 %2 of %n host(s) up, %3 in flight
 %4</source>

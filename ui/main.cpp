@@ -8,13 +8,13 @@
 #include "app/relayrun.h"
 #include "app/relayrunner.h"
 #include "app/startupconfig.h"
-#include "autostart.h"
-#include "demofleet.h"
-#include "desktopapp.h"
-#include "screenshotrunner.h"
-#include "settingsdialog.h"
-#include "singleinstance.h"
-#include "uiresources.h"
+#include "demo/demofleet.h"
+#include "demo/screenshotrunner.h"
+#include "desktop/desktopapp.h"
+#include "dialogs/settingsdialog.h"
+#include "shared/uiresources.h"
+#include "tray/autostart.h"
+#include "tray/singleinstance.h"
 
 #include <QApplication>
 #include <QMessageBox>

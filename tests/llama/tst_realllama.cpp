@@ -5,7 +5,7 @@
 // process group and dies with the test process; each test kills what it started, also when it
 // fails.
 //
-// - the fake router (tests/fakes/) answers as the real one does: same statuses, error bodies,
+// - the fake router (src/fakellama/) answers as the real one does: same statuses, error bodies,
 //   headers that matter and SSE framing;
 // - through the relay: /models/load leaves a local host's books at zero and a switch follows;
 //   a static host whose engine was killed answers 424 in the request's shape and serves again as

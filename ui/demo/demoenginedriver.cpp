@@ -1,0 +1,57 @@
+#include "demo/demoenginedriver.h"
+
+#include "fakellamaserver.h"
+
+#include <QCoreApplication>
+#include <QTimer>
+
+namespace switchyard {
+
+using namespace std::chrono_literals;
+
+DemoEngineDriver::DemoEngineDriver(QHash<QString, fake::FakeLlamaServer *> engines, QHash<QString, quint16> ports,
+                                   QString running, std::chrono::milliseconds startDelay)
+    : m_engines(std::move(engines))
+    , m_ports(std::move(ports))
+    , m_running(std::move(running))
+    , m_startDelay(startDelay)
+{
+}
+
+void DemoEngineDriver::startEngine(const QString &engine)
+{
+    for (auto it = m_engines.cbegin(); it != m_engines.cend(); ++it) {
+        if (it.key() != engine && it.value()->isListening())
+            it.value()->close();
+    }
+    m_running.clear();
+    QTimer::singleShot(m_startDelay, this, [this, engine] {
+        fake::FakeLlamaServer *server = m_engines.value(engine);
+        if (!server) {
+            emit engineStartFailed(engine, QCoreApplication::translate("DemoEngineDriver", "the demo has no engine %1").arg(engine));
+            return;
+        }
+        if (!server->isListening() && !server->listen(QHostAddress::LocalHost, m_ports.value(engine))) {
+            emit engineStartFailed(engine, QCoreApplication::translate("DemoEngineDriver", "its loopback port is taken"));
+            return;
+        }
+        m_running = engine;
+        emit engineStarted(engine);
+    });
+}
+
+void DemoEngineDriver::stopEngine(const QString &engine)
+{
+    if (fake::FakeLlamaServer *server = m_engines.value(engine))
+        server->close();
+    if (m_running == engine)
+        m_running.clear();
+    QTimer::singleShot(0ms, this, [this, engine] { emit engineStopped(engine); });
+}
+
+void DemoEngineDriver::probe()
+{
+    QTimer::singleShot(0ms, this, [this] { emit statusKnown(m_running); });
+}
+
+} // namespace switchyard

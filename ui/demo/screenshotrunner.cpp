@@ -1,0 +1,197 @@
+#include "demo/screenshotrunner.h"
+
+#include "demo/trafficgenerator.h"
+#include "desktop/desktopapp.h"
+#include "store/requestlogmodel.h"
+#include "timeline/timelineview.h"
+#include "timeline/timelinewidget.h"
+#include "tray/traycontroller.h"
+#include "tray/traystate.h"
+#include "window/hostsview.h"
+#include "window/mainwindow.h"
+#include "window/modelsview.h"
+#include "window/requestlogview.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QIcon>
+#include <QItemSelectionModel>
+#include <QMenu>
+#include <QPainter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextStream>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+const QStringList Agents = {u"opencode/0.15.8"_s, u"claude-cli/2.0.14 (external, cli)"_s,
+                            u"OpenAI/Python 1.109.1"_s, u"pi-coding-agent/0.9"_s};
+
+} // namespace
+
+ScreenshotRunner::ScreenshotRunner(DesktopApp *desktop, const QUrl &endpoint, QString directory, QObject *parent)
+    : QObject(parent)
+    , m_desktop(desktop)
+    , m_endpoint(endpoint)
+    , m_directory(std::move(directory))
+{
+    bool ok = false;
+    m_duration = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_SECONDS").toDouble(&ok);
+    if (!ok || m_duration < 12)
+        m_duration = 45;
+    m_ticker.setInterval(100ms);
+    connect(&m_ticker, &QTimer::timeout, this, &ScreenshotRunner::tick);
+}
+
+ScreenshotRunner::~ScreenshotRunner() = default;
+
+void ScreenshotRunner::start()
+{
+    MainWindow *window = m_desktop->window();
+    window->resize(1360, 860);
+    window->show();
+    m_traffic = new TrafficGenerator(m_endpoint, this);
+
+    const double d = m_duration;
+    // The 3090 runs flint-40b on its mainline engine first; qwen38 needs its fork engine (a switch,
+    // after the flint streams drain), and flint later needs mainline back (a second switch).
+    m_streamAliases = {u"3090-flint-40b"_s, u"a9-laguna-xs-q8"_s};
+    m_steps = {
+        {1.0, [this] { m_traffic->chat(u"3090-flint-40b"_s, 120, Agents.at(1)); }},
+        {2.0, [this] { m_traffic->load(u"a9-strata-8b"_s); }},
+        {3.0, [this] { m_traffic->chat(u"a9-laguna-xs-q8"_s, 80, Agents.at(0)); }},
+        {6.0, [this] { m_traffic->complete(u"3090-llama-70b"_s, 16, Agents.at(2)); }},   // unknown: 404
+        {8.0, [this] { m_streamAliases.append(u"a9-strata-8b"_s); }},
+        {d * 0.30, [this] { m_streamAliases.removeAll(u"3090-flint-40b"_s); }},
+        {d * 0.30 + 5.0, [this] { m_traffic->load(u"3090-qwen38-27b-128k"_s); }},
+        {d * 0.30 + 8.5, [this] { m_streamAliases.append(u"3090-qwen38-27b-128k"_s); }},
+        {d * 0.55, [this] { m_traffic->complete(u"claude-sonnet-4-5"_s, 16, Agents.at(1)); }},   // 404
+        {d * 0.60, [this] { m_traffic->get(u"/v1/models"_s); }},
+        {d * 0.62, [this] {
+             m_streamAliases.removeAll(u"a9-strata-8b"_s);
+         }},
+        {d * 0.62 + 5.0, [this] { m_traffic->unload(u"a9-strata-8b"_s); }},
+        {d * 0.72, [this] { m_streamAliases.removeAll(u"3090-qwen38-27b-128k"_s); }},
+        {d * 0.72 + 4.0, [this] { m_streamAliases.append(u"3090-flint-40b"_s); }},
+        {d - 6.0, [this] {
+             // A burst, so the capture shows requests in flight.
+             for (int i = 0; i < 6; ++i)
+                 m_traffic->chat(m_streamAliases.at(i % m_streamAliases.size()), 180, Agents.at(i % Agents.size()));
+         }},
+        {d, [this] { capture(); }},
+    };
+    m_clock.start();
+    m_ticker.start();
+}
+
+void ScreenshotRunner::tick()
+{
+    const double now = m_clock.elapsed() / 1000.0;
+    for (Step &step : m_steps) {
+        if (!step.done && now >= step.at) {
+            step.done = true;
+            step.run();
+        }
+    }
+    if (now >= m_nextBackground && now < m_duration - 1) {
+        background();
+        m_nextBackground = now + 0.5 + m_random.bounded(900) / 1000.0;
+    }
+}
+
+void ScreenshotRunner::background()
+{
+    if (m_streamAliases.isEmpty())
+        return;
+    const QString alias = m_streamAliases.at(int(m_random.bounded(qsizetype(m_streamAliases.size()))));
+    const QString agent = Agents.at(int(m_random.bounded(qsizetype(Agents.size()))));
+    if (m_random.bounded(6) == 0)
+        m_traffic->complete(alias, 24 + int(m_random.bounded(40)), agent);
+    else
+        m_traffic->chat(alias, 40 + int(m_random.bounded(160)), agent);
+}
+
+bool ScreenshotRunner::save(QWidget *widget, const QString &name)
+{
+    const QString path = QDir(m_directory).filePath(name);
+    const bool ok = widget->grab().save(path);
+    QTextStream(stdout) << (ok ? "screenshot: " : "screenshot FAILED: ") << path << Qt::endl;
+    if (!ok)
+        ++m_failures;
+    return ok;
+}
+
+bool ScreenshotRunner::saveTrayIcons()
+{
+    // The four tray states side by side, at panel size and larger, with their names.
+    const QList<TrayState::Kind> kinds = {TrayState::Kind::Idle, TrayState::Kind::Busy, TrayState::Kind::Switching,
+                                          TrayState::Kind::Error};
+    const int cell = 150;
+    QImage image(cell * int(kinds.size()), 120, QImage::Format_ARGB32_Premultiplied);
+    image.fill(QApplication::palette().color(QPalette::Window));
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    for (int i = 0; i < kinds.size(); ++i) {
+        const QIcon icon(TrayState::iconPath(kinds.at(i)));
+        const int x = i * cell;
+        p.drawPixmap(x + cell / 2 - 44, 20, icon.pixmap(22, 22));
+        p.drawPixmap(x + cell / 2 - 10, 8, icon.pixmap(48, 48));
+        p.setPen(QApplication::palette().color(QPalette::WindowText));
+        p.drawText(QRect(x, 70, cell, 30), Qt::AlignCenter, TrayState::title(kinds.at(i)));
+    }
+    p.end();
+    const QString path = QDir(m_directory).filePath(u"tray-icons.png"_s);
+    const bool ok = image.save(path);
+    QTextStream(stdout) << (ok ? "screenshot: " : "screenshot FAILED: ") << path << Qt::endl;
+    if (!ok)
+        ++m_failures;
+    return ok;
+}
+
+void ScreenshotRunner::capture()
+{
+    m_ticker.stop();
+    QDir().mkpath(m_directory);
+    MainWindow *window = m_desktop->window();
+    TimelineWidget *timeline = window->timelineView()->timeline();
+    timeline->setSpan(std::chrono::milliseconds(qint64((m_duration + 5) * 1000)));
+    timeline->setFollowing(true);
+
+    // A model selected in the Models tab; a streamed answer selected in the request log.
+    window->tabs()->setCurrentWidget(window->modelsView());
+    window->modelsView()->table()->selectRow(0);
+    QTableView *log = window->requestLogView()->table();
+    for (int row = 0; row < log->model()->rowCount(); ++row) {
+        const QModelIndex tps = log->model()->index(row, RequestLogModel::TokensPerSecondColumn);
+        if (!tps.data().toString().isEmpty()) {
+            log->selectRow(row);
+            break;
+        }
+    }
+    QApplication::processEvents();
+
+    save(window, u"window.png"_s);
+    save(window->hostsView()->parentWidget(), u"hosts.png"_s);
+    save(window->timelineView(), u"timeline.png"_s);
+    save(window->modelsView(), u"models.png"_s);
+    window->tabs()->setCurrentWidget(window->requestLogView());
+    QApplication::processEvents();
+    save(window, u"window-requests.png"_s);
+    save(window->requestLogView(), u"requests.png"_s);
+
+    QMenu *menu = m_desktop->tray()->menu();
+    menu->ensurePolished();
+    menu->adjustSize();
+    save(menu, u"tray-menu.png"_s);
+    saveTrayIcons();
+
+    m_traffic->abortAll();
+    QTimer::singleShot(200ms, qApp, [this] { QCoreApplication::exit(m_failures ? 1 : 0); });
+}
+
+} // namespace switchyard

@@ -1,0 +1,211 @@
+#include "desktop/desktopapp.h"
+
+#include "app/appsettings.h"
+#include "app/configreloader.h"
+#include "app/relayrunner.h"
+#include "app/relayservice.h"
+#include "dialogs/settingsdialog.h"
+#include "models/hosttablemodel.h"
+#include "models/inflightcounter.h"
+#include "tray/autostart.h"
+#include "tray/singleinstance.h"
+#include "tray/traycontroller.h"
+#include "window/mainwindow.h"
+#include "window/noticebar.h"
+
+#include <QApplication>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+DesktopApp::DesktopApp(const Clock &clock, RelayRunner *runner, HistoryStore *history, AppSettings *settings,
+                       ConfigReloader *reloader, Options options, QObject *parent)
+    : QObject(parent)
+    , m_clock(clock)
+    , m_runner(runner)
+    , m_history(history)
+    , m_settings(settings)
+    , m_reloader(reloader)
+    , m_options(std::move(options))
+    , m_hosts(new HostTableModel(this))
+    , m_inFlight(new InFlightCounter(this))
+    , m_autostart(std::make_unique<Autostart>())
+{
+    m_hosts->setInFlightCounter(m_inFlight);
+    connect(runner, &RelayRunner::requestStarted, m_inFlight, &InFlightCounter::started);
+    connect(runner, &RelayRunner::requestFinished, m_inFlight, &InFlightCounter::finished);
+
+    m_window = std::make_unique<MainWindow>(clock, m_hosts, m_inFlight, settings);
+    m_window->setHistory(history);
+    connect(m_window.get(), &MainWindow::settingsRequested, this, &DesktopApp::openSettings);
+    connect(m_window.get(), &MainWindow::quitRequested, this, &DesktopApp::quit);
+    connect(m_window.get(), &MainWindow::closed, this, [this] {
+        if (!m_trayShown) {
+            quit();   // no tray: the window is the app
+            return;
+        }
+        if (m_settings && !m_settings->trayHintShown()) {
+            m_tray->showMessage(tr("Switchyard is still relaying"),
+                                tr("It keeps running in the tray. Quit it from the tray menu."));
+            m_settings->setTrayHintShown(true);
+        }
+    });
+
+    m_tray = std::make_unique<TrayController>(m_hosts, m_inFlight);
+    connect(m_tray.get(), &TrayController::openWindowRequested, this, &DesktopApp::activate);
+    connect(m_tray.get(), &TrayController::toggleWindowRequested, this, &DesktopApp::toggleWindow);
+    connect(m_tray.get(), &TrayController::settingsRequested, this, &DesktopApp::openSettings);
+    connect(m_tray.get(), &TrayController::exportDialogRequested, this, [this] {
+        activate();
+        m_window->showExportDialog();
+    });
+    connect(m_tray.get(), &TrayController::quitRequested, this, &DesktopApp::quit);
+
+    if (reloader) {
+        connect(m_window.get(), &MainWindow::reloadRequested, reloader, &ConfigReloader::reload);
+        connect(reloader, &ConfigReloader::reloadFailed, this, [this](const QStringList &errors) {
+            m_window->notice()->showMessage(NoticeBar::Kind::Error,
+                                            tr("The config was not reloaded; the relay goes on with the one it had.")
+                                                + u"\n"_s + errors.join(u'\n'));
+            m_tray->showMessage(tr("Config not reloaded"), errors.value(0), QSystemTrayIcon::Warning);
+        });
+        connect(reloader, &ConfigReloader::reloaded, this, [this](const QString &source) {
+            if (m_window->notice()->kind() == NoticeBar::Kind::Error)
+                m_window->notice()->hide();
+            m_window->showStatusMessage(tr("Config reloaded from %1").arg(source));
+        });
+    }
+    connect(runner, &RelayRunner::serviceChanged, this, &DesktopApp::bindService);
+    if (runner->service())
+        bindService(runner->service());
+
+    m_trayWait.setInterval(250ms);
+    connect(&m_trayWait, &QTimer::timeout, this, [this] {
+        if (TrayController::isAvailable()) {
+            m_trayWait.stop();
+            showTrayOrFallBack();
+        } else if (std::chrono::steady_clock::now() - m_trayWaitStarted >= m_options.trayWait) {
+            m_trayWait.stop();
+            fallBackToWindow();
+        }
+    });
+}
+
+DesktopApp::~DesktopApp()
+{
+    // The window and the tray use the models; they go first.
+    m_tray.reset();
+    m_window.reset();
+}
+
+void DesktopApp::bindService(RelayService *service)
+{
+    m_hosts->setService(service);
+    m_window->setService(service);
+    if (service)
+        m_tray->setEndpoint(service->endpoint(), service->config().access.clientKeys.value(0));
+}
+
+QString DesktopApp::noTrayMessage()
+{
+    return tr("No system tray was found, so Switchyard runs in this window: closing it stops the relay.");
+}
+
+void DesktopApp::start()
+{
+    if (TrayController::isAvailable()) {
+        showTrayOrFallBack();
+        return;
+    }
+    if (!m_options.trayOnly) {
+        // A plain launch: the window is the app (closing it quits, gracefully).
+        QApplication::setQuitOnLastWindowClosed(false);
+        m_window->show();
+        return;
+    }
+    if (m_options.trayWait <= 0ms) {
+        fallBackToWindow();
+        return;
+    }
+    m_trayWaitStarted = std::chrono::steady_clock::now();
+    m_trayWait.start();
+}
+
+void DesktopApp::showTrayOrFallBack()
+{
+    m_trayShown = m_tray->show();
+    if (!m_trayShown) {
+        fallBackToWindow();
+        return;
+    }
+    QApplication::setQuitOnLastWindowClosed(false);
+    if (!m_options.trayOnly)
+        m_window->show();
+}
+
+void DesktopApp::fallBackToWindow()
+{
+    QTextStream(stderr) << "switchyard: " << noTrayMessage() << Qt::endl;
+    QApplication::setQuitOnLastWindowClosed(false);   // closing the window quits, gracefully
+    m_window->notice()->showMessage(NoticeBar::Kind::Warning, noTrayMessage());
+    m_window->show();
+}
+
+bool DesktopApp::listenForActivation(const QString &name, QString *error)
+{
+    if (name.isEmpty())
+        return true;   // nothing to share (port 0)
+    m_instance = new SingleInstance(name, this);
+    connect(m_instance, &SingleInstance::activationRequested, this, [this] {
+        activate();
+        emit activated();
+    });
+    return m_instance->listen(error);
+}
+
+void DesktopApp::activate()
+{
+    m_window->activate();
+}
+
+void DesktopApp::toggleWindow()
+{
+    if (m_window->isVisible() && !m_window->isMinimized())
+        m_window->hide();
+    else
+        activate();
+}
+
+void DesktopApp::openSettings()
+{
+    if (!m_settings) {
+        m_window->showStatusMessage(tr("Settings are not available in this mode"));
+        return;
+    }
+    activate();
+    SettingsDialog dialog(m_settings, m_autostart.get(), m_options.overrides, m_window.get());
+    connect(&dialog, &SettingsDialog::applied, this, [this] {
+        if (!m_reloader)
+            return;
+        m_reloader->rewatch();
+        m_reloader->reload();
+    });
+    dialog.exec();
+}
+
+void DesktopApp::quit()
+{
+    // Gone from the screen at once; running streams get their grace period (main quits the
+    // event loop when the runner says it has stopped).
+    m_window->hide();
+    m_tray->hide();
+    connect(m_runner, &RelayRunner::stopped, qApp, &QCoreApplication::quit, Qt::SingleShotConnection);
+    m_runner->shutdown();
+}
+
+} // namespace switchyard

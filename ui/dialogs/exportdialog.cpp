@@ -1,0 +1,191 @@
+#include "dialogs/exportdialog.h"
+
+#include "shared/clientconfigexporter.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QVBoxLayout>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QStringList &aliases, QWidget *parent)
+    : QDialog(parent)
+    , m_exporter(new ClientConfigExporter(this))
+    , m_client(new QComboBox(this))
+    , m_model(new QComboBox(this))
+    , m_shell(new QCheckBox(tr("As shell &exports (export NAME=value)"), this))
+    , m_preview(new QPlainTextEdit(this))
+    , m_status(new QLabel(this))
+    , m_copy(new QPushButton(tr("&Copy"), this))
+    , m_save(new QPushButton(tr("&Save As…"), this))
+    , m_merge(new QPushButton(tr("&Merge Into…"), this))
+{
+    setWindowTitle(tr("Export Client Config"));
+    m_exporter->setEndpoint(endpoint);
+    m_exporter->setApiKey(apiKey);
+
+    for (const ClientConfigExporter::Client &c : ClientConfigExporter::clients())
+        m_client->addItem(c.title, c.id);
+    m_model->addItem(tr("The first loaded model"), QString());
+    for (const QString &alias : aliases)
+        m_model->addItem(alias, alias);
+    m_preview->setReadOnly(true);
+    m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_status->setWordWrap(true);
+    m_merge->setToolTip(tr("Add the relay's provider to an existing opencode.json, keeping everything else; "
+                           "the result is shown here and written when you save it"));
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("C&lient:"), m_client);
+    form->addRow(tr("&Default model:"), m_model);
+    form->addRow(QString(), m_shell);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addButton(m_copy, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_save, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_merge, QDialogButtonBox::ActionRole);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_preview, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(720, 560);
+
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_client, &QComboBox::currentIndexChanged, this, [this] {
+        m_mergeFile.clear();
+        refresh();
+    });
+    connect(m_model, &QComboBox::currentIndexChanged, this, &ExportDialog::refresh);
+    connect(m_shell, &QCheckBox::toggled, this, &ExportDialog::refresh);
+    connect(m_copy, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(m_preview->toPlainText());
+        m_status->setText(tr("Copied to the clipboard."));
+    });
+    connect(m_save, &QPushButton::clicked, this, &ExportDialog::chooseSaveFile);
+    connect(m_merge, &QPushButton::clicked, this, &ExportDialog::chooseMergeFile);
+    connect(m_exporter, &ClientConfigExporter::finished, this, [this](const QString &, bool ok, const QString &text) {
+        if (m_refreshAgain) {
+            m_refreshAgain = false;
+            refresh();
+            return;
+        }
+        m_preview->setPlainText(ok ? text : QString());
+        if (!ok)
+            m_status->setText(tr("The export failed: %1").arg(text));
+        else if (!m_mergeFile.isEmpty())
+            m_status->setText(tr("Merged with %1; Save writes the result back to it.").arg(m_mergeFile));
+        else
+            m_status->clear();
+        m_copy->setEnabled(ok);
+        m_save->setEnabled(ok);
+        emit exported(ok);
+    });
+    // On the next turn of the event loop, once whoever made the dialog has finished setting it up.
+    QMetaObject::invokeMethod(this, &ExportDialog::refresh, Qt::QueuedConnection);
+}
+
+QString ExportDialog::client() const
+{
+    return m_client->currentData().toString();
+}
+
+void ExportDialog::setClient(const QString &client)
+{
+    const int index = m_client->findData(client);
+    if (index >= 0)
+        m_client->setCurrentIndex(index);
+}
+
+QString ExportDialog::preview() const
+{
+    return m_preview->toPlainText();
+}
+
+void ExportDialog::refresh()
+{
+    const QString c = client();
+    m_shell->setEnabled(c == "claude-code"_L1);
+    m_merge->setEnabled(c == "opencode"_L1);
+    m_copy->setEnabled(false);
+    m_save->setEnabled(false);
+    if (m_exporter->isRunning()) {
+        m_refreshAgain = true;   // the options changed while it ran: its answer is stale
+        return;
+    }
+    QStringList extra;
+    if (const QString model = m_model->currentData().toString(); !model.isEmpty())
+        extra << u"--model"_s << model;
+    if (c == "claude-code"_L1 && m_shell->isChecked())
+        extra << u"--shell"_s;
+    if (c == "opencode"_L1 && !m_mergeFile.isEmpty())
+        extra << u"--merge"_s << m_mergeFile;
+    m_status->setText(tr("Asking the relay for its models…"));
+    m_exporter->start(c, extra);
+}
+
+void ExportDialog::mergeInto(const QString &file)
+{
+    setClient(u"opencode"_s);
+    m_mergeFile = file;
+    refresh();
+}
+
+QString ExportDialog::defaultFileName() const
+{
+    const QString c = client();
+    if (!m_mergeFile.isEmpty())
+        return m_mergeFile;
+    if (c == "opencode"_L1)
+        return QDir::home().filePath(u".config/opencode/opencode.json"_s);
+    if (c == "pi"_L1)
+        return QDir::home().filePath(u".pi/agent/models.json"_s);
+    return QDir::home().filePath(m_shell->isChecked() ? u"switchyard-claude.sh"_s : u"claude-settings.json"_s);
+}
+
+void ExportDialog::chooseMergeFile()
+{
+    const QString file = QFileDialog::getOpenFileName(this, tr("Merge Into opencode.json"),
+                                                      QDir::home().filePath(u".config/opencode"_s),
+                                                      tr("opencode config (*.json *.jsonc);;All files (*)"));
+    if (!file.isEmpty())
+        mergeInto(file);
+}
+
+void ExportDialog::chooseSaveFile()
+{
+    const QString file = QFileDialog::getSaveFileName(this, tr("Save Client Config"), defaultFileName());
+    if (!file.isEmpty())
+        save(file);
+}
+
+bool ExportDialog::save(const QString &file)
+{
+    // Whole or not at all: an existing config is never left half-written.
+    QSaveFile out(file);
+    if (!QDir().mkpath(QFileInfo(file).absolutePath()) || !out.open(QIODevice::WriteOnly)
+        || out.write(m_preview->toPlainText().toUtf8()) < 0 || !out.commit()) {
+        m_status->setText(tr("Could not save %1: %2").arg(file, out.errorString()));
+        return false;
+    }
+    m_saveTarget = file;
+    m_status->setText(tr("Saved %1.").arg(file));
+    return true;
+}
+
+} // namespace switchyard

@@ -1,0 +1,342 @@
+#include "models/hosttablemodel.h"
+
+#include "app/relayservice.h"
+#include "hosts/hostcontroller.h"
+#include "models/inflightcounter.h"
+
+#include <QTime>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+HostTableModel::HostTableModel(QObject *parent)
+    : QAbstractListModel(parent)
+{
+}
+
+void HostTableModel::setService(RelayService *service)
+{
+    if (m_catalog)
+        disconnect(m_catalog, nullptr, this, nullptr);
+    for (const QPointer<HostController> &c : std::as_const(m_controllers)) {
+        if (c)
+            disconnect(c, nullptr, this, nullptr);
+    }
+    m_controllers.clear();
+    m_overlays.clear();   // the new service's controllers say again
+    m_service = service;
+    m_catalog = service ? service->catalog() : nullptr;
+    beginResetModel();
+    m_rows.clear();
+    endResetModel();
+    if (m_catalog)
+        connect(m_catalog, &Catalog::changed, this, &HostTableModel::syncFromCatalog);
+    syncFromCatalog();
+    if (service) {
+        for (HostController *c : service->hostControllers()) {
+            m_controllers.append(c);
+            connect(c, &HostController::stateChanged, this, [this, c] { syncFromController(c); });
+            syncFromController(c);
+        }
+    }
+}
+
+HostController *HostTableModel::controller(const QString &host) const
+{
+    for (const QPointer<HostController> &c : m_controllers) {
+        if (c && c->host() == host)
+            return c;
+    }
+    return nullptr;
+}
+
+// What a drain waits on and what waits with it, with clock times (a card is not redrawn every
+// second, so ages would go stale): "for fork: finishing 3090-flint-40b (since 14:02:11); 2 waiting
+// since 14:02:15".
+QString HostTableModel::drainDetail(const HostController *c)
+{
+    const auto now = std::chrono::steady_clock::now();
+    const auto clockTime = [now](std::chrono::steady_clock::time_point since) {
+        const auto age = std::chrono::duration_cast<std::chrono::milliseconds>(now - since);
+        return QTime::currentTime().addMSecs(-int(age.count())).toString(u"HH:mm:ss"_s);
+    };
+    QStringList parts;
+    const QList<HostController::HeldRequest> running = c->runningList();
+    const QList<HostController::HeldRequest> waiting = c->waitingList();
+    if (!running.isEmpty()) {
+        QStringList aliases;
+        for (const HostController::HeldRequest &r : running) {
+            if (!aliases.contains(r.info.alias))
+                aliases.append(r.info.alias);
+        }
+        parts.append(tr("finishing %1 (since %2)").arg(aliases.join(u", "_s), clockTime(running.first().since)));
+    }
+    if (!waiting.isEmpty())
+        parts.append(tr("%n waiting since %1", nullptr, int(waiting.size())).arg(clockTime(waiting.first().since)));
+    const QString held = parts.join(u"; "_s);
+    if (c->targetEngine().isEmpty())
+        return held;
+    return held.isEmpty() ? tr("for %1").arg(c->targetEngine()) : tr("for %1: %2").arg(c->targetEngine(), held);
+}
+
+void HostTableModel::syncFromController(HostController *c)
+{
+    const QString host = c->host();
+    switch (c->state()) {
+    case HostStateMachine::State::Draining:
+        setActivity(host, HostActivity::Draining, drainDetail(c));
+        break;
+    case HostStateMachine::State::Switching:
+        setActivity(host, HostActivity::Switching,
+                    c->targetEngine().isEmpty() ? tr("stopping the engine") : tr("to %1").arg(c->targetEngine()));
+        break;
+    case HostStateMachine::State::Down:
+        setActivity(host, HostActivity::Down, c->lastError());
+        break;
+    case HostStateMachine::State::Leased:
+    case HostStateMachine::State::Serving:
+    case HostStateMachine::State::Unknown:
+        setActivity(host, std::nullopt);   // leased follows from the lease; the rest from polls
+        break;
+    }
+    setLease(host, c->state() == HostStateMachine::State::Leased ? c->leaseOwner() : QString(),
+             c->state() == HostStateMachine::State::Leased ? c->leaseUntil() : QDateTime());
+}
+
+void HostTableModel::setInFlightCounter(InFlightCounter *counter)
+{
+    if (m_inFlight)
+        disconnect(m_inFlight, nullptr, this, nullptr);
+    m_inFlight = counter;
+    if (!counter)
+        return;
+    connect(counter, &InFlightCounter::changed, this, [this] {
+        if (!m_rows.isEmpty())
+            emit dataChanged(index(0), index(int(m_rows.size()) - 1), {InFlightRole});
+    });
+}
+
+void HostTableModel::syncFromCatalog()
+{
+    QList<Row> rows;
+    if (m_catalog && m_service) {
+        for (const QString &name : m_catalog->hostNames()) {
+            Row row;
+            if (const Catalog::HostState *state = m_catalog->host(name))
+                row.state = *state;
+            if (const HostConfig *config = m_service->config().host(name)) {
+                row.driver = config->driver;
+                for (const EngineConfig &e : config->engines)
+                    row.engines.append(e.name);
+            }
+            rows.append(row);
+        }
+    }
+    const QList<HostActivity> before = activities();
+    bool sameHosts = rows.size() == m_rows.size();
+    for (qsizetype i = 0; sameHosts && i < rows.size(); ++i)
+        sameHosts = rows.at(i).state.host == m_rows.at(i).state.host;
+    if (!sameHosts) {
+        beginResetModel();
+        m_rows = rows;
+        endResetModel();
+    } else {
+        m_rows = rows;
+        if (!m_rows.isEmpty())
+            emit dataChanged(index(0), index(int(m_rows.size()) - 1));
+    }
+    if (activities() != before)
+        emit activitiesChanged();
+}
+
+void HostTableModel::setActivity(const QString &host, std::optional<HostActivity> activity, const QString &detail)
+{
+    Overlay &o = m_overlays[host];
+    o.activity = activity;
+    o.detail = detail;
+    const int row = rowOf(host);
+    if (row >= 0)
+        emitRowChanged(row);
+    emit activitiesChanged();
+}
+
+void HostTableModel::setLease(const QString &host, const QString &owner, const QDateTime &until)
+{
+    Overlay &o = m_overlays[host];
+    o.leaseOwner = owner;
+    o.leaseUntil = until;
+    const int row = rowOf(host);
+    if (row >= 0)
+        emitRowChanged(row);
+}
+
+void HostTableModel::emitRowChanged(int row)
+{
+    emit dataChanged(index(row), index(row));
+}
+
+QStringList HostTableModel::hostNames() const
+{
+    QStringList names;
+    for (const Row &r : m_rows)
+        names.append(r.state.host);
+    return names;
+}
+
+int HostTableModel::rowOf(const QString &host) const
+{
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).state.host == host)
+            return int(i);
+    }
+    return -1;
+}
+
+HostActivity HostTableModel::activityOf(const Row &row) const
+{
+    const Overlay o = m_overlays.value(row.state.host);
+    if (o.activity)
+        return *o.activity;
+    if (!o.leaseOwner.isEmpty())
+        return HostActivity::Leased;
+    if (row.state.reachable)
+        return HostActivity::Up;
+    if (row.state.lastPoll.isValid())
+        return HostActivity::Down;
+    return HostActivity::Unknown;
+}
+
+HostActivity HostTableModel::activity(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? activityOf(m_rows.at(row)) : HostActivity::Unknown;
+}
+
+QList<HostActivity> HostTableModel::activities() const
+{
+    QList<HostActivity> out;
+    for (const Row &r : m_rows)
+        out.append(activityOf(r));
+    return out;
+}
+
+int HostTableModel::hostsUp() const
+{
+    int n = 0;
+    for (const Row &r : m_rows) {
+        if (r.state.reachable)
+            ++n;
+    }
+    return n;
+}
+
+QString HostTableModel::activityTitle(HostActivity activity)
+{
+    switch (activity) {
+    case HostActivity::Unknown: return tr("waiting for first poll");
+    case HostActivity::Up: return tr("up");
+    case HostActivity::Down: return tr("down");
+    case HostActivity::Switching: return tr("switching");
+    case HostActivity::Draining: return tr("draining");
+    case HostActivity::Leased: return tr("leased");
+    }
+    return {};
+}
+
+QString HostTableModel::activityText(const Row &row) const
+{
+    const HostActivity a = activityOf(row);
+    const Overlay o = m_overlays.value(row.state.host);
+    QString text = activityTitle(a);
+    if (a == HostActivity::Down && !row.state.lastError.isEmpty())
+        text = tr("down: %1").arg(row.state.lastError);
+    else if (a == HostActivity::Leased && !o.leaseOwner.isEmpty())
+        text = tr("leased by %1").arg(o.leaseOwner);
+    if (!o.detail.isEmpty())
+        text += u" ("_s + o.detail + u')';
+    return text;
+}
+
+int HostTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+QVariant HostTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows.at(index.row());
+    const Catalog::HostState &s = row.state;
+    switch (role) {
+    case Qt::DisplayRole:
+    case NameRole:
+        return s.host;
+    case Qt::ToolTipRole: {
+        QString tip = u"<b>%1</b> — %2<br>%3"_s.arg(s.host.toHtmlEscaped(), activityText(row).toHtmlEscaped(),
+                                                  s.url.toString().toHtmlEscaped());
+        if (!s.lastError.isEmpty())
+            tip += u"<br>"_s + tr("Last error: %1").arg(s.lastError.toHtmlEscaped());
+        return tip;
+    }
+    case ActivityRole:
+        return int(activityOf(row));
+    case ActivityTextRole:
+        return activityText(row);
+    case EngineRole:
+        return s.engine;
+    case EnginesRole:
+        return row.engines;
+    case UrlRole:
+        return s.url.toString();
+    case RoundTripMsRole:
+        return s.roundTripMs;
+    case LastPollRole:
+        return s.lastPoll;
+    case LastErrorRole:
+        return s.lastError;
+    case ModelsLoadedRole: {
+        int n = 0;
+        for (const ModelEntry &m : s.models) {
+            if (m.status == "loaded"_L1)
+                ++n;
+        }
+        return n;
+    }
+    case ModelsTotalRole:
+        return int(s.models.size());
+    case InFlightRole:
+        return m_inFlight ? m_inFlight->forHost(s.host) : 0;
+    case LeaseOwnerRole:
+        return m_overlays.value(s.host).leaseOwner;
+    case LeaseUntilRole:
+        return m_overlays.value(s.host).leaseUntil;
+    case DriverRole:
+        return row.driver;
+    default:
+        return {};
+    }
+}
+
+QHash<int, QByteArray> HostTableModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractListModel::roleNames();
+    names.insert(NameRole, "name");
+    names.insert(ActivityRole, "activity");
+    names.insert(ActivityTextRole, "activityText");
+    names.insert(EngineRole, "engine");
+    names.insert(EnginesRole, "engines");
+    names.insert(UrlRole, "url");
+    names.insert(RoundTripMsRole, "roundTripMs");
+    names.insert(LastPollRole, "lastPoll");
+    names.insert(LastErrorRole, "lastError");
+    names.insert(ModelsLoadedRole, "modelsLoaded");
+    names.insert(ModelsTotalRole, "modelsTotal");
+    names.insert(InFlightRole, "inFlight");
+    names.insert(LeaseOwnerRole, "leaseOwner");
+    names.insert(LeaseUntilRole, "leaseUntil");
+    names.insert(DriverRole, "driver");
+    return names;
+}
+
+} // namespace switchyard

@@ -1,0 +1,111 @@
+#pragma once
+
+#include "catalog/catalog.h"
+#include "shared/hostactivity.h"
+
+#include <QAbstractListModel>
+#include <QDateTime>
+#include <QPointer>
+#include <QStringList>
+
+#include <optional>
+
+namespace switchyard {
+
+class HostController;
+class InFlightCounter;
+class RelayService;
+
+// One row per configured host, from the catalog's snapshots (reachable, engine, last poll,
+// round trip, last error, models) and the requests in flight. The Hosts view paints each row
+// as a card; the tray lists them.
+//
+// Switching, draining, leases and failed switches come from the service's host controllers
+// (setActivity() and setLease(), fed on every HostController::stateChanged); otherwise a host
+// is Up, Down or Unknown, as its last poll says.
+class HostTableModel final : public QAbstractListModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HostTableModel)
+
+public:
+    enum Role {
+        NameRole = Qt::UserRole + 1,
+        ActivityRole,          // int(HostActivity)
+        ActivityTextRole,      // "up", "down: connection refused", "switching to fork", ...
+        EngineRole,
+        EnginesRole,           // QStringList: the host's configured engines
+        UrlRole,               // the current engine's URL
+        RoundTripMsRole,       // qint64, -1 when unknown
+        LastPollRole,          // QDateTime
+        LastErrorRole,
+        ModelsLoadedRole,      // int
+        ModelsTotalRole,       // int
+        InFlightRole,          // int
+        LeaseOwnerRole,        // empty when not leased
+        LeaseUntilRole,        // QDateTime, invalid when open-ended or not leased
+        DriverRole,            // static | local | agent | command
+    };
+
+    explicit HostTableModel(QObject *parent = nullptr);
+
+    // Follows the service's catalog; rebinding (after a config reload) resets the rows.
+    void setService(switchyard::RelayService *service);
+    void setInFlightCounter(InFlightCounter *counter);
+
+    // For the host controllers: what the host is doing beyond up/down. nullopt: back to what
+    // the polls say.
+    void setActivity(const QString &host, std::optional<switchyard::HostActivity> activity,
+                     const QString &detail = {});
+    void setLease(const QString &host, const QString &owner, const QDateTime &until = {});
+
+    QStringList hostNames() const;
+    int rowOf(const QString &host) const;
+    HostActivity activity(int row) const;
+    QList<HostActivity> activities() const;
+    int hostsUp() const;
+
+    static QString activityTitle(HostActivity activity);
+
+    HostController *controller(const QString &host) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+Q_SIGNALS:
+    // Any host's activity changed (up, down, switching, ...): for the tray icon.
+    void activitiesChanged();
+
+private:
+    struct Row
+    {
+        Catalog::HostState state;
+        QStringList engines;
+        QString driver;
+    };
+    // What the host controllers said; kept by host name, so it survives a rebind.
+    struct Overlay
+    {
+        std::optional<HostActivity> activity;
+        QString detail;
+        QString leaseOwner;
+        QDateTime leaseUntil;
+    };
+
+    void syncFromCatalog();
+    void syncFromController(switchyard::HostController *controller);
+    static QString drainDetail(const switchyard::HostController *controller);
+    void emitRowChanged(int row);
+    HostActivity activityOf(const Row &row) const;
+    QString activityText(const Row &row) const;
+
+    QPointer<RelayService> m_service;
+    QPointer<Catalog> m_catalog;
+    QPointer<InFlightCounter> m_inFlight;
+    QList<QPointer<HostController>> m_controllers;
+    QList<Row> m_rows;
+    QHash<QString, Overlay> m_overlays;
+};
+
+} // namespace switchyard

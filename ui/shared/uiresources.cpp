@@ -1,0 +1,18 @@
+#include "shared/uiresources.h"
+
+#include <QtGlobal>
+
+// Q_INIT_RESOURCE must be used outside any namespace.
+static void initSwitchyardQrc()
+{
+    Q_INIT_RESOURCE(switchyard);
+}
+
+namespace switchyard {
+
+void initUiResources()
+{
+    initSwitchyardQrc();
+}
+
+} // namespace switchyard

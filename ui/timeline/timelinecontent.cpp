@@ -1,0 +1,179 @@
+#include "timeline/timelinecontent.h"
+
+#include "models/inflightcounter.h"
+#include "store/timelinemodel.h"
+#include "timeline/requestdensity.h"
+#include "timeline/timelinescale.h"
+
+#include <algorithm>
+
+namespace switchyard {
+
+namespace {
+
+QDateTime dateAt(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms);
+}
+
+} // namespace
+
+void TimelineContent::setEvents(const TimelineModel *model)
+{
+    m_model = model;
+}
+
+const TimelineModel *TimelineContent::events() const
+{
+    return m_model;
+}
+
+void TimelineContent::setInFlight(const InFlightCounter *inFlight)
+{
+    m_inFlight = inFlight;
+}
+
+QList<TimelineContent::Span> TimelineContent::spans(const QString &host, qint64 fromMs, qint64 toMs) const
+{
+    QList<Span> spans;
+    if (!m_model || toMs <= fromMs)
+        return spans;
+    const QList<EngineInterval> intervals = m_model->engineIntervals(host, dateAt(fromMs), dateAt(toMs));
+    for (const EngineInterval &i : intervals) {
+        spans.append({Span::Kind::Engine, i.start.toMSecsSinceEpoch(),
+                      i.end.isValid() ? i.end.toMSecsSinceEpoch() : toMs, i.ongoing, i.engine, {}});
+    }
+    // Switches, downtime and leases, paired from their start and end events. The whole history
+    // up to the end of the range is walked, so a lease that began long before still shows.
+    std::optional<HistoryEvent> switchStart;
+    std::optional<HistoryEvent> down;
+    std::optional<HistoryEvent> lease;
+    auto add = [&](Span::Kind kind, qint64 start, qint64 end, bool ongoing, const QString &engine, const QString &text) {
+        if (end < fromMs || start > toMs)
+            return;
+        spans.append({kind, std::max(start, fromMs), std::min(end, toMs), ongoing, engine, text});
+    };
+    const QList<HistoryEvent> events = m_model->eventsBetween({}, dateAt(toMs));
+    for (const HistoryEvent &e : events) {
+        if (e.host != host)
+            continue;
+        const qint64 at = e.at.toMSecsSinceEpoch();
+        switch (e.kind) {
+        case HistoryEvent::Kind::SwitchStart:
+            switchStart = e;
+            break;
+        case HistoryEvent::Kind::SwitchEnd:
+        case HistoryEvent::Kind::SwitchFailed: {
+            const bool failed = e.kind == HistoryEvent::Kind::SwitchFailed;
+            qint64 start = switchStart ? switchStart->at.toMSecsSinceEpoch()
+                                       : at - (e.duration ? e.duration->count() : 0);
+            const QString text = failed ? e.detail : (switchStart ? switchStart->model : QString());
+            add(failed ? Span::Kind::FailedSwitch : Span::Kind::Switch, start, at, false, e.engine, text);
+            switchStart.reset();
+            if (!failed && down) {
+                add(Span::Kind::Down, down->at.toMSecsSinceEpoch(), at, false, {}, down->detail);
+                down.reset();
+            }
+            break;
+        }
+        case HistoryEvent::Kind::HostDown:
+            if (!down)
+                down = e;
+            break;
+        case HistoryEvent::Kind::HostUp:
+            if (down) {
+                add(Span::Kind::Down, down->at.toMSecsSinceEpoch(), at, false, {}, down->detail);
+                down.reset();
+            }
+            break;
+        case HistoryEvent::Kind::LeaseTaken:
+            lease = e;
+            break;
+        case HistoryEvent::Kind::LeaseReleased: {
+            const qint64 start = lease ? lease->at.toMSecsSinceEpoch() : at - (e.duration ? e.duration->count() : 0);
+            add(Span::Kind::Lease, start, at, false, {}, lease ? lease->detail : e.detail);
+            lease.reset();
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    if (switchStart)
+        add(Span::Kind::Switch, switchStart->at.toMSecsSinceEpoch(), toMs, true, switchStart->engine, switchStart->model);
+    if (down)
+        add(Span::Kind::Down, down->at.toMSecsSinceEpoch(), toMs, true, {}, down->detail);
+    if (lease)
+        add(Span::Kind::Lease, lease->at.toMSecsSinceEpoch(), toMs, true, {}, lease->detail);
+    return spans;
+}
+
+QList<HistoryEvent> TimelineContent::markers(const QString &host, qint64 fromMs, qint64 toMs) const
+{
+    QList<HistoryEvent> out;
+    if (!m_model)
+        return out;
+    const QList<HistoryEvent> events = m_model->eventsBetween(dateAt(fromMs), dateAt(toMs));
+    for (const HistoryEvent &e : events) {
+        if (e.host == host && (e.kind == HistoryEvent::Kind::Load || e.kind == HistoryEvent::Kind::Unload))
+            out.append(e);
+    }
+    return out;
+}
+
+TimelineContent::Activity TimelineContent::activity(const QString &host, qint64 fromMs, qint64 toMs,
+                                                    qint64 nowMs) const
+{
+    Activity a;
+    if (m_density) {
+        const RequestDensity::Count c = m_density->count(host, fromMs, toMs);
+        a.requests = c.requests;
+        a.errors = c.errors;
+    }
+    // Running requests are active from their start until now.
+    if (m_inFlight && fromMs <= nowMs)
+        a.requests += m_inFlight->startedBefore(host, toMs);
+    return a;
+}
+
+int TimelineContent::maxActivity(const QStringList &hosts, const TimelineScale &scale, int bucketPixels,
+                                 qint64 nowMs) const
+{
+    if (!hasActivity())
+        return 0;
+    int maxCount = 0;
+    for (const QString &host : hosts) {
+        for (int x = scale.left(); x < scale.right(); x += bucketPixels) {
+            const Activity c = activity(host, scale.timeForX(x), scale.timeForX(x + bucketPixels), nowMs);
+            maxCount = std::max(maxCount, c.requests);
+        }
+    }
+    return maxCount;
+}
+
+std::optional<TimelineContent::Span> TimelineContent::spanAt(const QList<Span> &spans, qint64 t, qint64 slackMs,
+                                                             bool markerRow)
+{
+    // Switches and downtime lie over engine bars: look at them first.
+    for (int pass = 0; pass < 2; ++pass) {
+        for (const Span &s : spans) {
+            const bool overlay = s.kind != Span::Kind::Engine;
+            if ((pass == 0) != overlay || (s.kind == Span::Kind::Lease) != markerRow)
+                continue;
+            if (t < s.startMs - slackMs || t > s.endMs + slackMs)
+                continue;
+            return s;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<HistoryEvent> TimelineContent::markerAt(const QString &host, qint64 t, qint64 slackMs) const
+{
+    const QList<HistoryEvent> near = markers(host, t - 2 * slackMs, t + 2 * slackMs);
+    if (near.isEmpty())
+        return std::nullopt;
+    return near.first();
+}
+
+} // namespace switchyard

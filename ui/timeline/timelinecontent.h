@@ -1,0 +1,76 @@
+#pragma once
+
+#include "store/historyevent.h"
+
+#include <QList>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace switchyard {
+
+class InFlightCounter;
+class RequestDensity;
+class TimelineModel;
+class TimelineScale;
+
+// What the switch timeline shows on one host's lane over a range of time, apart from how it is
+// painted: the spans (engine up, switching, failed switch, down, leased) paired from the
+// history's start and end events, the load and unload markers, the request activity, and which
+// of them lies at a given time. No widgets, so it is tested with a model and a clock alone.
+class TimelineContent final
+{
+public:
+    // A stretch of time on one lane, as painted and as a tooltip explains it.
+    struct Span
+    {
+        enum class Kind { Engine, Switch, FailedSwitch, Down, Lease };
+        Kind kind;
+        qint64 startMs;
+        qint64 endMs;
+        bool ongoing = false;   // still going at the end of the range ("now")
+        QString engine;
+        QString text;   // switch target, down reason, lease owner
+    };
+
+    // Finished requests from the density plus running ones.
+    struct Activity
+    {
+        int requests = 0;
+        int errors = 0;
+    };
+
+    // None is owned; each may be null (then it adds nothing).
+    void setEvents(const TimelineModel *model);
+    const TimelineModel *events() const;
+    void setDensity(const RequestDensity *density) { m_density = density; }
+    void setInFlight(const InFlightCounter *inFlight);
+    bool hasActivity() const { return m_density || !m_inFlight.isNull(); }
+
+    // Engine spans from the model's intervals first, then switches, downtime and leases, each
+    // clipped to [fromMs, toMs]; one not ended by toMs is ongoing and ends there.
+    QList<Span> spans(const QString &host, qint64 fromMs, qint64 toMs) const;
+    // Loads and unloads on host with fromMs <= at <= toMs, in time order.
+    QList<HistoryEvent> markers(const QString &host, qint64 fromMs, qint64 toMs) const;
+    // Requests active in [fromMs, toMs); running ones count as active up to nowMs.
+    Activity activity(const QString &host, qint64 fromMs, qint64 toMs, qint64 nowMs) const;
+    // The most requests active in any bucket of bucketPixels across the scale, over all hosts:
+    // what a full histogram bar means.
+    int maxActivity(const QStringList &hosts, const TimelineScale &scale, int bucketPixels,
+                    qint64 nowMs) const;
+
+    // The span at time t, give or take slackMs: in the marker row only leases; in the engine
+    // row switches and downtime before the engine bars they lie over.
+    static std::optional<Span> spanAt(const QList<Span> &spans, qint64 t, qint64 slackMs, bool markerRow);
+    // The first load or unload within 2 * slackMs of t (markers are small: a wider reach).
+    std::optional<HistoryEvent> markerAt(const QString &host, qint64 t, qint64 slackMs) const;
+
+private:
+    QPointer<const TimelineModel> m_model;
+    const RequestDensity *m_density = nullptr;
+    QPointer<const InFlightCounter> m_inFlight;
+};
+
+} // namespace switchyard

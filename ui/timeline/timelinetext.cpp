@@ -1,0 +1,96 @@
+#include "timeline/timelinetext.h"
+
+#include "shared/uiformat.h"
+
+#include <QLocale>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QDateTime dateAt(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms);
+}
+
+} // namespace
+
+QString TimelineText::range(qint64 fromMs, qint64 toMs, bool ongoing, qint64 nowMs)
+{
+    const QDateTime nowTime = dateAt(nowMs);
+    const QString length = UiFormat::duration(std::chrono::milliseconds(toMs - fromMs));
+    return ongoing ? tr("%1 – now (%2)").arg(UiFormat::timeOfDay(dateAt(fromMs), nowTime), length)
+                   : tr("%1 – %2 (%3)").arg(UiFormat::timeOfDay(dateAt(fromMs), nowTime),
+                                            UiFormat::timeOfDay(dateAt(toMs), nowTime), length);
+}
+
+QString TimelineText::spanTooltip(const TimelineContent::Span &s, const QString &host, qint64 nowMs)
+{
+    using Kind = TimelineContent::Span::Kind;
+    switch (s.kind) {
+    case Kind::Engine:
+        return tr("Engine <b>%1</b> up on %2<br>%3").arg(s.engine.toHtmlEscaped(), host.toHtmlEscaped(),
+                                                         range(s.startMs, s.endMs, s.ongoing, nowMs));
+    case Kind::Switch:
+        return (s.text.isEmpty() ? tr("Switching to <b>%1</b>").arg(s.engine.toHtmlEscaped())
+                                 : tr("Switching to <b>%1</b> for %2").arg(s.engine.toHtmlEscaped(),
+                                                                          s.text.toHtmlEscaped()))
+                + u"<br>"_s + range(s.startMs, s.endMs, s.ongoing, nowMs);
+    case Kind::FailedSwitch:
+        return tr("Switch to <b>%1</b> failed: %2").arg(s.engine.toHtmlEscaped(), s.text.toHtmlEscaped())
+                + u"<br>"_s + range(s.startMs, s.endMs, false, nowMs);
+    case Kind::Down:
+        return tr("<b>%1</b> was down").arg(host.toHtmlEscaped())
+                + (s.text.isEmpty() ? QString() : u": "_s + s.text.toHtmlEscaped()) + u"<br>"_s
+                + range(s.startMs, s.endMs, s.ongoing, nowMs);
+    case Kind::Lease:
+        return tr("Leased by <b>%1</b>").arg(s.text.isEmpty() ? tr("someone") : s.text.toHtmlEscaped())
+                + u"<br>"_s + range(s.startMs, s.endMs, s.ongoing, nowMs);
+    }
+    return {};
+}
+
+QString TimelineText::markerTooltip(const HistoryEvent &e, qint64 nowMs)
+{
+    QString text = e.kind == HistoryEvent::Kind::Load ? tr("<b>%1</b> loaded").arg(e.model.toHtmlEscaped())
+                                                      : tr("<b>%1</b> unloaded").arg(e.model.toHtmlEscaped());
+    text += u"<br>"_s + UiFormat::timeOfDay(e.at, dateAt(nowMs));
+    if (e.duration)
+        text += u"<br>"_s + tr("took %1").arg(UiFormat::duration(*e.duration));
+    if (!e.detail.isEmpty())
+        text += u"<br>"_s + e.detail.toHtmlEscaped();
+    return text;
+}
+
+QString TimelineText::activityTooltip(const TimelineContent::Activity &activity, qint64 fromMs, qint64 toMs,
+                                      qint64 nowMs)
+{
+    const QDateTime nowTime = dateAt(nowMs);
+    QString text = tr("%n request(s) active", nullptr, activity.requests);
+    if (activity.errors)
+        text += u", "_s + tr("%n failed", nullptr, activity.errors);
+    return text + u"<br>"_s + UiFormat::timeOfDay(dateAt(fromMs), nowTime) + u" – "_s
+            + UiFormat::timeOfDay(dateAt(toMs), nowTime);
+}
+
+QString TimelineText::switchLabel(const TimelineContent::Span &s)
+{
+    return s.ongoing ? tr("→ %1").arg(s.engine)
+                     : tr("→ %1 · %2").arg(s.engine, UiFormat::duration(std::chrono::milliseconds(s.endMs - s.startMs)));
+}
+
+QString TimelineText::tickLabel(qint64 ms, qint64 stepMs)
+{
+    const QDateTime when = dateAt(ms);
+    if (stepMs >= 24 * 3600 * 1000LL)
+        return QLocale().toString(when.date(), u"ddd d MMM"_s);
+    if (when.time() == QTime(0, 0))
+        return QLocale().toString(when.date(), u"d MMM"_s);
+    if (stepMs < 60 * 1000)
+        return when.toString(u"HH:mm:ss"_s);
+    return when.toString(u"HH:mm"_s);
+}
+
+} // namespace switchyard

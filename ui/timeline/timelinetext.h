@@ -1,0 +1,34 @@
+#pragma once
+
+#include "store/historyevent.h"
+#include "timeline/timelinecontent.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace switchyard {
+
+// The switch timeline's words for what it shows: the tooltips of spans, markers and the
+// request histogram (rich text, names escaped), a switch's label on its bar and the time
+// labels of the header. Pure text from the content's values, so a test reads them without
+// hovering. nowMs is what "now" is: it picks how a time of day is written.
+class TimelineText final
+{
+    Q_DECLARE_TR_FUNCTIONS(TimelineText)
+
+public:
+    static QString spanTooltip(const TimelineContent::Span &span, const QString &host, qint64 nowMs);
+    static QString markerTooltip(const HistoryEvent &marker, qint64 nowMs);
+    static QString activityTooltip(const TimelineContent::Activity &activity, qint64 fromMs, qint64 toMs,
+                                   qint64 nowMs);
+    // "→ fork" while it runs, "→ fork · 12 s" once done.
+    static QString switchLabel(const TimelineContent::Span &span);
+    // A tick at ms on a grid of stepMs: the day for day steps and midnights, else the time.
+    static QString tickLabel(qint64 ms, qint64 stepMs);
+
+private:
+    // "10:02 – 10:05 (3 min)", or "10:02 – now (3 min)" while it goes on.
+    static QString range(qint64 fromMs, qint64 toMs, bool ongoing, qint64 nowMs);
+};
+
+} // namespace switchyard

@@ -1,0 +1,162 @@
+#include "timeline/timelineview.h"
+
+#include "models/hosttablemodel.h"
+#include "models/inflightcounter.h"
+#include "shared/statuspalette.h"
+#include "common/clock.h"
+#include "store/historystore.h"
+#include "store/requestlogmodel.h"
+#include "store/timelinemodel.h"
+#include "timeline/timelinewidget.h"
+
+#include <QButtonGroup>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+TimelineView::TimelineView(const Clock &clock, HostTableModel *hosts, QWidget *parent)
+    : QWidget(parent)
+    , m_clock(clock)
+    , m_hosts(hosts)
+    , m_events(new TimelineModel(this))
+    , m_timeline(new TimelineWidget(clock, this))
+    , m_follow(new QToolButton(this))
+{
+    m_timeline->setEvents(m_events);
+    m_timeline->setDensity(&m_density);
+    connect(hosts, &QAbstractItemModel::modelReset, this, &TimelineView::syncHosts);
+    connect(hosts, &QAbstractItemModel::dataChanged, this, &TimelineView::syncHosts);
+    connect(hosts, &QAbstractItemModel::rowsInserted, this, &TimelineView::syncHosts);
+    syncHosts();
+
+    // Span presets, zoom, follow.
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->setSpacing(2);
+    auto addButton = [&](const QString &text, const QString &tip) {
+        auto *b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setAutoRaise(true);
+        bar->addWidget(b);
+        return b;
+    };
+    const struct
+    {
+        const char *label;
+        std::chrono::milliseconds span;
+    } presets[] = {{QT_TR_NOOP("5 min"), 5min}, {QT_TR_NOOP("1 h"), 1h}, {QT_TR_NOOP("24 h"), 24h}};
+    for (const auto &preset : presets) {
+        QToolButton *b = addButton(tr(preset.label), tr("Show the last %1").arg(tr(preset.label)));
+        const auto span = preset.span;
+        connect(b, &QToolButton::clicked, this, [this, span] {
+            m_timeline->setSpan(span);
+            m_timeline->setFollowing(true);
+        });
+    }
+    QToolButton *zoomIn = addButton(u"+"_s, tr("Zoom in (+, or the mouse wheel)"));
+    connect(zoomIn, &QToolButton::clicked, m_timeline, &TimelineWidget::zoomIn);
+    QToolButton *zoomOut = addButton(u"−"_s, tr("Zoom out (-, or the mouse wheel)"));
+    connect(zoomOut, &QToolButton::clicked, m_timeline, &TimelineWidget::zoomOut);
+    m_follow->setText(tr("Now"));
+    m_follow->setCheckable(true);
+    m_follow->setAutoRaise(true);
+    m_follow->setChecked(m_timeline->isFollowing());
+    m_follow->setToolTip(tr("Follow the present (End, or double-click the timeline)"));
+    bar->addWidget(m_follow);
+    connect(m_follow, &QToolButton::toggled, m_timeline, &TimelineWidget::setFollowing);
+    connect(m_timeline, &TimelineWidget::followingChanged, m_follow, &QToolButton::setChecked);
+    bar->addStretch(1);
+
+    // Legend, in the timeline's own colours.
+    auto swatch = [](const QColor &c, const QString &glyph) {
+        return u"<span style=\"color:%1\">%2</span>"_s.arg(c.name(), glyph);
+    };
+    auto *legend = new QLabel(this);
+    legend->setTextFormat(Qt::RichText);
+    legend->setForegroundRole(QPalette::PlaceholderText);
+    legend->setText(QStringList{
+        swatch(StatusPalette::forEngine(u"main"), u"■"_s) + u" "_s + tr("engine up"),
+        swatch(StatusPalette::switching(), u"■"_s) + u" "_s + tr("switch"),
+        swatch(StatusPalette::bad(), u"■"_s) + u" "_s + tr("down or failed"),
+        swatch(StatusPalette::good(), u"◆"_s) + u" "_s + tr("load"),
+        swatch(StatusPalette::idle(), u"◇"_s) + u" "_s + tr("unload"),
+        swatch(StatusPalette::lease(), u"▬"_s) + u" "_s + tr("lease"),
+        swatch(palette().color(QPalette::Highlight), u"▮"_s) + u" "_s + tr("requests"),
+    }.join(u"&nbsp;&nbsp;&nbsp;"_s));
+    bar->addWidget(legend);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(bar);
+    layout->addWidget(m_timeline, 1);
+
+    // Arrivals come in bursts; repaint for them at most four times a second.
+    m_densityRepaint.setSingleShot(true);
+    m_densityRepaint.setInterval(250ms);
+    connect(&m_densityRepaint, &QTimer::timeout, m_timeline, qOverload<>(&QWidget::update));
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::syncHosts()
+{
+    m_timeline->setHosts(m_hosts->hostNames());
+    for (int row = 0; row < m_hosts->rowCount(); ++row) {
+        const QModelIndex index = m_hosts->index(row);
+        m_timeline->setCurrentEngine(index.data(HostTableModel::NameRole).toString(),
+                                     index.data(HostTableModel::EngineRole).toString());
+    }
+}
+
+void TimelineView::setInFlight(InFlightCounter *inFlight)
+{
+    m_timeline->setInFlight(inFlight);
+    connect(inFlight, &InFlightCounter::changed, this, [this] {
+        if (!m_densityRepaint.isActive())
+            m_densityRepaint.start();
+    });
+}
+
+void TimelineView::addToDensity(const RequestRecord &r)
+{
+    if (r.host.isEmpty())
+        return;   // the relay's own answers (lists, refusals) busy no host
+    const qint64 start = r.startedAt.toMSecsSinceEpoch();
+    const qint64 end = start + std::chrono::duration_cast<std::chrono::milliseconds>(r.duration).count();
+    m_density.add(r.host, start, end, RequestLogModel::severity(r) != RequestLogModel::Severity::Normal);
+}
+
+void TimelineView::setHistory(HistoryStore *store)
+{
+    if (m_store)
+        disconnect(m_store, nullptr, this, nullptr);
+    m_store = store;
+    m_density.clear();
+    m_events->clear();
+    if (!store)
+        return;
+    const QDateTime now = m_clock.now();
+    m_events->loadFrom(*store, now.addSecs(-std::chrono::duration_cast<std::chrono::seconds>(EventHistory).count()));
+    RequestQuery query;
+    query.since = now.addSecs(-std::chrono::duration_cast<std::chrono::seconds>(RequestHistory).count());
+    query.limit = RequestDensity::DefaultCapacityPerHost;
+    for (const RequestRecord &r : store->requests(query))
+        addToDensity(r);
+    connect(store, &HistoryStore::eventRecorded, m_events, &TimelineModel::append);
+    connect(store, &HistoryStore::requestRecorded, this, [this](const RequestRecord &r) {
+        addToDensity(r);
+        if (!m_densityRepaint.isActive())
+            m_densityRepaint.start();
+    });
+    m_timeline->update();
+}
+
+} // namespace switchyard

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "journal/requestrecord.h"
+#include "timeline/requestdensity.h"
+
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class QToolButton;
+
+namespace switchyard {
+
+class Clock;
+class HistoryStore;
+class HostTableModel;
+class InFlightCounter;
+class TimelineModel;
+class TimelineWidget;
+
+// The switch timeline with its controls (span presets, zoom, follow now) and a legend. Feeds
+// the widget: host events into a TimelineModel and request arrivals into a RequestDensity,
+// first from the store's history, then live.
+class TimelineView final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(TimelineView)
+
+public:
+    static constexpr std::chrono::hours EventHistory{24 * 7};
+    static constexpr std::chrono::hours RequestHistory{24};
+
+    TimelineView(const Clock &clock, HostTableModel *hosts, QWidget *parent = nullptr);
+    ~TimelineView() override;
+
+    void setHistory(switchyard::HistoryStore *store);
+    void setInFlight(InFlightCounter *inFlight);
+    TimelineWidget *timeline() const { return m_timeline; }
+    TimelineModel *events() const { return m_events; }
+    const RequestDensity &density() const { return m_density; }
+
+private:
+    void syncHosts();
+    void addToDensity(const switchyard::RequestRecord &record);
+
+    const Clock &m_clock;
+    HostTableModel *m_hosts;
+    TimelineModel *m_events;
+    RequestDensity m_density;
+    TimelineWidget *m_timeline;
+    QToolButton *m_follow;
+    QPointer<HistoryStore> m_store;
+    QTimer m_densityRepaint;
+};
+
+} // namespace switchyard

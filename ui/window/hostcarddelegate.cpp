@@ -1,0 +1,161 @@
+#include "window/hostcarddelegate.h"
+
+#include "models/hosttablemodel.h"
+#include "shared/statuspalette.h"
+#include "shared/uiformat.h"
+#include "common/clock.h"
+
+#include <QApplication>
+#include <QPainter>
+#include <QPainterPath>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int Margin = 4;      // around the card, inside the item rect
+constexpr int Padding = 12;    // inside the card
+constexpr int Accent = 5;      // the status strip on the left
+
+QColor mix(const QColor &a, const QColor &b, double t)
+{
+    return QColor::fromRgbF(a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t,
+                            a.blueF() * (1 - t) + b.blueF() * t);
+}
+
+} // namespace
+
+HostCardDelegate::HostCardDelegate(const Clock &clock, QObject *parent)
+    : QStyledItemDelegate(parent)
+    , m_clock(clock)
+{
+}
+
+QSize HostCardDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const
+{
+    const QFontMetrics fm(option.font);
+    const int line = fm.height() + 4;
+    return QSize(CardWidth, 2 * Margin + 2 * Padding + int(line * 1.35) + 4 * line);
+}
+
+void HostCardDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    const QPalette &pal = option.palette;
+    const auto activity = HostActivity(index.data(HostTableModel::ActivityRole).toInt());
+    const QColor status = StatusPalette::forActivity(activity);
+    const QRectF card = QRectF(option.rect).adjusted(Margin + 0.5, Margin + 0.5, -Margin - 0.5, -Margin - 0.5);
+    const bool selected = option.state.testFlag(QStyle::State_Selected);
+    const bool hovered = option.state.testFlag(QStyle::State_MouseOver);
+
+    // Card, with a strip in the host's status colour.
+    QPainterPath shape;
+    shape.addRoundedRect(card, 8, 8);
+    p->fillPath(shape, hovered ? mix(pal.color(QPalette::Base), pal.color(QPalette::Highlight), 0.04)
+                               : pal.color(QPalette::Base));
+    p->save();
+    p->setClipPath(shape);
+    p->fillRect(QRectF(card.left(), card.top(), Accent, card.height()), status);
+    p->restore();
+    p->setPen(QPen(selected ? pal.color(QPalette::Highlight) : mix(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.18),
+                   selected ? 2.0 : 1.0));
+    p->setBrush(Qt::NoBrush);
+    p->drawPath(shape);
+
+    const QRectF content = card.adjusted(Accent + Padding, Padding - 2, -Padding, -Padding + 2);
+    QFont base = option.font;
+    QFont title = base;
+    title.setBold(true);
+    title.setPointSizeF(base.pointSizeF() * 1.3);
+    const QFontMetrics fm(base);
+    const int line = fm.height() + 4;
+    double y = content.top();
+
+    // Row 1: name, and the state as a pill on the right.
+    const QString stateText = HostTableModel::activityTitle(activity);
+    QFont pillFont = base;
+    pillFont.setBold(true);
+    pillFont.setPointSizeF(base.pointSizeF() * 0.9);
+    const QFontMetrics pfm(pillFont);
+    const double pillWidth = pfm.horizontalAdvance(stateText) + 26;
+    const double titleHeight = line * 1.35;
+    const QRectF pill(content.right() - pillWidth, y + (titleHeight - pfm.height() - 6) / 2, pillWidth, pfm.height() + 6);
+    p->setPen(Qt::NoPen);
+    p->setBrush(mix(pal.color(QPalette::Base), status, 0.16));
+    p->drawRoundedRect(pill, pill.height() / 2, pill.height() / 2);
+    p->setBrush(status);
+    p->drawEllipse(QPointF(pill.left() + 11, pill.center().y()), 4, 4);
+    p->setFont(pillFont);
+    p->setPen(status.darker(130));
+    p->drawText(pill.adjusted(18, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, stateText);
+
+    p->setFont(title);
+    p->setPen(pal.color(QPalette::Text));
+    const QString name = index.data(HostTableModel::NameRole).toString();
+    p->drawText(QRectF(content.left(), y, content.width() - pillWidth - 8, titleHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                QFontMetrics(title).elidedText(name, Qt::ElideRight, int(content.width() - pillWidth - 8)));
+    y += titleHeight;
+    p->setFont(base);
+
+    const QColor muted = pal.color(QPalette::PlaceholderText);
+    auto text = [&](const QString &s, const QColor &color, Qt::TextElideMode elide = Qt::ElideRight) {
+        p->setPen(color);
+        p->drawText(QRectF(content.left(), y, content.width(), line), Qt::AlignVCenter | Qt::AlignLeft,
+                    fm.elidedText(s, elide, int(content.width())));
+        y += line;
+    };
+
+    // Row 2: the engine (with its timeline colour) and the models.
+    const QString engine = index.data(HostTableModel::EngineRole).toString();
+    const int loaded = index.data(HostTableModel::ModelsLoadedRole).toInt();
+    const int total = index.data(HostTableModel::ModelsTotalRole).toInt();
+    p->setPen(Qt::NoPen);
+    p->setBrush(StatusPalette::forEngine(engine));
+    p->drawRoundedRect(QRectF(content.left(), y + (line - 10) / 2.0, 10, 10), 2, 2);
+    const double indent = 16;
+    p->setPen(pal.color(QPalette::Text));
+    const QString models = total ? tr("%1 of %n model(s) loaded", nullptr, total).arg(loaded) : tr("no models listed");
+    const QString engineLine = tr("engine %1 · %2").arg(engine, models);
+    p->drawText(QRectF(content.left() + indent, y, content.width() - indent, line), Qt::AlignVCenter | Qt::AlignLeft,
+                fm.elidedText(engineLine, Qt::ElideRight, int(content.width() - indent)));
+    y += line;
+
+    // Row 3: where it is.
+    text(index.data(HostTableModel::UrlRole).toString(), muted, Qt::ElideMiddle);
+
+    // Row 4: how it answers.
+    const qint64 rtt = index.data(HostTableModel::RoundTripMsRole).toLongLong();
+    const QDateTime lastPoll = index.data(HostTableModel::LastPollRole).toDateTime();
+    const int inFlight = index.data(HostTableModel::InFlightRole).toInt();
+    QStringList facts;
+    if (rtt >= 0 && lastPoll.isValid())
+        facts.append(tr("%1 ms round trip").arg(rtt));
+    facts.append(lastPoll.isValid() ? tr("polled %1").arg(UiFormat::ago(lastPoll, m_clock.now())) : tr("not polled yet"));
+    facts.append(tr("%n in flight", nullptr, inFlight));
+    text(facts.join(u" · "_s), inFlight > 0 ? pal.color(QPalette::Text) : muted);
+
+    // Row 5: what is wrong, or who has the GPU, or how the relay drives it.
+    const QString lastError = index.data(HostTableModel::LastErrorRole).toString();
+    const QString leaseOwner = index.data(HostTableModel::LeaseOwnerRole).toString();
+    if (!leaseOwner.isEmpty()) {
+        const QDateTime until = index.data(HostTableModel::LeaseUntilRole).toDateTime();
+        text(until.isValid() ? tr("leased by %1 until %2").arg(leaseOwner, UiFormat::timeOfDay(until, m_clock.now()))
+                             : tr("leased by %1").arg(leaseOwner),
+             StatusPalette::lease());
+    } else if (!lastError.isEmpty() && activity == HostActivity::Down) {
+        text(lastError, StatusPalette::bad());
+    } else if (activity == HostActivity::Draining || activity == HostActivity::Switching) {
+        // What the drain waits on and what waits with it, or which engine is on its way.
+        text(index.data(HostTableModel::ActivityTextRole).toString(), pal.color(QPalette::Text));
+    } else {
+        const QString driver = index.data(HostTableModel::DriverRole).toString();
+        const int engines = int(index.data(HostTableModel::EnginesRole).toStringList().size());
+        text(tr("driver %1 · %n engine(s)", nullptr, engines).arg(driver), muted);
+    }
+    p->restore();
+}
+
+} // namespace switchyard

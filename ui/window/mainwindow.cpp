@@ -1,0 +1,321 @@
+#include "window/mainwindow.h"
+
+#include "app/appsettings.h"
+#include "app/relayservice.h"
+#include "catalog/catalog.h"
+#include "dialogs/exportdialog.h"
+#include "models/hosttablemodel.h"
+#include "models/inflightcounter.h"
+#include "models/modeltablemodel.h"
+#include "shared/statuspalette.h"
+#include "store/historystore.h"
+#include "store/requestlogmodel.h"
+#include "timeline/timelineview.h"
+#include "timeline/timelinewidget.h"
+#include "window/hostsview.h"
+#include "window/modelsview.h"
+#include "window/noticebar.h"
+#include "window/relayclient.h"
+#include "window/requestlogview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+QString dotHtml(const QColor &c)
+{
+    return u"<span style=\"color:%1\">●</span>"_s.arg(c.name());
+}
+
+} // namespace
+
+MainWindow::MainWindow(const Clock &clock, HostTableModel *hosts, InFlightCounter *inFlight, AppSettings *settings,
+                       QWidget *parent)
+    : QMainWindow(parent)
+    , m_clock(clock)
+    , m_hosts(hosts)
+    , m_inFlight(inFlight)
+    , m_settings(settings)
+    , m_modelTable(new ModelTableModel(clock, this))
+    , m_requestLog(new RequestLogModel(this))
+    , m_client(new RelayClient(this))
+    , m_notice(new NoticeBar(this))
+    , m_hostsView(new HostsView(hosts, clock, this))
+    , m_timelineView(new TimelineView(clock, hosts, this))
+    , m_modelsView(new ModelsView(m_modelTable, hosts, m_client, this))
+    , m_requestLogView(new RequestLogView(m_requestLog, hosts, this))
+    , m_tabs(new QTabWidget(this))
+    , m_hostsSummary(new QLabel(this))
+    , m_endpointLabel(new QLabel(this))
+    , m_hostsLabel(new QLabel(this))
+    , m_inFlightLabel(new QLabel(this))
+{
+    setWindowTitle(tr("Switchyard"));
+    setWindowIcon(QIcon(u":/icons/switchyard.svg"_s));
+
+    m_tabs->addTab(m_modelsView, tr("Models"));
+    m_tabs->addTab(m_requestLogView, tr("Requests"));
+    m_tabs->setDocumentMode(true);
+
+    // Top to bottom: the hosts, the timeline (each as tall as it needs), then the tables,
+    // which get the rest.
+    m_hostsSummary->setForegroundRole(QPalette::PlaceholderText);
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(10, 8, 10, 4);
+    layout->setSpacing(8);
+    layout->addWidget(m_notice);
+    layout->addWidget(section(tr("Hosts"), m_hostsView, m_hostsSummary));
+    layout->addWidget(section(tr("Switch timeline"), m_timelineView));
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    // Status bar: where, how many up, how busy.
+    for (QLabel *label : {m_endpointLabel, m_hostsLabel, m_inFlightLabel}) {
+        label->setTextFormat(Qt::RichText);
+        label->setContentsMargins(8, 0, 8, 0);
+        statusBar()->addPermanentWidget(label);
+    }
+    m_endpointLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_timelineView->setInFlight(inFlight);
+    buildMenus();
+
+    connect(m_hostsView, &HostsView::message, this, &MainWindow::showStatusMessage);
+    connect(m_modelsView, &ModelsView::message, this, &MainWindow::showStatusMessage);
+    connect(m_requestLogView, &RequestLogView::message, this, &MainWindow::showStatusMessage);
+    connect(hosts, &QAbstractItemModel::dataChanged, this, &MainWindow::updateStatus);
+    connect(hosts, &QAbstractItemModel::modelReset, this, &MainWindow::updateStatus);
+    connect(inFlight, &InFlightCounter::changed, this, &MainWindow::updateStatus);
+    connect(m_modelTable, &QAbstractItemModel::modelReset, this, &MainWindow::updateTabTitles);
+    connect(m_modelTable, &QAbstractItemModel::modelReset, this, [this] {
+        m_requestLogView->setAliases(m_service ? m_service->catalog()->aliases() : QStringList());
+    });
+    connect(m_requestLog, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateTabTitles);
+    connect(m_requestLog, &QAbstractItemModel::modelReset, this, &MainWindow::updateTabTitles);
+    m_statusTimer.setInterval(1s);
+    connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
+    m_statusTimer.start();
+
+    resize(1280, 860);
+    if (m_settings) {
+        const QByteArray geometry = m_settings->windowGeometry();
+        if (!geometry.isEmpty())
+            restoreGeometry(geometry);
+    }
+    updateStatus();
+    updateTabTitles();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget *MainWindow::section(const QString &title, QWidget *content, QWidget *trailing)
+{
+    auto *box = new QWidget(this);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    auto *header = new QHBoxLayout;
+    auto *label = new QLabel(title, box);
+    QFont f = label->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    label->setFont(f);
+    header->addWidget(label);
+    header->addSpacing(12);
+    if (trailing)
+        header->addWidget(trailing);
+    header->addStretch(1);
+    layout->addLayout(header);
+    layout->addWidget(content, 1);
+    return box;
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *relay = menuBar()->addMenu(tr("&Relay"));
+    QAction *copy = relay->addAction(tr("&Copy Endpoint URL"));
+    connect(copy, &QAction::triggered, this, [this] {
+        if (!m_service)
+            return;
+        const QString url = m_service->endpoint().toString() + u"/v1"_s;
+        QApplication::clipboard()->setText(url);
+        showStatusMessage(tr("Copied %1").arg(url));
+    });
+    QAction *exportConfig = relay->addAction(tr("&Export Client Config…"));
+    exportConfig->setToolTip(tr("opencode, Claude Code or pi settings that point at this relay"));
+    connect(exportConfig, &QAction::triggered, this, [this] { showExportDialog(); });
+    QAction *reload = relay->addAction(tr("&Reload Config"));
+    reload->setShortcut(QKeySequence::Refresh);
+    connect(reload, &QAction::triggered, this, &MainWindow::reloadRequested);
+    QAction *settings = relay->addAction(tr("&Settings…"));
+    settings->setShortcut(QKeySequence::Preferences);
+    settings->setMenuRole(QAction::PreferencesRole);
+    connect(settings, &QAction::triggered, this, &MainWindow::settingsRequested);
+    relay->addSeparator();
+    QAction *quit = relay->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+    connect(quit, &QAction::triggered, this, &MainWindow::quitRequested);
+
+    QMenu *hosts = menuBar()->addMenu(tr("&Hosts"));
+    hosts->setToolTipsVisible(true);
+    hosts->addAction(m_hostsView->refreshAction());
+    hosts->addSeparator();
+    hosts->addAction(m_hostsView->switchEngineAction());
+    hosts->addAction(m_hostsView->takeLeaseAction());
+    hosts->addAction(m_hostsView->releaseLeaseAction());
+
+    QMenu *models = menuBar()->addMenu(tr("&Models"));
+    models->addAction(m_modelsView->loadAction());
+    models->addAction(m_modelsView->unloadAction());
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *showModels = view->addAction(tr("&Models"));
+    showModels->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    connect(showModels, &QAction::triggered, this, [this] { m_tabs->setCurrentWidget(m_modelsView); });
+    QAction *showRequests = view->addAction(tr("&Requests"));
+    showRequests->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    connect(showRequests, &QAction::triggered, this, [this] { m_tabs->setCurrentWidget(m_requestLogView); });
+    view->addSeparator();
+    TimelineWidget *timeline = m_timelineView->timeline();
+    QAction *zoomIn = view->addAction(tr("Timeline Zoom &In"));
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    connect(zoomIn, &QAction::triggered, timeline, &TimelineWidget::zoomIn);
+    QAction *zoomOut = view->addAction(tr("Timeline Zoom &Out"));
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    connect(zoomOut, &QAction::triggered, timeline, &TimelineWidget::zoomOut);
+    QAction *follow = view->addAction(tr("Timeline Follows &Now"));
+    follow->setCheckable(true);
+    follow->setChecked(timeline->isFollowing());
+    connect(follow, &QAction::toggled, timeline, &TimelineWidget::setFollowing);
+    connect(timeline, &TimelineWidget::followingChanged, follow, &QAction::setChecked);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *about = help->addAction(tr("&About Switchyard"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Switchyard"),
+                           tr("<h3>Switchyard %1</h3><p>One LAN endpoint in front of several llama.cpp GPU boxes.</p>"
+                              "<p>Clients address models as <i>host-key</i>; Switchyard switches engines without "
+                              "cutting a stream and answers in each client's own language when it cannot serve.</p>")
+                               .arg(QStringLiteral(SWITCHYARD_VERSION)));
+    });
+}
+
+void MainWindow::setService(RelayService *service)
+{
+    m_service = service;
+    m_modelTable->setService(service);
+    m_hostsView->setService(service);
+    if (service) {
+        m_client->setEndpoint(service->endpoint());
+        m_client->setApiKey(service->config().access.clientKeys.value(0));
+        if (service->config().access.tls())
+            m_client->setRelayCertificates(QSslCertificate::fromPath(service->config().access.tlsCertFile));
+        m_requestLogView->setAliases(service->catalog()->aliases());
+        setWindowTitle(tr("Switchyard — %1").arg(service->endpoint().authority()));
+    }
+    updateStatus();
+}
+
+ExportDialog *MainWindow::showExportDialog(const QString &client)
+{
+    const QUrl endpoint = m_service ? m_service->endpoint() : QUrl();
+    const QString key = m_service ? m_service->config().access.clientKeys.value(0) : QString();
+    const QStringList aliases = m_service ? m_service->catalog()->aliases() : QStringList();
+    auto *dialog = new ExportDialog(endpoint, key, aliases, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!client.isEmpty())
+        dialog->setClient(client);
+    dialog->show();
+    return dialog;
+}
+
+void MainWindow::setHistory(HistoryStore *store)
+{
+    m_modelTable->setHistory(store);
+    m_timelineView->setHistory(store);
+    if (!store)
+        return;
+    // The last day's requests, then every new one as the store records it.
+    m_requestLog->loadFrom(*store, QDateTime::currentDateTime().addDays(-1));
+    connect(store, &HistoryStore::requestRecorded, m_requestLog, &RequestLogModel::append);
+}
+
+QString MainWindow::statusText() const
+{
+    return QStringList{m_endpointLabel->text(), m_hostsLabel->text(), m_inFlightLabel->text()}.join(u" | "_s);
+}
+
+void MainWindow::updateStatus()
+{
+    const int total = m_hosts->rowCount();
+    const int up = m_hosts->hostsUp();
+    const int inFlight = m_inFlight->total();
+    const QString endpoint = m_service ? m_service->endpoint().toString() : tr("not listening");
+    m_endpointLabel->setText(tr("Listening on <b>%1</b>").arg(endpoint.toHtmlEscaped()));
+    const QColor hostsColor = total == 0 ? StatusPalette::idle() : up == total ? StatusPalette::good()
+                            : up == 0 ? StatusPalette::bad() : StatusPalette::busy();
+    m_hostsLabel->setText(dotHtml(hostsColor) + u" "_s + tr("%1 of %n host(s) up", nullptr, total).arg(up));
+    m_inFlightLabel->setText((inFlight ? dotHtml(StatusPalette::good()) : dotHtml(StatusPalette::idle())) + u" "_s
+                             + tr("%n request(s) in flight", nullptr, inFlight));
+    QStringList summary;
+    if (total == 0)
+        summary.append(tr("No hosts configured: choose a config file in Settings"));
+    else
+        summary.append(tr("%1 of %n up", nullptr, total).arg(up));
+    if (inFlight)
+        summary.append(tr("%n in flight", nullptr, inFlight));
+    const QString text = summary.join(u" · "_s);
+    if (m_hostsSummary->text() != text)
+        m_hostsSummary->setText(text);
+}
+
+void MainWindow::updateTabTitles()
+{
+    m_tabs->setTabText(m_tabs->indexOf(m_modelsView), tr("Models (%1)").arg(m_modelTable->rowCount()));
+    m_tabs->setTabText(m_tabs->indexOf(m_requestLogView), tr("Requests (%1)").arg(m_requestLog->rowCount()));
+}
+
+void MainWindow::activate()
+{
+    if (isMinimized())
+        showNormal();
+    else
+        show();
+    raise();
+    activateWindow();
+}
+
+void MainWindow::showStatusMessage(const QString &text)
+{
+    statusBar()->showMessage(text, 6000);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_settings) {
+        m_settings->setWindowGeometry(saveGeometry());
+        m_settings->sync();
+    }
+    QMainWindow::closeEvent(event);
+    if (event->isAccepted())
+        emit closed();
+}
+
+} // namespace switchyard

@@ -1,0 +1,148 @@
+#include "window/requestdetailspane.h"
+
+#include "journal/journalformat.h"
+#include "shared/statuspalette.h"
+#include "shared/uiformat.h"
+#include "store/requestlogmodel.h"
+
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+namespace switchyard {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString milliseconds(std::chrono::nanoseconds d)
+{
+    return UiFormat::duration(std::chrono::duration_cast<std::chrono::milliseconds>(d));
+}
+
+} // namespace
+
+RequestDetailsPane::RequestDetailsPane(QWidget *parent)
+    : QWidget(parent)
+    , m_heading(new QLabel(this))
+    , m_placeholder(new QLabel(tr("Select a request to see its details."), this))
+    , m_fields(new QWidget(this))
+    , m_journal(new QLabel(this))
+{
+    QFont headingFont = font();
+    headingFont.setBold(true);
+    headingFont.setPointSizeF(font().pointSizeF() * 1.1);
+    m_heading->setFont(headingFont);
+    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_heading->setTextFormat(Qt::PlainText);
+    m_heading->setWordWrap(true);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+
+    auto *grid = new QGridLayout(m_fields);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(12);
+    grid->setVerticalSpacing(4);
+    int row = 0;
+    addField(u"status"_s, tr("Status"), grid, row++, 0);
+    addField(u"time"_s, tr("Started"), grid, row++, 0);
+    addField(u"route"_s, tr("Served by"), grid, row++, 0);
+    addField(u"duration"_s, tr("Duration"), grid, row++, 0);
+    addField(u"ttfb"_s, tr("First byte"), grid, row++, 0);
+    addField(u"tokens"_s, tr("Tokens"), grid, row++, 0);
+    addField(u"bytes"_s, tr("Sent"), grid, row++, 0);
+    addField(u"client"_s, tr("Client"), grid, row++, 0);
+    addField(u"agent"_s, tr("User agent"), grid, row++, 0);
+    addField(u"error"_s, tr("Relay error"), grid, row++, 0);
+    grid->setColumnStretch(1, 1);
+
+    m_journal->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_journal->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_journal->setTextFormat(Qt::PlainText);
+    m_journal->setWordWrap(true);
+    m_journal->setForegroundRole(QPalette::PlaceholderText);
+    m_journal->setToolTip(tr("This request as the journal writes it"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+    layout->addWidget(m_heading);
+    layout->addWidget(m_fields);
+    layout->addWidget(m_journal);
+    layout->addWidget(m_placeholder, 1);
+    layout->addStretch();
+    clear();
+}
+
+QLabel *RequestDetailsPane::addField(const QString &key, const QString &title, QGridLayout *grid, int row, int column)
+{
+    auto *caption = new QLabel(title, m_fields);
+    caption->setForegroundRole(QPalette::PlaceholderText);
+    caption->setAlignment(Qt::AlignRight | Qt::AlignTop);
+    auto *value = new QLabel(m_fields);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setTextFormat(key == "status"_L1 ? Qt::RichText : Qt::PlainText);   // clients write the rest
+    value->setWordWrap(true);
+    value->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    grid->addWidget(caption, row, column);
+    grid->addWidget(value, row, column + 1);
+    m_values.insert(key, value);
+    return value;
+}
+
+void RequestDetailsPane::clear()
+{
+    m_heading->clear();
+    m_heading->hide();
+    m_fields->hide();
+    m_journal->hide();
+    m_placeholder->show();
+}
+
+QString RequestDetailsPane::fieldText(const QString &field) const
+{
+    if (field == "heading"_L1)
+        return m_heading->text();
+    if (field == "journal"_L1)
+        return m_journal->text();
+    const QLabel *label = m_values.value(field);
+    return label ? label->text() : QString();
+}
+
+void RequestDetailsPane::showRecord(const RequestRecord &r)
+{
+    m_placeholder->hide();
+    m_heading->show();
+    m_fields->show();
+    m_journal->show();
+    m_heading->setText(r.model.isEmpty() ? u"%1 %2"_s.arg(r.method, r.path)
+                                         : u"%1 %2 · %3"_s.arg(r.method, r.path, r.model));
+
+    const auto severity = RequestLogModel::severity(r);
+    const QColor color = severity == RequestLogModel::Severity::Error ? StatusPalette::bad()
+                       : severity == RequestLogModel::Severity::ClientError ? StatusPalette::busy()
+                                                                            : StatusPalette::good();
+    const QString status = r.status ? QString::number(r.status) : tr("no answer (client went away)");
+    m_values[u"status"_s]->setText(u"<span style=\"color:%1\">●</span> <b>%2</b>"_s.arg(color.name(), status.toHtmlEscaped()));
+    m_values[u"time"_s]->setText(QLocale().toString(r.startedAt, u"yyyy-MM-dd HH:mm:ss.zzz"_s));
+    m_values[u"route"_s]->setText(r.host.isEmpty() ? tr("the relay itself")
+                                  : r.engine.isEmpty() ? tr("host %1").arg(r.host)
+                                                       : tr("host %1, engine %2").arg(r.host, r.engine));
+    m_values[u"duration"_s]->setText(milliseconds(r.duration));
+    m_values[u"ttfb"_s]->setText(r.timeToFirstByte ? milliseconds(*r.timeToFirstByte) : tr("—"));
+    QString tokens = tr("—");
+    if (r.streamedTokens && r.tokensPerSecond)
+        tokens = tr("%1 at %2 tokens/s").arg(*r.streamedTokens).arg(QLocale().toString(*r.tokensPerSecond, 'f', 1));
+    else if (r.streamedTokens)
+        tokens = QString::number(*r.streamedTokens);
+    m_values[u"tokens"_s]->setText(tokens);
+    m_values[u"bytes"_s]->setText(QLocale().formattedDataSize(r.bytesOut));
+    m_values[u"client"_s]->setText(JournalFormat::clientAddress(r.clientAddress));
+    m_values[u"agent"_s]->setText(r.userAgent.isEmpty() ? tr("—") : r.userAgent);
+    m_values[u"error"_s]->setText(r.relayError.isEmpty() ? tr("—") : r.relayError);
+    m_values[u"error"_s]->setStyleSheet(r.relayError.isEmpty() ? QString() : u"color: %1"_s.arg(StatusPalette::bad().name()));
+    m_journal->setText(JournalFormat::requestLine(r));
+}
+
+} // namespace switchyard
