@@ -175,7 +175,7 @@ Befehle:
         <translation>das ist die Datei eines Agenten: sie führt die Engines des Rechners selbst auf, keine Hosts</translation>
     </message>
     <message>
-        <location filename="../src/config/accessconfigreader.cpp" line="+127"/>
+        <location filename="../src/config/accessconfigreader.cpp" line="+129"/>
         <location filename="../src/config/fieldreader.cpp" line="+185"/>
         <source>must not be empty (leave the field out for no token)</source>
         <translation>darf nicht leer sein (für kein Token das Feld weglassen)</translation>

@@ -16,7 +16,7 @@ using Type = JsonNode::Type;
 namespace {
 
 const QStringList ClientsFields = {u"api_keys"_s, u"api_keys_file"_s, u"api_keys_env"_s};
-const QStringList AdminFields = {u"token"_s, u"token_file"_s, u"token_env"_s};
+const QStringList TokenFields = {u"token"_s, u"token_file"_s, u"token_env"_s};
 const QStringList TlsFields = {u"cert"_s, u"key"_s};
 
 } // namespace
@@ -30,8 +30,10 @@ void AccessConfigReader::read(const JsonNode &root, AccessConfig &access)
 {
     if (const JsonNode *clients = m_fields.section(root, u"clients"_s, ClientsFields))
         readClients(*clients, access);
-    if (const JsonNode *admin = m_fields.section(root, u"admin"_s, AdminFields))
-        readAdmin(*admin, access);
+    if (const JsonNode *admin = m_fields.section(root, u"admin"_s, TokenFields))
+        access.adminToken = readToken(*admin, u"admin"_s);
+    if (const JsonNode *metrics = m_fields.section(root, u"metrics"_s, TokenFields))
+        access.metricsToken = readToken(*metrics, u"metrics"_s);
     if (const JsonNode *tls = m_fields.section(root, u"tls"_s, TlsFields))
         readTls(*tls, access);
 }
@@ -90,45 +92,44 @@ void AccessConfigReader::readClients(const JsonNode &clients, AccessConfig &acce
     access.clientKeys = keys;
 }
 
-// admin.token, or token_file (its first line), or token_env: one of them.
-void AccessConfigReader::readAdmin(const JsonNode &admin, AccessConfig &access)
+// admin.token (or metrics.token), or token_file (its first line), or token_env: one of them.
+// Empty when none is given or the one given is wrong (the report says why).
+QString AccessConfigReader::readToken(const JsonNode &section, const QString &path)
 {
-    const QString path = u"admin"_s;
-    const JsonNode *token = m_fields.field(admin, path, u"token"_s, Type::String);
-    const JsonNode *file = m_fields.field(admin, path, u"token_file"_s, Type::String);
-    const JsonNode *env = m_fields.field(admin, path, u"token_env"_s, Type::String);
+    const JsonNode *token = m_fields.field(section, path, u"token"_s, Type::String);
+    const JsonNode *file = m_fields.field(section, path, u"token_file"_s, Type::String);
+    const JsonNode *env = m_fields.field(section, path, u"token_env"_s, Type::String);
     if (int(token != nullptr) + int(file != nullptr) + int(env != nullptr) > 1) {
-        m_report.error(admin.line, path, tr("use one of token, token_file and token_env"));
-        return;
+        m_report.error(section.line, path, tr("use one of token, token_file and token_env"));
+        return {};
     }
     QString value;
     const JsonNode *from = token ? token : file ? file : env;
     if (!from)
-        return;
+        return {};
     const QString fromPath = memberPath(path, from->key);
     if (token) {
         value = token->string;
     } else if (file) {
         const std::optional<QByteArray> data = m_secrets.readFile(*file, fromPath);
         if (!data)
-            return;
+            return {};
         value = QString::fromUtf8(data->trimmed());
         if (value.contains(u'\n')) {
             m_report.error(file->line, fromPath, tr("\"%1\" must hold the token alone, on one line").arg(file->string));
-            return;
+            return {};
         }
     } else {
         const std::optional<QByteArray> data = m_secrets.readEnv(*env, fromPath);
         if (!data)
-            return;
+            return {};
         value = QString::fromUtf8(data->trimmed());
     }
     if (value.isEmpty()) {
         m_report.error(from->line, fromPath, tr("must not be empty (leave the field out for no token)"));
-        return;
+        return {};
     }
-    if (m_secrets.check(value, from->line, fromPath, tr("the token")))
-        access.adminToken = value;
+    return m_secrets.check(value, from->line, fromPath, tr("the token")) ? value : QString();
 }
 
 // tls.cert and tls.key: both or neither, each a readable PEM file.

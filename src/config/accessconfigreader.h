@@ -24,7 +24,7 @@ public:
 
 private:
     void readClients(const JsonNode &clients, AccessConfig &access);
-    void readAdmin(const JsonNode &admin, AccessConfig &access);
+    QString readToken(const JsonNode &section, const QString &path);
     void readTls(const JsonNode &tls, AccessConfig &access);
 
     ConfigReport &m_report;

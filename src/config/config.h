@@ -68,6 +68,7 @@ struct AccessConfig
     bool lan = false;            // "lan": true allows a listen address that is not loopback
     QStringList clientKeys;      // clients.api_keys (+ _file, _env); empty = no key needed
     QString adminToken;          // admin.token (or _file, _env); empty = admin API from loopback only
+    QString metricsToken;        // metrics.token (or _file, _env): opens /metrics alone, for a scraper
     QString tlsCertFile;         // tls.cert, PEM; both set = HTTPS only
     QString tlsKeyFile;          // tls.key, PEM, unencrypted
 
@@ -100,6 +101,8 @@ struct Config
         QStringList out = access.clientKeys;
         if (!access.adminToken.isEmpty())
             out.append(access.adminToken);
+        if (!access.metricsToken.isEmpty())
+            out.append(access.metricsToken);
         for (const HostConfig &h : hosts) {
             if (!h.token.isEmpty())
                 out.append(h.token);

@@ -16,7 +16,7 @@ using Type = JsonNode::Type;
 namespace {
 
 const QStringList TopFields = {u"listen"_s, u"lan"_s, u"hosts"_s, u"aliases"_s, u"waiting"_s, u"limits"_s,
-                               u"state_dir"_s, u"clients"_s, u"admin"_s, u"tls"_s};
+                               u"state_dir"_s, u"clients"_s, u"admin"_s, u"metrics"_s, u"tls"_s};
 const QStringList WaitingFields = {u"early_200_after_s"_s, u"comment_every_s"_s};
 const QStringList LimitsFields = {u"max_body_mb"_s, u"client_idle_timeout_s"_s, u"header_timeout_s"_s,
                                   u"upstream_connect_timeout_s"_s, u"poll_interval_s"_s,

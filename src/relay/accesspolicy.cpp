@@ -7,6 +7,7 @@ namespace switchyard {
 
 AccessPolicy::AccessPolicy(const AccessConfig &config)
     : m_adminToken(config.adminToken.toUtf8())
+    , m_metricsToken(config.metricsToken.toUtf8())
 {
     for (const QString &key : config.clientKeys)
         m_clientKeys.append(key.toUtf8());
@@ -50,6 +51,16 @@ bool AccessPolicy::admin(const IncomingRequest &request) const
         return false;
     const QByteArray bearer = bearerToken(request.header("authorization"));
     return constantTimeEquals(bearer, m_adminToken) && !bearer.isEmpty();
+}
+
+bool AccessPolicy::metrics(const IncomingRequest &request) const
+{
+    if (admin(request))
+        return true;
+    if (m_metricsToken.isEmpty())
+        return false;
+    const QByteArray bearer = bearerToken(request.header("authorization"));
+    return constantTimeEquals(bearer, m_metricsToken) && !bearer.isEmpty();
 }
 
 } // namespace switchyard

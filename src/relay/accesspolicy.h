@@ -26,6 +26,8 @@ public:
     bool keysRequired() const { return !m_clientKeys.isEmpty(); }
     Verdict client(const IncomingRequest &request) const;
     bool admin(const IncomingRequest &request) const;
+    // /metrics: whoever may use the admin API, or a scraper with the metrics token.
+    bool metrics(const IncomingRequest &request) const;
 
     void setPeerPolicy(const PeerPolicy &peers) { m_peers = peers; }
     const PeerPolicy &peers() const { return m_peers; }
@@ -36,6 +38,7 @@ public:
 private:
     QList<QByteArray> m_clientKeys;
     QByteArray m_adminToken;
+    QByteArray m_metricsToken;
     PeerPolicy m_peers;
 };
 

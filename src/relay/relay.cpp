@@ -96,7 +96,8 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
     if (path == "/admin"_L1 || path.startsWith("/admin/"_L1) || path == "/metrics"_L1) {
         // Admin, leases and the metrics have their own gate (this machine, or the admin token);
         // client keys do not open it.
-        if (!m_admin || !m_access.admin(request)) {
+        const bool allowed = path == "/metrics"_L1 ? m_access.metrics(request) : m_access.admin(request);
+        if (!m_admin || !allowed) {
             refuse(request, writer, record, ClientReplies::adminOnlyHere());
             return;
         }

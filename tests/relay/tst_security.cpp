@@ -35,6 +35,7 @@ namespace {
 const QString ClientKey = u"sk-relay-client-key-0123456789abcdef"_s;
 const QString OtherClientKey = u"second-client-key-XYZ"_s;
 const QString AdminToken = u"admin-token-f00dfeedbeef"_s;
+const QString MetricsToken = u"scraper-token-5ca1ab1e0ff"_s;
 const QByteArray WrongKey = "sk-wrong-key-that-must-not-be-logged-42";
 const QByteArray WrongAdminToken = "wrong-admin-token-never-logged-77";
 
@@ -380,6 +381,15 @@ void TestSecurity::adminFromLanNeedsToken_data()
         << u"127.0.0.2"_s << QByteArray("DELETE /admin/hosts/h1/lease HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
         << 403;
     QTest::newRow("lan, history without token") << u"127.0.0.2"_s << RawHttpClient::get("/admin/requests") << 403;
+    // /metrics: the admin gate, or the scraper's own token, which opens nothing else.
+    const QByteArray scraper = "Authorization: Bearer " + MetricsToken.toUtf8() + "\r\n";
+    QTest::newRow("this machine, metrics") << u"127.0.0.1"_s << RawHttpClient::get("/metrics") << 200;
+    QTest::newRow("lan, metrics without token") << u"127.0.0.2"_s << RawHttpClient::get("/metrics") << 403;
+    QTest::newRow("lan, metrics with client key") << u"127.0.0.2"_s << RawHttpClient::get("/metrics", clientKey) << 403;
+    QTest::newRow("lan, metrics with admin token") << u"127.0.0.2"_s << RawHttpClient::get("/metrics", token) << 200;
+    QTest::newRow("lan, metrics with scraper token") << u"127.0.0.2"_s << RawHttpClient::get("/metrics", scraper) << 200;
+    QTest::newRow("lan, scraper token is not the admin token")
+        << u"127.0.0.2"_s << RawHttpClient::get("/admin/hosts", scraper) << 403;
 }
 
 void TestSecurity::adminFromLanNeedsToken()
@@ -392,6 +402,7 @@ void TestSecurity::adminFromLanNeedsToken()
     QVERIFY(f.start(routerOptions(), [](Config &c) {
         c.access.clientKeys = {ClientKey};
         c.access.adminToken = AdminToken;
+        c.access.metricsToken = MetricsToken;
     }));
     // The relay listens on 127.0.0.1 only; the real gate decides, with only 127.0.0.1 counting
     // as this machine, so a client bound to 127.0.0.2 takes the path a LAN peer takes.

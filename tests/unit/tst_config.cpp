@@ -273,6 +273,9 @@ void TestConfig::brokenConfig_data()
            3, u"use one of token, token_file and token_env"_s);
     topRow("admin token file missing", "  \"admin\": {\n    \"token_file\": \"/nonexistent/admin-token\"\n  }",
            u"admin.token_file"_s, 4, u"cannot read"_s);
+    topRow("metrics two sources", "  \"metrics\": {\n    \"token\": \"t\",\n    \"token_env\": \"HOME\"\n  }", u"metrics"_s,
+           3, u"use one of token, token_file and token_env"_s);
+    topRow("metrics unknown field", "  \"metrics\": {\n    \"tokn\": \"t\"\n  }", u"metrics.tokn"_s, 4, u"token"_s);
     topRow("tls cert unreadable", "  \"tls\": {\n    \"cert\": \"/nonexistent/cert.pem\",\n    \"key\": \"/nonexistent/key.pem\"\n  }",
            u"tls.cert"_s, 4, u"cannot read \"/nonexistent/cert.pem\""_s);
     topRow("tls key unreadable", "  \"tls\": {\n    \"cert\": \"/nonexistent/cert.pem\",\n    \"key\": \"/nonexistent/key.pem\"\n  }",
@@ -406,6 +409,7 @@ void TestConfig::goodConfig_data()
   "lan": true,
   "clients": { "api_keys": ["sk-team-key-1", "sk-team-key-2"] },
   "admin": { "token": "admin-token-123" },
+  "metrics": { "token": "scraper-token-456" },
   "hosts": {
     "3090": {
       "driver": "agent",
@@ -987,8 +991,10 @@ void TestConfig::accessConfig()
   "hosts": {)" + Box + R"(},
   "clients": { "api_keys": ["sk-inline"], "api_keys_file": ")" + keysFile.toUtf8() + R"(",
                "api_keys_env": "SWITCHYARD_TEST_KEYS" },
-  "admin": { "token_file": ")" + tokenFile.toUtf8() + R"(" }
+  "admin": { "token_file": ")" + tokenFile.toUtf8() + R"(" },
+  "metrics": { "token_env": "SWITCHYARD_TEST_METRICS_TOKEN" }
 })";
+    qputenv("SWITCHYARD_TEST_METRICS_TOKEN", "scraper-from-env");
     const ConfigResult result = ConfigLoader::parse(json, File);
     QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
     QVERIFY2(result.warnings.isEmpty(), qPrintable(describe(result.warnings)));
@@ -997,8 +1003,10 @@ void TestConfig::accessConfig()
     QCOMPARE(a.clientKeys, (QStringList{u"sk-inline"_s, u"key-from-file-1"_s, u"key-from-file-2"_s, u"env-key-1"_s,
                                         u"env-key-2"_s, u"env-key-3"_s}));
     QCOMPARE(a.adminToken, u"admin-from-file"_s);
+    QCOMPARE(a.metricsToken, u"scraper-from-env"_s);
     QVERIFY(!a.tls());
     QVERIFY(result.config->secrets().contains(u"admin-from-file"_s));
+    QVERIFY(result.config->secrets().contains(u"scraper-from-env"_s));
     QVERIFY(result.config->secrets().contains(u"env-key-2"_s));
 
     // No secret is ever quoted in an error message.
