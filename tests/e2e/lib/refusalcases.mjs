@@ -81,8 +81,16 @@ function expectAttempts(client, kase, attempts) {
   const streaming = attempts.filter((r) => r.json.stream === true).length;
   const plain = attempts.length - streaming;
   if (client === 'opencode') {
-    // Two calls of its own: the session title (no tools) and the turn (tools). One attempt each.
-    assert.equal(attempts.filter((r) => (r.json.tools ?? []).length > 0).length, 1, list);
+    // Two calls of its own: the session title (no tools) and the turn (tools). One attempt each,
+    // but for one case: when the turn itself (not the title call, which usually comes first) met
+    // the error event after the early 200, opencode sends the turn once more, and that repeat
+    // gets the plain refusal at once and is the last (seen once in CI; docs/CLIENTS.md).
+    const turns = attempts.filter((r) => (r.json.tools ?? []).length > 0);
+    if (kase.late && turns.length === 2) {
+      assert.deepEqual(turns.map((r) => r.answer?.status), [200, kase.status], list);
+    } else {
+      assert.equal(turns.length, 1, list);
+    }
     assert.ok(attempts.filter((r) => (r.json.tools ?? []).length === 0).length <= 1, list);
   } else if ((client === 'claude-code-env' && (kase.status === 404 || kase.late))
              || (client === 'claude-code' && kase.status === 404)) {
