@@ -2556,7 +2556,72 @@ Beispiele:
 <context>
     <name>switchyard::RequestLogModel</name>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="+209"/>
+        <location filename="../src/store/requestlogmodel.cpp" line="+160"/>
+        <source>Claude Code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>opencode</source>
+        <translation>opencode</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pi</source>
+        <translation>pi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Codex</source>
+        <translation>Codex</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cline</source>
+        <translation>Cline</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Qwen Code</source>
+        <translation>Qwen Code</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>OpenAI SDK (JavaScript)</source>
+        <translation>OpenAI-SDK (JavaScript)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>OpenAI SDK (Python)</source>
+        <translation>OpenAI-SDK (Python)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Anthropic SDK (JavaScript)</source>
+        <translation>Anthropic-SDK (JavaScript)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Anthropic SDK (Python)</source>
+        <translation>Anthropic-SDK (Python)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>curl</source>
+        <translation>curl</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>browser</source>
+        <translation>Browser</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>other</source>
+        <translation>andere</translation>
+    </message>
+    <message>
+        <location line="+58"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
@@ -2604,6 +2669,11 @@ Beispiele:
         <location line="+1"/>
         <source>Client</source>
         <translation>Client</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>App</source>
+        <translation>Programm</translation>
     </message>
 </context>
 <context>

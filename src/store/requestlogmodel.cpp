@@ -147,8 +147,31 @@ QVariant RequestLogModel::display(const RequestRecord &r, int column) const
         return r.tokensPerSecond ? QString::number(*r.tokensPerSecond, 'f', 1) : QString();
     case ClientColumn:
         return JournalFormat::clientAddress(r.clientAddress);
+    case AppColumn:
+        return appName(clientAppFromUserAgent(r.userAgent));
     }
     return {};
+}
+
+// The program behind a request, as the window names it (the API and metrics use clientAppName).
+QString RequestLogModel::appName(ClientApp app)
+{
+    switch (app) {
+    case ClientApp::ClaudeCode: return tr("Claude Code");
+    case ClientApp::Opencode: return tr("opencode");
+    case ClientApp::Pi: return tr("pi");
+    case ClientApp::Codex: return tr("Codex");
+    case ClientApp::Cline: return tr("Cline");
+    case ClientApp::QwenCode: return tr("Qwen Code");
+    case ClientApp::OpenAiSdkJs: return tr("OpenAI SDK (JavaScript)");
+    case ClientApp::OpenAiSdkPython: return tr("OpenAI SDK (Python)");
+    case ClientApp::AnthropicSdkJs: return tr("Anthropic SDK (JavaScript)");
+    case ClientApp::AnthropicSdkPython: return tr("Anthropic SDK (Python)");
+    case ClientApp::Curl: return tr("curl");
+    case ClientApp::Browser: return tr("browser");
+    case ClientApp::Other: break;
+    }
+    return tr("other");
 }
 
 QVariant RequestLogModel::sortValue(const RequestRecord &r, int column) const
@@ -216,6 +239,7 @@ QVariant RequestLogModel::headerData(int section, Qt::Orientation orientation, i
     case TtfbColumn: return tr("First byte");
     case TokensPerSecondColumn: return tr("Tokens/s");
     case ClientColumn: return tr("Client");
+    case AppColumn: return tr("App");
     }
     return {};
 }

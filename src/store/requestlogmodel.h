@@ -1,5 +1,6 @@
 #pragma once
 
+#include "journal/clientapp.h"
 #include "journal/requestrecord.h"
 
 #include <QAbstractTableModel>
@@ -26,7 +27,7 @@ class RequestLogModel final : public QAbstractTableModel
 
 public:
     enum Column { TimeColumn, MethodColumn, PathColumn, AliasColumn, HostColumn, StatusColumn,
-                  DurationColumn, TtfbColumn, TokensPerSecondColumn, ClientColumn, ColumnCount };
+                  DurationColumn, TtfbColumn, TokensPerSecondColumn, ClientColumn, AppColumn, ColumnCount };
 
     enum Role {
         SortRole = Qt::UserRole + 1,   // raw value of the column: ms since epoch, status, ms, ...
@@ -60,6 +61,8 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
     static Severity severity(const RequestRecord &record);
+    // "Claude Code", "OpenAI SDK (Python)": the App column's words for a client app.
+    static QString appName(ClientApp app);
 
 private:
     void insertPending();

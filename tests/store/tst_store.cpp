@@ -864,6 +864,7 @@ void TestStore::requestLogModel()
     r.timeToFirstByte = 345678us;
     r.tokensPerSecond = 97.34;
     r.clientAddress = u"::ffff:192.0.2.10"_s;
+    r.userAgent = u"claude-cli/2.1.197 (external, sdk-cli)"_s;
     model.appendRecords({r});
     const int row = model.rowCount() - 1;
     QCOMPARE(row, 9);
@@ -878,6 +879,8 @@ void TestStore::requestLogModel()
     QCOMPARE(text(RequestLogModel::TtfbColumn), u"346ms"_s);
     QCOMPARE(text(RequestLogModel::TokensPerSecondColumn), u"97.3"_s);
     QCOMPARE(text(RequestLogModel::ClientColumn), u"192.0.2.10"_s);
+    QCOMPARE(text(RequestLogModel::AppColumn), u"Claude Code"_s);
+    QCOMPARE(model.headerData(RequestLogModel::AppColumn, Qt::Horizontal).toString(), u"App"_s);
     QCOMPARE(model.index(row, 0).data(Qt::ToolTipRole).toString(), JournalFormat::requestLine(r));
     QCOMPARE(model.index(row, RequestLogModel::TimeColumn).data(RequestLogModel::SortRole).toLongLong(),
              r.startedAt.toMSecsSinceEpoch());
