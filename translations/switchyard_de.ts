@@ -2460,7 +2460,7 @@ Beispiele:
 <context>
     <name>switchyard::RequestDetailsPane</name>
     <message>
-        <location filename="../ui/window/requestdetailspane.cpp" line="+30"/>
+        <location filename="../ui/window/requestdetailspane.cpp" line="+31"/>
         <source>Select a request to see its details.</source>
         <translation>Eine Anfrage wählen, um ihre Einzelheiten zu sehen.</translation>
     </message>
@@ -2506,6 +2506,11 @@ Beispiele:
     </message>
     <message>
         <location line="+1"/>
+        <source>App</source>
+        <translation>Programm</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>User agent</source>
         <translation>User-Agent</translation>
     </message>
@@ -2542,13 +2547,13 @@ Beispiele:
     <message>
         <location line="+2"/>
         <location line="+1"/>
-        <location line="+8"/>
+        <location line="+9"/>
         <location line="+1"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-8"/>
         <source>%1 at %2 tokens/s</source>
         <translation>%1 mit %2 Tokens/s</translation>
     </message>
@@ -2737,6 +2742,11 @@ Beispiele:
         <location line="+1"/>
         <source>Tokens/s</source>
         <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Claude Code</source>
+        <translation>Claude Code</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -27,7 +27,7 @@ class RequestLogModel final : public QAbstractTableModel
 
 public:
     enum Column { TimeColumn, MethodColumn, PathColumn, AliasColumn, HostColumn, StatusColumn,
-                  DurationColumn, TtfbColumn, TokensPerSecondColumn, ClientColumn, AppColumn, ColumnCount };
+                  DurationColumn, TtfbColumn, TokensPerSecondColumn, AppColumn, ClientColumn, ColumnCount };
 
     enum Role {
         SortRole = Qt::UserRole + 1,   // raw value of the column: ms since epoch, status, ms, ...

@@ -1,5 +1,6 @@
 #include "window/requestdetailspane.h"
 
+#include "journal/clientapp.h"
 #include "journal/journalformat.h"
 #include "shared/statuspalette.h"
 #include "shared/uiformat.h"
@@ -54,6 +55,7 @@ RequestDetailsPane::RequestDetailsPane(QWidget *parent)
     addField(u"tokens"_s, tr("Tokens"), grid, row++, 0);
     addField(u"bytes"_s, tr("Sent"), grid, row++, 0);
     addField(u"client"_s, tr("Client"), grid, row++, 0);
+    addField(u"app"_s, tr("App"), grid, row++, 0);
     addField(u"agent"_s, tr("User agent"), grid, row++, 0);
     addField(u"error"_s, tr("Relay error"), grid, row++, 0);
     grid->setColumnStretch(1, 1);
@@ -139,6 +141,7 @@ void RequestDetailsPane::showRecord(const RequestRecord &r)
     m_values[u"tokens"_s]->setText(tokens);
     m_values[u"bytes"_s]->setText(QLocale().formattedDataSize(r.bytesOut));
     m_values[u"client"_s]->setText(JournalFormat::clientAddress(r.clientAddress));
+    m_values[u"app"_s]->setText(RequestLogModel::appName(clientAppFromUserAgent(r.userAgent)));
     m_values[u"agent"_s]->setText(r.userAgent.isEmpty() ? tr("—") : r.userAgent);
     m_values[u"error"_s]->setText(r.relayError.isEmpty() ? tr("—") : r.relayError);
     m_values[u"error"_s]->setStyleSheet(r.relayError.isEmpty() ? QString() : u"color: %1"_s.arg(StatusPalette::bad().name()));

@@ -94,6 +94,7 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     m_table->setColumnWidth(RequestLogModel::DurationColumn, width(u"1m2.345s"_s));
     m_table->setColumnWidth(RequestLogModel::TtfbColumn, width(tr("First byte")));
     m_table->setColumnWidth(RequestLogModel::TokensPerSecondColumn, width(tr("Tokens/s")));
+    m_table->setColumnWidth(RequestLogModel::AppColumn, width(tr("Claude Code")));
     m_table->setAccessibleName(tr("Requests"));
 
     m_copy = new QAction(tr("&Copy as Journal Line"), this);
