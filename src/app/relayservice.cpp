@@ -58,9 +58,16 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     , m_relay(new Relay(config, m_catalog, m_pool, m_admin, this))
     , m_server(new HttpServer(serverLimits(config), m_relay, m_clock, this))
     , m_metrics(new RelayMetrics(m_clock->now(), [this] { return fleetGauges(*m_catalog, controllersByHost(m_controllers)); },
-                                 [this](const QString &alias) { return m_catalog->aliases().contains(alias); }, this))
+                                 [this](const QString &alias) { return m_servedAliases.contains(alias); }, this))
 {
     m_admin->setMetrics(m_metrics);
+    // The metrics' alias labels: read once per change of the catalog, not per request.
+    const auto readServedAliases = [this] {
+        const QStringList aliases = m_catalog->aliases();
+        m_servedAliases = QSet<QString>(aliases.cbegin(), aliases.cend());
+    };
+    readServedAliases();
+    connect(m_catalog, &Catalog::changed, this, readServedAliases);
     connect(m_relay, &Relay::requestFinished, m_metrics, &RelayMetrics::requestFinished);
     if (drivers) {
         for (const HostConfig &host : config.hosts) {

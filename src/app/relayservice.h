@@ -3,6 +3,7 @@
 #include "config/config.h"
 
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 #include <QUrl>
 
@@ -81,6 +82,7 @@ private:
     HttpServer *m_server;
     QList<HostController *> m_controllers;
     RelayMetrics *m_metrics;
+    QSet<QString> m_servedAliases;   // what the catalog lists, for the metrics' alias labels
     QTimer m_graceTimer;
     bool m_stopping = false;
 };
