@@ -78,7 +78,17 @@ QByteArray sseEvent(ApiShape shape, int status, const QString &message)
     case ApiShape::Responses: {
         const QJsonObject o{{"type"_L1, "error"_L1}, {"code"_L1, typeFor(shape, status)},
                             {"message"_L1, message}, {"param"_L1, QJsonValue()}};
-        return "event: error\ndata: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n";
+        // Codex (0.169) reads no "error" event: it ends a stream without response.completed as a
+        // dropped one and sends the request again, five times, unless a response.failed event
+        // came whose code it does not retry. "invalid_prompt" is the one of those whose message
+        // it shows as it is; a 5xx keeps "server_error", which it does retry.
+        const QJsonObject failed{
+            {"type"_L1, "response.failed"_L1},
+            {"response"_L1, QJsonObject{{"object"_L1, "response"_L1}, {"status"_L1, "failed"_L1},
+                                        {"error"_L1, QJsonObject{{"code"_L1, status >= 500 ? "server_error"_L1 : "invalid_prompt"_L1},
+                                                                 {"message"_L1, message}}}}}};
+        return "event: error\ndata: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n"
+            + "event: response.failed\ndata: " + QJsonDocument(failed).toJson(QJsonDocument::Compact) + "\n\n";
     }
     case ApiShape::OpenAI:
         return "data: " + json + "\n\n";

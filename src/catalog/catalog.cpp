@@ -9,9 +9,42 @@
 #include <QJsonDocument>
 #include <QSet>
 
+#include <algorithm>
+
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// A router lists a model it has unloaded without its "meta": the one it showed while the model
+// was loaded is kept, so its context size is still known (clients are told it, see
+// modelsJson()). True when `now` shows a context size that `before` did not.
+bool carryContextSizes(const QList<ModelEntry> &before, QList<ModelEntry> *now)
+{
+    bool learned = false;
+    for (ModelEntry &m : *now) {
+        const auto was = std::find_if(before.begin(), before.end(), [&m](const ModelEntry &b) { return b.key == m.key; });
+        const std::optional<qint64> size = m.contextSize();
+        if (size)
+            learned = learned || was == before.end() || was->contextSize() != size;
+        else if (was != before.end() && was->contextSize())
+            m.raw.insert("meta"_L1, was->raw.value("meta"_L1));
+    }
+    return learned;
+}
+
+// The context size last seen for a key on one of the engines, 0 when none was.
+qint64 rememberedContextSize(const Catalog::EngineModels &engine, const QString &key)
+{
+    for (const ModelEntry &m : engine.lastSeen) {
+        if (m.key == key)
+            return m.contextSize().value_or(0);
+    }
+    return 0;
+}
+
+} // namespace
 
 
 Catalog::Catalog(const Config &config, UpstreamPool *pool, const Clock *clock, QObject *parent)
@@ -195,9 +228,11 @@ void Catalog::fetch(HostState &state, std::optional<std::chrono::milliseconds> t
                     before.append(m.key);
                 for (const ModelEntry &m : std::as_const(s.models))
                     after.append(m.key);
-                e.lastSeen = s.models;
-                if (before != after)
-                    remember();   // only when the set of models changed, not on every poll
+                QList<ModelEntry> seen = s.models;
+                const bool learned = carryContextSizes(e.lastSeen, &seen);
+                e.lastSeen = seen;
+                if (before != after || learned)
+                    remember();   // only when the set of models or a context changed, not on every poll
             }
         }
         if (wasReachable != s.reachable || error.isEmpty())
@@ -367,7 +402,12 @@ QList<Catalog::ListedModel> Catalog::listedModels() const
         const HostState &s = *m_hosts.constFind(name);
         QSet<QString> listed;
         for (const ModelEntry &m : s.models) {
-            out.append({name, s.engine, m});
+            qint64 context = m.contextSize().value_or(0);
+            for (const EngineModels &e : s.engines) {
+                if (context == 0 && e.name == s.engine)
+                    context = rememberedContextSize(e, m.key);
+            }
+            out.append({name, s.engine, m, context});
             listed.insert(m.key);
         }
         // The other engines' models: unloaded, since their engine is not running (a load of one
@@ -387,8 +427,9 @@ QList<Catalog::ListedModel> Catalog::listedModels() const
                 st.remove("failed"_L1);
                 st.remove("exit_code"_L1);
                 m.raw.insert("status"_L1, st);
-                m.raw.remove("meta"_L1);
-                out.append({name, e.name, m});
+                const qint64 context = m.contextSize().value_or(0);
+                m.raw.remove("meta"_L1);   // describes a model loaded now
+                out.append({name, e.name, m, context});
             }
         }
     }
@@ -403,7 +444,10 @@ QByteArray Catalog::modelsJson() const
     for (const ListedModel &listed : listedModels()) {
         QJsonObject o = listed.entry.raw;
         o.insert("id"_L1, aliasFor(listed.host, listed.entry.key));
-        o.insert("proxy"_L1, QJsonObject{{"host"_L1, listed.host}, {"key"_L1, listed.entry.key}, {"engine"_L1, listed.engine}});
+        QJsonObject proxy{{"host"_L1, listed.host}, {"key"_L1, listed.entry.key}, {"engine"_L1, listed.engine}};
+        if (listed.contextSize > 0)
+            proxy.insert("n_ctx"_L1, listed.contextSize);
+        o.insert("proxy"_L1, proxy);
         data.append(o);
     }
     m_cachedJson = QJsonDocument(QJsonObject{{"data"_L1, data}, {"object"_L1, "list"_L1}}).toJson(QJsonDocument::Compact);

@@ -103,10 +103,14 @@ public:
         QString host;
         QString engine;
         ModelEntry entry;
+        // Tokens: meta.n_ctx of a model loaded now, else the one last seen while it was
+        // loaded (a model of an engine not running now included); 0 when never seen.
+        qint64 contextSize = 0;
     };
     QList<ListedModel> listedModels() const;
 
-    // Merged router-format list (`/models`), cached until something changes.
+    // Merged router-format list (`/models`), cached until something changes. Each entry's
+    // "proxy" names its host, key and engine, and "n_ctx" when ListedModel::contextSize knows it.
     QByteArray modelsJson() const;
 
 Q_SIGNALS:

@@ -1,9 +1,12 @@
 #include "cli/exportcommand.h"
 
 #include "export/claudecodeexport.h"
+#include "export/clineexport.h"
+#include "export/codexexport.h"
 #include "export/opencodeexport.h"
 #include "export/orderedjson.h"
 #include "export/piexport.h"
+#include "export/qwenexport.h"
 #include "export/relaymodel.h"
 
 #include <QCommandLineParser>
@@ -18,6 +21,7 @@
 #include <QUrl>
 
 #include <chrono>
+#include <functional>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -36,7 +40,7 @@ QString tr(const char *text)
 QString helpText()
 {
     return tr(
-        "Usage: switchyard export opencode|claude-code|pi [options]\n"
+        "Usage: switchyard export opencode|claude-code|pi|codex|cline|qwen [options]\n"
         "\n"
         "Prints a client config that points at the relay, with the models the relay lists now\n"
         "(GET /v1/models). Nothing is written unless you ask for it with --write.\n"
@@ -49,17 +53,32 @@ QString helpText()
         "                every model variable Claude Code reads set to one alias, no traffic to the\n"
         "                internet, and no second, non-streaming try of a request that failed.\n"
         "  pi            pi's models.json (~/.pi/agent/models.json) with a \"switchyard\" provider.\n"
+        "  codex         a config.toml for Codex ($CODEX_HOME/config.toml, ~/.codex by default): a\n"
+        "                [model_providers.switchyard] table on the Responses API, the model and its context\n"
+        "                window, and retries that never repeat a refusal. Codex sends $SWITCHYARD_API_KEY\n"
+        "                as the key: set it (to anything when the relay wants no key).\n"
+        "  cline         Cline's providers.json (~/.cline/data/settings/providers.json): the\n"
+        "                openai-compatible provider with the model and its context window; --shell prints\n"
+        "                the `cline auth` line instead, --settings its global-settings.json (no telemetry,\n"
+        "                no self-update).\n"
+        "  qwen          Qwen Code's ~/.qwen/settings.json: OpenAI-compatible auth at the relay, the model and\n"
+        "                its context window; --shell prints the OPENAI_* variables instead.\n"
+        "\n"
+        "Every config names the model's context window when the relay knows it (from its engine's\n"
+        "n_ctx, also for an engine that is not running now).\n"
         "\n"
         "Options:\n"
         "  --base-url URL     the relay (default http://127.0.0.1:18766)\n"
-        "  --models A,B,...   only these aliases (opencode, pi)\n"
+        "  --models A,B,...   only these aliases (opencode, pi, codex)\n"
         "  --model ALIAS      the default model (default: the first one loaded now, else the first)\n"
-        "  --provider NAME    the provider's name in the config (opencode, pi; default switchyard)\n"
-        "  --merge FILE       opencode: add or replace our provider in an existing opencode.json and\n"
-        "                     print the result; \"model\" and \"small_model\" are set only when absent,\n"
-        "                     everything else is kept as it is\n"
+        "  --provider NAME    the provider's name in the config (opencode, pi, codex; default switchyard)\n"
+        "  --merge FILE       opencode, codex, cline, qwen: add or replace our provider in an existing\n"
+        "                     config and print the result; the default model is set only when absent\n"
+        "                     (opencode, codex), everything else is kept as it is\n"
         "  --write            with --merge: write the result back to FILE (atomically) instead\n"
-        "  --shell            claude-code: print `export NAME=value` lines instead of JSON\n"
+        "  --shell            claude-code, qwen: print `export NAME=value` lines instead of JSON;\n"
+        "                     cline: print the `cline auth` line\n"
+        "  --settings         cline: print (or --merge into) global-settings.json\n"
         "  --list FILE        read the model list from FILE (a saved /v1/models answer) instead of\n"
         "                     asking the relay\n"
         "  -h, --help         this text\n"
@@ -68,7 +87,10 @@ QString helpText()
         "  switchyard export opencode > ~/.config/opencode/opencode.json\n"
         "  switchyard export opencode --merge ~/.config/opencode/opencode.json --write\n"
         "  switchyard export claude-code --model 3090-flint-40b --shell >> ~/.profile\n"
-        "  switchyard export pi > ~/.pi/agent/models.json\n");
+        "  switchyard export pi > ~/.pi/agent/models.json\n"
+        "  switchyard export codex --merge ~/.codex/config.toml --write\n"
+        "  switchyard export cline > ~/.cline/data/settings/providers.json\n"
+        "  switchyard export qwen --merge ~/.qwen/settings.json --write\n");
 }
 
 // "http://h:1/v1/" -> "http://h:1"
@@ -161,10 +183,11 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const QCommandLineOption mergeOption(u"merge"_s, QString(), u"FILE"_s);
     const QCommandLineOption writeOption(u"write"_s, QString());
     const QCommandLineOption shellOption(u"shell"_s, QString());
+    const QCommandLineOption settingsOption(u"settings"_s, QString());
     const QCommandLineOption listOption(u"list"_s, QString(), u"FILE"_s);
     const QCommandLineOption helpOption(QStringList{u"h"_s, u"help"_s}, QString());
     parser.addOptions({baseUrlOption, modelsOption, modelOption, providerOption, mergeOption, writeOption,
-                       shellOption, listOption, helpOption});
+                       shellOption, settingsOption, listOption, helpOption});
 
     auto fail = [&err](const QString &message) {
         err << "switchyard export: " << message << Qt::endl;
@@ -184,24 +207,29 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     }
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
-        return usage(tr("name one client: opencode, claude-code or pi"));
+        return usage(tr("name one client: opencode, claude-code, pi, codex, cline or qwen"));
     const QString client = positional.first();
-    if (client != "opencode"_L1 && client != "claude-code"_L1 && client != "pi"_L1)
-        return usage(tr("unknown client %1: use opencode, claude-code or pi").arg(client));
+    const QStringList clients{u"opencode"_s, u"claude-code"_s, u"pi"_s, u"codex"_s, u"cline"_s, u"qwen"_s};
+    if (!clients.contains(client))
+        return usage(tr("unknown client %1: use opencode, claude-code, pi, codex, cline or qwen").arg(client));
 
     auto notFor = [&](const QCommandLineOption &option, const QStringList &clients) {
         return parser.isSet(option) && !clients.contains(client);
     };
-    for (const auto &[option, clients] : {std::pair{&modelsOption, QStringList{u"opencode"_s, u"pi"_s}},
-                                          std::pair{&providerOption, QStringList{u"opencode"_s, u"pi"_s}},
-                                          std::pair{&mergeOption, QStringList{u"opencode"_s}},
-                                          std::pair{&writeOption, QStringList{u"opencode"_s}},
-                                          std::pair{&shellOption, QStringList{u"claude-code"_s}}}) {
-        if (notFor(*option, clients))
+    const QStringList mergeable{u"opencode"_s, u"codex"_s, u"cline"_s, u"qwen"_s};
+    for (const auto &[option, forClients] : {std::pair{&modelsOption, QStringList{u"opencode"_s, u"pi"_s, u"codex"_s}},
+                                             std::pair{&providerOption, QStringList{u"opencode"_s, u"pi"_s, u"codex"_s}},
+                                             std::pair{&mergeOption, mergeable},
+                                             std::pair{&writeOption, mergeable},
+                                             std::pair{&shellOption, QStringList{u"claude-code"_s, u"cline"_s, u"qwen"_s}},
+                                             std::pair{&settingsOption, QStringList{u"cline"_s}}}) {
+        if (notFor(*option, forClients))
             return usage(tr("--%1 is not an option of export %2").arg(option->names().first(), client));
     }
     if (parser.isSet(writeOption) && !parser.isSet(mergeOption))
         return usage(tr("--write needs --merge FILE (the file to write back)"));
+    if (parser.isSet(shellOption) && parser.isSet(mergeOption))
+        return usage(tr("--shell prints lines to paste, it cannot be merged into a file"));
     const QString providerName = parser.value(providerOption).trimmed();
     if (providerName.isEmpty() || providerName.contains(u'/'))
         return usage(tr("--provider wants a name without '/'"));
@@ -238,12 +266,11 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
                         .arg(alias, RelayModel::aliases(models).join(u", "_s)));
     }
 
+    const RelayModel &model = *RelayModel::find(models, alias);
+    const bool shell = parser.isSet(shellOption);
     if (client == "claude-code"_L1) {
-        const ClaudeCodeExport exporter(base, alias);
-        if (parser.isSet(shellOption))
-            out << exporter.shell();
-        else
-            out << indented(exporter.settings());
+        const ClaudeCodeExport exporter(base, alias, model.contextSize);
+        out << (shell ? exporter.shell() : QString::fromUtf8(indented(exporter.settings())));
         return 0;
     }
     if (client == "pi"_L1) {
@@ -251,14 +278,56 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         return 0;
     }
 
-    const OpencodeExport exporter(OpencodeExport::Options{base, providerName, alias}, models);
-    if (!exporter.isValid(&error))
-        return fail(error);
+    // What is printed without --merge, and how a file is merged with it.
+    QByteArray fresh;
+    std::function<bool(const QByteArray &, QByteArray *)> merge;
+    const QString path = parser.value(mergeOption);
+    if (client == "codex"_L1) {
+        const CodexExport exporter(base, providerName, alias, models);
+        fresh = exporter.toml().toUtf8();
+        merge = [exporter, path, &error](const QByteArray &existing, QByteArray *merged) {
+            return exporter.merge(existing, path, merged, &error);
+        };
+    } else if (client == "cline"_L1) {
+        const ClineExport exporter(base, model);
+        if (shell) {
+            out << exporter.authCommand();
+            return 0;
+        }
+        if (parser.isSet(settingsOption)) {
+            fresh = indented(ClineExport::globalSettings());
+            merge = [path, &error](const QByteArray &existing, QByteArray *merged) {
+                return ClineExport::mergeGlobalSettings(existing, path, merged, &error);
+            };
+        } else {
+            fresh = indented(exporter.providersJson());
+            merge = [exporter, path, &error](const QByteArray &existing, QByteArray *merged) {
+                return exporter.mergeProviders(existing, path, merged, &error);
+            };
+        }
+    } else if (client == "qwen"_L1) {
+        const QwenExport exporter(base, model);
+        if (shell) {
+            out << exporter.shell();
+            return 0;
+        }
+        fresh = indented(exporter.settings());
+        merge = [exporter, path, &error](const QByteArray &existing, QByteArray *merged) {
+            return exporter.merge(existing, path, merged, &error);
+        };
+    } else {
+        const OpencodeExport exporter(OpencodeExport::Options{base, providerName, alias}, models);
+        if (!exporter.isValid(&error))
+            return fail(error);
+        fresh = indented(exporter.config());
+        merge = [exporter, path, &error](const QByteArray &existing, QByteArray *merged) {
+            return exporter.merge(existing, path, merged, &error);
+        };
+    }
     if (!parser.isSet(mergeOption)) {
-        out << indented(exporter.config());
+        out << fresh;
         return 0;
     }
-    const QString path = parser.value(mergeOption);
     QByteArray existing;
     if (QFileInfo::exists(path)) {
         if (!readFile(path, &existing, &error))
@@ -266,10 +335,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     } else if (!parser.isSet(writeOption)) {
         return fail(tr("%1 does not exist (leave out --merge to print a new config)").arg(path));
     } else {
-        existing = "{}";
+        existing = client == "codex"_L1 ? QByteArray() : QByteArray("{}");
     }
     QByteArray merged;
-    if (!exporter.merge(existing, path, &merged, &error))
+    if (!merge(existing, &merged))
         return fail(error);
     if (!parser.isSet(writeOption)) {
         out << merged;
@@ -278,10 +347,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(merged) != merged.size() || !file.commit())
         return fail(tr("cannot write %1: %2").arg(path, file.errorString()));
-    err << QCoreApplication::translate("export", "wrote %1 (provider \"%2\", %n model(s))", nullptr,
-                                       int(exporter.entries().size()))
-               .arg(path, providerName)
-        << Qt::endl;
+    err << tr("wrote %1 for %2").arg(path, client) << Qt::endl;
     return 0;
 }
 

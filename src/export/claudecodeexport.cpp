@@ -6,7 +6,7 @@ using namespace Qt::StringLiterals;
 
 namespace switchyard {
 
-ClaudeCodeExport::ClaudeCodeExport(const QString &baseUrl, const QString &alias)
+ClaudeCodeExport::ClaudeCodeExport(const QString &baseUrl, const QString &alias, int contextSize)
 {
     m_variables = {
         {u"ANTHROPIC_BASE_URL"_s, baseUrl},
@@ -29,6 +29,16 @@ ClaudeCodeExport::ClaudeCodeExport(const QString &baseUrl, const QString &alias)
         // repeat after a 404: Claude Code's check for that status reads no setting.
         {u"CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK"_s, u"1"_s},
     };
+    if (contextSize > 0) {
+        // Claude Code takes a model whose name it does not know for a 200,000-token one
+        // (2.1.197; 1,000,000 in 2.1.332) and compacts only near that. The first variable is
+        // its window for a model not named claude-* (reported as modelUsage.*.contextWindow);
+        // the second is where it compacts, capped at that window (below 100,000 it is read as
+        // 100,000, so the first is what counts for a small context).
+        const QString tokens = QString::number(contextSize);
+        m_variables.append({u"CLAUDE_CODE_MAX_CONTEXT_TOKENS"_s, tokens});
+        m_variables.append({u"CLAUDE_CODE_AUTO_COMPACT_WINDOW"_s, tokens});
+    }
 }
 
 QJsonObject ClaudeCodeExport::settings() const

@@ -10,14 +10,15 @@ namespace switchyard {
 // Claude Code's environment for the relay: the base URL, a placeholder token, and every model
 // variable it reads (default, opus, sonnet, haiku, small/fast, subagent) set to one alias, so
 // its side requests never make a one-model llama.cpp router swap models; plus the switches
-// that keep it from calling the internet, and the one that keeps it from sending a failed
-// streaming request again without streaming.
+// that keep it from calling the internet, the one that keeps it from sending a failed
+// streaming request again without streaming, and the model's context window when it is known.
 class ClaudeCodeExport
 {
 public:
     using Variables = QList<QPair<QString, QString>>;
 
-    ClaudeCodeExport(const QString &baseUrl, const QString &alias);
+    // contextSize: the model's n_ctx in tokens; 0 = unknown (no window variables then).
+    ClaudeCodeExport(const QString &baseUrl, const QString &alias, int contextSize = 0);
 
     // In a fixed order.
     const Variables &variables() const { return m_variables; }

@@ -1,9 +1,11 @@
 #include "export/orderedjson.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLocale>
 
+#include <algorithm>
 #include <cmath>
 
 namespace switchyard::OrderedJson {
@@ -170,6 +172,46 @@ QByteArray write(const JsonNode &node)
     writeNode(out, node, 0);
     out += '\n';
     return out;
+}
+
+std::optional<JsonNode> parseObject(const QByteArray &text, const QString &fileName, QString *error)
+{
+    QJsonParseError parseError;
+    std::optional<JsonNode> root = JsonNode::parse(text, &parseError);
+    if (!root) {
+        const int offset = std::clamp(parseError.offset, 0, int(text.size()));
+        const int line = int(text.left(offset).count('\n')) + 1;
+        *error = QCoreApplication::translate("export", "%1:%2: not valid JSON (%3); nothing was changed")
+                     .arg(fileName).arg(line).arg(parseError.errorString());
+        return std::nullopt;
+    }
+    if (!root->isObject()) {
+        *error = QCoreApplication::translate("export", "%1:%2: expected a JSON object at the top; nothing was changed")
+                     .arg(fileName).arg(root->line);
+        return std::nullopt;
+    }
+    return root;
+}
+
+bool setPath(JsonNode &root, const QStringList &path, const QJsonValue &value, bool onlyIfAbsent,
+             const QString &fileName, QString *error)
+{
+    JsonNode *node = &root;
+    for (qsizetype i = 0; i + 1 < path.size(); ++i) {
+        JsonNode *next = member(*node, path.at(i));
+        if (!next) {
+            node->children.push_back(fromValue(QJsonObject(), path.at(i)));
+            next = &node->children.back();
+        } else if (!next->isObject()) {
+            *error = QCoreApplication::translate("export", "%1:%2: \"%3\" is not an object; nothing was changed")
+                         .arg(fileName).arg(next->line).arg(path.mid(0, i + 1).join(u'.'));
+            return false;
+        }
+        node = next;
+    }
+    if (!onlyIfAbsent || !member(*node, path.back()))
+        setMember(*node, path.back(), value);
+    return true;
 }
 
 } // namespace switchyard::OrderedJson

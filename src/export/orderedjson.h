@@ -5,6 +5,9 @@
 #include <QByteArray>
 #include <QJsonValue>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 namespace switchyard {
 
@@ -22,6 +25,14 @@ void setMember(JsonNode &object, const QString &key, const QJsonValue &value);
 
 // Indented by two spaces, with a final newline; strings stay UTF-8.
 QByteArray write(const JsonNode &node);
+
+// A user's JSON file that an export merges into, as an object node; nullopt with *error naming
+// the file and line when it is not one.
+std::optional<JsonNode> parseObject(const QByteArray &text, const QString &fileName, QString *error);
+// Sets the member at path (["a", "b"] is root.a.b), making objects on the way; with onlyIfAbsent
+// an existing member is kept. False with *error when a member on the way is not an object.
+bool setPath(JsonNode &root, const QStringList &path, const QJsonValue &value, bool onlyIfAbsent,
+             const QString &fileName, QString *error);
 
 } // namespace OrderedJson
 

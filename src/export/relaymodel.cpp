@@ -65,6 +65,8 @@ bool RelayModel::parseList(const QByteArray &json, QList<RelayModel> *models, QS
         const QJsonObject status = o.value("status"_L1).toObject();
         m.loaded = status.value("value"_L1).toString() == "loaded"_L1;
         m.contextSize = positive(o.value("meta"_L1).toObject().value("n_ctx"_L1));
+        if (m.contextSize == 0)   // the relay remembers it for a model not loaded now
+            m.contextSize = positive(proxy.value("n_ctx"_L1));
         if (m.contextSize == 0)
             m.contextSize = contextFromArgs(status.value("args"_L1).toArray());
         if (m.contextSize == 0)

@@ -17,8 +17,9 @@ struct RelayModel
     bool loaded = false;
 
     // Reads a /v1/models answer (llama.cpp router format or plain OpenAI). The context size
-    // comes from meta.n_ctx (a loaded model), else from the --ctx-size/-c in status.args or
-    // the ctx-size line of status.preset. Returns false with *error on a malformed answer.
+    // comes from meta.n_ctx (a loaded model), else proxy.n_ctx (what the relay saw while it was
+    // loaded, on any engine), else the --ctx-size/-c in status.args or the ctx-size line of
+    // status.preset. Returns false with *error on a malformed answer.
     static bool parseList(const QByteArray &json, QList<RelayModel> *models, QString *error);
 
     static QStringList aliases(const QList<RelayModel> &models);

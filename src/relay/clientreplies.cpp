@@ -147,6 +147,18 @@ ClientReply promptTooLong(const QString &upstreamMessage)
     return reply(400, u"prompt is too long: %1"_s.arg(upstreamMessage));
 }
 
+bool isCodex(QByteArrayView path, QByteArrayView userAgent)
+{
+    return (path == "/v1/responses" || path == "/responses") && userAgent.startsWith("codex_");
+}
+
+ClientReply forCodex(ClientReply reply)
+{
+    if (reply.status == 404 || reply.status == 423 || reply.status == 424)
+        reply.sentStatus = 400;
+    return reply;
+}
+
 QByteArray waitingComment(const QString &what)
 {
     // A line starting with ':' is a comment every SSE parser ignores; it keeps the client's

@@ -20,7 +20,9 @@ struct ClientReply
     int status = 0;
     QString message;
     HeaderList extraHeaders;
+    int sentStatus = 0;   // the HTTP status it goes out with when not `status` (ClientReplies::forCodex)
 
+    int httpStatus() const { return sentStatus ? sentStatus : status; }
     HeaderList headers() const { return ErrorReply::headers() + extraHeaders; }
     QByteArray body(ApiShape shape) const { return ErrorReply::body(shape, status, message); }
     QByteArray sseEvent(ApiShape shape) const { return ErrorReply::sseEvent(shape, status, message); }
@@ -59,6 +61,15 @@ ClientReply streamBrokeOff(bool silent, const QString &why);   // 424 when silen
 ClientReply systemMessageNotFirst(const QString &upstreamMessage);
 ClientReply promptTooLong(qint64 promptTokens, qint64 contextTokens);
 ClientReply promptTooLong(const QString &upstreamMessage);
+
+// Codex (0.169.0, measured) sends a request again five times after any refusal but a 400,
+// X-Should-Retry or not, and stops at once at a 400 (and at the response.failed event that
+// follows every Responses API error event, ErrorReply::sseEvent). Its requests: /v1/responses
+// with a User-Agent of codex_exec/..., codex_cli_rs/..., or another codex_ one.
+bool isCodex(QByteArrayView path, QByteArrayView userAgent);
+// The reply as Codex gets it: a 404, 423 or 424 goes out as a 400; the body still names the
+// real status in its "code" and says why in the same words.
+ClientReply forCodex(ClientReply reply);
 
 // What a streaming client waiting for its answer reads after the relay's early 200.
 QByteArray waitingComment(const QString &what);

@@ -112,8 +112,9 @@ void ProxiedRequest::answer(const ClientReply &reply)
         m_writer->writeBody(reply.sseEvent(m_shape));
         m_writer->finish();
     } else if (m_writer) {
-        m_outcome.status = reply.status;
-        m_writer->respond(reply.status, reply.headers(), reply.body(m_shape));
+        const ClientReply sent = m_codex ? ClientReplies::forCodex(reply) : reply;
+        m_outcome.status = sent.httpStatus();
+        m_writer->respond(sent.httpStatus(), sent.headers(), sent.body(m_shape));
     }
 }
 

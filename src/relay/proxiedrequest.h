@@ -67,6 +67,8 @@ public:
     // Answer with this instead of asking the upstream, once begun (e.g. the load of a model whose
     // engine is not a router: its switch already loaded it).
     void setLocalAnswer(int status, const QByteArray &json) { m_localStatus = status; m_localAnswer = json; }
+    // The client is Codex: its refusals go out as ClientReplies::forCodex words them.
+    void setCodex(bool codex) { m_codex = codex; }
     // The request's place on its host: given back the moment the request concludes.
     void holdTicket(HostTicket ticket) { m_ticket = std::move(ticket); }
     const HostTicket &ticket() const { return m_ticket; }
@@ -100,6 +102,7 @@ private:
     QByteArray m_localAnswer;
     QPointer<ResponseWriter> m_writer;
     ApiShape m_shape;
+    bool m_codex = false;
     std::function<void(int)> m_onHead;
     std::function<QString(const QString &)> m_onUnreachable;
     StreamStats m_stats;

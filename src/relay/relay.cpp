@@ -285,6 +285,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     up.inactivityTimeout = m_config.limits.upstreamInactivityTimeout;
 
     auto *proxied = new ProxiedRequest(m_pool, up, ErrorReply::shapeForPath(request.path), writer, waiting, this);
+    proxied->setCodex(ClientReplies::isCodex(request.path.toUtf8(), request.header("user-agent")));
     proxied->setOnUnreachable([this, host = route.host](const QString &why) {
         m_catalog->markUnreachable(host, why);
         if (HostController *c = m_controllers.value(host))
@@ -352,7 +353,9 @@ void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, Reque
                    const ClientReply &reply)
 {
     record.relayError = reply.message;
-    writer->respond(reply.status, reply.headers(), reply.body(ErrorReply::shapeForPath(request.path)));
+    const ClientReply sent = ClientReplies::isCodex(request.path.toUtf8(), request.header("user-agent"))
+        ? ClientReplies::forCodex(reply) : reply;
+    writer->respond(sent.httpStatus(), sent.headers(), sent.body(ErrorReply::shapeForPath(request.path)));
     finishRecord(record, writer);
 }
 

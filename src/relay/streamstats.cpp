@@ -207,7 +207,12 @@ void StreamStats::inspectJson(QByteArrayView json)
             m_perSecond = rate;
         return;
     }
-    const QByteArrayView usage = topLevelMember(json, "usage");
+    QByteArrayView usage = topLevelMember(json, "usage");
+    if (usage.isEmpty()) {
+        // The Responses API's last event, response.completed, holds the response whole, and its
+        // usage inside it.
+        usage = topLevelMember(topLevelMember(json, "response"), "usage");
+    }
     if (const std::optional<qint64> n = countMember(usage, "completion_tokens"))
         m_tokens = n;
     else if (const std::optional<qint64> n = countMember(usage, "output_tokens"))

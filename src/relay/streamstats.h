@@ -9,7 +9,8 @@
 namespace switchyard {
 
 // Token counts and generation speed from what an answer carries: llama.cpp's "timings"
-// (predicted_n, predicted_per_second) or "usage" (completion_tokens / Anthropic output_tokens).
+// (predicted_n, predicted_per_second) or "usage" (completion_tokens / Anthropic and Responses API
+// output_tokens; the Responses API's in response.completed's "response").
 // Only lines that mention one of those words are parsed, so the stream's hot path stays a scan.
 class StreamStats
 {

@@ -59,7 +59,9 @@ const QByteArray kRelayList = R"({"object":"list","data":[
   "proxy":{"host":"3090","key":"flint-40b","engine":"fork"}},
  {"id":"a9-MiniMax-M2-q4","object":"model","status":{"value":"unloaded","args":[],
   "preset":"[MiniMax-M2-q4]\nctx-size = 8192\nmodel = /m.gguf\n"},"proxy":{"host":"a9","key":"MiniMax-M2-q4"}},
- {"id":"a9-tiny","object":"model","status":{"value":"unloaded"}}
+ {"id":"a9-tiny","object":"model","status":{"value":"unloaded"}},
+ {"id":"a9-q38-27b-128k","object":"model","status":{"value":"unloaded"},
+  "proxy":{"host":"a9","key":"q38-27b-128k","engine":"fork","n_ctx":131072}}
 ]})";
 
 } // namespace
@@ -197,6 +199,7 @@ void TestExport::relayModelList_data()
     QTest::newRow("-c in args") << u"3090-flint-40b"_s << 65536 << u"3090"_s << u"flint-40b"_s << false;
     QTest::newRow("preset") << u"a9-MiniMax-M2-q4"_s << 8192 << u"a9"_s << u"MiniMax-M2-q4"_s << false;
     QTest::newRow("unknown") << u"a9-tiny"_s << 0 << QString() << QString() << false;
+    QTest::newRow("remembered by the relay") << u"a9-q38-27b-128k"_s << 131072 << u"a9"_s << u"q38-27b-128k"_s << false;
 }
 
 void TestExport::relayModelList()
@@ -209,7 +212,7 @@ void TestExport::relayModelList()
     QList<RelayModel> models;
     QString error;
     QVERIFY(RelayModel::parseList(kRelayList, &models, &error));
-    QCOMPARE(models.size(), 4);
+    QCOMPARE(models.size(), 5);
     const RelayModel *m = RelayModel::find(models, alias);
     QVERIFY(m);
     QCOMPARE(m->contextSize, context);
@@ -486,7 +489,7 @@ void TestExport::command_data()
         << 0 << u"export ANTHROPIC_BASE_URL=http://h:9\n"_s << QString();
     QTest::newRow("claude-code unknown model")
         << QStringList{u"claude-code"_s, u"--model"_s, u"claude-opus"_s} << 1 << QString()
-        << u"unknown model claude-opus; known: 3090-qwen38-27b, 3090-flint-40b, a9-MiniMax-M2-q4, a9-tiny"_s;
+        << u"unknown model claude-opus; known: 3090-qwen38-27b, 3090-flint-40b, a9-MiniMax-M2-q4, a9-tiny, a9-q38-27b-128k"_s;
     QTest::newRow("claude-code --merge") << QStringList{u"claude-code"_s, u"--merge"_s, u"x"_s} << 2 << QString()
                                          << u"--merge"_s;
     QTest::newRow("--write without --merge") << QStringList{u"opencode"_s, u"--write"_s} << 2 << QString()
@@ -554,7 +557,7 @@ void TestExport::commandWriteIsAtomicAndRefusesInvalidJson()
     QCOMPARE(written.value("theme"_L1).toString(), u"x"_s);
     QCOMPARE(written.value("model"_L1).toString(), u"mine/m"_s);
     QCOMPARE(written.value("provider"_L1).toObject().value("switchyard"_L1).toObject()
-                 .value("models"_L1).toObject().size(), 4);
+                 .value("models"_L1).toObject().size(), 5);
     // A new file is created by --write.
     const QString fresh = dir.filePath(u"new.json"_s);
     r = runCommand({u"opencode"_s, u"--list"_s, list, u"--merge"_s, fresh, u"--write"_s});

@@ -1145,10 +1145,14 @@ void TstGui::exportDialogPreviewsCopiesSavesAndMerges()
     QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 3, 20000);
     QVERIFY(dialog.preview().contains("ANTHROPIC_BASE_URL"_L1));
     QVERIFY2(!dialog.preview().contains("export "_L1), qPrintable(dialog.preview()));   // JSON by default
+    // Codex: its config.toml, on the Responses API.
+    dialog.setClient(u"codex"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 4, 20000);
+    QVERIFY2(dialog.preview().contains("wire_api = \"responses\""_L1), qPrintable(dialog.preview()));
     // A broken export says why, and offers nothing to copy or save.
     dialog.exporter()->setProgram(dir.filePath(u"no-such-switchyard"_s));
     dialog.setClient(u"pi"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 4, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 5, 20000);
     QVERIFY(!exported.last().at(0).toBool());
     QVERIFY(!dialog.copyButton()->isEnabled());
 }

@@ -48,6 +48,8 @@ class TestClientReplies : public QObject
 private Q_SLOTS:
     void everyRefusal_data();
     void everyRefusal();
+    void codexIsKnownByPathAndUserAgent_data();
+    void codexIsKnownByPathAndUserAgent();
     void hostRefusalsAreWordedByTheCatalogue();
     void waitingComments_data();
     void waitingComments();
@@ -166,9 +168,43 @@ void TestClientReplies::everyRefusal()
     // After an early 200, the same refusal ends the stream as an error event.
     QCOMPARE(reply.sseEvent(ApiShape::OpenAI), "data: " + openAi + "\n\n");
     QCOMPARE(reply.sseEvent(ApiShape::Anthropic), "event: error\ndata: " + anthropic + "\n\n");
+    // The Responses API's error event, then response.failed: Codex reads only that one, and
+    // sends the request again unless its code is one it gives up at ("invalid_prompt").
+    const QByteArray failedCode = status >= 500 ? "server_error" : "invalid_prompt";
     QCOMPARE(reply.sseEvent(ApiShape::Responses),
              R"(event: error
-data: {"code":")" + openAiType.toUtf8() + R"(","message":")" + m + R"(","param":null,"type":"error"})" + "\n\n");
+data: {"code":")" + openAiType.toUtf8() + R"(","message":")" + m + R"(","param":null,"type":"error"})" + "\n\n"
+             + R"(event: response.failed
+data: {"response":{"error":{"code":")" + failedCode + R"(","message":")" + m
+             + R"("},"object":"response","status":"failed"},"type":"response.failed"})" + "\n\n");
+
+    // Codex gets a 404, 423 or 424 as a 400, the one status it does not send again; the body
+    // keeps the real one.
+    const ClientReply codex = ClientReplies::forCodex(reply);
+    QCOMPARE(codex.httpStatus(), status == 404 || status == 423 || status == 424 ? 400 : status);
+    QCOMPARE(codex.body(ApiShape::Responses), openAi);
+    QCOMPARE(reply.httpStatus(), status);
+}
+
+void TestClientReplies::codexIsKnownByPathAndUserAgent_data()
+{
+    QTest::addColumn<QByteArray>("path");
+    QTest::addColumn<QByteArray>("userAgent");
+    QTest::addColumn<bool>("codex");
+    const QByteArray exec = "codex_exec/0.169.0 (Debian 12.0.0; x86_64) xterm (codex_exec; 0.169.0)";
+    QTest::newRow("codex exec") << "/v1/responses"_ba << exec << true;
+    QTest::newRow("the TUI") << "/v1/responses"_ba << "codex_cli_rs/0.169.0 (Debian 12.0.0; x86_64)"_ba << true;
+    QTest::newRow("another path") << "/v1/chat/completions"_ba << exec << false;
+    QTest::newRow("the OpenAI SDK") << "/v1/responses"_ba << "OpenAI/JS 6.49.0"_ba << false;
+    QTest::newRow("no User-Agent") << "/v1/responses"_ba << QByteArray() << false;
+}
+
+void TestClientReplies::codexIsKnownByPathAndUserAgent()
+{
+    QFETCH(QByteArray, path);
+    QFETCH(QByteArray, userAgent);
+    QFETCH(bool, codex);
+    QCOMPARE(ClientReplies::isCodex(path, userAgent), codex);
 }
 
 void TestClientReplies::hostRefusalsAreWordedByTheCatalogue()

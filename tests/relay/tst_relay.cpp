@@ -1125,6 +1125,11 @@ void TestRelay::streamStatsFindTheCountWhereverReadsSplit_data()
                + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"hi\"}}\n\n"
                + "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":9}}\n\n"
         << qint64(9) << -1.0;
+    QTest::newRow("Responses API: response.completed holds the usage")
+        << QByteArray("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"usage\"}\n\n")
+               + "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r1\","
+                 "\"output\":[{\"usage\":{\"output_tokens\":99}}],\"usage\":{\"input_tokens\":12,\"output_tokens\":11,\"total_tokens\":23}}}\n\n"
+        << qint64(11) << -1.0;
     QTest::newRow("the member, not the word in the text or in a nested object")
         << token
                + "data: {\"id\":\"c1\",\"created\":17, \"choices\":[{\"delta\":{\"content\":\"\\\"usage\\\":{\\\"completion_tokens\\\":99}\"},"

@@ -28,7 +28,7 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     , m_exporter(new ClientConfigExporter(this))
     , m_client(new QComboBox(this))
     , m_model(new QComboBox(this))
-    , m_shell(new QCheckBox(tr("As shell &exports (export NAME=value)"), this))
+    , m_shell(new QCheckBox(tr("As shell &commands (export NAME=value, cline auth)"), this))
     , m_preview(new QPlainTextEdit(this))
     , m_status(new QLabel(this))
     , m_copy(new QPushButton(tr("&Copy"), this))
@@ -48,8 +48,8 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_status->setWordWrap(true);
-    m_merge->setToolTip(tr("Add the relay's provider to an existing opencode.json, keeping everything else; "
-                           "the result is shown here and written when you save it"));
+    m_merge->setToolTip(tr("Add the relay's provider to the client's existing config file, keeping everything "
+                           "else; the result is shown here and written when you save it"));
 
     auto *form = new QFormLayout;
     form->addRow(tr("C&lient:"), m_client);
@@ -100,6 +100,20 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     QMetaObject::invokeMethod(this, &ExportDialog::refresh, Qt::QueuedConnection);
 }
 
+namespace {
+
+bool hasShellForm(const QString &client)
+{
+    return client == "claude-code"_L1 || client == "cline"_L1 || client == "qwen"_L1;
+}
+
+bool isMergeable(const QString &client)
+{
+    return client == "opencode"_L1 || client == "codex"_L1 || client == "cline"_L1 || client == "qwen"_L1;
+}
+
+} // namespace
+
 QString ExportDialog::client() const
 {
     return m_client->currentData().toString();
@@ -120,8 +134,8 @@ QString ExportDialog::preview() const
 void ExportDialog::refresh()
 {
     const QString c = client();
-    m_shell->setEnabled(c == "claude-code"_L1);
-    m_merge->setEnabled(c == "opencode"_L1);
+    m_shell->setEnabled(hasShellForm(c));
+    m_merge->setEnabled(isMergeable(c) && !(hasShellForm(c) && m_shell->isChecked()));
     m_copy->setEnabled(false);
     m_save->setEnabled(false);
     if (m_exporter->isRunning()) {
@@ -131,9 +145,9 @@ void ExportDialog::refresh()
     QStringList extra;
     if (const QString model = m_model->currentData().toString(); !model.isEmpty())
         extra << u"--model"_s << model;
-    if (c == "claude-code"_L1 && m_shell->isChecked())
+    if (hasShellForm(c) && m_shell->isChecked())
         extra << u"--shell"_s;
-    if (c == "opencode"_L1 && !m_mergeFile.isEmpty())
+    else if (isMergeable(c) && !m_mergeFile.isEmpty())
         extra << u"--merge"_s << m_mergeFile;
     m_status->setText(tr("Asking the relay for its models…"));
     m_exporter->start(c, extra);
@@ -141,7 +155,8 @@ void ExportDialog::refresh()
 
 void ExportDialog::mergeInto(const QString &file)
 {
-    setClient(u"opencode"_s);
+    if (!isMergeable(client()))
+        setClient(u"opencode"_s);
     m_mergeFile = file;
     refresh();
 }
@@ -155,14 +170,22 @@ QString ExportDialog::defaultFileName() const
         return QDir::home().filePath(u".config/opencode/opencode.json"_s);
     if (c == "pi"_L1)
         return QDir::home().filePath(u".pi/agent/models.json"_s);
+    if (c == "codex"_L1)
+        return QDir::home().filePath(u".codex/config.toml"_s);
+    if (c == "cline"_L1 && !m_shell->isChecked())
+        return QDir::home().filePath(u".cline/data/settings/providers.json"_s);
+    if (c == "qwen"_L1 && !m_shell->isChecked())
+        return QDir::home().filePath(u".qwen/settings.json"_s);
+    if (c != "claude-code"_L1)
+        return QDir::home().filePath(u"switchyard-%1.sh"_s.arg(c));
     return QDir::home().filePath(m_shell->isChecked() ? u"switchyard-claude.sh"_s : u"claude-settings.json"_s);
 }
 
 void ExportDialog::chooseMergeFile()
 {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Merge Into opencode.json"),
-                                                      QDir::home().filePath(u".config/opencode"_s),
-                                                      tr("opencode config (*.json *.jsonc);;All files (*)"));
+    const QString file = QFileDialog::getOpenFileName(this, tr("Merge Into the Client's Config"),
+                                                      QFileInfo(defaultFileName()).absolutePath(),
+                                                      tr("Configs (*.json *.jsonc *.toml);;All files (*)"));
     if (!file.isEmpty())
         mergeInto(file);
 }

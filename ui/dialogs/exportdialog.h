@@ -14,8 +14,9 @@ namespace switchyard {
 class ClientConfigExporter;
 
 // Export Client Config in the window (and from the tray): pick a client, see the config the
-// export command prints for this relay, then copy it, save it, or merge it into an existing
-// opencode.json (the merged result is previewed before Save writes it).
+// export command prints for this relay, then copy it, save it, or merge it into the client's
+// existing config file (opencode, Codex, Cline, Qwen Code; the merged result is previewed
+// before Save writes it).
 class ExportDialog final : public QDialog
 {
     Q_OBJECT
@@ -28,7 +29,8 @@ public:
     ClientConfigExporter *exporter() const { return m_exporter; }
 
     void setClient(const QString &client);
-    // Merges into `file` (opencode) and previews the result; Save then writes it back.
+    // Merges into `file` (for the chosen client when it has a mergeable file, else opencode) and
+    // previews the result; Save then writes it back.
     void mergeInto(const QString &file);
     bool save(const QString &file);
     QString preview() const;

@@ -18,6 +18,9 @@ QList<ClientConfigExporter::Client> ClientConfigExporter::clients()
         {u"opencode"_s, tr("opencode")},
         {u"claude-code"_s, tr("Claude Code")},
         {u"pi"_s, tr("pi")},
+        {u"codex"_s, tr("Codex")},
+        {u"cline"_s, tr("Cline")},
+        {u"qwen"_s, tr("Qwen Code")},
     };
 }
 
