@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs the real clients the end-to-end tests drive (Claude Code, opencode, pi, the openai and
-# @anthropic-ai/sdk packages), exactly as tests/e2e/package-lock.json pins them, into
+# Installs the real clients the end-to-end tests drive (Claude Code, opencode, pi, Codex, Cline,
+# Qwen Code, the openai and @anthropic-ai/sdk packages), exactly as tests/e2e/package-lock.json pins them, into
 # tests/e2e/node_modules. Does nothing when they are there and the lock file has not changed
 # since they were installed, so it is cheap to run before every test run.
 #
-# The first install downloads about 850 MB (Claude Code and opencode ship native binaries);
+# The first install downloads about 1.8 GB (Claude Code, opencode, Codex and Cline ship native
+# binaries);
 # npm's cache (~/.npm, or $npm_config_cache) keeps it for the next clean install.
 set -euo pipefail
 cd "$(dirname "$0")/../tests/e2e"
@@ -23,7 +24,7 @@ fi
 stamp=node_modules/.switchyard-e2e-stamp
 want="$(sha256sum package-lock.json | cut -d' ' -f1) node$node_major"
 complete=yes
-for bin in claude opencode pi; do
+for bin in claude opencode pi codex cline qwen; do
     [ -x "node_modules/.bin/$bin" ] || complete=no
 done
 for pkg in openai @anthropic-ai/sdk undici; do
@@ -37,7 +38,7 @@ fi
 if [ -d node_modules ]; then
     say "package-lock.json changed or node_modules is incomplete: reinstalling"
 else
-    say "installing the pinned clients into $(pwd)/node_modules (about 850 MB the first time)"
+    say "installing the pinned clients into $(pwd)/node_modules (about 1.8 GB the first time)"
 fi
 # opencode's postinstall writes into $HOME: give it a scratch one, but keep npm's own cache.
 scratch=$(mktemp -d)
@@ -55,5 +56,13 @@ if ! cmp -s package-lock.json "$scratch/package-lock.json"; then
     say "npm wanted to change package-lock.json (restored): the pinned versions did not install as locked" >&2
     exit 1
 fi
+# Each client's binary must run here (a native package for another platform would install and
+# then fail at the first test).
+for bin in claude opencode pi codex cline qwen; do
+    if ! HOME="$scratch" timeout 120 "node_modules/.bin/$bin" --version > /dev/null 2>&1; then
+        say "node_modules/.bin/$bin --version failed: the client did not install completely" >&2
+        exit 1
+    fi
+done
 echo "$want" > "$stamp"
 say "installed: $(node -p 'const d=require("./package.json").dependencies; Object.entries(d).map(([k,v])=>k+" "+v).join(", ")')"

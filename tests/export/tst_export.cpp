@@ -1,5 +1,8 @@
 #include "export/claudecodeexport.h"
 #include "cli/exportcommand.h"
+#include "export/clineexport.h"
+#include "export/codexexport.h"
+#include "export/qwenexport.h"
 #include "export/opencodeexport.h"
 #include "export/piexport.h"
 #include "export/relaymodel.h"
@@ -92,6 +95,14 @@ private slots:
     void shellQuote_data();
     void shellQuote();
     void pi();
+    void claudeCodeContextWindow();
+    void codex();
+    void codexMerge_data();
+    void codexMerge();
+    void cline();
+    void clineMerge();
+    void qwen();
+    void qwenMerge();
     void command_data();
     void command();
     void commandWriteIsAtomicAndRefusesInvalidJson();
@@ -467,6 +478,145 @@ void TestExport::pi()
     QCOMPARE(provider.value("compat"_L1).toObject().value("maxTokensField"_L1).toString(), u"max_tokens"_s);
 }
 
+void TestExport::claudeCodeContextWindow()
+{
+    // Claude Code 2.1.197 takes CLAUDE_CODE_MAX_CONTEXT_TOKENS as the window of a model not named
+    // claude-* (its modelUsage.*.contextWindow; e2e_claude-code), and compacts within
+    // CLAUDE_CODE_AUTO_COMPACT_WINDOW.
+    const QJsonObject env = ClaudeCodeExport(u"http://h:1"_s, u"h-m"_s, 65536).settings().value("env"_L1).toObject();
+    QCOMPARE(env.value("CLAUDE_CODE_MAX_CONTEXT_TOKENS"_L1).toString(), u"65536"_s);
+    QCOMPARE(env.value("CLAUDE_CODE_AUTO_COMPACT_WINDOW"_L1).toString(), u"65536"_s);
+    QCOMPARE(env.size(), 15);
+}
+
+void TestExport::codex()
+{
+    const CodexExport exporter(u"http://h:1"_s, u"switchyard"_s, u"h-a"_s,
+                               {model(u"h-a"_s, 65536), model(u"h-b"_s, 8192), model(u"h-c"_s)});
+    const QString toml = exporter.toml();
+    for (const QString line : {u"model = \"h-a\""_s, u"model_provider = \"switchyard\""_s, u"model_context_window = 65536"_s,
+                               u"[model_providers.switchyard]"_s, u"base_url = \"http://h:1/v1\""_s,
+                               u"env_key = \"SWITCHYARD_API_KEY\""_s, u"wire_api = \"responses\""_s,
+                               u"request_max_retries = 1"_s, u"stream_max_retries = 0"_s,
+                               u"#   codex -m h-b -c model_context_window=8192"_s, u"#   codex -m h-c"_s}) {
+        QVERIFY2(toml.split(u'\n').contains(line), qPrintable(line + u"\n"_s + toml));
+    }
+    // The top-level keys come before the first table, or TOML puts them in it.
+    QVERIFY(toml.indexOf("model_context_window"_L1) < toml.indexOf(u'['));
+    // No window for a model whose context the relay does not know.
+    QVERIFY(!CodexExport(u"http://h:1"_s, u"p"_s, u"h-c"_s, {model(u"h-c"_s)}).toml().contains("model_context_window"_L1));
+    QCOMPARE(CodexExport::tomlString(u"a\"b\\c"_s), u"\"a\\\"b\\\\c\""_s);
+}
+
+void TestExport::codexMerge_data()
+{
+    QTest::addColumn<QByteArray>("existing");
+    QTest::addColumn<QByteArray>("expected");
+    const QByteArray table = "[model_providers.switchyard]\nname = \"Switchyard (http://h:1)\"\nbase_url = \"http://h:1/v1\"\n"
+                             "env_key = \"SWITCHYARD_API_KEY\"\nwire_api = \"responses\"\nrequest_max_retries = 1\n"
+                             "stream_max_retries = 0\n";
+    QTest::newRow("empty") << QByteArray()
+                           << "model = \"h-a\"\nmodel_provider = \"switchyard\"\nmodel_context_window = 4096\n\n" + table;
+    QTest::newRow("the user's model stays, ours is replaced, theirs kept")
+        << QByteArray("# mine\nmodel = \"gpt-5\"\napproval_policy = \"never\"\n\n[model_providers.switchyard]\nbase_url = \"old\"\n"
+                      "[model_providers.switchyard.http_headers]\nX = \"y\"\n\n[model_providers.other]\nname = \"o\"\n"
+                      "prompt = \"\"\"\n[not.a.table]\n\"\"\"\n")
+        << "# mine\nmodel = \"gpt-5\"\napproval_policy = \"never\"\nmodel_provider = \"switchyard\"\nmodel_context_window = 4096\n\n"
+           "[model_providers.other]\nname = \"o\"\nprompt = \"\"\"\n[not.a.table]\n\"\"\"\n\n" + table;
+    QTest::newRow("a quoted header is ours too")
+        << QByteArray("model = \"m\"\nmodel_provider = \"x\"\nmodel_context_window = 1\n[ model_providers . \"switchyard\" ]\nname = \"n\"\n")
+        << "model = \"m\"\nmodel_provider = \"x\"\nmodel_context_window = 1\n\n" + table;
+}
+
+void TestExport::codexMerge()
+{
+    QFETCH(QByteArray, existing);
+    QFETCH(QByteArray, expected);
+    const CodexExport exporter(u"http://h:1"_s, u"switchyard"_s, u"h-a"_s, {model(u"h-a"_s, 4096)});
+    QByteArray merged;
+    QString error;
+    QVERIFY2(exporter.merge(existing, u"config.toml"_s, &merged, &error), qPrintable(error));
+    QCOMPARE(merged, expected);
+    // Merging again changes nothing.
+    QByteArray again;
+    QVERIFY(exporter.merge(merged, u"config.toml"_s, &again, &error));
+    QCOMPARE(again, merged);
+    // A multi-line string left open: nothing is changed.
+    QVERIFY(!exporter.merge("x = \"\"\"\n[y]\n", u"config.toml"_s, &merged, &error));
+    QVERIFY2(error.startsWith("config.toml:"_L1), qPrintable(error));
+}
+
+void TestExport::cline()
+{
+    const ClineExport exporter(u"http://h:1"_s, model(u"h-a"_s, 65536), QDateTime(QDate(2026, 12, 2), QTime(4, 0), Qt::UTC));
+    const QJsonObject providers = exporter.providersJson();
+    QCOMPARE(providers.value("lastUsedProvider"_L1).toString(), u"openai-compatible"_s);
+    const QJsonObject entry = providers.value("providers"_L1).toObject().value("openai-compatible"_L1).toObject();
+    QCOMPARE(entry.value("updatedAt"_L1).toString(), u"2026-12-02T04:00:00.000Z"_s);
+    QCOMPARE(entry.value("tokenSource"_L1).toString(), u"manual"_s);
+    const QJsonObject settings = entry.value("settings"_L1).toObject();
+    QCOMPARE(settings.value("provider"_L1).toString(), u"openai-compatible"_s);
+    QCOMPARE(settings.value("model"_L1).toString(), u"h-a"_s);
+    QCOMPARE(settings.value("baseUrl"_L1).toString(), u"http://h:1/v1"_s);
+    QCOMPARE(settings.value("contextWindow"_L1).toInt(), 65536);
+    QCOMPARE(settings.value("maxTokens"_L1).toInt(), 16384);
+    QCOMPARE(exporter.authCommand(), u"cline auth -p openai-compatible -k switchyard -m h-a -b http://h:1/v1\n"_s);
+    QCOMPARE(ClineExport::globalSettings(), (QJsonObject{{"telemetryOptOut"_L1, true}, {"autoUpdateEnabled"_L1, false}}));
+    QVERIFY(!ClineExport(u"http://h:1"_s, model(u"h-b"_s)).providerSettings().contains("contextWindow"_L1));
+}
+
+void TestExport::clineMerge()
+{
+    const ClineExport exporter(u"http://h:1"_s, model(u"h-a"_s, 4096));
+    const QByteArray mine = R"({"version": 1, "lastUsedProvider": "anthropic", "modes": {"voiceInput": {"providerId": "x", "modelId": "y"}},
+ "providers": {"anthropic": {"settings": {"provider": "anthropic", "apiKey": "k"}, "updatedAt": "u", "tokenSource": "manual"}}})";
+    QByteArray merged;
+    QString error;
+    QVERIFY2(exporter.mergeProviders(mine, u"providers.json"_s, &merged, &error), qPrintable(error));
+    const QJsonObject o = parseObject(merged);
+    QCOMPARE(o.value("lastUsedProvider"_L1).toString(), u"openai-compatible"_s);
+    QVERIFY(o.value("modes"_L1).toObject().contains("voiceInput"_L1));
+    QVERIFY(o.value("providers"_L1).toObject().contains("anthropic"_L1));
+    QCOMPARE(o.value("providers"_L1).toObject().value("openai-compatible"_L1).toObject().value("settings"_L1).toObject()
+                 .value("contextWindow"_L1).toInt(), 4096);
+    QVERIFY(ClineExport::mergeGlobalSettings(R"({"telemetryOptOut": false, "theme": "dark"})", u"g.json"_s, &merged, &error));
+    QCOMPARE(parseObject(merged), (QJsonObject{{"telemetryOptOut"_L1, true}, {"theme"_L1, "dark"_L1}, {"autoUpdateEnabled"_L1, false}}));
+    QVERIFY(!exporter.mergeProviders(R"({"providers": []})", u"providers.json"_s, &merged, &error));
+    QVERIFY2(error.contains("providers.json:1"_L1) && error.contains("\"providers\""_L1), qPrintable(error));
+}
+
+void TestExport::qwen()
+{
+    const QwenExport exporter(u"http://h:1"_s, model(u"h-a"_s, 32768));
+    const QJsonObject settings = exporter.settings();
+    const QJsonObject auth = settings.value("security"_L1).toObject().value("auth"_L1).toObject();
+    QCOMPARE(auth.value("selectedType"_L1).toString(), u"openai"_s);
+    QCOMPARE(auth.value("baseUrl"_L1).toString(), u"http://h:1/v1"_s);
+    QVERIFY(!auth.value("apiKey"_L1).toString().isEmpty());
+    const QJsonObject model = settings.value("model"_L1).toObject();
+    QCOMPARE(model.value("name"_L1).toString(), u"h-a"_s);
+    QCOMPARE(model.value("generationConfig"_L1).toObject().value("contextWindowSize"_L1).toInt(), 32768);
+    QCOMPARE(settings.value("privacy"_L1).toObject().value("usageStatisticsEnabled"_L1), QJsonValue(false));
+    QCOMPARE(settings.value("general"_L1).toObject().value("enableAutoUpdate"_L1), QJsonValue(false));
+    QCOMPARE(exporter.shell(), u"export OPENAI_BASE_URL=http://h:1/v1\nexport OPENAI_API_KEY=switchyard\nexport OPENAI_MODEL=h-a\n"_s);
+}
+
+void TestExport::qwenMerge()
+{
+    const QwenExport exporter(u"http://h:1"_s, model(u"h-a"_s, 32768));
+    QByteArray merged;
+    QString error;
+    QVERIFY2(exporter.merge(R"({"ui": {"theme": "x"}, "model": {"name": "old", "sessionTokenLimit": 5}})", u"s.json"_s, &merged,
+                            &error), qPrintable(error));
+    const QJsonObject o = parseObject(merged);
+    QCOMPARE(o.value("ui"_L1).toObject().value("theme"_L1).toString(), u"x"_s);
+    QCOMPARE(o.value("model"_L1).toObject().value("name"_L1).toString(), u"h-a"_s);
+    QCOMPARE(o.value("model"_L1).toObject().value("sessionTokenLimit"_L1).toInt(), 5);
+    QVERIFY(merged.startsWith("{\n  \"ui\""));   // the user's order
+    QVERIFY(!exporter.merge("{\"model\": 3}", u"s.json"_s, &merged, &error));
+    QVERIFY2(error.contains("s.json:1"_L1), qPrintable(error));
+}
+
 void TestExport::command_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -475,7 +625,7 @@ void TestExport::command_data()
     QTest::addColumn<QString>("inErr");
 
     QTest::newRow("help") << QStringList{u"--help"_s} << 0 << u"claude-code"_s << QString();
-    QTest::newRow("no client") << QStringList{} << 2 << QString() << u"opencode, claude-code or pi"_s;
+    QTest::newRow("no client") << QStringList{} << 2 << QString() << u"opencode, claude-code, pi, codex, cline or qwen"_s;
     QTest::newRow("bad client") << QStringList{u"vim"_s} << 2 << QString() << u"vim"_s;
     QTest::newRow("opencode") << QStringList{u"opencode"_s} << 0 << u"\"3090-q38-27b\""_s << QString();
     QTest::newRow("opencode --models")
@@ -495,6 +645,22 @@ void TestExport::command_data()
     QTest::newRow("--write without --merge") << QStringList{u"opencode"_s, u"--write"_s} << 2 << QString()
                                              << u"--merge"_s;
     QTest::newRow("pi") << QStringList{u"pi"_s, u"--provider"_s, u"lan"_s} << 0 << u"\"lan\""_s << QString();
+    QTest::newRow("claude-code knows the window")
+        << QStringList{u"claude-code"_s} << 0 << u"\"CLAUDE_CODE_MAX_CONTEXT_TOKENS\": \"131072\""_s << QString();
+    QTest::newRow("codex") << QStringList{u"codex"_s, u"--model"_s, u"3090-flint-40b"_s} << 0
+                           << u"model_context_window = 65536"_s << QString();
+    QTest::newRow("codex, a model of an engine not running")
+        << QStringList{u"codex"_s, u"--model"_s, u"a9-q38-27b-128k"_s} << 0 << u"model_context_window = 131072"_s << QString();
+    QTest::newRow("cline") << QStringList{u"cline"_s} << 0 << u"\"contextWindow\": 131072"_s << QString();
+    QTest::newRow("cline --shell") << QStringList{u"cline"_s, u"--shell"_s} << 0
+                                   << u"cline auth -p openai-compatible -k switchyard -m 3090-qwen38-27b -b http://127.0.0.1:18766/v1\n"_s
+                                   << QString();
+    QTest::newRow("cline --settings") << QStringList{u"cline"_s, u"--settings"_s} << 0 << u"\"telemetryOptOut\": true"_s << QString();
+    QTest::newRow("qwen") << QStringList{u"qwen"_s} << 0 << u"\"contextWindowSize\": 131072"_s << QString();
+    QTest::newRow("qwen --shell") << QStringList{u"qwen"_s, u"--shell"_s} << 0 << u"export OPENAI_MODEL=3090-qwen38-27b\n"_s << QString();
+    QTest::newRow("--settings is cline's") << QStringList{u"qwen"_s, u"--settings"_s} << 2 << QString() << u"--settings"_s;
+    QTest::newRow("--shell with --merge") << QStringList{u"qwen"_s, u"--shell"_s, u"--merge"_s, u"x"_s} << 2 << QString()
+                                          << u"--shell"_s;
     QTest::newRow("bad base url") << QStringList{u"pi"_s, u"--base-url"_s, u"ftp://x"_s} << 2 << QString()
                                   << u"ftp://x"_s;
     QTest::newRow("unknown option") << QStringList{u"pi"_s, u"--frobnicate"_s} << 2 << QString() << u"frobnicate"_s;
@@ -519,7 +685,7 @@ void TestExport::command()
     QVERIFY2(r.code == code, qPrintable(r.err));
     QVERIFY2(r.out.contains(inOut), qPrintable(r.out));
     QVERIFY2(r.err.contains(inErr), qPrintable(r.err));
-    if (code == 0 && !arguments.contains("--help"_L1) && !arguments.contains("--shell"_L1))
+    if (code == 0 && !arguments.contains("--help"_L1) && !arguments.contains("--shell"_L1) && !arguments.contains("codex"_L1))
         QVERIFY(!parseObject(r.out.toUtf8()).isEmpty());
 }
 

@@ -1,7 +1,7 @@
 // How each real client is run headless and offline (see docs/CLIENTS.md), and how its outcome
 // is read.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { baseEnv, clientBin, exportConfig, jsonLines, runClient } from './harness.mjs';
 
@@ -99,4 +99,91 @@ export function piLastAssistant(run) {
 
 export function piText(message) {
   return (message?.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('');
+}
+
+// ---- Codex
+
+// Writes `switchyard export codex` output, unmodified, to HOME/.codex/config.toml.
+export async function installCodexConfig(t, home, exportArgs) {
+  const dir = path.join(home, '.codex');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'config.toml'), await exportConfig(t, ['codex', ...exportArgs]));
+  return dir;
+}
+
+// `codex exec` runs one turn headless; --disable plugins keeps its plugin sync from calling the
+// internet at start. The exported provider sends $SWITCHYARD_API_KEY, which must be set.
+export function runCodex(t, home, { prompt = 'say hi', timeoutMs = 90000 } = {}) {
+  return runClient(t, clientBin('codex'), ['exec', '--skip-git-repo-check', '--disable', 'plugins', '--json', prompt], {
+    env: baseEnv(home, { CODEX_HOME: path.join(home, '.codex'), SWITCHYARD_API_KEY: 'switchyard' }),
+    cwd: path.join(home, 'project'), timeoutMs,
+  });
+}
+
+// The text of Codex's agent messages in `codex exec --json` output.
+export function codexText(run) {
+  return jsonLines(run.stdout).filter((e) => e.type === 'item.completed' && e.item?.type === 'agent_message')
+    .map((e) => e.item.text).join('');
+}
+
+// The context window Codex used, from its session file (turn_context.model_context_window:
+// the configured window less the 5 % Codex keeps free).
+export function codexContextWindows(home) {
+  const sessions = path.join(home, '.codex', 'sessions');
+  const files = existsSync(sessions) ? readdirSync(sessions, { recursive: true }).filter((f) => String(f).endsWith('.jsonl')) : [];
+  const windows = [];
+  for (const f of files) {
+    for (const m of readFileSync(path.join(sessions, String(f)), 'utf8').matchAll(/"model_context_window":(\d+)/g))
+      windows.push(Number(m[1]));
+  }
+  return windows;
+}
+
+// ---- Cline
+
+// Writes `switchyard export cline` (providers.json) and `--settings` (global-settings.json),
+// unmodified, to HOME/.cline/data/settings.
+export async function installClineConfig(t, home, exportArgs) {
+  const dir = path.join(home, '.cline', 'data', 'settings');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'providers.json'), await exportConfig(t, ['cline', ...exportArgs]));
+  writeFileSync(path.join(dir, 'global-settings.json'), await exportConfig(t, ['cline', '--settings', ...exportArgs]));
+  return dir;
+}
+
+export function runCline(t, home, { prompt = 'say hi', timeoutMs = 120000 } = {}) {
+  return runClient(t, clientBin('cline'), ['--json', prompt], {
+    env: baseEnv(home), cwd: path.join(home, 'project'), timeoutMs,
+  });
+}
+
+// The run_result line `cline --json` prints last: finishReason, text, model.info.contextWindow.
+export function clineResult(run) {
+  return jsonLines(run.stdout).filter((e) => e.type === 'run_result').at(-1);
+}
+
+// ---- Qwen Code
+
+// Writes `switchyard export qwen` output, unmodified, to HOME/.qwen/settings.json.
+export async function installQwenSettings(t, home, exportArgs) {
+  const dir = path.join(home, '.qwen');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'settings.json'), await exportConfig(t, ['qwen', ...exportArgs]));
+  return dir;
+}
+
+export function runQwen(t, home, { prompt = 'say hi', timeoutMs = 120000 } = {}) {
+  return runClient(t, clientBin('qwen'), ['-p', prompt, '--output-format', 'json'], {
+    env: baseEnv(home), cwd: path.join(home, 'project'), timeoutMs,
+  });
+}
+
+// The "result" entry of `qwen -p --output-format json` (a JSON array of its events).
+export function qwenResult(run) {
+  try {
+    const events = JSON.parse(run.stdout.trim() || '[]');
+    return (Array.isArray(events) ? events : [events]).filter((e) => e.type === 'result').at(-1);
+  } catch {
+    return undefined;
+  }
 }

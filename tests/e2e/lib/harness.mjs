@@ -180,7 +180,7 @@ export async function startFake(t, { models, loaded = [], extraArgs = [] }) {
       });
     },
     async inferenceRequests() {
-      return (await this.requests()).filter((r) => r.method === 'POST' && /\/(chat\/completions|messages)$/.test(r.path));
+      return (await this.requests()).filter((r) => r.method === 'POST' && /\/(chat\/completions|messages|responses)$/.test(r.path));
     },
     async reset() {
       await fetch(`${url}/__fake/reset`, { method: 'POST', signal: AbortSignal.timeout(5000) });

@@ -3,17 +3,20 @@
 // relay's journal (refusals.test.mjs with the fake router, dead-llama.test.mjs with the real
 // llama-server).
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
-import { baseEnv, scratchDir, scratchHome, startRecorder } from './harness.mjs';
-import { claudeEnv, installClaudeSettings, installOpencodeConfig, installPiModels, piLastAssistant, runClaude, runOpencode, runPi } from './clients.mjs';
+import { baseEnv, freePortWhere, scratchDir, scratchHome, startFake, startRecorder, startRelay } from './harness.mjs';
+import {
+  claudeEnv, clineResult, installClaudeSettings, installClineConfig, installCodexConfig, installOpencodeConfig, installPiModels,
+  installQwenSettings, piLastAssistant, qwenResult, runClaude, runCline, runCodex, runOpencode, runPi, runQwen,
+} from './clients.mjs';
 
 // A port with none of the digits opencode and pi retry on (see refusal-words.test.mjs).
 export const RETRY_DIGITS = /429|500|502|503|504|524/;
 
-export const isInference = (r) => r.method === 'POST' && /\/(chat\/completions|messages)$/.test(r.path);
+export const isInference = (r) => r.method === 'POST' && /\/(chat\/completions|messages|responses)$/.test(r.path);
 
 // A model list for `switchyard export --list`, naming a model the relay will refuse.
 function listFile(t, alias) {
@@ -66,7 +69,35 @@ export const CLIENTS = {
     const message = piLastAssistant(run);
     return { gaveUp: !run.timedOut && message?.stopReason === 'error', detail: `${run.ms} ms: ${JSON.stringify(message)?.slice(0, 500)}` };
   },
+  async codex(t, baseUrl, model) {
+    const home = scratchHome(t);
+    await installCodexConfig(t, home, ['--base-url', baseUrl, '--model', model, '--list', listFile(t, model)]);
+    const run = await runCodex(t, home, { timeoutMs: 90000 });
+    return { gaveUp: !run.timedOut && run.code !== 0, detail: `exit ${run.code} after ${run.ms} ms: ${run.stdout.slice(-500)} ${run.stderr.slice(-500)}` };
+  },
+  async cline(t, baseUrl, model) {
+    const home = scratchHome(t);
+    await installClineConfig(t, home, ['--base-url', baseUrl, '--model', model, '--list', listFile(t, model)]);
+    const run = await runCline(t, home, { timeoutMs: 120000 });
+    const result = clineResult(run);
+    return { gaveUp: !run.timedOut && result?.finishReason === 'error', detail: `exit ${run.code} after ${run.ms} ms: ${JSON.stringify(result)?.slice(0, 500)}` };
+  },
+  async qwen(t, baseUrl, model) {
+    const home = scratchHome(t);
+    await installQwenSettings(t, home, ['--base-url', baseUrl, '--model', model, '--list', listFile(t, model)]);
+    const run = await runQwen(t, home, { timeoutMs: 120000 });
+    const result = qwenResult(run);
+    return { gaveUp: !run.timedOut && result?.is_error === true, detail: `exit ${run.code} after ${run.ms} ms: ${JSON.stringify(result)?.slice(0, 500)} ${run.stderr.slice(-300)}` };
+  },
 };
+
+// The clients refusals.test.mjs runs; codex, cline and qwen have a file each.
+export const FIRST_CLIENTS = ['openai', 'anthropic', 'claude-code', 'claude-code-env', 'opencode', 'pi'];
+
+// The status a client sees for a refusal that comes before any answer: Codex sends a request
+// again after anything but a 400, so the relay tells it a 404, 423 or 424 as a 400 (the body
+// names the real one; docs/CLIENTS.md).
+export const sentStatus = (client, kase) => (client === 'codex' && !kase.late ? 400 : kase.status);
 
 // Where the exported settings cannot help: Claude Code sends a streaming request that met a 404
 // once more without streaming, in 2.1.197 and in 2.1.332 alike, whatever its settings say (the
@@ -106,9 +137,10 @@ function expectAttempts(client, kase, attempts) {
 // Runs every client against every case: `kase.model(client)` names the model; `kase.trigger(st,
 // client, model, recorder)`, if given, runs alongside the client (it makes the late refusal
 // happen).
-export function runCases(t, relay, kases) {
+export function runCases(t, relay, kases, clients = FIRST_CLIENTS) {
   const runs = [];
-  for (const [client, run] of Object.entries(CLIENTS)) {
+  for (const client of clients) {
+    const run = CLIENTS[client];
     for (const kase of kases) {
       const model = kase.model(client);
       runs.push(t.test(`${client}: ${kase.status} (${kase.what})`, async (st) => {
@@ -124,12 +156,13 @@ export function runCases(t, relay, kases) {
         // After the early 200 the refusal is an event in the stream (the journal says why); a
         // request without streaming waits for its status, and so does one that comes after
         // the refusal (opencode's second call).
+        const status = sentStatus(client, kase);
         for (const r of attempts)
-          assert.ok([kase.status, kase.late && r.json.stream === true ? 200 : kase.status].includes(r.answer?.status), lines);
+          assert.ok([status, kase.late && r.json.stream === true ? 200 : status].includes(r.answer?.status), lines);
         if (kase.late)
           assert.ok(attempts.some((r) => r.answer.status === 200), `the refusal came after the early 200:\n${lines}`);
         for (const e of logged) {
-          assert.ok(e.status === kase.status || (kase.late && e.status === 200), lines);
+          assert.ok(e.status === status || (kase.late && e.status === 200), lines);
           if (e.status === 200)
             assert.match(e.line, kase.reason);
         }
@@ -141,4 +174,110 @@ export function runCases(t, relay, kases) {
     }
   }
   return Promise.all(runs);
+}
+
+// The relay's refusals before it answers (404, 424, 423), each client run against each.
+export async function refuseBeforeAnswering(t, clients = FIRST_CLIENTS) {
+  const fake = await startFake(t, { models: ['flint-40b'], loaded: ['flint-40b'] });
+  // The relay names the host's address in its 424; a port such as 45029 would by itself make
+  // opencode and pi retry (refusal-words.test.mjs), so this one has no such digits.
+  const closedPort = await freePortWhere((port) => !RETRY_DIGITS.test(String(port)));
+  // A second box whose GPU a lease owns; one model per client so each run is counted apart.
+  const busy = await startFake(t, { models: clients, loaded: [] });
+  const relay = await startRelay(t, { upstreams: { h1: fake.url, down: `http://127.0.0.1:${closedPort}`, busy: busy.url } });
+  await relay.waitForModels(['h1-flint-40b', ...clients.map((c) => `busy-${c}`)]);
+  const lease = await fetch(`${relay.url}/admin/hosts/busy/lease`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ owner: 'e2e bench queue', ttl_s: 600 }),
+    signal: AbortSignal.timeout(5000),
+  });
+  assert.equal(lease.status, 200, await lease.text());
+
+  await runCases(t, relay, [
+    { status: 404, what: 'unknown model', model: (client) => `h1-nope-${client}` },
+    { status: 424, what: 'host down', model: (client) => `down-m-${client}` },
+    { status: 423, what: 'host leased', model: (client) => `busy-${client}` },
+  ], clients);
+  assert.ok(fake.child.lines.length >= 1);
+  assert.equal((await fake.inferenceRequests()).length, 0, 'no refused request reached the box');
+  assert.equal((await busy.inferenceRequests()).length, 0, 'no request reached the leased box');
+}
+
+// Waits (bounded) for a file the engine writes when it starts.
+async function readWhenThere(file, ms) {
+  const deadline = Date.now() + ms;
+  while (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
+    if (Date.now() > deadline)
+      throw new Error(`${file} was not written within ${ms} ms: the engine did not start`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+// The relay's refusals after its early 200, as an SSE error event: the engine dies while it
+// starts (424), a lease is taken while the request waits (423).
+export async function refuseAfterEarly200(t, clients = FIRST_CLIENTS) {
+  // One `local` host per client and case, whose engine never answers /health: every request
+  // waits for the switch, and gets the relay's 200 and SSE comments after 0.3 s.
+  //   gone_*: the test kills the engine once the early 200 is out, so the switch fails (424). The
+  //           engine's second start fails at once: a repeat gets its 424 without waiting.
+  //   held_*: the test asks for the host's lease once the early 200 is out (423).
+  const dir = scratchDir(t, 'switchyard-e2e-late-');
+  const hosts = {};
+  // Host names take no '-' (an alias is `<host>-<key>`).
+  const host = (kind, client) => `${kind}_${client.replaceAll('-', '_')}`;
+  const engineUrl = async () => `http://127.0.0.1:${await freePortWhere((port) => !RETRY_DIGITS.test(String(port)))}`;
+  for (const client of clients) {
+    const pidFile = path.join(dir, `${host('gone', client)}.pid`);
+    hosts[host('gone', client)] = { driver: 'local', engines: { main: {
+      url: await engineUrl(), models: ['m'], start_timeout_s: 120,
+      argv: ['/bin/sh', '-c', `if [ -e '${pidFile}' ]; then exit 3; fi; echo $$ > '${pidFile}'; exec sleep 300`],
+    } } };
+    hosts[host('held', client)] = { driver: 'local', engines: { main: {
+      url: await engineUrl(), models: ['m'], start_timeout_s: 120, argv: ['/bin/sh', '-c', 'exec sleep 300'],
+    } } };
+  }
+  const relay = await startRelay(t, { config: {
+    state_dir: path.join(dir, 'state'), hosts, waiting: { early_200_after_s: 0.3, comment_every_s: 0.3 },
+  } });
+  await relay.waitForModels(Object.keys(hosts).map((h) => `${h}-m`));
+
+  // When it does not come, the error says what the recorder and the relay saw instead.
+  const earlyAnswer = (recorder, model) =>
+    recorder.waitFor((r) => isInference(r) && r.json?.model === model && r.answer?.status === 200, 45000, `the early 200 for ${model}`)
+      .catch((e) => {
+        const host = model.slice(0, model.lastIndexOf('-'));
+        const seen = recorder.seen.map((r) => `${r.method} ${r.path} model=${r.json?.model} -> ${r.answer?.status ?? 'no answer yet'}`);
+        const said = relay.child.lines.filter((l) => l.includes(host));
+        throw new Error(`${e.message}\nthe recorder saw:\n${seen.join('\n')}\nthe relay said about ${host}:\n${said.join('\n')}`);
+      });
+  await runCases(t, relay, [
+    {
+      status: 424, late: true, what: 'the engine dies while it starts', reason: /err="switching host gone_\S+ to engine main failed/,
+      model: (client) => `${host('gone', client)}-m`,
+      trigger: async (st, client, model, recorder) => {
+        await earlyAnswer(recorder, model);
+        process.kill(Number(await readWhenThere(path.join(dir, `${host('gone', client)}.pid`), 10000)), 'SIGKILL');
+      },
+    },
+    {
+      status: 423, late: true, what: 'a lease is taken while it waits', reason: /err="host held_\S+ is leased by/,
+      model: (client) => `${host('held', client)}-m`,
+      trigger: async (st, client, model, recorder) => {
+        await earlyAnswer(recorder, model);
+        // The relay refuses the waiting requests as soon as the lease is asked for, and logs
+        // it; the lease's own answer waits until the GPU is free, which the engine that never
+        // comes up does not make it (it would answer 409 when the lease's time is up).
+        const leaseTaken = relay.child.waitForLine(new RegExp(`host ${host('held', client)}: GPU lease taken by`), 10000);
+        const asking = new AbortController();
+        st.after(() => asking.abort());
+        fetch(`${relay.url}/admin/hosts/${host('held', client)}/lease`, {
+          method: 'POST', headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ owner: 'e2e bench queue', ttl_s: 600 }),
+          signal: asking.signal,
+        }).catch(() => { /* aborted at the end */ });
+        await leaseTaken;
+      },
+    },
+  ], clients);
 }

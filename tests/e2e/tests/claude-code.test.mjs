@@ -27,7 +27,7 @@ test('claude -p completes a turn through the relay', async (t) => {
 });
 
 test('the exported claude-code settings, unmodified, complete a turn with only the alias', async (t) => {
-  const { fake, relay } = await fleet(t);
+  const { fake, relay } = await fleet(t, ['--model-ctx', 'flint-40b=65536']);
   const home = scratchHome(t);
   await installClaudeSettings(t, home, ['--base-url', relay.url, '--model', ALIAS]);
 
@@ -37,6 +37,12 @@ test('the exported claude-code settings, unmodified, complete a turn with only t
   assert.equal(result.is_error, false, `claude reported: ${result.result}`);
   assert.equal(run.code, 0, run.stderr);
   assert.match(result.result, /tok0 tok1/);
+  // The engine's n_ctx, not the 200,000 tokens Claude Code assumes for a model it does not know
+  // (CLAUDE_CODE_MAX_CONTEXT_TOKENS in the exported env).
+  const usage = Object.entries(result.modelUsage ?? {});
+  assert.ok(usage.length >= 1, JSON.stringify(result).slice(0, 2000));
+  for (const [model, u] of usage)
+    assert.equal(u.contextWindow, 65536, `${model}: ${JSON.stringify(u)}`);
 
   await relay.waitForPosts(1, (e) => e.model !== '');   // journal lines follow within 10 ms
   const asked = relay.journal().filter((e) => e.model !== '');

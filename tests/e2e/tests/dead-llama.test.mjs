@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freePortWhere, startLlamaServer, startRelay } from '../lib/harness.mjs';
-import { CLIENTS, RETRY_DIGITS, runCases } from '../lib/refusalcases.mjs';
+import { FIRST_CLIENTS, RETRY_DIGITS, runCases } from '../lib/refusalcases.mjs';
 
 test('a killed llama-server: 424 in each shape, one attempt per client', { concurrency: true }, async (t) => {
   // The 424 names the box's address: a port with digits opencode and pi retry on would make
@@ -13,7 +13,7 @@ test('a killed llama-server: 424 in each shape, one attempt per client', { concu
   const port = await freePortWhere((p) => !RETRY_DIGITS.test(String(p)));
   // One model per client, so that each run is counted apart in the journal, and one for the
   // test's own requests.
-  const names = [...Object.keys(CLIENTS), 'probe'];
+  const names = [...FIRST_CLIENTS, 'probe'];
   const llama = await startLlamaServer(t, { port, models: Object.fromEntries(names.map((n) => [n, 'tiny-llama-a'])) });
   const relay = await startRelay(t, { upstreams: { box: llama.url } });
   const aliases = names.map((n) => `box-${n}`);
