@@ -807,9 +807,8 @@ Befehle:
 <context>
     <name>export</name>
     <message numerus="yes">
-        <location filename="../src/cli/exportcommand.cpp" line="+281"/>
         <source>wrote %1 (provider &quot;%2&quot;, %n model(s))</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>%1 geschrieben (Provider &quot;%2&quot;, %n Modell)</numerusform>
             <numerusform>%1 geschrieben (Provider &quot;%2&quot;, %n Modelle)</numerusform>
         </translation>
@@ -818,6 +817,21 @@ Befehle:
         <location filename="../src/export/relaymodel.cpp" line="+51"/>
         <source>the model list is not a JSON object with a &quot;data&quot; array</source>
         <translation>die Modellliste ist kein JSON-Objekt mit einem &quot;data&quot;-Array</translation>
+    </message>
+    <message>
+        <location filename="../src/export/orderedjson.cpp" line="+184"/>
+        <source>%1:%2: not valid JSON (%3); nothing was changed</source>
+        <translation>%1:%2: kein gültiges JSON (%3); nichts wurde geändert</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1:%2: expected a JSON object at the top; nothing was changed</source>
+        <translation>%1:%2: oben ein JSON-Objekt erwartet; nichts wurde geändert</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1:%2: &quot;%3&quot; is not an object; nothing was changed</source>
+        <translation>%1:%2: &quot;%3&quot; ist kein Objekt; nichts wurde geändert</translation>
     </message>
 </context>
 <context>
@@ -1033,7 +1047,6 @@ Optionen:
         <translation>Engines werden gestoppt</translation>
     </message>
     <message>
-        <location filename="../src/cli/exportcommand.cpp" line="-243"/>
         <source>Usage: switchyard export opencode|claude-code|pi [options]
 
 Prints a client config that points at the relay, with the models the relay lists now
@@ -1068,7 +1081,7 @@ Examples:
   switchyard export claude-code --model 3090-flint-40b --shell &gt;&gt; ~/.profile
   switchyard export pi &gt; ~/.pi/agent/models.json
 </source>
-        <translation>Aufruf: switchyard export opencode|claude-code|pi [Optionen]
+        <translation type="vanished">Aufruf: switchyard export opencode|claude-code|pi [Optionen]
 
 Gibt eine Client-Konfiguration aus, die auf das Relay zeigt, mit den Modellen, die das Relay
 jetzt aufführt (GET /v1/models). Geschrieben wird nur, wenn du es mit --write verlangst.
@@ -1105,7 +1118,7 @@ Beispiele:
 </translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location filename="../src/cli/exportcommand.cpp" line="+107"/>
         <source>--base-url wants an http:// or https:// URL, not &apos;%1&apos;</source>
         <translation>--base-url erwartet eine http://- oder https://-URL, nicht &apos;%1&apos;</translation>
     </message>
@@ -1130,22 +1143,138 @@ Beispiele:
         <translation>%1 lässt sich nicht lesen: %2</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>see switchyard export --help</source>
         <translation>siehe switchyard export --help</translation>
     </message>
     <message>
-        <location line="+12"/>
         <source>name one client: opencode, claude-code or pi</source>
-        <translation>einen Client nennen: opencode, claude-code oder pi</translation>
+        <translation type="vanished">einen Client nennen: opencode, claude-code oder pi</translation>
     </message>
     <message>
-        <location line="+3"/>
         <source>unknown client %1: use opencode, claude-code or pi</source>
-        <translation>unbekannter Client %1: opencode, claude-code oder pi verwenden</translation>
+        <translation type="vanished">unbekannter Client %1: opencode, claude-code oder pi verwenden</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-156"/>
+        <source>Usage: switchyard export opencode|claude-code|pi|codex|cline|qwen [options]
+
+Prints a client config that points at the relay, with the models the relay lists now
+(GET /v1/models). Nothing is written unless you ask for it with --write.
+
+  opencode      an opencode.json with a &quot;switchyard&quot; provider for every alias. Model keys
+                leave out the words opencode chooses samplers by (qwen, minimax-m2, gemini,
+                kimi-k2.5, deepseek-v4-flash, ...): 3090-qwen38-27b becomes the key 3090-q38-27b
+                with &quot;id&quot;: &quot;3090-qwen38-27b&quot;. Context and output limits come from the host.
+  claude-code   the &quot;env&quot; block for ~/.claude/settings.json: the base URL, a placeholder token,
+                every model variable Claude Code reads set to one alias, no traffic to the
+                internet, and no second, non-streaming try of a request that failed.
+  pi            pi&apos;s models.json (~/.pi/agent/models.json) with a &quot;switchyard&quot; provider.
+  codex         a config.toml for Codex ($CODEX_HOME/config.toml, ~/.codex by default): a
+                [model_providers.switchyard] table on the Responses API, the model and its context
+                window, and retries that never repeat a refusal. Codex sends $SWITCHYARD_API_KEY
+                as the key: set it (to anything when the relay wants no key).
+  cline         Cline&apos;s providers.json (~/.cline/data/settings/providers.json): the
+                openai-compatible provider with the model and its context window; --shell prints
+                the `cline auth` line instead, --settings its global-settings.json (no telemetry,
+                no self-update).
+  qwen          Qwen Code&apos;s ~/.qwen/settings.json: OpenAI-compatible auth at the relay, the model and
+                its context window; --shell prints the OPENAI_* variables instead.
+
+Every config names the model&apos;s context window when the relay knows it (from its engine&apos;s
+n_ctx, also for an engine that is not running now).
+
+Options:
+  --base-url URL     the relay (default http://127.0.0.1:18766)
+  --models A,B,...   only these aliases (opencode, pi, codex)
+  --model ALIAS      the default model (default: the first one loaded now, else the first)
+  --provider NAME    the provider&apos;s name in the config (opencode, pi, codex; default switchyard)
+  --merge FILE       opencode, codex, cline, qwen: add or replace our provider in an existing
+                     config and print the result; the default model is set only when absent
+                     (opencode, codex), everything else is kept as it is
+  --write            with --merge: write the result back to FILE (atomically) instead
+  --shell            claude-code, qwen: print `export NAME=value` lines instead of JSON;
+                     cline: print the `cline auth` line
+  --settings         cline: print (or --merge into) global-settings.json
+  --list FILE        read the model list from FILE (a saved /v1/models answer) instead of
+                     asking the relay
+  -h, --help         this text
+
+Examples:
+  switchyard export opencode &gt; ~/.config/opencode/opencode.json
+  switchyard export opencode --merge ~/.config/opencode/opencode.json --write
+  switchyard export claude-code --model 3090-flint-40b --shell &gt;&gt; ~/.profile
+  switchyard export pi &gt; ~/.pi/agent/models.json
+  switchyard export codex --merge ~/.codex/config.toml --write
+  switchyard export cline &gt; ~/.cline/data/settings/providers.json
+  switchyard export qwen --merge ~/.qwen/settings.json --write
+</source>
+        <translation>Aufruf: switchyard export opencode|claude-code|pi|codex|cline|qwen [Optionen]
+
+Gibt eine Client-Konfiguration aus, die auf das Relay zeigt, mit den Modellen, die das Relay
+jetzt aufführt (GET /v1/models). Geschrieben wird nur, wenn du es mit --write verlangst.
+
+  opencode      eine opencode.json mit einem Provider &quot;switchyard&quot; für jeden Alias. Die Modell-
+                schlüssel lassen die Wörter weg, nach denen opencode Sampler wählt (qwen, minimax-m2,
+                gemini, kimi-k2.5, deepseek-v4-flash, ...): aus 3090-qwen38-27b wird der Schlüssel
+                3090-q38-27b mit &quot;id&quot;: &quot;3090-qwen38-27b&quot;. Kontext- und Ausgabegrenzen kommen vom Host.
+  claude-code   der &quot;env&quot;-Block für ~/.claude/settings.json: die Basis-URL, ein Platzhalter-Token,
+                jede Modellvariable, die Claude Code liest, auf einen Alias gesetzt, kein
+                Verkehr ins Internet und kein zweiter, nicht streamender Versuch einer
+                fehlgeschlagenen Anfrage.
+  pi            die models.json von pi (~/.pi/agent/models.json) mit einem Provider &quot;switchyard&quot;.
+  codex         eine config.toml für Codex ($CODEX_HOME/config.toml, sonst ~/.codex): eine Tabelle
+                [model_providers.switchyard] auf der Responses-API, das Modell und sein Kontext-
+                fenster und Wiederholungen, die keine Ablehnung wiederholen. Codex sendet
+                $SWITCHYARD_API_KEY als Schlüssel: setze ihn (auf irgendetwas, wenn das Relay keinen will).
+  cline         die providers.json von Cline (~/.cline/data/settings/providers.json): der Provider
+                openai-compatible mit dem Modell und seinem Kontextfenster; --shell gibt stattdessen
+                die Zeile `cline auth` aus, --settings seine global-settings.json (keine Telemetrie,
+                keine Selbstaktualisierung).
+  qwen          die ~/.qwen/settings.json von Qwen Code: OpenAI-kompatible Anmeldung am Relay, das
+                Modell und sein Kontextfenster; --shell gibt stattdessen die OPENAI_*-Variablen aus.
+
+Jede Konfiguration nennt das Kontextfenster des Modells, wenn das Relay es kennt (aus dem n_ctx
+seiner Engine, auch für eine Engine, die gerade nicht läuft).
+
+Optionen:
+  --base-url URL     das Relay (Vorgabe http://127.0.0.1:18766)
+  --models A,B,...   nur diese Aliase (opencode, pi, codex)
+  --model ALIAS      das Standardmodell (Vorgabe: das erste gerade geladene, sonst das erste)
+  --provider NAME    der Name des Providers in der Konfiguration (opencode, pi, codex; Vorgabe switchyard)
+  --merge DATEI      opencode, codex, cline, qwen: unseren Provider in einer vorhandenen Konfiguration
+                     hinzufügen oder ersetzen und das Ergebnis ausgeben; das Standardmodell wird nur
+                     gesetzt, wenn es fehlt (opencode, codex), alles andere bleibt, wie es ist
+  --write            mit --merge: das Ergebnis stattdessen (atomar) nach DATEI zurückschreiben
+  --shell            claude-code, qwen: Zeilen `export NAME=Wert` statt JSON ausgeben;
+                     cline: die Zeile `cline auth` ausgeben
+  --settings         cline: global-settings.json ausgeben (oder mit --merge zusammenführen)
+  --list DATEI       die Modellliste aus DATEI lesen (eine gespeicherte /v1/models-Antwort), statt
+                     das Relay zu fragen
+  -h, --help         dieser Text
+
+Beispiele:
+  switchyard export opencode &gt; ~/.config/opencode/opencode.json
+  switchyard export opencode --merge ~/.config/opencode/opencode.json --write
+  switchyard export claude-code --model 3090-flint-40b --shell &gt;&gt; ~/.profile
+  switchyard export pi &gt; ~/.pi/agent/models.json
+  switchyard export codex --merge ~/.codex/config.toml --write
+  switchyard export cline &gt; ~/.cline/data/settings/providers.json
+  switchyard export qwen --merge ~/.qwen/settings.json --write
+</translation>
+    </message>
+    <message>
+        <location line="+168"/>
+        <source>name one client: opencode, claude-code, pi, codex, cline or qwen</source>
+        <translation>nenne einen Client: opencode, claude-code, pi, codex, cline oder qwen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>unknown client %1: use opencode, claude-code, pi, codex, cline or qwen</source>
+        <translation>unbekannter Client %1: nimm opencode, claude-code, pi, codex, cline oder qwen</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>--%1 is not an option of export %2</source>
         <translation>--%1 ist keine Option von export %2</translation>
     </message>
@@ -1153,6 +1282,11 @@ Beispiele:
         <location line="+3"/>
         <source>--write needs --merge FILE (the file to write back)</source>
         <translation>--write braucht --merge DATEI (die Datei, in die zurückgeschrieben wird)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--shell prints lines to paste, it cannot be merged into a file</source>
+        <translation>--shell gibt Zeilen zum Einfügen aus, sie lassen sich nicht in eine Datei zusammenführen</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1176,7 +1310,7 @@ Beispiele:
         <translation>--models nennt kein Modell</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+77"/>
         <source>%1 does not exist (leave out --merge to print a new config)</source>
         <translation>%1 gibt es nicht (--merge weglassen, um eine neue Konfiguration auszugeben)</translation>
     </message>
@@ -1184,6 +1318,11 @@ Beispiele:
         <location line="+13"/>
         <source>cannot write %1: %2</source>
         <translation>%1 lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>wrote %1 for %2</source>
+        <translation>%1 für %2 geschrieben</translation>
     </message>
 </context>
 <context>
@@ -1319,6 +1458,21 @@ Beispiele:
         <translation>pi</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Codex</source>
+        <translation>Codex</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cline</source>
+        <translation>Cline</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Qwen Code</source>
+        <translation>Qwen Code</translation>
+    </message>
+    <message>
         <location line="+29"/>
         <source>export exited with code %1</source>
         <translation>export endete mit Code %1</translation>
@@ -1327,6 +1481,14 @@ Beispiele:
         <location line="+6"/>
         <source>cannot run %1: %2</source>
         <translation>%1 lässt sich nicht ausführen: %2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::CodexExport</name>
+    <message>
+        <location filename="../src/export/codexexport.cpp" line="+158"/>
+        <source>%1: a multi-line string is not closed; nothing was changed</source>
+        <translation>%1: eine mehrzeilige Zeichenkette ist nicht geschlossen; nichts wurde geändert</translation>
     </message>
 </context>
 <context>
@@ -1567,12 +1729,11 @@ Beispiele:
 <context>
     <name>switchyard::ExportDialog</name>
     <message>
-        <location filename="../ui/dialogs/exportdialog.cpp" line="+31"/>
         <source>As shell &amp;exports (export NAME=value)</source>
-        <translation>Als Shell-E&amp;xporte (export NAME=Wert)</translation>
+        <translation type="vanished">Als Shell-E&amp;xporte (export NAME=Wert)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../ui/dialogs/exportdialog.cpp" line="+34"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -1597,9 +1758,18 @@ Beispiele:
         <translation>Das erste geladene Modell</translation>
     </message>
     <message>
-        <location line="+7"/>
         <source>Add the relay&apos;s provider to an existing opencode.json, keeping everything else; the result is shown here and written when you save it</source>
-        <translation>Den Provider des Relays in eine vorhandene opencode.json einfügen, alles andere bleibt; das Ergebnis wird hier gezeigt und beim Speichern geschrieben</translation>
+        <translation type="vanished">Den Provider des Relays in eine vorhandene opencode.json einfügen, alles andere bleibt; das Ergebnis wird hier gezeigt und beim Speichern geschrieben</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>As shell &amp;commands (export NAME=value, cline auth)</source>
+        <translation>Als Shell-&amp;Befehle (export NAME=Wert, cline auth)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Add the relay&apos;s provider to the client&apos;s existing config file, keeping everything else; the result is shown here and written when you save it</source>
+        <translation>Den Provider des Relays zur vorhandenen Konfigurationsdatei des Clients hinzufügen und alles andere behalten; das Ergebnis wird hier gezeigt und beim Speichern geschrieben</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -1627,19 +1797,27 @@ Beispiele:
         <translation>Mit %1 zusammengeführt; Speichern schreibt das Ergebnis dorthin zurück.</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+60"/>
         <source>Asking the relay for its models…</source>
         <translation>Frage das Relay nach seinen Modellen…</translation>
     </message>
     <message>
-        <location line="+25"/>
-        <source>Merge Into opencode.json</source>
-        <translation>In opencode.json einfügen</translation>
+        <location line="+34"/>
+        <source>Merge Into the Client&apos;s Config</source>
+        <translation>In die Konfiguration des Clients zusammenführen</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>Configs (*.json *.jsonc *.toml);;All files (*)</source>
+        <translation>Konfigurationen (*.json *.jsonc *.toml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Merge Into opencode.json</source>
+        <translation type="vanished">In opencode.json einfügen</translation>
+    </message>
+    <message>
         <source>opencode config (*.json *.jsonc);;All files (*)</source>
-        <translation>opencode-Konfiguration (*.json *.jsonc);;Alle Dateien (*)</translation>
+        <translation type="vanished">opencode-Konfiguration (*.json *.jsonc);;Alle Dateien (*)</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -2447,7 +2625,7 @@ Beispiele:
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+126"/>
+        <location filename="../src/app/relayservice.cpp" line="+133"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>

@@ -58,9 +58,8 @@
 <context>
     <name>export</name>
     <message numerus="yes">
-        <location filename="../src/cli/exportcommand.cpp" line="+281"/>
         <source>wrote %1 (provider &quot;%2&quot;, %n model(s))</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>wrote %1 (provider &quot;%2&quot;, %n model)</numerusform>
             <numerusform>wrote %1 (provider &quot;%2&quot;, %n models)</numerusform>
         </translation>
@@ -172,7 +171,7 @@
 <context>
     <name>switchyard::RequestLogView</name>
     <message numerus="yes">
-        <location filename="../ui/window/requestlogview.cpp" line="+109"/>
+        <location filename="../ui/window/requestlogview.cpp" line="+110"/>
         <source>Copied %n journal line(s)</source>
         <translation>
             <numerusform>Copied %n journal line</numerusform>
