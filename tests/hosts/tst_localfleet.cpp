@@ -101,8 +101,11 @@ void TestLocalFleet::probeLoadsEveryModelAcrossSwitches()
         for (const QString &e : {u"e1"_s, u"e2"_s}) {
             engines.insert(e, engine(freePort(), engineModels.value(e).join(u',')));
             QJsonArray list;
-            for (const QString &m : engineModels.value(e))
-                list.append(QJsonObject{{"id"_L1, m}});
+            for (const QString &m : engineModels.value(e)) {
+                // As the engine listed it while the model was loaded: with its context size.
+                list.append(e == "e2"_L1 ? QJsonObject{{"id"_L1, m}, {"meta"_L1, QJsonObject{{"n_ctx"_L1, 4096}}}}
+                                         : QJsonObject{{"id"_L1, m}});
+            }
             remembered.insert(e, list);
         }
         hosts.insert(host, QJsonObject{{"driver"_L1, "local"_L1}, {"engines"_L1, engines}});
@@ -124,6 +127,23 @@ void TestLocalFleet::probeLoadsEveryModelAcrossSwitches()
     RawHttpClient client(relay.endpoint().port());
     QVERIFY(client.connectToServer());
     int answered = 0;
+    // An engine not running now: its model's context is still known (clients' exports read it).
+    client.send(RawHttpClient::get("/v1/models"));
+    ++answered;
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), answered, 3000);
+    {
+        const QJsonArray data = QJsonDocument::fromJson(client.responses().last().body).object().value("data"_L1).toArray();
+        int seen = 0;
+        for (const QJsonValue &m : data) {
+            const QJsonObject o = m.toObject();
+            if (o.value("id"_L1).toString() == "h1-y1"_L1) {
+                ++seen;
+                QCOMPARE(o.value("proxy"_L1).toObject().value("n_ctx"_L1).toInt(), 4096);
+                QVERIFY(!o.contains("meta"_L1));   // meta describes a model loaded now
+            }
+        }
+        QCOMPARE(seen, 1);
+    }
     for (const QString &host : {u"h1"_s, u"h2"_s}) {
         for (const QString &key : {u"x1"_s, u"y1"_s, u"x2"_s}) {   // e1, then a switch to e2, then back
             const QString alias = host + u'-' + key;
