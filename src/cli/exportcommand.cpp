@@ -209,8 +209,8 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     if (positional.size() != 1)
         return usage(tr("name one client: opencode, claude-code, pi, codex, cline or qwen"));
     const QString client = positional.first();
-    const QStringList clients{u"opencode"_s, u"claude-code"_s, u"pi"_s, u"codex"_s, u"cline"_s, u"qwen"_s};
-    if (!clients.contains(client))
+    const QStringList clientNames{u"opencode"_s, u"claude-code"_s, u"pi"_s, u"codex"_s, u"cline"_s, u"qwen"_s};
+    if (!clientNames.contains(client))
         return usage(tr("unknown client %1: use opencode, claude-code, pi, codex, cline or qwen").arg(client));
 
     auto notFor = [&](const QCommandLineOption &option, const QStringList &clients) {

@@ -160,9 +160,13 @@ bool CodexExport::merge(const QByteArray &existing, const QString &fileName, QBy
     }
     while (!top.isEmpty() && top.back().trimmed().isEmpty())
         top.removeLast();
-    for (const QString &line : topLevelLines()) {
-        if (!topKeys.contains(keyOf(line)))
-            top.append(line);
+    // The default model and its window go together: a file that names its own model keeps it,
+    // and the relay's provider is then there for `codex -m ALIAS -c model_provider=...`.
+    if (!topKeys.contains("model"_L1)) {
+        for (const QString &line : topLevelLines()) {
+            if (!topKeys.contains(keyOf(line)))
+                top.append(line);
+        }
     }
     while (!rest.isEmpty() && rest.back().trimmed().isEmpty())
         rest.removeLast();

@@ -28,7 +28,7 @@ public:
     // comment that says how to pick one.
     QString toml() const;
     // The user's config.toml with our provider table added or replaced (its sub-tables too), the
-    // top-level keys added only where absent, and every other line kept as it was. fileName is
+    // top-level keys added only when it names no model of its own, and every other line kept. fileName is
     // for errors; false with *error when the file is not TOML this can edit safely.
     bool merge(const QByteArray &existing, const QString &fileName, QByteArray *out, QString *error) const;
 

@@ -517,11 +517,11 @@ void TestExport::codexMerge_data()
                              "stream_max_retries = 0\n";
     QTest::newRow("empty") << QByteArray()
                            << "model = \"h-a\"\nmodel_provider = \"switchyard\"\nmodel_context_window = 4096\n\n" + table;
-    QTest::newRow("the user's model stays, ours is replaced, theirs kept")
+    QTest::newRow("the user's model stays (and no window for it), ours is replaced, theirs kept")
         << QByteArray("# mine\nmodel = \"gpt-5\"\napproval_policy = \"never\"\n\n[model_providers.switchyard]\nbase_url = \"old\"\n"
                       "[model_providers.switchyard.http_headers]\nX = \"y\"\n\n[model_providers.other]\nname = \"o\"\n"
                       "prompt = \"\"\"\n[not.a.table]\n\"\"\"\n")
-        << "# mine\nmodel = \"gpt-5\"\napproval_policy = \"never\"\nmodel_provider = \"switchyard\"\nmodel_context_window = 4096\n\n"
+        << "# mine\nmodel = \"gpt-5\"\napproval_policy = \"never\"\n\n"
            "[model_providers.other]\nname = \"o\"\nprompt = \"\"\"\n[not.a.table]\n\"\"\"\n\n" + table;
     QTest::newRow("a quoted header is ours too")
         << QByteArray("model = \"m\"\nmodel_provider = \"x\"\nmodel_context_window = 1\n[ model_providers . \"switchyard\" ]\nname = \"n\"\n")
