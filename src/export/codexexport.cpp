@@ -101,7 +101,11 @@ QString CodexExport::providerTable() const
         // 502 by default). The relay's refusals are final and it retries an engine that
         // dropped the connection itself: one more try for a network fault is enough.
         + u"request_max_retries = 1\n"_s
-        + u"stream_max_retries = 0\n"_s;
+        + u"stream_max_retries = 0\n"_s
+        // Codex gives up on a stream after 300 s without an event, and the relay's ": waiting"
+        // comments are no events to it: an engine switch or a long prompt takes longer. The
+        // relay ends a stream its engine left silent itself (limits.upstream_inactivity_timeout_s).
+        + u"stream_idle_timeout_ms = 900000\n"_s;
 }
 
 QString CodexExport::toml() const

@@ -497,7 +497,7 @@ void TestExport::codex()
     for (const QString line : {u"model = \"h-a\""_s, u"model_provider = \"switchyard\""_s, u"model_context_window = 65536"_s,
                                u"[model_providers.switchyard]"_s, u"base_url = \"http://h:1/v1\""_s,
                                u"env_key = \"SWITCHYARD_API_KEY\""_s, u"wire_api = \"responses\""_s,
-                               u"request_max_retries = 1"_s, u"stream_max_retries = 0"_s,
+                               u"request_max_retries = 1"_s, u"stream_max_retries = 0"_s, u"stream_idle_timeout_ms = 900000"_s,
                                u"#   codex -m h-b -c model_context_window=8192"_s, u"#   codex -m h-c"_s}) {
         QVERIFY2(toml.split(u'\n').contains(line), qPrintable(line + u"\n"_s + toml));
     }
@@ -514,7 +514,7 @@ void TestExport::codexMerge_data()
     QTest::addColumn<QByteArray>("expected");
     const QByteArray table = "[model_providers.switchyard]\nname = \"Switchyard (http://h:1)\"\nbase_url = \"http://h:1/v1\"\n"
                              "env_key = \"SWITCHYARD_API_KEY\"\nwire_api = \"responses\"\nrequest_max_retries = 1\n"
-                             "stream_max_retries = 0\n";
+                             "stream_max_retries = 0\nstream_idle_timeout_ms = 900000\n";
     QTest::newRow("empty") << QByteArray()
                            << "model = \"h-a\"\nmodel_provider = \"switchyard\"\nmodel_context_window = 4096\n\n" + table;
     QTest::newRow("the user's model stays (and no window for it), ours is replaced, theirs kept")
