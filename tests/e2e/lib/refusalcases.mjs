@@ -75,6 +75,16 @@ export const CLIENTS = {
     const run = await runCodex(t, home, { timeoutMs: 90000 });
     return { gaveUp: !run.timedOut && run.code !== 0, detail: `exit ${run.code} after ${run.ms} ms: ${run.stdout.slice(-500)} ${run.stderr.slice(-500)}` };
   },
+  // Codex's own retry settings (the export's two lines taken out): what a user who wrote the
+  // provider table by hand has. The relay alone must keep this to one request per refusal.
+  async 'codex-own-retries'(t, baseUrl, model) {
+    const home = scratchHome(t);
+    const dir = await installCodexConfig(t, home, ['--base-url', baseUrl, '--model', model, '--list', listFile(t, model)]);
+    const file = path.join(dir, 'config.toml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^(request|stream)_max_retries = .*\n/gm, ''));
+    const run = await runCodex(t, home, { timeoutMs: 90000 });
+    return { gaveUp: !run.timedOut && run.code !== 0, detail: `exit ${run.code} after ${run.ms} ms: ${run.stdout.slice(-500)} ${run.stderr.slice(-500)}` };
+  },
   async cline(t, baseUrl, model) {
     const home = scratchHome(t);
     await installClineConfig(t, home, ['--base-url', baseUrl, '--model', model, '--list', listFile(t, model)]);
@@ -97,7 +107,7 @@ export const FIRST_CLIENTS = ['openai', 'anthropic', 'claude-code', 'claude-code
 // The status a client sees for a refusal that comes before any answer: Codex sends a request
 // again after anything but a 400, so the relay tells it a 404, 423 or 424 as a 400 (the body
 // names the real one; docs/CLIENTS.md).
-export const sentStatus = (client, kase) => (client === 'codex' && !kase.late ? 400 : kase.status);
+export const sentStatus = (client, kase) => (client.startsWith('codex') && !kase.late ? 400 : kase.status);
 
 // Where the exported settings cannot help: Claude Code sends a streaming request that met a 404
 // once more without streaming, in 2.1.197 and in 2.1.332 alike, whatever its settings say (the

@@ -38,7 +38,10 @@ test('codex exec with the exported config.toml completes a turn and knows the co
   assert.match(logged[0].line, /POST \/v1\/responses .*status=200/);
 });
 
-test('codex makes one attempt on a refusal', { concurrency: true }, (t) => refuseBeforeAnswering(t, ['codex']));
+// With the exported config, and with Codex's own retry settings (five repeats of anything but a
+// 400 or a response.failed it gives up at): one request each way.
+test('codex makes one attempt on a refusal', { concurrency: true },
+  (t) => refuseBeforeAnswering(t, ['codex', 'codex-own-retries']));
 
 test('codex makes one attempt on a refusal that comes after the early 200', { concurrency: true },
-  (t) => refuseAfterEarly200(t, ['codex']));
+  (t) => refuseAfterEarly200(t, ['codex', 'codex-own-retries']));
