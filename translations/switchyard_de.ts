@@ -608,7 +608,7 @@ Befehle:
 <context>
     <name>HistorySchema</name>
     <message>
-        <location filename="../src/store/historyschema.cpp" line="+90"/>
+        <location filename="../src/store/historyschema.cpp" line="+96"/>
         <source>The history database has schema version %1; this version of Switchyard knows up to %2.</source>
         <translation>Die Verlaufsdatenbank hat die Schemaversion %1; diese Version von Switchyard kennt nur bis %2.</translation>
     </message>
@@ -1486,7 +1486,7 @@ Beispiele:
 <context>
     <name>switchyard::CodexExport</name>
     <message>
-        <location filename="../src/export/codexexport.cpp" line="+158"/>
+        <location filename="../src/export/codexexport.cpp" line="+162"/>
         <source>%1: a multi-line string is not closed; nothing was changed</source>
         <translation>%1: eine mehrzeilige Zeichenkette ist nicht geschlossen; nichts wurde geändert</translation>
     </message>
@@ -1851,7 +1851,7 @@ Beispiele:
 <context>
     <name>switchyard::HistoryWriter</name>
     <message>
-        <location filename="../src/store/historywriter.cpp" line="+127"/>
+        <location filename="../src/store/historywriter.cpp" line="+131"/>
         <source>Cannot create the folder %1.</source>
         <translation>Der Ordner %1 lässt sich nicht anlegen.</translation>
     </message>
@@ -1869,7 +1869,7 @@ Beispiele:
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+74"/>
+        <location line="+78"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n Zeile nicht im Verlauf gespeichert: %1</numerusform>
@@ -2183,7 +2183,7 @@ Beispiele:
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/window/mainwindow.cpp" line="+67"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+68"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
@@ -2304,12 +2304,12 @@ Beispiele:
         <translation>&lt;h3&gt;Switchyard %1&lt;/h3&gt;&lt;p&gt;Ein Endpunkt im LAN vor mehreren llama.cpp-GPU-Rechnern.&lt;/p&gt;&lt;p&gt;Clients sprechen Modelle als &lt;i&gt;host-key&lt;/i&gt; an; Switchyard wechselt Engines, ohne einen Stream abzubrechen, und antwortet in der Sprache des jeweiligen Clients, wenn es nicht bedienen kann.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+28"/>
         <source>Switchyard — %1</source>
         <translation>Switchyard — %1</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>not listening</source>
         <translation>lauscht nicht</translation>
     </message>
@@ -2625,7 +2625,7 @@ Beispiele:
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+133"/>
+        <location filename="../src/app/relayservice.cpp" line="+137"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>
@@ -2638,7 +2638,7 @@ Beispiele:
 <context>
     <name>switchyard::RequestDetailsPane</name>
     <message>
-        <location filename="../ui/window/requestdetailspane.cpp" line="+31"/>
+        <location filename="../ui/window/requestdetailspane.cpp" line="+23"/>
         <source>Select a request to see its details.</source>
         <translation>Eine Anfrage wählen, um ihre Einzelheiten zu sehen.</translation>
     </message>
@@ -2664,6 +2664,11 @@ Beispiele:
     </message>
     <message>
         <location line="+1"/>
+        <source>Waited</source>
+        <translation>Gewartet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>First byte</source>
         <translation>Erstes Byte</translation>
     </message>
@@ -2676,6 +2681,11 @@ Beispiele:
         <location line="+1"/>
         <source>Sent</source>
         <translation>Gesendet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Received</source>
+        <translation>Empfangen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2703,9 +2713,19 @@ Beispiele:
         <translation>Diese Anfrage, wie das Journal sie schreibt</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+58"/>
         <source>no answer (client went away)</source>
         <translation>keine Antwort (Client ist gegangen)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>aborted by the client after %1</source>
+        <translation>vom Client abgebrochen nach %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>aborted by the client before an answer</source>
+        <translation>vom Client vor einer Antwort abgebrochen</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2724,14 +2744,25 @@ Beispiele:
     </message>
     <message>
         <location line="+2"/>
+        <source>%1 so far</source>
+        <translation>%1 bisher</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+5"/>
         <location line="+1"/>
-        <location line="+9"/>
+        <location line="+10"/>
         <location line="+1"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-15"/>
+        <source>%1 for %2</source>
+        <translation>%1 wegen %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1 at %2 tokens/s</source>
         <translation>%1 mit %2 Tokens/s</translation>
     </message>
@@ -2739,7 +2770,18 @@ Beispiele:
 <context>
     <name>switchyard::RequestLogModel</name>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="+160"/>
+        <location filename="../src/store/requestlogmodel.cpp" line="+237"/>
+        <source>aborted</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+93"/>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location line="-78"/>
         <source>Claude Code</source>
         <translation>Claude Code</translation>
     </message>
@@ -2804,7 +2846,94 @@ Beispiele:
         <translation>andere</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+8"/>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+2"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+2"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>switch to %1</source>
+        <translation>Wechsel zu %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>switch %1→%2</source>
+        <translation>Wechsel %1→%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>model loading</source>
+        <translation>Modell lädt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>lease</source>
+        <translation>Reservierung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>host check</source>
+        <translation>Host-Prüfung</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>received</source>
+        <translation>angekommen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>waiting</source>
+        <translation>wartet</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>waiting: %1</source>
+        <translation>wartet: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sent</source>
+        <translation>gesendet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>streaming</source>
+        <translation>streamt</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1 tokens</source>
+        <translation>%1 Tokens</translation>
+    </message>
+    <message>
+        <location line="+69"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>
@@ -2862,7 +2991,12 @@ Beispiele:
 <context>
     <name>switchyard::RequestLogView</name>
     <message>
-        <location filename="../ui/window/requestlogview.cpp" line="+48"/>
+        <location filename="../ui/window/requestlogview.cpp" line="+45"/>
+        <source>Switchyard&apos;s own</source>
+        <translation>Von Switchyard selbst</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Search path, client, error…</source>
         <translation>Pfad, Client, Fehler suchen …</translation>
     </message>
@@ -2912,7 +3046,12 @@ Beispiele:
         <translation>Fehler (5xx, Relay)</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+5"/>
+        <source>Show the requests this window makes itself: its loads and the model list of an export</source>
+        <translation>Die Anfragen zeigen, die dieses Fenster selbst stellt: seine Ladevorgänge und die Modellliste eines Exports</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>First byte</source>
         <translation>Erstes Byte</translation>
     </message>
@@ -2927,7 +3066,7 @@ Beispiele:
         <translation>Claude Code</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
     </message>
@@ -2950,7 +3089,7 @@ Beispiele:
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+109"/>
+        <location line="+136"/>
         <source>%n request(s)</source>
         <translation>
             <numerusform>%n Anfrage</numerusform>

@@ -4,6 +4,7 @@
 #include "hosts/hostcontroller.h"
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
+#include "journal/activerequests.h"
 #include "journal/clientapp.h"
 #include "journal/journalformat.h"
 #include "metrics/relaymetrics.h"
@@ -65,7 +66,21 @@ QJsonObject recordJson(const RequestRecord &r)
     o.insert("tokens_per_s"_L1, optionalNumber(r.tokensPerSecond));
     if (!r.relayError.isEmpty())
         o.insert("relay_error"_L1, r.relayError);
+    o.insert("bytes_in"_L1, r.bytesIn);
+    o.insert("waited_ms"_L1, std::chrono::duration<double, std::milli>(r.waited).count());
+    o.insert("wait_reason"_L1, r.waitReason.isNone() ? QJsonValue() : QJsonValue(r.waitReason.toString()));
     return o;
+}
+
+QString phaseName(RequestPhase phase)
+{
+    switch (phase) {
+    case RequestPhase::Arrived: return u"arrived"_s;
+    case RequestPhase::Waiting: return u"waiting"_s;
+    case RequestPhase::Upstream: return u"upstream"_s;
+    case RequestPhase::Streaming: return u"streaming"_s;
+    }
+    return {};
 }
 
 } // namespace
@@ -222,8 +237,34 @@ void AdminApi::releaseLease(HostController *c, ResponseWriter *writer)
     replyJson(writer, 200, QJsonDocument(QJsonObject{{"host"_L1, host}, {"released"_L1, true}}));
 }
 
+void AdminApi::activeRequests(ResponseWriter *writer)
+{
+    QJsonArray out;
+    if (m_active) {
+        const auto now = std::chrono::steady_clock::now();
+        for (const ActiveRequests::Entry &e : m_active->list()) {
+            RequestRecord r = e.record;
+            r.waited = ActiveRequests::waitedSoFar(r, now);
+            r.duration = now - r.startedSteady;
+            QJsonObject o = recordJson(r);
+            o.remove("id"_L1);   // not in the history yet
+            o.remove("journal"_L1);
+            o.remove("status"_L1);
+            o.insert("live_id"_L1, double(r.liveId));
+            o.insert("state"_L1, phaseName(e.phase));
+            out.append(o);
+        }
+    }
+    replyJson(writer, 200, QJsonDocument(out));
+}
+
 void AdminApi::requests(const IncomingRequest &request, ResponseWriter *writer)
 {
+    const QString state = request.queryItem(u"state"_s);
+    if (state == "active"_L1)
+        return activeRequests(writer);
+    if (!state.isEmpty() && state != "done"_L1)
+        return error(writer, 400, u"\"state\" is active or done, not %1"_s.arg(state));
     if (!m_store)
         return error(writer, 424, u"no history store is open"_s);
     RequestQuery q;

@@ -20,9 +20,11 @@ struct IncomingRequest;
 //   POST   /admin/hosts/{host}/lease   {"owner":"bench queue","ttl_s":3600}  answers once drained and stopped
 //   DELETE /admin/hosts/{host}/lease
 //   GET    /admin/requests?since=&until=&host=&model=&status=&errors=1&limit=
+//   GET    /admin/requests?state=active    what the relay serves now: waiting (why, how long), streaming
 //   GET    /admin/events?since=&limit=
 //   GET    /admin/stats?since=             (default: the last 24 hours)
 //   GET    /metrics                        Prometheus text format (docs/METRICS.md)
+class ActiveRequests;
 class RelayMetrics;
 
 class AdminApi final : public QObject, public RequestHandler
@@ -38,6 +40,7 @@ public:
     void setHostControllers(const QList<HostController *> &controllers);
     void setHistory(HistoryStore *store) { m_store = store; }
     void setMetrics(const RelayMetrics *metrics) { m_metrics = metrics; }
+    void setActiveRequests(const ActiveRequests *active) { m_active = active; }
 
     // Returns the status it answered with (for the journal).
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
@@ -48,6 +51,7 @@ private:
     void switchEngine(HostController *c, const IncomingRequest &request, ResponseWriter *writer);
     void releaseLease(HostController *c, ResponseWriter *writer);
     void requests(const IncomingRequest &request, ResponseWriter *writer);
+    void activeRequests(ResponseWriter *writer);
     void events(const IncomingRequest &request, ResponseWriter *writer);
     void stats(const IncomingRequest &request, ResponseWriter *writer);
     static void error(ResponseWriter *writer, int status, const QString &message);
@@ -55,6 +59,7 @@ private:
     QHash<QString, QPointer<HostController>> m_controllers;
     HistoryStore *m_store = nullptr;   // outlives the relay
     const RelayMetrics *m_metrics = nullptr;
+    const ActiveRequests *m_active = nullptr;
     const Clock *m_clock;
 };
 

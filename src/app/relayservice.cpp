@@ -61,6 +61,10 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
                                  [this](const QString &alias) { return m_servedAliases.contains(alias); }, this))
 {
     m_admin->setMetrics(m_metrics);
+    m_admin->setActiveRequests(&m_active);
+    connect(m_relay, &Relay::requestProgress, this,
+            [this](const RequestRecord &record, RequestPhase phase) { m_active.update(record, phase); });
+    connect(m_relay, &Relay::requestFinished, this, [this](const RequestRecord &record) { m_active.finish(record); });
     // The metrics' alias labels: read once per change of the catalog, not per request.
     const auto readServedAliases = [this] {
         const QStringList aliases = m_catalog->aliases();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "journal/activerequests.h"
 #include "config/config.h"
 
 #include <QObject>
@@ -83,6 +84,7 @@ private:
     QList<HostController *> m_controllers;
     RelayMetrics *m_metrics;
     QSet<QString> m_servedAliases;   // what the catalog lists, for the metrics' alias labels
+    ActiveRequests m_active;         // what the relay serves now, for /admin/requests?state=active
     QTimer m_graceTimer;
     bool m_stopping = false;
 };

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "journal/waitreason.h"
+
 #include <QDateTime>
 #include <QString>
 
@@ -28,6 +30,19 @@ struct RequestRecord
     QString clientAddress;               // IPv4 peers without the ::ffff: prefix
     QString userAgent;
     QString relayError;                  // the relay's own error, if it made one
+
+    // What came in and how long it waited before going upstream (issue #21).
+    qint64 bytesIn = 0;                  // body bytes the client sent
+    std::chrono::nanoseconds waited{0};  // 0 when it did not wait; a model load counts to its answer
+    WaitReason waitReason;               // why it waited (its first reason)
+
+    // Only while the relay serves it (Relay::requestProgress), never stored.
+    quint64 liveId = 0;                  // the relay's number for it, also on its finished record
+    std::chrono::steady_clock::time_point waitingSince;   // set while it waits now
+
+    // The client went away before its answer was complete.
+    bool clientLeft() const { return relayError == ClientLeftError; }
+    static constexpr QLatin1StringView ClientLeftError{"client closed the connection"};
 };
 
 } // namespace switchyard

@@ -60,6 +60,10 @@ RequestMetrics::RequestMetrics()
                  hostAlias, {0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800})
     , m_tokensPerSecond("switchyard_stream_tokens_per_second", "Generation speed of streamed answers.",
                         hostAlias, {1, 2, 5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 1000})
+    , m_waited("switchyard_request_wait_seconds",
+               "Time a request waited before going upstream (a switch, a model load, a queue, a lease).",
+               hostAlias, {0.001, 0.01, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600})
+    , m_bytesIn("switchyard_request_bytes_total", "Body bytes received from clients.", hostAlias)
 {
 }
 
@@ -76,6 +80,9 @@ void RequestMetrics::record(const RequestRecord &r, const QString &alias)
         m_streamedTokens.add(where, double(*r.streamedTokens));
     if (r.tokensPerSecond)
         m_tokensPerSecond.observe(where, *r.tokensPerSecond);
+    m_bytesIn.add(where, double(r.bytesIn));
+    if (!r.host.isEmpty())
+        m_waited.observe(where, seconds(r.waited));   // requests that went to no host never wait
 }
 
 void RequestMetrics::write(PrometheusText &out) const
@@ -86,6 +93,8 @@ void RequestMetrics::write(PrometheusText &out) const
     m_firstByte.write(out);
     m_duration.write(out);
     m_tokensPerSecond.write(out);
+    m_waited.write(out);
+    m_bytesIn.write(out);
 }
 
 } // namespace switchyard

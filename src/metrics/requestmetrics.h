@@ -35,6 +35,9 @@ private:
     HistogramFamily m_firstByte;
     HistogramFamily m_duration;
     HistogramFamily m_tokensPerSecond;
+    // Issue #21: the wait before going upstream, and what clients sent.
+    HistogramFamily m_waited;
+    CounterFamily m_bytesIn;
 };
 
 } // namespace switchyard

@@ -10,6 +10,8 @@
 #include <QTimer>
 #include <QTimerEvent>
 
+#include <utility>
+
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
@@ -94,6 +96,8 @@ void ProxiedRequest::begin()
         return;
     }
     startExchange();
+    if (!std::exchange(m_sent, true))
+        emit sent();
 }
 
 void ProxiedRequest::refuse(const ClientReply &reply)
@@ -156,6 +160,7 @@ void ProxiedRequest::onResponseHead()
     const int status = m_exchange->status();
     if (m_onHead)
         m_onHead(status);
+    emit answering();
     if (!m_writer)
         return;
     const HeaderList &upstream = m_exchange->headers();
@@ -216,6 +221,7 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
         m_lastEvents = data;   // counted once the client has them (onFinished)
     } else if (m_eventStream) {
         m_stats.feed(data);
+        countEvents(data);
     } else if (m_buffering) {
         if (m_buffered.size() + data.size() <= MaxInspectedBody)
             m_buffered += data;
@@ -224,6 +230,18 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
     }
     if (m_writer && m_writer->congested())
         m_exchange->setPaused(true);
+}
+
+void ProxiedRequest::countEvents(const QByteArray &data)
+{
+    // About one event per token: a count that rises while it streams (the exact one comes at
+    // the end, from the stream's usage). Reported a few times a second, not per event.
+    m_events += QByteArrayView(data).count("data:");
+    const auto now = std::chrono::steady_clock::now();
+    if (now - m_lastTokenReport < TokenReportInterval)
+        return;
+    m_lastTokenReport = now;
+    emit tokensSoFar(m_events);
 }
 
 void ProxiedRequest::onFinished()

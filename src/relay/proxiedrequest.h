@@ -75,6 +75,11 @@ public:
 
 Q_SIGNALS:
     void done(const switchyard::ProxiedRequest::Outcome &outcome);
+    // Its progress, for live views: sent upstream, the upstream's answer began, and while it
+    // streams the events so far (about one per token), at most every TokenReportInterval.
+    void sent();
+    void answering();
+    void tokensSoFar(qint64 tokens);
 
 protected:
     void timerEvent(QTimerEvent *event) override;
@@ -86,6 +91,8 @@ private:
     void onFailed(UpstreamExchange::Failure failure, const QString &message);
     void onClientLeft();
     static constexpr std::chrono::milliseconds RetryDelay{250};
+    static constexpr std::chrono::milliseconds TokenReportInterval{250};
+    void countEvents(const QByteArray &data);
     void conclude();
     void sendEarly200();
     void sendWaitingComment();
@@ -118,6 +125,9 @@ private:
     bool m_holdingError = false;         // an Anthropic-path error, held whole for ErrorRewrite   // upstream refused after our 200: collect its error body
     std::chrono::steady_clock::time_point m_firstByte;
     bool m_concluded = false;
+    bool m_sent = false;
+    qint64 m_events = 0;   // "data:" lines streamed so far
+    std::chrono::steady_clock::time_point m_lastTokenReport;
     HostTicket m_ticket;
 };
 

@@ -11,11 +11,29 @@
 
 #include <QUrlQuery>
 
+#include <atomic>
+#include <memory>
+
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
 
 namespace {
+
+// Unique in the process, across the relays a config reload makes: a live view keeps rows of the
+// old relay's requests while the new one starts numbering.
+quint64 nextLiveId()
+{
+    static std::atomic<quint64> last{0};
+    return ++last;
+}
+
+// The engine will load the model before it answers (a router's model that is not loaded).
+bool modelLoading(const Catalog *catalog, const QString &host, const QString &key)
+{
+    const std::optional<ModelEntry> entry = catalog->model(host, key);
+    return entry && entry->status != "loaded"_L1;
+}
 
 HeaderList corsHeaders()
 {
@@ -57,8 +75,34 @@ RequestRecord recordFor(const IncomingRequest &request)
     record.path = request.path;
     record.clientAddress = request.clientAddress;
     record.userAgent = QString::fromUtf8(request.header("user-agent"));
+    record.bytesIn = request.body.size();
     return record;
 }
+
+// A request's record as it goes, shared by the callbacks that move it along.
+struct LiveRecord
+{
+    RequestRecord record;
+    RequestPhase phase = RequestPhase::Arrived;
+    bool admitted = false;   // by its host
+    bool done = false;
+
+    // Ends the wait in progress, if any: its time counts to the record's.
+    void endWait()
+    {
+        if (phase != RequestPhase::Waiting || record.waitingSince == std::chrono::steady_clock::time_point())
+            return;
+        record.waited += std::chrono::steady_clock::now() - record.waitingSince;
+        record.waitingSince = {};
+    }
+    void wait(const WaitReason &reason, std::chrono::steady_clock::time_point since)
+    {
+        if (record.waitReason.isNone())
+            record.waitReason = reason;   // the first reason is the one it keeps
+        record.waitingSince = since;
+        phase = RequestPhase::Waiting;
+    }
+};
 } // namespace
 
 void Relay::requestRefused(const IncomingRequest &request, int status, const QString &message)
@@ -76,6 +120,8 @@ void Relay::requestRefused(const IncomingRequest &request, int status, const QSt
 void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer)
 {
     RequestRecord record = recordFor(request);
+    record.liveId = nextLiveId();
+    emit requestProgress(record, RequestPhase::Arrived);
 
     const QString &path = request.path;
     const QByteArray &method = request.method;
@@ -190,7 +236,13 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
     // once, not at the next poll.
     if (!switchable && (!host->everFetched || !host->reachable)) {
         QPointer<ResponseWriter> w(writer);
-        m_catalog->probe(route->host, this, [this, request, w, record, route = *route, field](bool reachable) {
+        LiveRecord live;
+        live.record = record;
+        live.wait({WaitReason::Kind::HostCheck, {}, {}}, record.startedSteady);
+        emit requestProgress(live.record, live.phase);
+        m_catalog->probe(route->host, this, [this, request, w, live, route = *route, field](bool reachable) mutable {
+            live.endWait();
+            const RequestRecord &record = live.record;
             if (!w) {
                 RequestRecord left = record;
                 left.relayError = u"client closed the connection"_s;
@@ -239,9 +291,8 @@ void Relay::routeToEngine(const IncomingRequest &request, ResponseWriter *writer
     waiting.what = [this, c, host = route.host, key = route.key]() {
         if (c && c->state() != HostStateMachine::State::Serving && c->waitingRequests() > 0)
             return ClientReplies::waitingForHost(c->waitFor());
-        const std::optional<ModelEntry> entry = m_catalog->model(host, key);
-        return entry && entry->status != "loaded"_L1 ? ClientReplies::waitingForLoad(host, key)
-                                                     : ClientReplies::waitingForAnswer(host, key);
+        return modelLoading(m_catalog, host, key) ? ClientReplies::waitingForLoad(host, key)
+                                                  : ClientReplies::waitingForAnswer(host, key);
     };
     forward(request, writer, record, route, engine, field, target, waiting);
 }
@@ -310,8 +361,31 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     ++m_inFlight;
     QPointer<ResponseWriter> w(writer);
     HostController *controller = m_controllers.value(route.host);
-    connect(proxied, &ProxiedRequest::done, this, [this, record, w](const ProxiedRequest::Outcome &outcome) mutable {
+    // The request's progress for live views: waiting (and why), upstream, streaming, done.
+    auto live = std::make_shared<LiveRecord>();
+    live->record = record;
+    connect(proxied, &ProxiedRequest::sent, this, [this, live, host = route.host, key = route.key] {
+        live->endWait();
+        if (modelLoading(m_catalog, host, key))
+            live->wait({WaitReason::Kind::ModelLoad, {}, {}}, std::chrono::steady_clock::now());
+        else
+            live->phase = RequestPhase::Upstream;
+        emit requestProgress(live->record, live->phase);
+    });
+    connect(proxied, &ProxiedRequest::answering, this, [this, live] {
+        live->endWait();
+        live->phase = RequestPhase::Streaming;
+        emit requestProgress(live->record, live->phase);
+    });
+    connect(proxied, &ProxiedRequest::tokensSoFar, this, [this, live](qint64 tokens) {
+        live->record.streamedTokens = tokens;
+        emit requestProgress(live->record, live->phase);
+    });
+    connect(proxied, &ProxiedRequest::done, this, [this, live, w](const ProxiedRequest::Outcome &outcome) {
         --m_inFlight;
+        live->done = true;
+        live->endWait();
+        RequestRecord record = live->record;
         record.relayError = outcome.relayError;
         record.streamedTokens = outcome.tokens;
         record.tokensPerSecond = outcome.tokensPerSecond;
@@ -337,7 +411,8 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     QPointer<ProxiedRequest> p(proxied);
     controller->request(
         proxied->ticket(), {engine, route.alias, record.clientAddress, record.userAgent},
-        [p] {
+        [p, live] {
+            live->admitted = true;
             if (p)
                 p->begin();
         },
@@ -345,8 +420,31 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
             if (p)
                 p->refuse({status, message, {}});   // worded by the catalogue (ClientReplyWording)
         });
+    if (!live->admitted && !live->done) {
+        // Not admitted at once: it waits for the host, from its arrival on.
+        live->wait(hostWaitReason(controller, engine), live->record.startedSteady);
+        emit requestProgress(live->record, live->phase);
+    }
     if (p)
         p->waiting();
+}
+
+WaitReason Relay::hostWaitReason(const HostController *controller, const QString &engine) const
+{
+    const HostStateMachine::Wait wait = controller->waitFor();
+    switch (wait.phase) {
+    case HostStateMachine::Wait::Phase::Draining:
+    case HostStateMachine::Wait::Phase::Switching:
+        // Behind a switch to its own engine, or queued behind others' switch.
+        if (wait.engine == engine)
+            return {WaitReason::Kind::Switch, controller->currentEngine(), engine};
+        return {WaitReason::Kind::Queue, {}, {}};
+    case HostStateMachine::Wait::Phase::Stopping:
+        return {WaitReason::Kind::Lease, {}, {}};   // the engine stops for (or after) a lease
+    case HostStateMachine::Wait::Phase::Other:
+        break;
+    }
+    return {controller->state() == HostStateMachine::State::Leased ? WaitReason::Kind::Lease : WaitReason::Kind::Queue, {}, {}};
 }
 
 void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
@@ -392,6 +490,7 @@ void Relay::subscribe(ResponseWriter *writer, RequestRecord record)
     writer->writeHead(200, {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"},
                             {"X-Accel-Buffering", "no"}});
     m_subscribers.append(writer);
+    emit requestProgress(record, RequestPhase::Streaming);
     QPointer<ResponseWriter> w(writer);
     connect(writer, &ResponseWriter::clientDisconnected, this, [this, w, record] {
         m_subscribers.removeAll(w);

@@ -51,6 +51,10 @@ public:
 Q_SIGNALS:
     void requestStarted(const switchyard::RequestRecord &record);
     void requestFinished(const switchyard::RequestRecord &record);
+    // A request from its arrival to its end, for live views: the record so far (its liveId, and
+    // while it waits the reason and since when). Streams report their token count a few times a
+    // second at most. requestFinished() carries the same liveId and ends it.
+    void requestProgress(const switchyard::RequestRecord &record, switchyard::RequestPhase phase);
 
 private:
     void refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
@@ -67,6 +71,7 @@ private:
                        const ModelRoute &route, const JsonModelField &field);
     void finishRecord(RequestRecord record, ResponseWriter *writer);
     void subscribe(ResponseWriter *writer, RequestRecord record);
+    WaitReason hostWaitReason(const HostController *controller, const QString &engine) const;
 
     Config m_config;
     Catalog *m_catalog;

@@ -55,6 +55,12 @@ const std::vector<Step> &steps()
             "CREATE INDEX events_at ON events(at)",
             "CREATE INDEX events_host ON events(host, at)",
         },
+        // 2: what a request sent, and how long it waited before going upstream, and why.
+        {
+            "ALTER TABLE requests ADD COLUMN bytes_in INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE requests ADD COLUMN waited_ms REAL NOT NULL DEFAULT 0",
+            "ALTER TABLE requests ADD COLUMN wait_reason TEXT NOT NULL DEFAULT ''",
+        },
     };
     return all;
 }

@@ -114,17 +114,23 @@ void HistoryStore::setRetention(int days, qint64 maxRows)
 
 void HistoryStore::record(const RequestRecord &record)
 {
-    RequestRecord r = record;
+    RequestRecord r = redacted(record);
     r.id = ++m_lastRequestId;
     if (!r.startedAt.isValid())
         r.startedAt = m_clock.now();
+    m_batch.requests.append(r);
+    scheduleFlush();
+    emit requestRecorded(r);
+}
+
+RequestRecord HistoryStore::redacted(const RequestRecord &record) const
+{
+    RequestRecord r = record;
     r.path = m_redactor.redact(r.path);
     r.model = m_redactor.redact(r.model);
     r.userAgent = m_redactor.redact(r.userAgent);
     r.relayError = m_redactor.redact(r.relayError);
-    m_batch.requests.append(r);
-    scheduleFlush();
-    emit requestRecorded(r);
+    return r;
 }
 
 void HistoryStore::recordEvent(const HistoryEvent &event)

@@ -77,6 +77,8 @@ public:
     // Redacts, assigns the id, queues for the next flush and emits requestRecorded().
     // An invalid startedAt becomes the clock's now.
     void record(const switchyard::RequestRecord &record);
+    // Its text fields as record() stores them: for live views of a request in flight.
+    RequestRecord redacted(const RequestRecord &record) const;
     void recordEvent(const switchyard::HistoryEvent &event);
 
     // Hands the pending batch to the writer without waiting.

@@ -26,7 +26,8 @@ namespace {
 constexpr qint64 NoCutoff = std::numeric_limits<qint64>::min();
 
 const QString RequestColumns = u"id, started_at, method, path, model, host, engine, status, bytes_out,"
-                               " duration_ms, ttfb_ms, tokens, tokens_per_s, client, user_agent, relay_error"_s;
+                               " duration_ms, ttfb_ms, tokens, tokens_per_s, client, user_agent, relay_error"
+                               ", bytes_in, waited_ms, wait_reason"_s;   // schema step 2
 const QString EventColumns = u"id, at, kind, host, engine, model, duration_ms, detail"_s;
 
 double toMs(nanoseconds d)
@@ -72,6 +73,9 @@ RequestRecord requestFromRow(const QSqlQuery &q)
     r.clientAddress = q.value(13).toString();
     r.userAgent = q.value(14).toString();
     r.relayError = q.value(15).toString();
+    r.bytesIn = q.value(16).toLongLong();
+    r.waited = fromMs(q.value(17).toDouble());
+    r.waitReason = WaitReason::fromString(q.value(18).toString());
     return r;
 }
 
@@ -231,7 +235,8 @@ bool HistoryWriter::write(const HistoryBatch &batch)
                        + u") VALUES (:id, :started_at, COALESCE(:method, ''), COALESCE(:path, ''),"
                          " COALESCE(:model, ''), COALESCE(:host, ''), COALESCE(:engine, ''), :status, :bytes_out,"
                          " :duration_ms, :ttfb_ms, :tokens, :tokens_per_s, COALESCE(:client, ''),"
-                         " COALESCE(:user_agent, ''), COALESCE(:relay_error, ''))"_s,
+                         " COALESCE(:user_agent, ''), COALESCE(:relay_error, ''),"
+                         " :bytes_in, :waited_ms, COALESCE(:wait_reason, ''))"_s,
                    &error);
     if (insertRequest) {
         QSqlQuery &q = *insertRequest;
@@ -252,6 +257,9 @@ bool HistoryWriter::write(const HistoryBatch &batch)
             q.bindValue(u":client"_s, r.clientAddress);
             q.bindValue(u":user_agent"_s, r.userAgent);
             q.bindValue(u":relay_error"_s, r.relayError);
+            q.bindValue(u":bytes_in"_s, r.bytesIn);
+            q.bindValue(u":waited_ms"_s, toMs(r.waited));
+            q.bindValue(u":wait_reason"_s, r.waitReason.toString());
             if (!q.exec()) {
                 error = q.lastError().text();
                 break;

@@ -3,6 +3,8 @@
 #include "journal/journalformat.h"
 #include "store/historystore.h"
 
+#include <QLocale>
+
 #include <algorithm>
 #include <utility>
 
@@ -25,6 +27,8 @@ RequestLogModel::RequestLogModel(QObject *parent)
     m_insertTimer.setSingleShot(true);
     m_insertTimer.setInterval(0);
     connect(&m_insertTimer, &QTimer::timeout, this, &RequestLogModel::insertPending);
+    m_tickTimer.setInterval(std::chrono::seconds(1));
+    connect(&m_tickTimer, &QTimer::timeout, this, &RequestLogModel::tickLive);
 }
 
 void RequestLogModel::setCapacity(int rows)
@@ -35,9 +39,90 @@ void RequestLogModel::setCapacity(int rows)
 
 void RequestLogModel::append(const RequestRecord &record)
 {
+    if (record.liveId != 0 && m_live.remove(record.liveId)) {
+        if (m_live.isEmpty())
+            m_tickTimer.stop();
+        // Its finished record takes the live row's place.
+        const int row = liveRow(record.liveId);
+        if (row >= 0) {
+            m_rows[size_t(row)] = record;
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            return;
+        }
+        for (RequestRecord &pending : m_pending) {
+            if (pending.liveId == record.liveId) {
+                pending = record;
+                return;
+            }
+        }
+    }
     m_pending.append(record);
     if (!m_insertTimer.isActive())
         m_insertTimer.start();
+}
+
+void RequestLogModel::updateLive(const RequestRecord &record, RequestPhase phase)
+{
+    if (record.liveId == 0)
+        return;
+    const bool known = m_live.contains(record.liveId);
+    m_live.insert(record.liveId, phase);
+    if (!m_tickTimer.isActive())
+        m_tickTimer.start();
+    if (known) {
+        const int row = liveRow(record.liveId);
+        if (row >= 0) {
+            m_rows[size_t(row)] = record;
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            return;
+        }
+        for (RequestRecord &pending : m_pending) {
+            if (pending.liveId == record.liveId) {
+                pending = record;
+                return;
+            }
+        }
+    }
+    m_pending.append(record);
+    if (!m_insertTimer.isActive())
+        m_insertTimer.start();
+}
+
+bool RequestLogModel::isLive(int row) const
+{
+    if (row < 0 || row >= int(m_rows.size()))
+        return false;
+    const quint64 id = m_rows[size_t(row)].liveId;
+    return id != 0 && m_live.contains(id);
+}
+
+int RequestLogModel::liveRow(quint64 liveId) const
+{
+    // Live rows are among the newest: look from the end.
+    for (int row = int(m_rows.size()) - 1; row >= 0; --row) {
+        if (m_rows[size_t(row)].liveId == liveId)
+            return row;
+    }
+    return -1;
+}
+
+void RequestLogModel::tickLive()
+{
+    if (m_live.isEmpty()) {
+        m_tickTimer.stop();
+        return;
+    }
+    int first = -1;
+    int last = -1;
+    for (int row = int(m_rows.size()) - 1; row >= 0; --row) {
+        if (isLive(row)) {
+            first = row;
+            if (last < 0)
+                last = row;
+        }
+    }
+    if (first >= 0)
+        emit dataChanged(index(first, DurationColumn), index(last, DurationColumn), {Qt::DisplayRole});
 }
 
 void RequestLogModel::insertPending()
@@ -83,6 +168,11 @@ void RequestLogModel::loadFrom(HistoryStore &store, const QDateTime &since)
     m_pending.erase(std::remove_if(m_pending.begin(), m_pending.end(),
                                    [lastId](const RequestRecord &r) { return r.id != 0 && r.id <= lastId; }),
                     m_pending.end());
+    // Requests in flight stay, after the loaded ones.
+    for (size_t row = 0; row < m_rows.size(); ++row) {
+        if (m_rows[row].liveId != 0 && m_live.contains(m_rows[row].liveId))
+            loaded.append(m_rows[row]);
+    }
     beginResetModel();
     m_rows.assign(loaded.cbegin(), loaded.cend());
     endResetModel();
@@ -92,6 +182,8 @@ void RequestLogModel::clear()
 {
     m_pending.clear();
     m_insertTimer.stop();
+    m_live.clear();
+    m_tickTimer.stop();
     beginResetModel();
     m_rows.clear();
     endResetModel();
@@ -116,7 +208,10 @@ int RequestLogModel::columnCount(const QModelIndex &parent) const
 
 RequestLogModel::Severity RequestLogModel::severity(const RequestRecord &record)
 {
-    // Status 0: the client went away before an answer; the relay's own errors count as errors.
+    // A client that went away is no failure of the relay's; status 0 without that: no answer;
+    // the relay's own errors count as errors.
+    if (record.clientLeft())
+        return Severity::Aborted;
     if (record.status >= 500 || record.status == 0 || !record.relayError.isEmpty())
         return Severity::Error;
     if (record.status >= 400)
@@ -138,11 +233,14 @@ QVariant RequestLogModel::display(const RequestRecord &r, int column) const
     case HostColumn:
         return r.host;
     case StatusColumn:
+        if (r.clientLeft())
+            return tr("aborted");
         return r.status ? QString::number(r.status) : QString();
     case DurationColumn:
-        return JournalFormat::requestDuration(r.duration);
+        return durationText(r.duration);
     case TtfbColumn:
-        return r.timeToFirstByte ? JournalFormat::requestDuration(*r.timeToFirstByte) : QString();
+        // No body, no first byte of it: a dash, not a time.
+        return r.timeToFirstByte && r.bytesOut > 0 ? durationText(*r.timeToFirstByte) : tr("—");
     case TokensPerSecondColumn:
         return r.tokensPerSecond ? QString::number(*r.tokensPerSecond, 'f', 1) : QString();
     case ClientColumn:
@@ -174,6 +272,75 @@ QString RequestLogModel::appName(ClientApp app)
     return tr("other");
 }
 
+QString RequestLogModel::durationText(std::chrono::nanoseconds d)
+{
+    const double ms = std::chrono::duration<double, std::milli>(d).count();
+    const QLocale locale;
+    if (ms < 1)
+        return tr("%1 µs").arg(qRound64(ms * 1000));   // sub-millisecond, not "0"
+    if (ms < 10)
+        return tr("%1 ms").arg(locale.toString(ms, 'f', 1));
+    if (ms < 999.5)
+        return tr("%1 ms").arg(qRound64(ms));
+    if (ms < 10000)
+        return tr("%1 s").arg(locale.toString(ms / 1000, 'f', 2));
+    if (ms < 60000)
+        return tr("%1 s").arg(locale.toString(ms / 1000, 'f', 1));
+    const qint64 s = qint64(ms / 1000);
+    if (s < 3600)
+        return tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QChar(u'0'));
+    return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QChar(u'0'));
+}
+
+QString RequestLogModel::waitText(const WaitReason &reason)
+{
+    switch (reason.kind) {
+    case WaitReason::Kind::None: return {};
+    case WaitReason::Kind::Switch:
+        return reason.from.isEmpty() ? tr("switch to %1").arg(reason.to)
+                                     : tr("switch %1→%2").arg(reason.from, reason.to);
+    case WaitReason::Kind::ModelLoad: return tr("model loading");
+    case WaitReason::Kind::Queue: return tr("queue");
+    case WaitReason::Kind::Lease: return tr("lease");
+    case WaitReason::Kind::HostCheck: return tr("host check");
+    }
+    return {};
+}
+
+QString RequestLogModel::phaseText(RequestPhase phase, const WaitReason &reason)
+{
+    switch (phase) {
+    case RequestPhase::Arrived: return tr("received");
+    case RequestPhase::Waiting:
+        return reason.isNone() ? tr("waiting") : tr("waiting: %1").arg(waitText(reason));
+    case RequestPhase::Upstream: return tr("sent");
+    case RequestPhase::Streaming: return tr("streaming");
+    }
+    return {};
+}
+
+bool RequestLogModel::isOwnRequest(const RequestRecord &record)
+{
+    // The window's loads (RelayClient) and the export it runs (its GET /v1/models).
+    return record.userAgent.startsWith("switchyard-desktop/"_L1) || record.userAgent.startsWith("switchyard-export/"_L1);
+}
+
+QVariant RequestLogModel::liveDisplay(const RequestRecord &r, RequestPhase phase, int column) const
+{
+    switch (column) {
+    case StatusColumn:
+        return phaseText(phase, r.waitReason);
+    case DurationColumn:
+        return durationText(std::chrono::steady_clock::now() - r.startedSteady);
+    case TtfbColumn:
+        return tr("—");
+    case TokensPerSecondColumn:
+        return r.streamedTokens ? tr("%1 tokens").arg(*r.streamedTokens) : QString();
+    default:
+        return display(r, column);
+    }
+}
+
 QVariant RequestLogModel::sortValue(const RequestRecord &r, int column) const
 {
     // Missing numbers sort as -1, below every real value.
@@ -198,10 +365,14 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const RequestRecord &r = m_rows[size_t(index.row())];
+    const auto live = r.liveId ? m_live.constFind(r.liveId) : m_live.constEnd();
+    const bool inFlight = live != m_live.constEnd();
     switch (role) {
     case Qt::DisplayRole:
-        return display(r, index.column());
+        return inFlight ? liveDisplay(r, *live, index.column()) : display(r, index.column());
     case Qt::ToolTipRole:
+        if (inFlight)
+            return phaseText(*live, r.waitReason);
         return JournalFormat::requestLine(r);
     case Qt::TextAlignmentRole:
         switch (index.column()) {
@@ -216,9 +387,13 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
     case SortRole:
         return sortValue(r, index.column());
     case SeverityRole:
-        return int(severity(r));
+        return int(inFlight ? Severity::InProgress : severity(r));
     case RecordIdRole:
         return r.id;
+    case LiveRole:
+        return inFlight;
+    case PhaseRole:
+        return inFlight ? QVariant(int(*live)) : QVariant();
     default:
         return {};
     }
@@ -250,6 +425,8 @@ QHash<int, QByteArray> RequestLogModel::roleNames() const
     names.insert(SortRole, "sortValue");
     names.insert(SeverityRole, "severity");
     names.insert(RecordIdRole, "recordId");
+    names.insert(LiveRole, "live");
+    names.insert(PhaseRole, "phase");
     return names;
 }
 

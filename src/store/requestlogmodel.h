@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <QDateTime>
+#include <QHash>
 #include <QList>
 #include <QTimer>
 
@@ -20,6 +21,10 @@ class HistoryStore;
 //
 // Appends that arrive in one event-loop turn become one row insertion, so a burst of finished
 // requests costs the view one layout pass, not one per request.
+//
+// A request in flight is a live row from its first progress report (updateLive: waiting and
+// why, sent, streaming with its token count) until its finished record, with the same liveId,
+// takes its place. Live rows' durations tick once a second.
 class RequestLogModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -33,9 +38,11 @@ public:
         SortRole = Qt::UserRole + 1,   // raw value of the column: ms since epoch, status, ms, ...
         SeverityRole,                  // Severity, for the GUI to pick a color
         RecordIdRole,                  // the store's id (0 when not from a store)
+        LiveRole,                      // true while the request is in flight
+        PhaseRole,                     // its RequestPhase while in flight
     };
 
-    enum class Severity { Normal, ClientError, Error };
+    enum class Severity { Normal, ClientError, Error, InProgress, Aborted };
 
     static constexpr int DefaultCapacity = 5000;
 
@@ -44,8 +51,13 @@ public:
     int capacity() const { return m_capacity; }
     void setCapacity(int rows);
 
-    // Queued until the event loop turns; rowCount() grows then.
+    // Queued until the event loop turns; rowCount() grows then. A finished record whose liveId
+    // has a live row replaces it.
     void append(const switchyard::RequestRecord &record);
+    // A request in flight (Relay::requestProgress): a new live row, or its row updated.
+    void updateLive(const switchyard::RequestRecord &record, switchyard::RequestPhase phase);
+    bool isLive(int row) const;
+    int liveCount() const { return int(m_live.size()); }
     // Inserted at once, as one insertion (oldest first).
     void appendRecords(const QList<switchyard::RequestRecord> &records);
     // Replaces the contents with the newest capacity() requests since `since` (invalid: any).
@@ -63,16 +75,29 @@ public:
     static Severity severity(const RequestRecord &record);
     // "Claude Code", "OpenAI SDK (Python)": the App column's words for a client app.
     static QString appName(ClientApp app);
+    // A duration as the log and its details pane show it: "420 µs", "12 ms", "2.35 s", "3 min 04 s".
+    static QString durationText(std::chrono::nanoseconds d);
+    // "switch fork→mainline", "model loading", ...: a wait's reason in the window's words.
+    static QString waitText(const WaitReason &reason);
+    // "waiting: model loading", "streaming": where a request in flight is.
+    static QString phaseText(RequestPhase phase, const WaitReason &reason);
+    // The window's own calls (its loads, the export's model list): hidden from the log by default.
+    static bool isOwnRequest(const RequestRecord &record);
 
 private:
+    int liveRow(quint64 liveId) const;   // -1 when it has no row
+    void tickLive();
     void insertPending();
     void trimTo(int rows);
     QVariant display(const RequestRecord &r, int column) const;
+    QVariant liveDisplay(const RequestRecord &r, RequestPhase phase, int column) const;
     QVariant sortValue(const RequestRecord &r, int column) const;
 
     std::deque<RequestRecord> m_rows;   // pops at the front when full, without moving the rest
     QList<RequestRecord> m_pending;
     QTimer m_insertTimer;
+    QHash<quint64, RequestPhase> m_live;   // liveId of each request in flight
+    QTimer m_tickTimer;                    // live rows' durations
     int m_capacity = DefaultCapacity;
 };
 

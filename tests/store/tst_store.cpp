@@ -2,6 +2,7 @@
 #include "journal/requestrecord.h"
 #include "common/clock.h"
 #include "store/historyevent.h"
+#include "store/historyschema.h"
 #include "store/historystore.h"
 #include "store/redactor.h"
 #include "store/requestlogmodel.h"
@@ -190,6 +191,15 @@ private slots:
     void crashDurability();
     void requestLogModel();
     void requestLogModelLoadFromStore();
+    // Issue #21: the wait and bytes in, stored; #22: honest durations, live rows.
+    void schemaMigratesVersion1();
+    void waitAndBytesInRoundTrip();
+    void waitReasonText_data();
+    void waitReasonText();
+    void requestLogDurations_data();
+    void requestLogDurations();
+    void requestLogLiveRows();
+    void requestLogAbortedAndOwn();
     void timelineModel();
     void timelineIntervals();
 };
@@ -323,7 +333,7 @@ void TestStore::schema()
         RawDb raw(path);
         QVERIFY(raw.isOpen());
         QCOMPARE(raw.scalar(u"PRAGMA journal_mode"_s).toString(), u"wal"_s);
-        QCOMPARE(raw.scalar(u"PRAGMA user_version"_s).toInt(), 1);
+        QCOMPARE(raw.scalar(u"PRAGMA user_version"_s).toInt(), HistorySchema::currentVersion());
         QCOMPARE(raw.scalar(u"SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'requests_%'"_s).toInt(), 3);
         QCOMPARE(raw.scalar(u"SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'events_%'"_s).toInt(), 2);
     }
@@ -875,8 +885,8 @@ void TestStore::requestLogModel()
     QCOMPARE(text(RequestLogModel::AliasColumn), u"3090-flint-40b"_s);
     QCOMPARE(text(RequestLogModel::HostColumn), u"3090"_s);
     QCOMPARE(text(RequestLogModel::StatusColumn), u"200"_s);
-    QCOMPARE(text(RequestLogModel::DurationColumn), u"2.326s"_s);
-    QCOMPARE(text(RequestLogModel::TtfbColumn), u"346ms"_s);
+    QCOMPARE(text(RequestLogModel::DurationColumn), u"2.33 s"_s);
+    QCOMPARE(text(RequestLogModel::TtfbColumn), u"346 ms"_s);
     QCOMPARE(text(RequestLogModel::TokensPerSecondColumn), u"97.3"_s);
     QCOMPARE(text(RequestLogModel::ClientColumn), u"192.0.2.10"_s);
     QCOMPARE(text(RequestLogModel::AppColumn), u"Claude Code"_s);
@@ -1061,7 +1071,251 @@ int main(int argc, char **argv)
         return runChild(argc, argv, qEnvironmentVariable(ChildEnv));
     QCoreApplication app(argc, argv);
     TestStore test;
-    QTEST_SET_MAIN_SOURCE_PATH
+    
+// ---- issue #21: the wait, bytes in, live rows --------------------------------------------------
+
+void TestStore::schemaMigratesVersion1()
+{
+    // A database as the first schema left it, with a row: the new columns come with defaults.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"history.sqlite"_s);
+    {
+        RawDb raw(path);
+        QVERIFY(raw.isOpen());
+        QVERIFY(raw.exec(u"CREATE TABLE requests (id INTEGER PRIMARY KEY AUTOINCREMENT, started_at INTEGER NOT NULL,"
+                          " method TEXT NOT NULL DEFAULT '', path TEXT NOT NULL DEFAULT '', model TEXT NOT NULL DEFAULT '',"
+                          " host TEXT NOT NULL DEFAULT '', engine TEXT NOT NULL DEFAULT '', status INTEGER NOT NULL DEFAULT 0,"
+                          " bytes_out INTEGER NOT NULL DEFAULT 0, duration_ms REAL NOT NULL DEFAULT 0, ttfb_ms REAL,"
+                          " tokens INTEGER, tokens_per_s REAL, client TEXT NOT NULL DEFAULT '',"
+                          " user_agent TEXT NOT NULL DEFAULT '', relay_error TEXT NOT NULL DEFAULT '')"_s));
+        QVERIFY(raw.exec(u"CREATE INDEX requests_started_at ON requests(started_at)"_s));
+        QVERIFY(raw.exec(u"CREATE INDEX requests_host ON requests(host, started_at)"_s));
+        QVERIFY(raw.exec(u"CREATE INDEX requests_model ON requests(model, started_at)"_s));
+        QVERIFY(raw.exec(u"CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL,"
+                          " kind TEXT NOT NULL, host TEXT NOT NULL DEFAULT '', engine TEXT NOT NULL DEFAULT '',"
+                          " model TEXT NOT NULL DEFAULT '', duration_ms REAL, detail TEXT NOT NULL DEFAULT '')"_s));
+        QVERIFY(raw.exec(u"CREATE INDEX events_at ON events(at)"_s));
+        QVERIFY(raw.exec(u"CREATE INDEX events_host ON events(host, at)"_s));
+        QVERIFY(raw.exec(u"INSERT INTO requests (started_at, method, path, model, host, status, duration_ms)"
+                          " VALUES (%1, 'POST', '/v1/messages', 'old-model', 'h', 200, 12.5)"_s
+                              .arg(baseTime().toMSecsSinceEpoch())));
+        QVERIFY(raw.exec(u"PRAGMA user_version = 1"_s));
+    }
+    FakeClock clock(baseTime());
+    HistoryStore store(path, clock);
+    QVERIFY2(store.isOpen(), qPrintable(store.errorString()));
+    {
+        RawDb raw(path);
+        QCOMPARE(raw.scalar(u"PRAGMA user_version"_s).toInt(), HistorySchema::currentVersion());
+        QCOMPARE(raw.scalar(u"SELECT wait_reason FROM requests WHERE model = 'old-model'"_s).toString(), QString());
+    }
+    const QList<RequestRecord> rows = allRequests(store);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows.first().model, u"old-model"_s);
+    QCOMPARE(rows.first().bytesIn, qint64(0));
+    QCOMPARE(rows.first().waited, std::chrono::nanoseconds(0));
+    QVERIFY(rows.first().waitReason.isNone());
+}
+
+void TestStore::waitAndBytesInRoundTrip()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"history.sqlite"_s);
+    FakeClock clock(baseTime());
+    {
+        HistoryStore store(path, clock);
+        QVERIFY(store.isOpen());
+        RequestRecord waited = makeRecord(u"3090-flint-40b"_s, u"3090"_s, 200, baseTime());
+        waited.bytesIn = 4321;
+        waited.waited = 2300ms;
+        waited.waitReason = {WaitReason::Kind::Switch, u"fork"_s, u"mainline"_s};
+        store.record(waited);
+        RequestRecord direct = makeRecord(u"3090-flint-40b"_s, u"3090"_s, 200, baseTime().addSecs(1));
+        direct.bytesIn = 17;
+        store.record(direct);
+        QVERIFY(store.sync());
+        RawDb raw(path);
+        QCOMPARE(raw.scalar(u"SELECT wait_reason FROM requests WHERE bytes_in = 4321"_s).toString(),
+                 u"switch fork→mainline"_s);
+        QCOMPARE(raw.scalar(u"SELECT waited_ms FROM requests WHERE bytes_in = 4321"_s).toDouble(), 2300.0);
+    }
+    HistoryStore reopened(path, clock);
+    const QList<RequestRecord> rows = allRequests(reopened);   // newest first
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(rows.at(1).bytesIn, qint64(4321));
+    QCOMPARE(rows.at(1).waited, std::chrono::nanoseconds(2300ms));
+    QCOMPARE(rows.at(1).waitReason, (WaitReason{WaitReason::Kind::Switch, u"fork"_s, u"mainline"_s}));
+    QCOMPARE(rows.at(0).bytesIn, qint64(17));
+    QVERIFY(rows.at(0).waitReason.isNone());
+    // No wait: the journal line is the one it always was.
+    QVERIFY(!JournalFormat::requestLine(rows.at(0)).contains(u"wait"_s));
+}
+
+void TestStore::waitReasonText_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("from");
+    QTest::addColumn<QString>("to");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("none") << int(WaitReason::Kind::None) << QString() << QString() << QString();
+    QTest::newRow("switch") << int(WaitReason::Kind::Switch) << u"fork"_s << u"mainline"_s << u"switch fork→mainline"_s;
+    QTest::newRow("start") << int(WaitReason::Kind::Switch) << QString() << u"mainline"_s << u"switch to mainline"_s;
+    QTest::newRow("load") << int(WaitReason::Kind::ModelLoad) << QString() << QString() << u"model loading"_s;
+    QTest::newRow("queue") << int(WaitReason::Kind::Queue) << QString() << QString() << u"queue"_s;
+    QTest::newRow("lease") << int(WaitReason::Kind::Lease) << QString() << QString() << u"lease"_s;
+    QTest::newRow("check") << int(WaitReason::Kind::HostCheck) << QString() << QString() << u"host check"_s;
+}
+
+void TestStore::waitReasonText()
+{
+    QFETCH(int, kind);
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    QFETCH(QString, text);
+    const WaitReason reason{WaitReason::Kind(kind), from, to};
+    QCOMPARE(reason.toString(), text);
+    QCOMPARE(WaitReason::fromString(text), reason);
+    QVERIFY(WaitReason::fromString(u"bogus"_s).isNone());
+}
+
+void TestStore::requestLogDurations_data()
+{
+    QTest::addColumn<qint64>("ns");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("sub-ms") << qint64(420'000) << u"420 µs"_s;
+    QTest::newRow("tiny") << qint64(3'000) << u"3 µs"_s;
+    QTest::newRow("few ms") << qint64(3'450'000) << u"3.5 ms"_s;
+    QTest::newRow("ms") << qint64(345'678'000) << u"346 ms"_s;
+    QTest::newRow("s") << qint64(2'326'000'000) << u"2.33 s"_s;
+    QTest::newRow("tens of s") << qint64(42'260'000'000) << u"42.3 s"_s;
+    QTest::newRow("minutes") << qint64(184'000'000'000) << u"3 min 04 s"_s;
+}
+
+void TestStore::requestLogDurations()
+{
+    // The same words in the table and the details pane; never "0s" for a request that took time.
+    QFETCH(qint64, ns);
+    QFETCH(QString, text);
+    QCOMPARE(RequestLogModel::durationText(std::chrono::nanoseconds(ns)), text);
+
+    RequestLogModel model;
+    RequestRecord get = makeRecord({}, {}, 200, baseTime());
+    get.method = u"GET"_s;
+    get.path = u"/v1/models"_s;
+    get.duration = std::chrono::nanoseconds(ns);
+    get.timeToFirstByte = std::chrono::nanoseconds(ns);
+    RequestRecord empty = get;
+    empty.status = 204;
+    empty.bytesOut = 0;   // no body: no first byte of one
+    model.appendRecords({get, empty});
+    QCOMPARE(model.index(0, RequestLogModel::DurationColumn).data().toString(), text);
+    QCOMPARE(model.index(0, RequestLogModel::TtfbColumn).data().toString(), text);
+    QCOMPARE(model.index(1, RequestLogModel::TtfbColumn).data().toString(), u"—"_s);
+}
+
+void TestStore::requestLogLiveRows()
+{
+    RequestLogModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    RequestRecord r = makeRecord(u"3090-flint-40b"_s, u"3090"_s, 0, baseTime());
+    r.liveId = 7;
+    r.startedSteady = std::chrono::steady_clock::now() - 1500ms;
+    r.duration = {};
+    r.bytesOut = 0;
+
+    // Arrives, then waits for a switch: one row, in place.
+    model.updateLive(r, RequestPhase::Arrived);
+    r.waitReason = {WaitReason::Kind::Switch, u"fork"_s, u"mainline"_s};
+    r.waitingSince = r.startedSteady;
+    model.updateLive(r, RequestPhase::Waiting);
+    QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 5000);
+    QVERIFY(model.isLive(0));
+    QCOMPARE(model.liveCount(), 1);
+    const auto cell = [&](int column, int role = Qt::DisplayRole) { return model.index(0, column).data(role); };
+    QCOMPARE(cell(RequestLogModel::StatusColumn).toString(), u"waiting: switch fork→mainline"_s);
+    QCOMPARE(RequestLogModel::Severity(cell(0, RequestLogModel::SeverityRole).toInt()), RequestLogModel::Severity::InProgress);
+    QCOMPARE(cell(0, RequestLogModel::LiveRole).toBool(), true);
+    QVERIFY(cell(RequestLogModel::DurationColumn).toString().endsWith(u" s"_s));   // 1.5 s and counting
+    QCOMPARE(cell(RequestLogModel::TtfbColumn).toString(), u"—"_s);
+
+    // Streams: the token count rises in the same row.
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    r.waitingSince = {};
+    r.waited = 1400ms;
+    model.updateLive(r, RequestPhase::Streaming);
+    r.streamedTokens = 42;
+    model.updateLive(r, RequestPhase::Streaming);
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(changed.size(), 2);
+    QCOMPARE(cell(RequestLogModel::StatusColumn).toString(), u"streaming"_s);
+    QCOMPARE(cell(RequestLogModel::TokensPerSecondColumn).toString(), u"42 tokens"_s);
+    // Its duration ticks while it runs.
+    QVERIFY(changed.wait(3000));
+
+    // Done: the finished record (the store's, with its id) takes the row.
+    RequestRecord done = r;
+    done.id = 5;
+    done.status = 200;
+    done.duration = 2600ms;
+    done.bytesOut = 900;
+    done.timeToFirstByte = 1450ms;
+    done.tokensPerSecond = 40.0;
+    model.append(done);
+    QCOMPARE(model.rowCount(), 1);
+    QVERIFY(!model.isLive(0));
+    QCOMPARE(model.liveCount(), 0);
+    QCOMPARE(cell(RequestLogModel::StatusColumn).toString(), u"200"_s);
+    QCOMPARE(cell(0, RequestLogModel::RecordIdRole).toLongLong(), 5);
+    QCOMPARE(RequestLogModel::Severity(cell(0, RequestLogModel::SeverityRole).toInt()), RequestLogModel::Severity::Normal);
+
+    // A request that ends within the turn it arrived in is one insertion of its finished record.
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    RequestRecord quick = makeRecord({}, {}, 404, baseTime().addSecs(3));
+    quick.liveId = 8;
+    model.updateLive(quick, RequestPhase::Arrived);
+    quick.id = 6;
+    model.append(quick);
+    QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 5000);
+    QCOMPARE(inserted.size(), 1);
+    QVERIFY(!model.isLive(1));
+    QCOMPARE(model.recordAt(1).id, 6);
+
+    // A store reload keeps what is still in flight.
+    RequestRecord running = makeRecord(u"m"_s, u"h"_s, 0, baseTime().addSecs(4));
+    running.liveId = 9;
+    model.updateLive(running, RequestPhase::Upstream);
+    QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 3, 5000);
+    QTemporaryDir dir;
+    FakeClock clock(baseTime());
+    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
+    model.loadFrom(store, {});
+    QCOMPARE(model.rowCount(), 1);
+    QVERIFY(model.isLive(0));
+    QCOMPARE(model.index(0, RequestLogModel::StatusColumn).data().toString(), u"sent"_s);
+}
+
+void TestStore::requestLogAbortedAndOwn()
+{
+    RequestLogModel model;
+    RequestRecord aborted = makeRecord(u"m"_s, u"h"_s, 200, baseTime());
+    aborted.relayError = RequestRecord::ClientLeftError;
+    QVERIFY(aborted.clientLeft());
+    model.appendRecords({aborted});
+    // Not a red 200: the client went away.
+    QCOMPARE(model.index(0, RequestLogModel::StatusColumn).data().toString(), u"aborted"_s);
+    QCOMPARE(RequestLogModel::Severity(model.index(0, 0).data(RequestLogModel::SeverityRole).toInt()),
+             RequestLogModel::Severity::Aborted);
+
+    RequestRecord load = makeRecord(u"m"_s, u"h"_s, 200, baseTime());
+    load.userAgent = u"switchyard-desktop/0.9"_s;
+    QVERIFY(RequestLogModel::isOwnRequest(load));
+    load.userAgent = u"switchyard-export/0.9"_s;
+    QVERIFY(RequestLogModel::isOwnRequest(load));
+    load.userAgent = u"switchyard-traffic"_s;   // the demo's clients are clients
+    QVERIFY(!RequestLogModel::isOwnRequest(load));
+}
+
+QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
 

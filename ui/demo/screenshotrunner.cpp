@@ -83,6 +83,9 @@ void ScreenshotRunner::start()
              for (int i = 0; i < 6; ++i)
                  m_traffic->chat(m_streamAliases.at(i % m_streamAliases.size()), 180, Agents.at(i % Agents.size()));
          }},
+        // qwen38 needs the 3090's fork engine while flint streams on mainline: it waits for the
+        // switch at the capture (the request log's live rows).
+        {d - 2.0, [this] { m_traffic->chat(u"3090-qwen38-27b-128k"_s, 40, Agents.at(0)); }},
         {d, [this] { capture(); }},
     };
     m_clock.start();
@@ -166,13 +169,18 @@ void ScreenshotRunner::capture()
     window->tabs()->setCurrentWidget(window->modelsView());
     window->modelsView()->table()->selectRow(0);
     QTableView *log = window->requestLogView()->table();
-    for (int row = 0; row < log->model()->rowCount(); ++row) {
-        const QModelIndex tps = log->model()->index(row, RequestLogModel::TokensPerSecondColumn);
-        if (!tps.data().toString().isEmpty()) {
-            log->selectRow(row);
-            break;
+    const auto selectFirst = [log](const std::function<bool(const QModelIndex &)> &wanted) {
+        for (int row = 0; row < log->model()->rowCount(); ++row) {
+            if (wanted(log->model()->index(row, RequestLogModel::TokensPerSecondColumn))) {
+                log->selectRow(row);
+                return true;
+            }
         }
-    }
+        return false;
+    };
+    selectFirst([](const QModelIndex &tps) {
+        return !tps.data(RequestLogModel::LiveRole).toBool() && !tps.data().toString().isEmpty();
+    });
     QApplication::processEvents();
 
     save(window, u"window.png"_s);
@@ -183,6 +191,17 @@ void ScreenshotRunner::capture()
     QApplication::processEvents();
     save(window, u"window-requests.png"_s);
     save(window->requestLogView(), u"requests.png"_s);
+    // The same log with the request that waits for the switch selected: live rows, their reasons.
+    const bool waiting = selectFirst([](const QModelIndex &index) {
+        return index.data(RequestLogModel::PhaseRole).isValid()
+            && RequestPhase(index.data(RequestLogModel::PhaseRole).toInt()) == RequestPhase::Waiting;
+    });
+    if (!waiting) {
+        QTextStream(stdout) << "screenshot FAILED: no request waiting at the capture" << Qt::endl;
+        ++m_failures;
+    }
+    QApplication::processEvents();
+    save(window->requestLogView(), u"requests-live.png"_s);
 
     QMenu *menu = m_desktop->tray()->menu();
     menu->ensurePolished();

@@ -37,6 +37,14 @@ void RequestLogFilterProxy::setStatusFilter(StatusFilter filter)
     invalidateFilter();
 }
 
+void RequestLogFilterProxy::setShowOwnRequests(bool show)
+{
+    if (show == m_showOwn)
+        return;
+    m_showOwn = show;
+    invalidateFilter();
+}
+
 void RequestLogFilterProxy::setText(const QString &text)
 {
     if (text == m_text)
@@ -49,6 +57,9 @@ bool RequestLogFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &s
 {
     const QAbstractItemModel *source = sourceModel();
     auto cell = [&](int column) { return source->index(sourceRow, column, sourceParent).data().toString(); };
+    const auto *log = qobject_cast<const RequestLogModel *>(source);
+    if (!m_showOwn && log && RequestLogModel::isOwnRequest(log->recordAt(sourceRow)))
+        return false;
     if (!m_host.isEmpty() && cell(RequestLogModel::HostColumn) != m_host)
         return false;
     if (!m_model.isEmpty() && cell(RequestLogModel::AliasColumn) != m_model)
@@ -70,7 +81,8 @@ bool RequestLogFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &s
                 return false;
             break;
         case StatusFilter::AnyFailure:
-            if (severity == RequestLogModel::Severity::Normal)
+            if (severity != RequestLogModel::Severity::ClientError && severity != RequestLogModel::Severity::Error
+                && severity != RequestLogModel::Severity::Aborted)
                 return false;
             break;
         case StatusFilter::All:
@@ -79,7 +91,7 @@ bool RequestLogFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &s
     }
     if (m_text.isEmpty())
         return true;
-    if (const auto *log = qobject_cast<const RequestLogModel *>(source)) {
+    if (log) {
         const RequestRecord r = log->recordAt(sourceRow);
         for (const QString *field : {&r.path, &r.model, &r.host, &r.clientAddress, &r.userAgent, &r.relayError,
                                      &r.method, &r.engine}) {
@@ -95,6 +107,18 @@ bool RequestLogFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &s
     return false;
 }
 
+QColor RequestLogFilterProxy::severityColor(RequestLogModel::Severity severity)
+{
+    switch (severity) {
+    case RequestLogModel::Severity::Error: return StatusPalette::bad();
+    case RequestLogModel::Severity::ClientError: return StatusPalette::busy();
+    case RequestLogModel::Severity::InProgress: return StatusPalette::switching();
+    case RequestLogModel::Severity::Aborted: return StatusPalette::idle();
+    case RequestLogModel::Severity::Normal: break;
+    }
+    return StatusPalette::good();
+}
+
 QVariant RequestLogFilterProxy::data(const QModelIndex &index, int role) const
 {
     if (index.column() == RequestLogModel::TimeColumn && role == Qt::DisplayRole) {
@@ -107,9 +131,7 @@ QVariant RequestLogFilterProxy::data(const QModelIndex &index, int role) const
     if (index.column() == RequestLogModel::StatusColumn
         && (role == Qt::DecorationRole || role == Qt::ForegroundRole)) {
         const auto severity = RequestLogModel::Severity(index.data(RequestLogModel::SeverityRole).toInt());
-        const QColor color = severity == RequestLogModel::Severity::Error ? StatusPalette::bad()
-                           : severity == RequestLogModel::Severity::ClientError ? StatusPalette::busy()
-                                                                                : StatusPalette::good();
+        const QColor color = severityColor(severity);
         if (role == Qt::DecorationRole)
             return StatusPalette::dot(color);
         return severity == RequestLogModel::Severity::Normal ? QVariant() : QVariant(color);

@@ -1,11 +1,15 @@
 #pragma once
 
+#include "store/requestlogmodel.h"
+
+#include <QColor>
 #include <QSortFilterProxyModel>
 
 namespace switchyard {
 
 // The request log's filters (host, model, status class, free text) over a RequestLogModel,
-// newest first by default, with the status column coloured by severity.
+// newest first by default, with the status column coloured by severity; the window's own
+// calls hidden by default.
 class RequestLogFilterProxy final : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -21,6 +25,9 @@ public:
     void setStatusFilter(StatusFilter filter);
     // Any of path, alias, host, status, client, user agent or the relay's error contains it.
     void setText(const QString &text);
+    // The window's own calls (RequestLogModel::isOwnRequest): hidden unless asked for.
+    void setShowOwnRequests(bool show);
+    bool showsOwnRequests() const { return m_showOwn; }
 
     QString host() const { return m_host; }
     QString model() const { return m_model; }
@@ -28,6 +35,8 @@ public:
     QString text() const { return m_text; }
 
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    // The status dot's colour: red errors, amber client errors, in progress, grey aborted.
+    static QColor severityColor(RequestLogModel::Severity severity);
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
@@ -37,6 +46,7 @@ private:
     QString m_model;
     StatusFilter m_status = StatusFilter::All;
     QString m_text;
+    bool m_showOwn = false;
 };
 
 } // namespace switchyard

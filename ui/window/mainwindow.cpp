@@ -2,6 +2,7 @@
 
 #include "app/appsettings.h"
 #include "app/relayservice.h"
+#include "relay/relay.h"
 #include "catalog/catalog.h"
 #include "dialogs/exportdialog.h"
 #include "models/hosttablemodel.h"
@@ -228,6 +229,16 @@ void MainWindow::setService(RelayService *service)
         if (service->config().access.tls())
             m_client->setRelayCertificates(QSslCertificate::fromPath(service->config().access.tlsCertFile));
         m_requestLogView->setAliases(service->catalog()->aliases());
+        // Requests in flight show in the log as they go; the store's finished record replaces
+        // each (so only with a store: without one the log has nothing to end them with).
+        disconnect(m_liveRequests);
+        if (m_history) {
+            m_liveRequests = connect(service->relay(), &Relay::requestProgress, m_requestLog,
+                                     [this](const RequestRecord &record, RequestPhase phase) {
+                                         if (m_history)
+                                             m_requestLog->updateLive(m_history->redacted(record), phase);
+                                     });
+        }
         setWindowTitle(tr("Switchyard — %1").arg(service->endpoint().authority()));
     }
     updateStatus();
@@ -250,6 +261,7 @@ void MainWindow::setHistory(HistoryStore *store)
 {
     m_modelTable->setHistory(store);
     m_timelineView->setHistory(store);
+    m_history = store;
     if (!store)
         return;
     // The last day's requests, then every new one as the store records it.

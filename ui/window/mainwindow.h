@@ -94,6 +94,8 @@ private:
     QLabel *m_hostsLabel;
     QLabel *m_inFlightLabel;
     QTimer m_statusTimer;
+    QPointer<HistoryStore> m_history;
+    QMetaObject::Connection m_liveRequests;   // the service's relay to the request log
 };
 
 } // namespace switchyard

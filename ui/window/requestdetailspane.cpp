@@ -1,9 +1,10 @@
 #include "window/requestdetailspane.h"
 
+#include "journal/activerequests.h"
 #include "journal/clientapp.h"
+#include "models/requestlogfilterproxy.h"
 #include "journal/journalformat.h"
 #include "shared/statuspalette.h"
-#include "shared/uiformat.h"
 #include "store/requestlogmodel.h"
 
 #include <QFontDatabase>
@@ -15,15 +16,6 @@
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
-
-namespace {
-
-QString milliseconds(std::chrono::nanoseconds d)
-{
-    return UiFormat::duration(std::chrono::duration_cast<std::chrono::milliseconds>(d));
-}
-
-} // namespace
 
 RequestDetailsPane::RequestDetailsPane(QWidget *parent)
     : QWidget(parent)
@@ -51,9 +43,11 @@ RequestDetailsPane::RequestDetailsPane(QWidget *parent)
     addField(u"time"_s, tr("Started"), grid, row++, 0);
     addField(u"route"_s, tr("Served by"), grid, row++, 0);
     addField(u"duration"_s, tr("Duration"), grid, row++, 0);
+    addField(u"wait"_s, tr("Waited"), grid, row++, 0);
     addField(u"ttfb"_s, tr("First byte"), grid, row++, 0);
     addField(u"tokens"_s, tr("Tokens"), grid, row++, 0);
     addField(u"bytes"_s, tr("Sent"), grid, row++, 0);
+    addField(u"bytesIn"_s, tr("Received"), grid, row++, 0);
     addField(u"client"_s, tr("Client"), grid, row++, 0);
     addField(u"app"_s, tr("App"), grid, row++, 0);
     addField(u"agent"_s, tr("User agent"), grid, row++, 0);
@@ -112,7 +106,7 @@ QString RequestDetailsPane::fieldText(const QString &field) const
     return label ? label->text() : QString();
 }
 
-void RequestDetailsPane::showRecord(const RequestRecord &r)
+void RequestDetailsPane::showRecord(const RequestRecord &r, std::optional<RequestPhase> live)
 {
     m_placeholder->hide();
     m_heading->show();
@@ -121,18 +115,28 @@ void RequestDetailsPane::showRecord(const RequestRecord &r)
     m_heading->setText(r.model.isEmpty() ? u"%1 %2"_s.arg(r.method, r.path)
                                          : u"%1 %2 · %3"_s.arg(r.method, r.path, r.model));
 
-    const auto severity = RequestLogModel::severity(r);
-    const QColor color = severity == RequestLogModel::Severity::Error ? StatusPalette::bad()
-                       : severity == RequestLogModel::Severity::ClientError ? StatusPalette::busy()
-                                                                            : StatusPalette::good();
-    const QString status = r.status ? QString::number(r.status) : tr("no answer (client went away)");
+    const auto severity = live ? RequestLogModel::Severity::InProgress : RequestLogModel::severity(r);
+    const QColor color = RequestLogFilterProxy::severityColor(severity);
+    QString status = r.status ? QString::number(r.status) : tr("no answer (client went away)");
+    if (live)
+        status = RequestLogModel::phaseText(*live, r.waitReason);
+    else if (r.clientLeft())
+        status = r.status ? tr("aborted by the client after %1").arg(r.status) : tr("aborted by the client before an answer");
     m_values[u"status"_s]->setText(u"<span style=\"color:%1\">●</span> <b>%2</b>"_s.arg(color.name(), status.toHtmlEscaped()));
     m_values[u"time"_s]->setText(QLocale().toString(r.startedAt, u"yyyy-MM-dd HH:mm:ss.zzz"_s));
     m_values[u"route"_s]->setText(r.host.isEmpty() ? tr("the relay itself")
                                   : r.engine.isEmpty() ? tr("host %1").arg(r.host)
                                                        : tr("host %1, engine %2").arg(r.host, r.engine));
-    m_values[u"duration"_s]->setText(milliseconds(r.duration));
-    m_values[u"ttfb"_s]->setText(r.timeToFirstByte ? milliseconds(*r.timeToFirstByte) : tr("—"));
+    const auto now = std::chrono::steady_clock::now();
+    m_values[u"duration"_s]->setText(live ? tr("%1 so far").arg(RequestLogModel::durationText(now - r.startedSteady))
+                                          : RequestLogModel::durationText(r.duration));
+    const auto waited = live ? ActiveRequests::waitedSoFar(r, now) : r.waited;
+    QString wait = tr("—");
+    if (!r.waitReason.isNone())
+        wait = tr("%1 for %2").arg(RequestLogModel::durationText(waited), RequestLogModel::waitText(r.waitReason));
+    m_values[u"wait"_s]->setText(wait);
+    m_values[u"ttfb"_s]->setText(r.timeToFirstByte && r.bytesOut > 0 ? RequestLogModel::durationText(*r.timeToFirstByte)
+                                                                     : tr("—"));
     QString tokens = tr("—");
     if (r.streamedTokens && r.tokensPerSecond)
         tokens = tr("%1 at %2 tokens/s").arg(*r.streamedTokens).arg(QLocale().toString(*r.tokensPerSecond, 'f', 1));
@@ -140,6 +144,7 @@ void RequestDetailsPane::showRecord(const RequestRecord &r)
         tokens = QString::number(*r.streamedTokens);
     m_values[u"tokens"_s]->setText(tokens);
     m_values[u"bytes"_s]->setText(QLocale().formattedDataSize(r.bytesOut));
+    m_values[u"bytesIn"_s]->setText(QLocale().formattedDataSize(r.bytesIn));
     m_values[u"client"_s]->setText(JournalFormat::clientAddress(r.clientAddress));
     m_values[u"app"_s]->setText(RequestLogModel::appName(clientAppFromUserAgent(r.userAgent)));
     m_values[u"agent"_s]->setText(r.userAgent.isEmpty() ? tr("—") : r.userAgent);

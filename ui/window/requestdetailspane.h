@@ -5,6 +5,8 @@
 #include <QHash>
 #include <QWidget>
 
+#include <optional>
+
 class QGridLayout;
 class QLabel;
 
@@ -20,7 +22,8 @@ class RequestDetailsPane final : public QWidget
 public:
     explicit RequestDetailsPane(QWidget *parent = nullptr);
 
-    void showRecord(const switchyard::RequestRecord &record);
+    // live: where a request in flight is (its record so far); none for a finished one.
+    void showRecord(const switchyard::RequestRecord &record, std::optional<switchyard::RequestPhase> live = {});
     void clear();
     QString fieldText(const QString &field) const;
 

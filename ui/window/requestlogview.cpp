@@ -9,6 +9,7 @@
 #include "window/requestdetailspane.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QGuiApplication>
@@ -41,6 +42,7 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     , m_host(new HostFilterCombo(this))
     , m_model(new QComboBox(this))
     , m_status(new QComboBox(this))
+    , m_own(new QCheckBox(tr("Switchyard's own"), this))
     , m_count(new QLabel(this))
 {
     m_proxy->setSourceModel(model);
@@ -70,6 +72,9 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
         m_proxy->setStatusFilter(RequestLogFilterProxy::StatusFilter(m_status->currentData().toInt()));
     });
 
+    m_own->setToolTip(tr("Show the requests this window makes itself: its loads and the model list of an export"));
+    connect(m_own, &QCheckBox::toggled, m_proxy, &RequestLogFilterProxy::setShowOwnRequests);
+
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(RequestLogModel::TimeColumn, Qt::DescendingOrder);   // newest on top
@@ -82,7 +87,8 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Every column as wide as what it shows: an address is not stretched over the free space.
+    m_table->horizontalHeader()->setStretchLastSection(false);
     const QFontMetrics fm = m_table->fontMetrics();
     auto width = [&](const QString &sample) { return fm.horizontalAdvance(sample) + 24; };
     m_table->setColumnWidth(RequestLogModel::TimeColumn, width(u"22:21:41"_s));
@@ -90,11 +96,14 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     m_table->setColumnWidth(RequestLogModel::PathColumn, width(u"/v1/chat/completions"_s));
     m_table->setColumnWidth(RequestLogModel::AliasColumn, width(u"3090-qwen38-27b-128k"_s));
     m_table->setColumnWidth(RequestLogModel::HostColumn, width(u"host-00"_s));
-    m_table->setColumnWidth(RequestLogModel::StatusColumn, width(u"● 000"_s) + 4);
-    m_table->setColumnWidth(RequestLogModel::DurationColumn, width(u"1m2.345s"_s));
+    // Room for a request in flight: "waiting: model loading"; a finished one is three digits.
+    m_table->setColumnWidth(RequestLogModel::StatusColumn, width(u"● "_s + RequestLogModel::phaseText(
+        RequestPhase::Waiting, {WaitReason::Kind::ModelLoad, {}, {}})) + 4);
+    m_table->setColumnWidth(RequestLogModel::DurationColumn, width(RequestLogModel::durationText(std::chrono::milliseconds(59900))));
     m_table->setColumnWidth(RequestLogModel::TtfbColumn, width(tr("First byte")));
     m_table->setColumnWidth(RequestLogModel::TokensPerSecondColumn, width(tr("Tokens/s")));
     m_table->setColumnWidth(RequestLogModel::AppColumn, width(tr("Claude Code")));
+    m_table->setColumnWidth(RequestLogModel::ClientColumn, width(u"192.168.100.200"_s));
     m_table->setAccessibleName(tr("Requests"));
 
     m_copy = new QAction(tr("&Copy as Journal Line"), this);
@@ -115,9 +124,22 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
         menu.addAction(m_copy);
         menu.exec(m_table->viewport()->mapToGlobal(pos));
     });
+    // The pane shows the selected request and nothing else: a filter that hides it, or moves the
+    // current index to a row nobody selected, clears the pane (#22's item 19).
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RequestLogView::showCurrent);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            [this] { m_copy->setEnabled(m_table->selectionModel()->hasSelection()); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        m_copy->setEnabled(m_table->selectionModel()->hasSelection());
+        showCurrent();
+    });
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &RequestLogView::showCurrent);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &RequestLogView::showCurrent);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &RequestLogView::showCurrent);
+    // A request in flight that is shown follows its progress.
+    connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+        const int shown = shownSourceRow();
+        if (shown >= from.row() && shown <= to.row())
+            showCurrent();
+    });
     m_copy->setEnabled(false);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &RequestLogView::updateCount);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &RequestLogView::updateCount);
@@ -135,6 +157,7 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     bar->addWidget(m_host);
     bar->addWidget(m_model);
     bar->addWidget(m_status);
+    bar->addWidget(m_own);
     bar->addStretch(1);
     bar->addWidget(m_count);
     bar->addWidget(copyButton);
@@ -190,14 +213,27 @@ void RequestLogView::setAliases(const QStringList &aliases)
     }
 }
 
+int RequestLogView::shownSourceRow() const
+{
+    const QItemSelectionModel *selection = m_table->selectionModel();
+    const QModelIndex current = selection->currentIndex();
+    if (!current.isValid() || !selection->isRowSelected(current.row(), current.parent()))
+        return -1;
+    return m_proxy->mapToSource(current).row();
+}
+
 void RequestLogView::showCurrent()
 {
-    const QModelIndex current = m_table->selectionModel()->currentIndex();
-    if (!current.isValid()) {
+    const int row = shownSourceRow();
+    if (row < 0) {
         m_details->clear();
         return;
     }
-    m_details->showRecord(m_source->recordAt(m_proxy->mapToSource(current).row()));
+    const QModelIndex index = m_source->index(row, 0);
+    m_details->showRecord(m_source->recordAt(row),
+                          index.data(RequestLogModel::LiveRole).toBool()
+                              ? std::optional(RequestPhase(index.data(RequestLogModel::PhaseRole).toInt()))
+                              : std::nullopt);
 }
 
 QString RequestLogView::selectedJournalLines() const

@@ -3,6 +3,7 @@
 #include <QWidget>
 
 class QAction;
+class QCheckBox;
 class QComboBox;
 
 class QLabel;
@@ -36,6 +37,7 @@ public:
     QComboBox *modelFilter() const { return m_model; }
     QComboBox *statusFilter() const { return m_status; }
     QLineEdit *searchField() const { return m_search; }
+    QCheckBox *ownRequestsToggle() const { return m_own; }
 
     // Journal lines of the selected requests, oldest first, one per line.
     QString selectedJournalLines() const;
@@ -48,6 +50,7 @@ Q_SIGNALS:
 private:
     void updateHostFilter();
     void showCurrent();
+    int shownSourceRow() const;   // the row the details pane shows, -1 for none
     void updateCount();
 
     RequestLogModel *m_source;
@@ -59,6 +62,7 @@ private:
     HostFilterCombo *m_host;
     QComboBox *m_model;
     QComboBox *m_status;
+    QCheckBox *m_own;
     QLabel *m_count;
     QAction *m_copy;
 };

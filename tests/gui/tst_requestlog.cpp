@@ -1,0 +1,386 @@
+// The request log as a user watches it (#21 requests live, #22 items 4, 5, 6, 14 and 19): a
+// request shows from its arrival (waiting, and for what), streams, and becomes its finished
+// record; durations are honest; the window's own calls stay out of the way; the details pane
+// shows only the selected request. Offscreen.
+#include "guifleet.h"
+#include "testenginedriver.h"
+
+#include "app/catalogeventrecorder.h"
+#include "hosts/hostcontroller.h"
+#include "journal/journalformat.h"
+#include "models/hosttablemodel.h"
+#include "models/inflightcounter.h"
+#include "models/requestlogfilterproxy.h"
+#include "shared/statuspalette.h"
+#include "store/requestlogmodel.h"
+#include "window/mainwindow.h"
+#include "window/relayclient.h"
+#include "window/requestdetailspane.h"
+#include "window/requestlogview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace switchyard;
+using namespace switchyard::test;
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+QNetworkReply *postChat(QNetworkAccessManager &network, const QUrl &endpoint, const QString &model, int tokens,
+                        bool stream)
+{
+    QUrl url = endpoint;
+    url.setPath(u"/v1/chat/completions"_s);
+    QNetworkRequest request(url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    request.setHeader(QNetworkRequest::UserAgentHeader, u"opencode/1.18.33"_s);
+    const QByteArray body = R"({"model":")" + model.toUtf8() + R"(","messages":[{"role":"user","content":"Hi"}],)"
+        + R"("max_tokens":)" + QByteArray::number(tokens) + (stream ? R"(,"stream":true})" : "}");
+    return network.post(request, body);
+}
+
+// The model's row for the request to this alias (the newest), -1 when none.
+int rowOf(const RequestLogModel *log, const QString &alias)
+{
+    for (int row = log->rowCount() - 1; row >= 0; --row) {
+        if (log->recordAt(row).model == alias)
+            return row;
+    }
+    return -1;
+}
+
+// The window in front of a GuiFleet.
+struct Window
+{
+    HostTableModel hosts;
+    InFlightCounter inFlight;
+    std::unique_ptr<MainWindow> window;
+
+    explicit Window(GuiFleet &fleet)
+    {
+        hosts.setInFlightCounter(&inFlight);
+        hosts.setService(fleet.service());
+        window = std::make_unique<MainWindow>(fleet.clock, &hosts, &inFlight, nullptr);
+        window->setHistory(fleet.store.get());
+        window->setService(fleet.service());
+        window->resize(1360, 860);
+        window->show();
+    }
+    RequestLogModel *log() const { return window->requestLog(); }
+    RequestLogView *view() const { return window->requestLogView(); }
+    // Selects the source row in the table; false when the filters hide it.
+    bool select(int sourceRow) const
+    {
+        const QModelIndex index = view()->proxy()->mapFromSource(log()->index(sourceRow, 0));
+        if (!index.isValid())
+            return false;
+        view()->table()->selectRow(index.row());
+        return true;
+    }
+};
+
+} // namespace
+
+class TstRequestLog : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void requestWaitingForASwitchShowsLiveThenDone();
+    void inFlightStreamShowsWithRisingTokens();
+    void honestDurationsAndAbortedRequests();
+    void addressColumnIsNotStretched();
+    void windowsOwnCallsAreHiddenByDefault();
+    void searchNeverLeavesAnUnselectedRequestInThePane();
+};
+
+void TstRequestLog::initTestCase()
+{
+    QCOMPARE(QGuiApplication::platformName(), u"offscreen"_s);
+}
+
+void TstRequestLog::requestWaitingForASwitchShowsLiveThenDone()
+{
+    // Host h1 with engine "a" (alpha, running) and "b" (beta): a request for h1-beta waits for
+    // the switch, which takes 1.5 s.
+    fake::FakeOptions optionsA;
+    optionsA.models = {u"alpha"_s};
+    optionsA.loaded = {u"alpha"_s};
+    fake::FakeOptions optionsB;
+    optionsB.models = {u"beta"_s};
+    optionsB.loadDelay = 100ms;
+    fake::FakeLlamaServer engineA(optionsA);
+    fake::FakeLlamaServer engineB(optionsB);
+    QVERIFY(engineA.listen() && engineB.listen());
+    const quint16 portB = engineB.port();
+    engineB.close();
+    ConfigResult result = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"h1="_s + engineA.baseUrl().toString()});
+    QVERIFY(result.ok());
+    Config config = *result.config;
+    config.hosts.first().engines.first().name = u"a"_s;
+    EngineConfig b;
+    b.name = u"b"_s;
+    b.url = QUrl(u"http://127.0.0.1:%1"_s.arg(portB));
+    b.models = {u"beta"_s};
+    config.hosts.first().engines.append(b);
+    const QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, &engineA}, {u"b"_s, &engineB}};
+    const QHash<QString, quint16> ports{{u"a"_s, engineA.port()}, {u"b"_s, portB}};
+
+    QTemporaryDir dir;
+    SystemClock clock;
+    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
+    RelayRunner runner(nullptr, &store);
+    runner.setDriverFactory([engines, ports](const Config &) -> RelayService::DriverFactory {
+        return [engines, ports](const HostConfig &) {
+            auto driver = std::make_unique<TestEngineDriver>(engines, ports, u"a"_s);
+            driver->startDelay = 1500ms;
+            return driver;
+        };
+    });
+    QString error;
+    QVERIFY2(runner.start(config, &error), qPrintable(error));
+    HostController *controller = runner.service()->hostController(u"h1"_s);
+    QTRY_VERIFY(controller->state() == HostStateMachine::State::Serving
+                && runner.service()->catalog()->host(u"h1"_s)->reachable);
+
+    HostTableModel hosts;
+    InFlightCounter inFlight;
+    hosts.setInFlightCounter(&inFlight);
+    hosts.setService(runner.service());
+    MainWindow window(clock, &hosts, &inFlight, nullptr);
+    window.setHistory(&store);
+    window.setService(runner.service());
+    window.show();
+    RequestLogModel *log = window.requestLog();
+    RequestLogView *view = window.requestLogView();
+
+    QNetworkAccessManager network;
+    QNetworkReply *reply = postChat(network, runner.service()->endpoint(), u"h1-beta"_s, 4, false);
+    QScopedPointer<QNetworkReply> owned(reply);
+
+    // Before it ends: a live row, waiting, and for what.
+    QTRY_VERIFY_WITH_TIMEOUT(rowOf(log, u"h1-beta"_s) >= 0
+                                 && log->index(rowOf(log, u"h1-beta"_s), RequestLogModel::StatusColumn).data().toString()
+                                        == u"waiting: switch a→b"_s, 5000);
+    QVERIFY(!reply->isFinished());
+    const int row = rowOf(log, u"h1-beta"_s);
+    QVERIFY(log->isLive(row));
+    QCOMPARE(log->index(row, RequestLogModel::HostColumn).data().toString(), u"h1"_s);
+    QCOMPARE(log->index(row, RequestLogModel::TtfbColumn).data().toString(), u"—"_s);
+    // The table shows it, amber-ish, and the details pane says why and how long so far.
+    view->table()->selectRow(view->proxy()->mapFromSource(log->index(row, 0)).row());
+    const QModelIndex shown = view->proxy()->mapFromSource(log->index(row, RequestLogModel::StatusColumn));
+    QCOMPARE(shown.data(Qt::ForegroundRole).value<QColor>(), StatusPalette::switching());
+    QCOMPARE(view->details()->fieldText(u"status"_s).contains(u"waiting: switch a→b"_s), true);
+    QVERIFY2(view->details()->fieldText(u"wait"_s).endsWith(u" for switch a→b"_s),
+             qPrintable(view->details()->fieldText(u"wait"_s)));
+    QVERIFY(view->details()->fieldText(u"duration"_s).endsWith(u"so far"_s));
+
+    // After: the same row is the finished record, with the wait it had.
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QTRY_VERIFY_WITH_TIMEOUT(!log->isLive(row), 5000);
+    QCOMPARE(rowOf(log, u"h1-beta"_s), row);
+    QCOMPARE(log->index(row, RequestLogModel::StatusColumn).data().toString(), u"200"_s);
+    QVERIFY(log->recordAt(row).id > 0);   // the store's record
+    QCOMPARE(log->recordAt(row).waitReason, (WaitReason{WaitReason::Kind::Switch, u"a"_s, u"b"_s}));
+    QVERIFY(log->recordAt(row).waited >= 1200ms);
+    QCOMPARE(log->liveCount(), 0);
+    // The pane follows the selected row to its end.
+    QCOMPARE(view->details()->fieldText(u"status"_s).contains(u"200"_s), true);
+    QVERIFY(view->details()->fieldText(u"wait"_s).endsWith(u" for switch a→b"_s));
+    QVERIFY(!view->details()->fieldText(u"duration"_s).endsWith(u"so far"_s));
+}
+
+void TstRequestLog::inFlightStreamShowsWithRisingTokens()
+{
+    GuiFleet fleet;
+    fake::FakeOptions h1 = GuiFleet::defaultH1();
+    h1.tokensPerSecond = 30;
+    QVERIFY(fleet.start(h1));
+    Window w(fleet);
+    QNetworkAccessManager network;
+    QScopedPointer<QNetworkReply> reply(postChat(network, fleet.endpoint(), u"h1-m1"_s, 60, true));   // 2 s
+    // #22 item 4: in flight, it is in the log, streaming, with its tokens rising.
+    QTRY_VERIFY_WITH_TIMEOUT(rowOf(w.log(), u"h1-m1"_s) >= 0
+                                 && w.log()->index(rowOf(w.log(), u"h1-m1"_s), RequestLogModel::StatusColumn).data().toString()
+                                        == u"streaming"_s, 5000);
+    const int row = rowOf(w.log(), u"h1-m1"_s);
+    const auto tokens = [&] { return w.log()->recordAt(row).streamedTokens.value_or(0); };
+    QTRY_VERIFY_WITH_TIMEOUT(tokens() > 0, 3000);
+    const qint64 first = tokens();
+    QTRY_VERIFY_WITH_TIMEOUT(tokens() > first, 3000);
+    QVERIFY(w.log()->isLive(row));
+    QVERIFY(w.log()->index(row, RequestLogModel::TokensPerSecondColumn).data().toString().endsWith(u" tokens"_s));
+    QVERIFY(!reply->isFinished());
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.log()->isLive(row), 5000);
+    QCOMPARE(w.log()->index(row, RequestLogModel::StatusColumn).data().toString(), u"200"_s);
+    QVERIFY(w.log()->recordAt(row).tokensPerSecond.has_value());
+}
+
+void TstRequestLog::honestDurationsAndAbortedRequests()
+{
+    GuiFleet fleet;
+    fake::FakeOptions h1 = GuiFleet::defaultH1();
+    h1.tokensPerSecond = 20;
+    QVERIFY(fleet.start(h1));
+    Window w(fleet);
+    QNetworkAccessManager network;
+
+    // #22 item 6: a GET answered at once has a sub-millisecond duration, not "0s", and the
+    // table and the pane agree on it.
+    QUrl url = fleet.endpoint();
+    url.setPath(u"/v1/models"_s);
+    QScopedPointer<QNetworkReply> models(network.get(QNetworkRequest(url)));
+    QTRY_VERIFY_WITH_TIMEOUT(models->isFinished(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.log()->rowCount() >= 1 && !w.log()->isLive(w.log()->rowCount() - 1), 5000);
+    int row = w.log()->rowCount() - 1;
+    QCOMPARE(w.log()->recordAt(row).path, u"/v1/models"_s);
+    const QString duration = w.log()->index(row, RequestLogModel::DurationColumn).data().toString();
+    QVERIFY2(duration != u"0s"_s && duration != u"0 ms"_s && !duration.startsWith(u"0 "_s), qPrintable(duration));
+    QVERIFY(duration.endsWith(u"µs"_s) || duration.endsWith(u"ms"_s));
+    QVERIFY(w.select(row));
+    QCOMPARE(w.view()->details()->fieldText(u"duration"_s), duration);
+    QCOMPARE(w.view()->details()->fieldText(u"ttfb"_s),
+             w.log()->index(row, RequestLogModel::TtfbColumn).data().toString());
+
+    // A request with no body to send: "—" for its first byte.
+    QScopedPointer<QNetworkReply> options(network.sendCustomRequest(QNetworkRequest(url), "OPTIONS"));
+    QTRY_VERIFY_WITH_TIMEOUT(options->isFinished(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.log()->rowCount() >= 2 && w.log()->recordAt(w.log()->rowCount() - 1).method == "OPTIONS"_L1
+                                 && !w.log()->isLive(w.log()->rowCount() - 1), 5000);
+    row = w.log()->rowCount() - 1;
+    QCOMPARE(w.log()->index(row, RequestLogModel::TtfbColumn).data().toString(), u"—"_s);
+
+    // A stream the client aborts: "aborted", grey, not a red 200.
+    QNetworkReply *stream = postChat(network, fleet.endpoint(), u"h1-m1"_s, 200, true);
+    QTRY_VERIFY_WITH_TIMEOUT(stream->bytesAvailable() > 0, 5000);
+    stream->abort();
+    stream->deleteLater();
+    QTRY_VERIFY_WITH_TIMEOUT(rowOf(w.log(), u"h1-m1"_s) >= 0 && !w.log()->isLive(rowOf(w.log(), u"h1-m1"_s)), 5000);
+    row = rowOf(w.log(), u"h1-m1"_s);
+    QCOMPARE(w.log()->index(row, RequestLogModel::StatusColumn).data().toString(), u"aborted"_s);
+    const QModelIndex status = w.view()->proxy()->mapFromSource(w.log()->index(row, RequestLogModel::StatusColumn));
+    QCOMPARE(status.data(Qt::ForegroundRole).value<QColor>(), StatusPalette::idle());
+    QVERIFY(w.select(row));
+    QVERIFY(w.view()->details()->fieldText(u"status"_s).contains(u"aborted by the client"_s));
+}
+
+void TstRequestLog::addressColumnIsNotStretched()
+{
+    // #22 item 5: the App column and the address, each as wide as it needs, however wide the
+    // window: the address does not take up the free space.
+    RequestLogModel log;
+    HostTableModel hosts;
+    RequestLogView view(&log, &hosts);
+    QHeaderView *header = view.table()->horizontalHeader();
+    QVERIFY(!header->stretchLastSection());
+    QCOMPARE(header->sectionResizeMode(RequestLogModel::ClientColumn), QHeaderView::Interactive);
+    view.resize(1000, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const int narrow = view.table()->columnWidth(RequestLogModel::ClientColumn);
+    view.resize(2400, 500);
+    QTRY_COMPARE(view.width(), 2400);
+    QCOMPARE(view.table()->columnWidth(RequestLogModel::ClientColumn), narrow);
+    const QFontMetrics fm = view.table()->fontMetrics();
+    QVERIFY(narrow >= fm.horizontalAdvance(u"192.168.100.200"_s));
+    QVERIFY(narrow < 3 * fm.horizontalAdvance(u"192.168.100.200"_s));
+    QVERIFY(view.table()->columnWidth(RequestLogModel::AppColumn) >= fm.horizontalAdvance(u"Claude Code"_s));
+    QVERIFY(header->visualIndex(RequestLogModel::AppColumn) < header->visualIndex(RequestLogModel::ClientColumn));
+}
+
+void TstRequestLog::windowsOwnCallsAreHiddenByDefault()
+{
+    // #22 item 14: the window's Load (RelayClient) reaches the relay and the history, but the
+    // log hides it until asked.
+    GuiFleet fleet;
+    QVERIFY(fleet.start());
+    Window w(fleet);
+    RelayClient client;
+    client.setEndpoint(fleet.endpoint());
+    QSignalSpy answered(&client, &RelayClient::finished);
+    client.load(u"h1-m2"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 1, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(rowOf(w.log(), u"h1-m2"_s) >= 0 && !w.log()->isLive(rowOf(w.log(), u"h1-m2"_s)), 5000);
+    const int row = rowOf(w.log(), u"h1-m2"_s);
+    QVERIFY(RequestLogModel::isOwnRequest(w.log()->recordAt(row)));
+    QVERIFY(!w.view()->proxy()->mapFromSource(w.log()->index(row, 0)).isValid());
+    QVERIFY(!w.view()->ownRequestsToggle()->isChecked());
+    // A client's request is shown.
+    QNetworkAccessManager network;
+    QScopedPointer<QNetworkReply> reply(postChat(network, fleet.endpoint(), u"h1-m1"_s, 2, false));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(rowOf(w.log(), u"h1-m1"_s) >= 0, 5000);
+    QVERIFY(w.view()->proxy()->mapFromSource(w.log()->index(rowOf(w.log(), u"h1-m1"_s), 0)).isValid());
+    // Asked for, the window's own show too.
+    w.view()->ownRequestsToggle()->setChecked(true);
+    QVERIFY(w.view()->proxy()->mapFromSource(w.log()->index(row, 0)).isValid());
+}
+
+void TstRequestLog::searchNeverLeavesAnUnselectedRequestInThePane()
+{
+    // #22 item 19: select a request, search for another: the pane must not show a request that
+    // is not selected; with one selected again, it shows that one and Copy works.
+    RequestLogModel log;
+    HostTableModel hosts;
+    RequestLogView view(&log, &hosts);
+    RequestRecord a;
+    a.startedAt = QDateTime::currentDateTime().addSecs(-20);
+    a.method = u"POST"_s;
+    a.path = u"/v1/chat/completions"_s;
+    a.model = u"h1-alpha"_s;
+    a.host = u"h1"_s;
+    a.status = 200;
+    a.clientAddress = u"192.0.2.10"_s;
+    RequestRecord b = a;
+    b.startedAt = a.startedAt.addSecs(1);
+    b.model = u"h2-beta"_s;
+    b.host = u"h2"_s;
+    RequestRecord c = b;
+    c.startedAt = a.startedAt.addSecs(2);
+    c.model = u"h2-gamma"_s;
+    log.appendRecords({a, b, c});
+    view.resize(1200, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+    view.table()->selectRow(2);   // newest on top: a
+    QCOMPARE(view.details()->fieldText(u"heading"_s).contains(u"h1-alpha"_s), true);
+    QVERIFY(view.copyJournalLineAction()->isEnabled());
+
+    view.searchField()->setText(u"h2-"_s);   // hides a; the current index moves to b or c
+    QCOMPARE(view.proxy()->rowCount(), 2);
+    QVERIFY(!view.table()->selectionModel()->hasSelection());
+    QCOMPARE(view.details()->fieldText(u"heading"_s), QString());
+    QVERIFY(!view.copyJournalLineAction()->isEnabled());
+
+    // Select one of what the search shows: the pane and Copy follow it.
+    view.table()->selectRow(0);
+    const RequestRecord selected = log.recordAt(view.proxy()->mapToSource(view.proxy()->index(0, 0)).row());
+    QCOMPARE(view.details()->fieldText(u"heading"_s).contains(selected.model), true);
+    QVERIFY(view.copyJournalLineAction()->isEnabled());
+    QCOMPARE(view.selectedJournalLines(), JournalFormat::requestLine(selected));
+
+    // Clearing the search keeps that selection and what the pane shows.
+    view.searchField()->clear();
+    QCOMPARE(view.proxy()->rowCount(), 3);
+    QCOMPARE(view.details()->fieldText(u"heading"_s).contains(selected.model), true);
+    QVERIFY(view.copyJournalLineAction()->isEnabled());
+}
+
+QTEST_MAIN(TstRequestLog)
+#include "tst_requestlog.moc"
