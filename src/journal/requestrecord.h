@@ -28,6 +28,10 @@ struct RequestRecord
     QString clientAddress;               // IPv4 peers without the ::ffff: prefix
     QString userAgent;
     QString relayError;                  // the relay's own error, if it made one
+
+    // Usage per client key (switchyard usage, /admin/usage).
+    QString keyName;                     // the name of the client key it came with, never the key; empty: none
+    std::optional<qint64> promptTokens;  // tokens in: the whole prompt, cached part included
 };
 
 } // namespace switchyard

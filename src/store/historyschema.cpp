@@ -55,6 +55,11 @@ const std::vector<Step> &steps()
             "CREATE INDEX events_at ON events(at)",
             "CREATE INDEX events_host ON events(host, at)",
         },
+        // 2: usage per client key: the key's name (never the key) and the prompt's tokens.
+        {
+            "ALTER TABLE requests ADD COLUMN key_name TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE requests ADD COLUMN tokens_in INTEGER",
+        },
     };
     return all;
 }

@@ -26,7 +26,8 @@ namespace {
 constexpr qint64 NoCutoff = std::numeric_limits<qint64>::min();
 
 const QString RequestColumns = u"id, started_at, method, path, model, host, engine, status, bytes_out,"
-                               " duration_ms, ttfb_ms, tokens, tokens_per_s, client, user_agent, relay_error"_s;
+                               " duration_ms, ttfb_ms, tokens, tokens_per_s, client, user_agent, relay_error"_s
+        + u", key_name, tokens_in"_s;   // usage per key (schema step 2)
 const QString EventColumns = u"id, at, kind, host, engine, model, duration_ms, detail"_s;
 
 double toMs(nanoseconds d)
@@ -72,6 +73,9 @@ RequestRecord requestFromRow(const QSqlQuery &q)
     r.clientAddress = q.value(13).toString();
     r.userAgent = q.value(14).toString();
     r.relayError = q.value(15).toString();
+    r.keyName = q.value(16).toString();
+    if (!q.value(17).isNull())
+        r.promptTokens = q.value(17).toLongLong();
     return r;
 }
 
@@ -231,7 +235,8 @@ bool HistoryWriter::write(const HistoryBatch &batch)
                        + u") VALUES (:id, :started_at, COALESCE(:method, ''), COALESCE(:path, ''),"
                          " COALESCE(:model, ''), COALESCE(:host, ''), COALESCE(:engine, ''), :status, :bytes_out,"
                          " :duration_ms, :ttfb_ms, :tokens, :tokens_per_s, COALESCE(:client, ''),"
-                         " COALESCE(:user_agent, ''), COALESCE(:relay_error, ''))"_s,
+                         " COALESCE(:user_agent, ''), COALESCE(:relay_error, '')"
+                         ", COALESCE(:key_name, ''), :tokens_in)"_s,
                    &error);
     if (insertRequest) {
         QSqlQuery &q = *insertRequest;
@@ -252,6 +257,8 @@ bool HistoryWriter::write(const HistoryBatch &batch)
             q.bindValue(u":client"_s, r.clientAddress);
             q.bindValue(u":user_agent"_s, r.userAgent);
             q.bindValue(u":relay_error"_s, r.relayError);
+            q.bindValue(u":key_name"_s, r.keyName);
+            q.bindValue(u":tokens_in"_s, nullable(r.promptTokens));
             if (!q.exec()) {
                 error = q.lastError().text();
                 break;
