@@ -29,8 +29,8 @@ QString gpuTime(double seconds)
         return seconds < 10 && seconds > 0 ? QString::number(seconds, 'f', 1) + u's' : QString::number(std::lround(seconds)) + u's';
     const qint64 s = std::llround(seconds);
     if (s < 3600)
-        return u"%1m%2s"_s.arg(s / 60).arg(s % 60, 2, 10, u'0');
-    return u"%1h%2m"_s.arg(s / 3600).arg(s / 60 % 60, 2, 10, u'0');
+        return u"%1m%2s"_s.arg(s / 60).arg(int(s % 60), 2, 10, QChar(u'0'));
+    return u"%1h%2m"_s.arg(s / 3600).arg(int(s / 60 % 60), 2, 10, QChar(u'0'));
 }
 
 QStringList cells(const QString &name, const QJsonObject &row)

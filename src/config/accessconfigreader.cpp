@@ -62,7 +62,7 @@ void AccessConfigReader::readClients(const JsonNode &clients, AccessConfig &acce
             } else if (item.string.isEmpty()) {
                 m_report.error(item.line, at, tr("must not be empty"));
             } else if (m_secrets.check(item.string, item.line, at, tr("this key"))) {
-                found.append({{u"key%1"_s.arg(i + 1), item.string}, item.line, at, {}});
+                found.append({{u"key%1"_s.arg(i + 1), item.string}, item.line, at, {}, 0, {}});
             }
         }
     }
@@ -77,7 +77,7 @@ void AccessConfigReader::readClients(const JsonNode &clients, AccessConfig &acce
                     continue;
                 const QString where = tr("line %1 of the file").arg(i + 1);
                 if (m_secrets.check(key, file->line, filePath, where))
-                    found.append({{u"file%1"_s.arg(++count), key}, file->line, filePath, where});
+                    found.append({{u"file%1"_s.arg(++count), key}, file->line, filePath, where, 0, {}});
             }
             if (count == 0)
                 m_report.error(file->line, filePath, tr("\"%1\" holds no keys (one per line)").arg(file->string));
@@ -92,7 +92,7 @@ void AccessConfigReader::readClients(const JsonNode &clients, AccessConfig &acce
             for (const QString &key : parts) {
                 const QString where = tr("the variable %1").arg(env->string);
                 if (m_secrets.check(key, env->line, envPath, where))
-                    found.append({{u"env%1"_s.arg(++count), key}, env->line, envPath, where});
+                    found.append({{u"env%1"_s.arg(++count), key}, env->line, envPath, where, 0, {}});
             }
         }
     }
