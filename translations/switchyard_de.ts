@@ -74,7 +74,66 @@
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../src/app/commandline.cpp" line="+41"/>
+        <location filename="../src/app/commandline.cpp" line="+11"/>
+        <source>Usage: switchyard [options]
+       switchyard check-config FILE
+
+One endpoint on the LAN in front of several llama.cpp GPU boxes.
+
+Options:
+  --config FILE           read hosts and settings from FILE (JSON, see docs/CONFIG.md)
+  --listen HOST:PORT      address to serve on (default 127.0.0.1:18766)
+  --upstream NAME=URL     a static host, without a config file (repeatable)
+  --demo                  start two simulated hosts and relay in front of them
+  --headless              no window (also the default when there is no display)
+  --tray                  start with only a tray icon
+  --data-dir DIR          where the history store lives
+  --version               print the version
+  -h, --help              this text
+
+Commands:
+  check-config FILE       validate a config file; says what is wrong and where, exits 1 if anything is
+  agent --config FILE     run on a GPU box: supervise its engines and answer the relay
+  export opencode|claude-code|pi [options]
+                          print a client config that points at this relay (see export --help)
+  log [--follow] [--host H] [--model M]
+                          print request history in the journal format
+  lease HOST --owner NAME -- COMMAND...
+                          take a host&apos;s GPU from the relay while COMMAND runs
+  usage [--since 7d] [--by key|client|alias|host]
+                          print requests, tokens, GPU time and switches per client key
+</source>
+        <translation>Aufruf: switchyard [Optionen]
+        switchyard check-config DATEI
+
+Ein Endpunkt im LAN vor mehreren llama.cpp-GPU-Rechnern.
+
+Optionen:
+  --config DATEI          Hosts und Einstellungen aus DATEI lesen (JSON, siehe docs/CONFIG.md)
+  --listen HOST:PORT      Adresse, auf der gelauscht wird (Vorgabe 127.0.0.1:18766)
+  --upstream NAME=URL     ein statischer Host, ohne Konfigurationsdatei (wiederholbar)
+  --demo                  zwei simulierte Hosts starten und davor vermitteln
+  --headless              kein Fenster (auch die Vorgabe, wenn es keine Anzeige gibt)
+  --tray                  nur mit einem Symbol in der Systemleiste starten
+  --data-dir ORDNER       wo der Verlauf gespeichert wird
+  --version               die Version ausgeben
+  -h, --help              dieser Text
+
+Befehle:
+  check-config DATEI      eine Konfigurationsdatei prüfen; sagt, was wo falsch ist, und endet mit 1, wenn etwas falsch ist
+  agent --config DATEI    auf einem GPU-Rechner laufen: dessen Engines überwachen und dem Relay antworten
+  export opencode|claude-code|pi [Optionen]
+                          eine Client-Konfiguration ausgeben, die auf dieses Relay zeigt (siehe export --help)
+  log [--follow] [--host H] [--model M]
+                          den Anfrageverlauf im Journalformat ausgeben
+  lease HOST --owner NAME -- BEFEHL...
+                          die GPU eines Hosts dem Relay abnehmen, solange BEFEHL läuft
+  usage [--since 7d] [--by key|client|alias|host]
+                          Anfragen, Tokens, GPU-Zeit und Wechsel je Client-Schlüssel ausgeben
+</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>Usage: switchyard check-config FILE
 
 Validates a relay&apos;s or an agent&apos;s config file without starting anything. Prints every
@@ -89,7 +148,6 @@ Problem mit Datei, Zeile und Feldpfad aus und endet mit 1, wenn es eines gibt; s
 </translation>
     </message>
     <message>
-        <location line="-30"/>
         <source>Usage: switchyard [options]
        switchyard check-config FILE
 
@@ -116,7 +174,7 @@ Commands:
   lease HOST --owner NAME -- COMMAND...
                           take a host&apos;s GPU from the relay while COMMAND runs
 </source>
-        <translation>Aufruf: switchyard [Optionen]
+        <translation type="vanished">Aufruf: switchyard [Optionen]
         switchyard check-config DATEI
 
 Ein Endpunkt im LAN vor mehreren llama.cpp-GPU-Rechnern.
@@ -175,7 +233,7 @@ Befehle:
         <translation>das ist die Datei eines Agenten: sie führt die Engines des Rechners selbst auf, keine Hosts</translation>
     </message>
     <message>
-        <location filename="../src/config/accessconfigreader.cpp" line="+129"/>
+        <location filename="../src/config/accessconfigreader.cpp" line="+199"/>
         <location filename="../src/config/fieldreader.cpp" line="+185"/>
         <source>must not be empty (leave the field out for no token)</source>
         <translation>darf nicht leer sein (für kein Token das Feld weglassen)</translation>
@@ -186,7 +244,9 @@ Befehle:
         <translation>keine Engines konfiguriert; ein Agent braucht mindestens eine</translation>
     </message>
     <message>
-        <location filename="../src/config/accessconfigreader.cpp" line="-73"/>
+        <location filename="../src/config/accessconfigreader.cpp" line="-136"/>
+        <location line="+68"/>
+        <location line="+69"/>
         <location filename="../src/config/engineurl.cpp" line="+8"/>
         <location filename="../src/config/hostconfigreader.cpp" line="+201"/>
         <source>must not be empty</source>
@@ -390,42 +450,73 @@ Befehle:
         <translation>%1: Ein Schlüssel muss aus druckbarem ASCII ohne Leerzeichen bestehen</translation>
     </message>
     <message>
-        <location filename="../src/config/accessconfigreader.cpp" line="-6"/>
+        <location filename="../src/config/accessconfigreader.cpp" line="-146"/>
         <source>must not be empty (leave the field out for no keys)</source>
         <translation>darf nicht leer sein (das Feld weglassen für keine Schlüssel)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
+        <location line="+139"/>
         <source>this key</source>
         <translation>dieser Schlüssel</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-125"/>
         <source>line %1 of the file</source>
         <translation>Zeile %1 der Datei</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>&quot;%1&quot; holds no keys (one per line)</source>
         <translation>„%1“ enthält keine Schlüssel (einer pro Zeile)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>the variable %1</source>
         <translation>die Variable %1</translation>
     </message>
     <message>
         <location line="+17"/>
+        <source>the name &quot;%1&quot; is already used by %2</source>
+        <translation>der Name &quot;%1&quot; wird schon von %2 verwendet</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the same key as %1</source>
+        <translation>derselbe Schlüssel wie %1</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>invalid key name &quot;%1&quot;: use at most 64 letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
+        <translation>ungültiger Schlüsselname &quot;%1&quot;: höchstens 64 Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>needs one of key, key_file and key_env</source>
+        <translation>braucht eines von key, key_file und key_env</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>use one of token, token_file and token_env</source>
         <translation>genau eines von token, token_file und token_env verwenden</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+1"/>
+        <source>use one of key, key_file and key_env</source>
+        <translation>nur eines von key, key_file und key_env verwenden</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>&quot;%1&quot; must hold the token alone, on one line</source>
         <translation>„%1“ darf nur das Token enthalten, in einer Zeile</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+1"/>
+        <source>&quot;%1&quot; must hold the key alone, on one line</source>
+        <translation>&quot;%1&quot; darf nur den Schlüssel enthalten, in einer Zeile</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>the token</source>
         <translation>das Token</translation>
     </message>
@@ -608,7 +699,7 @@ Befehle:
 <context>
     <name>HistorySchema</name>
     <message>
-        <location filename="../src/store/historyschema.cpp" line="+96"/>
+        <location filename="../src/store/historyschema.cpp" line="+101"/>
         <source>The history database has schema version %1; this version of Switchyard knows up to %2.</source>
         <translation>Die Verlaufsdatenbank hat die Schemaversion %1; diese Version von Switchyard kennt nur bis %2.</translation>
     </message>
@@ -919,7 +1010,7 @@ Befehle:
         <translation>--screenshots läuft nur mit --demo</translation>
     </message>
     <message>
-        <location filename="../src/cli/subcommands.cpp" line="+22"/>
+        <location filename="../src/cli/subcommands.cpp" line="+25"/>
         <source>switchyard: unknown command %1</source>
         <translation>switchyard: unbekannter Befehl %1</translation>
     </message>
@@ -1324,6 +1415,91 @@ Beispiele:
         <source>wrote %1 for %2</source>
         <translation>%1 für %2 geschrieben</translation>
     </message>
+    <message>
+        <location filename="../src/cli/usagecommand.cpp" line="+66"/>
+        <source>Usage: switchyard usage [--since 7d] [--by key|client|alias|host] [--json] [--relay URL]
+Prints what each client key (or client app, alias, host) used of the fleet since then:
+requests, tokens in (prompts) and out (generated), GPU time (the durations of its
+requests that went to a host) and the engine switches its requests caused.
+--since takes 30m, 24h, 7d, 2w, seconds since the epoch or an ISO time.
+</source>
+        <translation>Aufruf: switchyard usage [--since 7d] [--by key|client|alias|host] [--json] [--relay URL]
+Gibt aus, was jeder Client-Schlüssel (oder jede Client-App, jeder Alias, jeder Host) seitdem
+von der Flotte genutzt hat: Anfragen, Tokens rein (Prompts) und raus (erzeugt), GPU-Zeit (die
+Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die seine Anfragen auslösten.
+--since nimmt 30m, 24h, 7d, 2w, Sekunden seit der Epoche oder eine ISO-Zeit.
+</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>switchyard usage: unknown argument %1 (see --help)</source>
+        <translation>switchyard usage: unbekanntes Argument %1 (siehe --help)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>switchyard usage: no usage from the relay at %1: %2</source>
+        <translation>switchyard usage: keine Nutzung vom Relay unter %1: %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>CLIENT</source>
+        <translation>CLIENT</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ALIAS</source>
+        <translation>ALIAS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HOST</source>
+        <translation>HOST</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>KEY</source>
+        <translation>SCHLÜSSEL</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>REQUESTS</source>
+        <translation>ANFRAGEN</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>TOKENS IN</source>
+        <translation>TOKENS REIN</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>TOKENS OUT</source>
+        <translation>TOKENS RAUS</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>GPU TIME</source>
+        <translation>GPU-ZEIT</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>SWITCHES</source>
+        <translation>WECHSEL</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>total</source>
+        <translation>gesamt</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Since %1, by %2:</source>
+        <translation>Seit %1, nach %2:</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 of the switches were caused by no request (an admin&apos;s switch, a lease&apos;s end).</source>
+        <translation>%1 der Wechsel hat keine Anfrage ausgelöst (ein Wechsel durch den Admin, das Ende einer Reservierung).</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::AgentDriver</name>
@@ -1552,7 +1728,7 @@ Beispiele:
 <context>
     <name>switchyard::CommandLine</name>
     <message>
-        <location filename="../src/app/commandline.cpp" line="+53"/>
+        <location filename="../src/app/commandline.cpp" line="+23"/>
         <source>%1 needs a value</source>
         <translation>%1 braucht einen Wert</translation>
     </message>
@@ -1851,7 +2027,7 @@ Beispiele:
 <context>
     <name>switchyard::HistoryWriter</name>
     <message>
-        <location filename="../src/store/historywriter.cpp" line="+131"/>
+        <location filename="../src/store/historywriter.cpp" line="+135"/>
         <source>Cannot create the folder %1.</source>
         <translation>Der Ordner %1 lässt sich nicht anlegen.</translation>
     </message>
@@ -1869,7 +2045,7 @@ Beispiele:
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+78"/>
+        <location line="+81"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n Zeile nicht im Verlauf gespeichert: %1</numerusform>

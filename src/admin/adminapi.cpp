@@ -1,5 +1,6 @@
 #include "admin/adminapi.h"
 
+#include "admin/usagequery.h"
 #include "common/clock.h"
 #include "hosts/hostcontroller.h"
 #include "http/incomingrequest.h"
@@ -69,6 +70,9 @@ QJsonObject recordJson(const RequestRecord &r)
     o.insert("bytes_in"_L1, r.bytesIn);
     o.insert("waited_ms"_L1, std::chrono::duration<double, std::milli>(r.waited).count());
     o.insert("wait_reason"_L1, r.waitReason.isNone() ? QJsonValue() : QJsonValue(r.waitReason.toString()));
+    // Usage per client key: its name, never the key.
+    o.insert("key"_L1, r.keyName);
+    o.insert("tokens_in"_L1, r.promptTokens ? QJsonValue(double(*r.promptTokens)) : QJsonValue());
     return o;
 }
 
@@ -132,6 +136,8 @@ void AdminApi::handleRequest(const IncomingRequest &request, ResponseWriter *wri
             return events(request, writer);
         if (parts.at(1) == "stats"_L1)
             return stats(request, writer);
+        if (parts.at(1) == "usage"_L1)
+            return usage(request, writer);
     }
     error(writer, 404, u"no admin endpoint %1 %2"_s.arg(QString::fromLatin1(method), request.path));
 }
@@ -318,6 +324,21 @@ void AdminApi::stats(const IncomingRequest &request, ResponseWriter *writer)
                                {"median_tokens_per_s"_L1, optionalNumber(it->medianTokensPerSecond)}});
     }
     replyJson(writer, 200, QJsonDocument(QJsonObject{{"since"_L1, since.toString(Qt::ISODate)}, {"aliases"_L1, out}}));
+}
+
+void AdminApi::usage(const IncomingRequest &request, ResponseWriter *writer)
+{
+    if (!m_store)
+        return error(writer, 424, u"no history store is open"_s);
+    const QString sinceText = request.queryItem(u"since"_s);
+    const std::optional<QDateTime> since = UsageQuery::parseSince(sinceText.isEmpty() ? u"7d"_s : sinceText, m_clock->now());
+    if (!since)
+        return error(writer, 400, u"since=%1: expected a period such as 7d, 24h, 30m or 2w, seconds since the epoch, or an ISO time"_s.arg(sinceText));
+    const QString byText = request.queryItem(u"by"_s);
+    const std::optional<UsageReport::By> by = UsageReport::byFromName(byText.isEmpty() ? u"key"_s : byText);
+    if (!by)
+        return error(writer, 400, u"by=%1: expected key, client, alias or host"_s.arg(byText));
+    replyJson(writer, 200, QJsonDocument(UsageQuery::toJson(UsageQuery::report(*m_store, *since, *by), *since)));
 }
 
 } // namespace switchyard

@@ -23,6 +23,7 @@ struct IncomingRequest;
 //   GET    /admin/requests?state=active    what the relay serves now: waiting (why, how long), streaming
 //   GET    /admin/events?since=&limit=
 //   GET    /admin/stats?since=             (default: the last 24 hours)
+//   GET    /admin/usage?since=7d&by=key|client|alias|host   (default: 7d, key; see usagequery.h)
 //   GET    /metrics                        Prometheus text format (docs/METRICS.md)
 class ActiveRequests;
 class RelayMetrics;
@@ -54,6 +55,7 @@ private:
     void activeRequests(ResponseWriter *writer);
     void events(const IncomingRequest &request, ResponseWriter *writer);
     void stats(const IncomingRequest &request, ResponseWriter *writer);
+    void usage(const IncomingRequest &request, ResponseWriter *writer);
     static void error(ResponseWriter *writer, int status, const QString &message);
 
     QHash<QString, QPointer<HostController>> m_controllers;

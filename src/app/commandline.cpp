@@ -33,7 +33,9 @@ QString helpText()
         "  log [--follow] [--host H] [--model M]\n"
         "                          print request history in the journal format\n"
         "  lease HOST --owner NAME -- COMMAND...\n"
-        "                          take a host's GPU from the relay while COMMAND runs\n");
+        "                          take a host's GPU from the relay while COMMAND runs\n"
+        "  usage [--since 7d] [--by key|client|alias|host]\n"
+        "                          print requests, tokens, GPU time and switches per client key\n");
 }
 
 QString checkConfigHelpText()
@@ -49,7 +51,7 @@ QString checkConfigHelpText()
 AppOptions parse(const QStringList &arguments)
 {
     AppOptions o;
-    static const QStringList subcommands = {u"agent"_s, u"export"_s, u"log"_s, u"lease"_s};
+    static const QStringList subcommands = {u"agent"_s, u"export"_s, u"log"_s, u"lease"_s, u"usage"_s};
     if (arguments.size() > 1 && subcommands.contains(arguments.at(1))) {
         o.command = AppOptions::Command::Subcommand;
         o.subcommand = arguments.at(1);

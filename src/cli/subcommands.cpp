@@ -4,6 +4,7 @@
 #include "cli/exportcommand.h"
 #include "cli/leasecommand.h"
 #include "cli/logcommand.h"
+#include "cli/usagecommand.h"
 
 #include <QCoreApplication>
 
@@ -19,6 +20,8 @@ int runSubcommand(const QString &name, const QStringList &arguments, QTextStream
         return runLogCommand(arguments, out, err);
     if (name == QLatin1String("lease"))
         return runLeaseCommand(arguments, out, err);
+    if (name == QLatin1String("usage"))
+        return runUsageCommand(arguments, out, err);
     err << QCoreApplication::translate("main", "switchyard: unknown command %1").arg(name) << Qt::endl;
     return 2;
 }

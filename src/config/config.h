@@ -63,10 +63,18 @@ struct LimitsConfig
 };
 
 // Who may use the relay. See docs/SECURITY.md.
+// One client key and the name the history, the journal and the metrics know it by (the key
+// itself never leaves the access check).
+struct ClientApiKey
+{
+    QString name;                // "laptop"; plain keys get "key1", "file1", "env1" (docs/CONFIG.md)
+    QString key;
+};
+
 struct AccessConfig
 {
     bool lan = false;            // "lan": true allows a listen address that is not loopback
-    QStringList clientKeys;      // clients.api_keys (+ _file, _env); empty = no key needed
+    QList<ClientApiKey> clientKeys;   // clients.api_keys (+ _file, _env); empty = no key needed
     QString adminToken;          // admin.token (or _file, _env); empty = admin API from loopback only
     QString metricsToken;        // metrics.token (or _file, _env): opens /metrics alone, for a scraper
     QString tlsCertFile;         // tls.cert, PEM; both set = HTTPS only
@@ -98,7 +106,9 @@ struct Config
     // Every secret in this config, for the redactor: client keys, the admin token, agent tokens.
     QStringList secrets() const
     {
-        QStringList out = access.clientKeys;
+        QStringList out;
+        for (const ClientApiKey &k : access.clientKeys)
+            out.append(k.key);
         if (!access.adminToken.isEmpty())
             out.append(access.adminToken);
         if (!access.metricsToken.isEmpty())

@@ -387,6 +387,8 @@ QString requestLine(const RequestRecord &record)
     line += u" bytes="_s + QString::number(record.bytesOut);
     line += u" dur="_s + requestDuration(record.duration);
     line += u" from="_s + clientAddress(record.clientAddress);
+    if (!record.keyName.isEmpty())
+        line += u" key="_s + token(record.keyName);   // the client key's name, never the key
     line += u" ua="_s + goQuote(record.userAgent);
     if (!record.relayError.isEmpty())
         line += u" err="_s + goQuote(record.relayError);

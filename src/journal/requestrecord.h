@@ -43,6 +43,10 @@ struct RequestRecord
     // The client went away before its answer was complete.
     bool clientLeft() const { return relayError == ClientLeftError; }
     static constexpr QLatin1StringView ClientLeftError{"client closed the connection"};
+
+    // Usage per client key (switchyard usage, /admin/usage).
+    QString keyName;                     // the name of the client key it came with, never the key; empty: none
+    std::optional<qint64> promptTokens;  // tokens in: the whole prompt, cached part included
 };
 
 } // namespace switchyard

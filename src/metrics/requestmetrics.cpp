@@ -51,8 +51,9 @@ QString statusClass(int status)
 
 RequestMetrics::RequestMetrics()
     : m_requests("switchyard_requests_total", "Requests the relay answered.",
-                 {"host", "engine", "alias", "kind", "status_class", "client_app"})
+                 {"host", "engine", "alias", "kind", "status_class", "client_app", "key"})
     , m_streamedTokens("switchyard_streamed_tokens_total", "Tokens streamed to clients.", hostAlias)
+    , m_promptTokens("switchyard_prompt_tokens_total", "Prompt tokens of answered requests (cached ones included).", hostAlias)
     , m_bytesOut("switchyard_response_bytes_total", "Body bytes sent to clients.", hostAlias)
     , m_firstByte("switchyard_request_first_byte_seconds", "Time from a request's arrival to the first byte of its answer.",
                   hostAlias, {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300})
@@ -71,13 +72,15 @@ void RequestMetrics::record(const RequestRecord &r, const QString &alias)
 {
     const QStringList where{r.host, alias};
     m_requests.add({r.host, r.engine, alias, requestKind(r.method, r.path), statusClass(r.status),
-                    clientAppName(clientAppFromUserAgent(r.userAgent))});
+                    clientAppName(clientAppFromUserAgent(r.userAgent)), r.keyName});
     m_bytesOut.add(where, double(r.bytesOut));
     m_duration.observe(where, seconds(r.duration));
     if (r.timeToFirstByte)
         m_firstByte.observe(where, seconds(*r.timeToFirstByte));
     if (r.streamedTokens)
         m_streamedTokens.add(where, double(*r.streamedTokens));
+    if (r.promptTokens)
+        m_promptTokens.add(where, double(*r.promptTokens));
     if (r.tokensPerSecond)
         m_tokensPerSecond.observe(where, *r.tokensPerSecond);
     m_bytesIn.add(where, double(r.bytesIn));
@@ -89,6 +92,7 @@ void RequestMetrics::write(PrometheusText &out) const
 {
     m_requests.write(out);
     m_streamedTokens.write(out);
+    m_promptTokens.write(out);
     m_bytesOut.write(out);
     m_firstByte.write(out);
     m_duration.write(out);

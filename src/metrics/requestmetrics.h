@@ -31,6 +31,7 @@ public:
 private:
     CounterFamily m_requests;
     CounterFamily m_streamedTokens;
+    CounterFamily m_promptTokens;
     CounterFamily m_bytesOut;
     HistogramFamily m_firstByte;
     HistogramFamily m_duration;

@@ -9,8 +9,10 @@ AccessPolicy::AccessPolicy(const AccessConfig &config)
     : m_adminToken(config.adminToken.toUtf8())
     , m_metricsToken(config.metricsToken.toUtf8())
 {
-    for (const QString &key : config.clientKeys)
-        m_clientKeys.append(key.toUtf8());
+    for (const ClientApiKey &key : config.clientKeys) {
+        m_clientKeys.append(key.key.toUtf8());
+        m_clientKeyNames.append(key.name);
+    }
 }
 
 QByteArray AccessPolicy::bearerToken(const QByteArray &authorization)
@@ -22,7 +24,7 @@ QByteArray AccessPolicy::bearerToken(const QByteArray &authorization)
     return value.mid(scheme.size()).trimmed();
 }
 
-AccessPolicy::Verdict AccessPolicy::client(const IncomingRequest &request) const
+AccessPolicy::Verdict AccessPolicy::client(const IncomingRequest &request, QString *keyName) const
 {
     if (m_clientKeys.isEmpty())
         return Verdict::Allowed;
@@ -30,14 +32,24 @@ AccessPolicy::Verdict AccessPolicy::client(const IncomingRequest &request) const
     const QByteArray apiKey = request.header("x-api-key").trimmed();
     if (bearer.isEmpty() && apiKey.isEmpty())
         return Verdict::MissingKey;
-    // No early exit: every key is compared against both headers.
-    bool match = false;
-    for (const QByteArray &key : m_clientKeys) {
-        const bool viaBearer = constantTimeEquals(bearer, key);
-        const bool viaHeader = constantTimeEquals(apiKey, key);
-        match = match | (viaBearer && !bearer.isEmpty()) | (viaHeader && !apiKey.isEmpty());
+    // No early exit and no branch on a match: every key is compared against both headers, and the
+    // matching one's index is summed in (keys are unique; should both headers match different
+    // keys, the sum names neither and the bearer's wins below).
+    qsizetype matchedBearer = 0;   // index + 1 of the key that matched, 0: none
+    qsizetype matchedHeader = 0;
+    for (qsizetype i = 0; i < m_clientKeys.size(); ++i) {
+        const QByteArray &key = m_clientKeys.at(i);
+        const bool viaBearer = constantTimeEquals(bearer, key) && !bearer.isEmpty();
+        const bool viaHeader = constantTimeEquals(apiKey, key) && !apiKey.isEmpty();
+        matchedBearer += qsizetype(viaBearer) * (i + 1);
+        matchedHeader += qsizetype(viaHeader) * (i + 1);
     }
-    return match ? Verdict::Allowed : Verdict::WrongKey;
+    const qsizetype matched = matchedBearer ? matchedBearer : matchedHeader;
+    if (!matched)
+        return Verdict::WrongKey;
+    if (keyName)
+        *keyName = m_clientKeyNames.value(matched - 1);
+    return Verdict::Allowed;
 }
 
 bool AccessPolicy::admin(const IncomingRequest &request) const

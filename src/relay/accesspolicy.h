@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QStringList>
 
 namespace switchyard {
 
@@ -24,7 +25,8 @@ public:
     explicit AccessPolicy(const AccessConfig &config);
 
     bool keysRequired() const { return !m_clientKeys.isEmpty(); }
-    Verdict client(const IncomingRequest &request) const;
+    // keyName: set to the name of the key that matched (empty when no keys are configured).
+    Verdict client(const IncomingRequest &request, QString *keyName = nullptr) const;
     bool admin(const IncomingRequest &request) const;
     // /metrics: whoever may use the admin API, or a scraper with the metrics token.
     bool metrics(const IncomingRequest &request) const;
@@ -37,6 +39,7 @@ public:
 
 private:
     QList<QByteArray> m_clientKeys;
+    QStringList m_clientKeyNames;     // by the index of m_clientKeys
     QByteArray m_adminToken;
     QByteArray m_metricsToken;
     PeerPolicy m_peers;

@@ -347,6 +347,7 @@ void ProxiedRequest::conclude()
         return;
     m_concluded = true;
     m_outcome.tokens = m_stats.tokens();
+    m_outcome.promptTokens = m_stats.promptTokens();
     const auto sinceFirst = m_firstByte == std::chrono::steady_clock::time_point()
         ? std::chrono::nanoseconds(0)
         : std::chrono::steady_clock::now() - m_firstByte;

@@ -33,6 +33,7 @@ public:
         bool clientLeft = false;
         std::optional<qint64> tokens;
         std::optional<double> tokensPerSecond;
+        std::optional<qint64> promptTokens;
     };
 
     // How a streaming client is kept from timing out while the upstream is silent before its

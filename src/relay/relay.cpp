@@ -153,7 +153,7 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
         return;
     }
     // /, /health and CORS preflights stay open: they say nothing and browsers send no key there.
-    switch (m_access.client(request)) {
+    switch (m_access.client(request, &record.keyName)) {
     case AccessPolicy::Verdict::Allowed:
         break;
     case AccessPolicy::Verdict::MissingKey:
@@ -388,6 +388,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
         RequestRecord record = live->record;
         record.relayError = outcome.relayError;
         record.streamedTokens = outcome.tokens;
+        record.promptTokens = outcome.promptTokens;
         record.tokensPerSecond = outcome.tokensPerSecond;
         if (outcome.status)
             record.status = outcome.status;

@@ -201,22 +201,40 @@ void StreamStats::inspectJson(QByteArrayView json)
 {
     json = json.trimmed();
     const QByteArrayView timings = topLevelMember(json, "timings");
-    if (const std::optional<qint64> n = countMember(timings, "predicted_n")) {
-        m_tokens = n;
-        if (const std::optional<double> rate = numberMember(timings, "predicted_per_second"))
-            m_perSecond = rate;
-        return;
-    }
     QByteArrayView usage = topLevelMember(json, "usage");
     if (usage.isEmpty()) {
         // The Responses API's last event, response.completed, holds the response whole, and its
         // usage inside it.
         usage = topLevelMember(topLevelMember(json, "response"), "usage");
     }
+    inspectPrompt(timings, usage.isEmpty() ? topLevelMember(topLevelMember(json, "message"), "usage") : usage);
+    if (const std::optional<qint64> n = countMember(timings, "predicted_n")) {
+        m_tokens = n;
+        if (const std::optional<double> rate = numberMember(timings, "predicted_per_second"))
+            m_perSecond = rate;
+        return;
+    }
     if (const std::optional<qint64> n = countMember(usage, "completion_tokens"))
         m_tokens = n;
     else if (const std::optional<qint64> n = countMember(usage, "output_tokens"))
         m_tokens = n;
+}
+
+// The API's own count first (usage), then llama.cpp's timings, where prompt_n is only the part
+// not taken from the cache.
+void StreamStats::inspectPrompt(QByteArrayView timings, QByteArrayView usage)
+{
+    if (const std::optional<qint64> n = countMember(usage, "prompt_tokens")) {
+        m_promptTokens = n;
+        return;
+    }
+    if (const std::optional<qint64> n = countMember(usage, "input_tokens")) {
+        m_promptTokens = *n + countMember(usage, "cache_read_input_tokens").value_or(0)
+                + countMember(usage, "cache_creation_input_tokens").value_or(0);
+        return;
+    }
+    if (const std::optional<qint64> n = countMember(timings, "prompt_n"))
+        m_promptTokens = *n + countMember(timings, "cache_n").value_or(0);
 }
 
 std::optional<double> StreamStats::tokensPerSecond(std::chrono::nanoseconds sinceFirstByte) const

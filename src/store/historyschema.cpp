@@ -61,6 +61,11 @@ const std::vector<Step> &steps()
             "ALTER TABLE requests ADD COLUMN waited_ms REAL NOT NULL DEFAULT 0",
             "ALTER TABLE requests ADD COLUMN wait_reason TEXT NOT NULL DEFAULT ''",
         },
+        // 3: usage per client key: the key's name (never the key) and the prompt's tokens.
+        {
+            "ALTER TABLE requests ADD COLUMN key_name TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE requests ADD COLUMN tokens_in INTEGER",
+        },
     };
     return all;
 }

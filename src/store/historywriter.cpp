@@ -27,7 +27,8 @@ constexpr qint64 NoCutoff = std::numeric_limits<qint64>::min();
 
 const QString RequestColumns = u"id, started_at, method, path, model, host, engine, status, bytes_out,"
                                " duration_ms, ttfb_ms, tokens, tokens_per_s, client, user_agent, relay_error"
-                               ", bytes_in, waited_ms, wait_reason"_s;   // schema step 2
+                               ", bytes_in, waited_ms, wait_reason"   // schema step 2
+                               ", key_name, tokens_in"_s;             // schema step 3: usage per key
 const QString EventColumns = u"id, at, kind, host, engine, model, duration_ms, detail"_s;
 
 double toMs(nanoseconds d)
@@ -76,6 +77,9 @@ RequestRecord requestFromRow(const QSqlQuery &q)
     r.bytesIn = q.value(16).toLongLong();
     r.waited = fromMs(q.value(17).toDouble());
     r.waitReason = WaitReason::fromString(q.value(18).toString());
+    r.keyName = q.value(19).toString();
+    if (!q.value(20).isNull())
+        r.promptTokens = q.value(20).toLongLong();
     return r;
 }
 
@@ -236,7 +240,8 @@ bool HistoryWriter::write(const HistoryBatch &batch)
                          " COALESCE(:model, ''), COALESCE(:host, ''), COALESCE(:engine, ''), :status, :bytes_out,"
                          " :duration_ms, :ttfb_ms, :tokens, :tokens_per_s, COALESCE(:client, ''),"
                          " COALESCE(:user_agent, ''), COALESCE(:relay_error, ''),"
-                         " :bytes_in, :waited_ms, COALESCE(:wait_reason, ''))"_s,
+                         " :bytes_in, :waited_ms, COALESCE(:wait_reason, ''),"
+                         " COALESCE(:key_name, ''), :tokens_in)"_s,
                    &error);
     if (insertRequest) {
         QSqlQuery &q = *insertRequest;
@@ -260,6 +265,8 @@ bool HistoryWriter::write(const HistoryBatch &batch)
             q.bindValue(u":bytes_in"_s, r.bytesIn);
             q.bindValue(u":waited_ms"_s, toMs(r.waited));
             q.bindValue(u":wait_reason"_s, r.waitReason.toString());
+            q.bindValue(u":key_name"_s, r.keyName);
+            q.bindValue(u":tokens_in"_s, nullable(r.promptTokens));
             if (!q.exec()) {
                 error = q.lastError().text();
                 break;

@@ -1110,36 +1110,53 @@ void TestRelay::streamStatsFindTheCountWhereverReadsSplit_data()
     QTest::addColumn<QByteArray>("stream");
     QTest::addColumn<qint64>("tokens");
     QTest::addColumn<double>("perSecond");   // -1: none given, derived from the time
+    QTest::addColumn<qint64>("prompt");      // tokens in; -1: none
     const QByteArray token = "data: {\"choices\":[{\"delta\":{\"content\":\"usage timings\"}}]}\n\n";
     QTest::newRow("llama.cpp timings")
         << token + token
                + "data: {\"choices\":[],\"timings\":{\"predicted_n\":42,\"predicted_per_second\":12.5}}\n\n"
                + "data: [DONE]\n\n"
-        << qint64(42) << 12.5;
+        << qint64(42) << 12.5 << qint64(-1);
     QTest::newRow("OpenAI usage, CRLF")
         << QByteArray(token).replace("\n", "\r\n")
                + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":7}}\r\n\r\n"
-        << qint64(7) << -1.0;
+        << qint64(7) << -1.0 << qint64(3);
     QTest::newRow("Anthropic output_tokens, last one wins")
         << QByteArray("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"output_tokens\":1}}}\n\n")
                + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"text\":\"hi\"}}\n\n"
                + "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":9}}\n\n"
-        << qint64(9) << -1.0;
+        << qint64(9) << -1.0 << qint64(-1);
     QTest::newRow("Responses API: response.completed holds the usage")
         << QByteArray("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"usage\"}\n\n")
                + "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r1\","
                  "\"output\":[{\"usage\":{\"output_tokens\":99}}],\"usage\":{\"input_tokens\":12,\"output_tokens\":11,\"total_tokens\":23}}}\n\n"
-        << qint64(11) << -1.0;
+        << qint64(11) << -1.0 << qint64(12);
     QTest::newRow("the member, not the word in the text or in a nested object")
         << token
                + "data: {\"id\":\"c1\",\"created\":17, \"choices\":[{\"delta\":{\"content\":\"\\\"usage\\\":{\\\"completion_tokens\\\":99}\"},"
                  "\"x\":{\"usage\":{\"completion_tokens\":98}}}],\"ok\":true,\"usage\" : {\"completion_tokens\":7}}\n\n"
-        << qint64(7) << -1.0;
+        << qint64(7) << -1.0 << qint64(-1);
     QTest::newRow("a nested usage alone counts nothing")
         << QByteArray("data: {\"n\":-1.5e3,\"x\":[{\"usage\":{\"completion_tokens\":5}}],\"usage\":null}\n\n")
-        << qint64(-1) << -1.0;
+        << qint64(-1) << -1.0 << qint64(-1);
     QTest::newRow("the word outside a data line is ignored")
-        << token + ": \"usage\" {\"usage\":{\"completion_tokens\":5}}\n\n" << qint64(-1) << -1.0;
+        << token + ": \"usage\" {\"usage\":{\"completion_tokens\":5}}\n\n" << qint64(-1) << -1.0 << qint64(-1);
+    // Tokens in: the whole prompt, what the engine took from its cache included (the real
+    // llama-server's answers, llama-transcripts/13 and 22).
+    QTest::newRow("llama.cpp usage and timings, prompt partly cached")
+        << token
+               + "data: {\"choices\":[],\"usage\":{\"completion_tokens\":4,\"prompt_tokens\":29,\"total_tokens\":33,"
+                 "\"prompt_tokens_details\":{\"cached_tokens\":10}},\"timings\":{\"cache_n\":10,\"prompt_n\":19,"
+                 "\"predicted_n\":4,\"predicted_per_second\":983.5}}\n\n"
+        << qint64(4) << 983.5 << qint64(29);
+    QTest::newRow("llama.cpp timings alone")
+        << token + "data: {\"timings\":{\"cache_n\":146,\"prompt_n\":1,\"predicted_n\":109,\"predicted_per_second\":1335.5}}\n\n"
+        << qint64(109) << 1335.5 << qint64(147);
+    QTest::newRow("Anthropic input in message_start, cache reads included")
+        << QByteArray("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":"
+                      "{\"cache_read_input_tokens\":27,\"input_tokens\":1,\"output_tokens\":0}}}\n\n")
+               + "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":6}}\n\n"
+        << qint64(6) << -1.0 << qint64(28);
 }
 
 // The scan skips reads that cannot hold a count; a count split over two reads anywhere (inside
@@ -1149,6 +1166,7 @@ void TestRelay::streamStatsFindTheCountWhereverReadsSplit()
     QFETCH(QByteArray, stream);
     QFETCH(qint64, tokens);
     QFETCH(double, perSecond);
+    QFETCH(qint64, prompt);
     for (qsizetype first = 0; first <= stream.size(); ++first) {
         for (qsizetype second = first; second <= stream.size(); second += 7) {
             StreamStats stats;
@@ -1157,6 +1175,7 @@ void TestRelay::streamStatsFindTheCountWhereverReadsSplit()
             stats.feed(QByteArrayView(stream).sliced(second));
             const QString where = u"split at %1 and %2"_s.arg(first).arg(second);
             QVERIFY2(stats.tokens().value_or(-1) == tokens, qPrintable(where));
+            QVERIFY2(stats.promptTokens().value_or(-1) == prompt, qPrintable(where));
             const std::optional<double> rate = stats.tokensPerSecond(std::chrono::seconds(2));
             if (perSecond >= 0)
                 QVERIFY2(rate && *rate == perSecond, qPrintable(where));

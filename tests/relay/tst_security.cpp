@@ -4,6 +4,7 @@
 #include "relayfixture.h"
 
 #include "app/consolejournal.h"
+#include "cli/usagecommand.h"
 #include "common/constanttime.h"
 #include "http/incomingrequest.h"
 #include "relay/accesspolicy.h"
@@ -20,6 +21,7 @@
 #include <QProcess>
 #include <QSslSocket>
 #include <QTemporaryDir>
+#include <QTextStream>
 #include <QTest>
 
 #include <cstdio>
@@ -264,7 +266,7 @@ void TestSecurity::clientKeys()
     QFETCH(QString, shape);
 
     RelayFixture f;
-    QVERIFY(f.start(routerOptions(), [](Config &c) { c.access.clientKeys = {ClientKey, OtherClientKey}; }));
+    QVERIFY(f.start(routerOptions(), [](Config &c) { c.access.clientKeys = {{u"laptop"_s, ClientKey}, {u"desk"_s, OtherClientKey}}; }));
     const RawHttpClient::Response r = roundTrip(f.port(), request);
     QCOMPARE(r.status, status);
     if (shape.isEmpty())
@@ -294,7 +296,7 @@ void TestSecurity::clientKeys()
 void TestSecurity::clientKeyIsNotForwarded()
 {
     RelayFixture f;
-    QVERIFY(f.start(routerOptions(), [](Config &c) { c.access.clientKeys = {ClientKey}; }));
+    QVERIFY(f.start(routerOptions(), [](Config &c) { c.access.clientKeys = {{u"laptop"_s, ClientKey}}; }));
     const QByteArray headers = "Authorization: Bearer " + ClientKey.toUtf8() + "\r\nx-api-key: " + ClientKey.toUtf8()
         + "\r\nX-Custom: kept\r\n";
     const RawHttpClient::Response r = roundTrip(f.port(), RawHttpClient::post("/v1/chat/completions", chatBody(), headers));
@@ -334,7 +336,7 @@ void TestSecurity::hostApiKeyGoesToTheEngine()
     QVERIFY(f.start(routerOptions(), [relayKeys](Config &c) {
         c.hosts.first().apiKey = u"engine-side-key"_s;
         if (relayKeys)
-            c.access.clientKeys = {ClientKey};
+            c.access.clientKeys = {{u"laptop"_s, ClientKey}};
     }));
     const QByteArray headers = "Authorization: Bearer " + ClientKey.toUtf8() + "\r\nx-api-key: " + ClientKey.toUtf8() + "\r\n";
     QCOMPARE(roundTrip(f.port(), RawHttpClient::post("/v1/chat/completions", chatBody(), headers)).status, 200);
@@ -381,6 +383,9 @@ void TestSecurity::adminFromLanNeedsToken_data()
         << u"127.0.0.2"_s << QByteArray("DELETE /admin/hosts/h1/lease HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
         << 403;
     QTest::newRow("lan, history without token") << u"127.0.0.2"_s << RawHttpClient::get("/admin/requests") << 403;
+    QTest::newRow("lan, usage without token") << u"127.0.0.2"_s << RawHttpClient::get("/admin/usage") << 403;
+    QTest::newRow("lan, usage with client key") << u"127.0.0.2"_s << RawHttpClient::get("/admin/usage", clientKey) << 403;
+    QTest::newRow("lan, usage with admin token") << u"127.0.0.2"_s << RawHttpClient::get("/admin/usage", token) << 200;
     // /metrics: the admin gate, or the scraper's own token, which opens nothing else.
     const QByteArray scraper = "Authorization: Bearer " + MetricsToken.toUtf8() + "\r\n";
     QTest::newRow("this machine, metrics") << u"127.0.0.1"_s << RawHttpClient::get("/metrics") << 200;
@@ -400,7 +405,7 @@ void TestSecurity::adminFromLanNeedsToken()
 
     RelayFixture f;
     QVERIFY(f.start(routerOptions(), [](Config &c) {
-        c.access.clientKeys = {ClientKey};
+        c.access.clientKeys = {{u"laptop"_s, ClientKey}};
         c.access.adminToken = AdminToken;
         c.access.metricsToken = MetricsToken;
     }));
@@ -454,7 +459,7 @@ void TestSecurity::secretsAppearInNoLog()
 
     RelayFixture f;
     QVERIFY(f.start(routerOptions(), [](Config &c) {
-        c.access.clientKeys = {ClientKey};
+        c.access.clientKeys = {{u"laptop"_s, ClientKey}};
         c.access.adminToken = AdminToken;
     }));
     PeerPolicy peers;
@@ -487,7 +492,8 @@ void TestSecurity::secretsAppearInNoLog()
 
     // What the admin API gives back (from this machine, so no token needed).
     QByteArray adminAnswers;
-    const QList<QByteArray> adminPaths{"/admin/requests", "/admin/events", "/admin/hosts", "/admin/stats", "/metrics"};
+    const QList<QByteArray> adminPaths{"/admin/requests", "/admin/events", "/admin/hosts", "/admin/stats", "/metrics",
+                                       "/admin/usage?by=key", "/admin/usage?by=client"};
     for (const QByteArray &path : adminPaths) {
         const RawHttpClient::Response r = roundTrip(f.port(), RawHttpClient::get(path));
         QCOMPARE(r.status, 200);
@@ -495,6 +501,27 @@ void TestSecurity::secretsAppearInNoLog()
     }
     QVERIFY(adminAnswers.contains("/v1/chat/completions"));   // the history is really there
     QVERIFY(adminAnswers.contains("switchyard_requests_total{"));   // and the metrics
+    // The key is known by its name everywhere: history, metrics, usage.
+    QVERIFY(adminAnswers.contains(R"("key":"laptop")"));
+    QVERIFY(adminAnswers.contains(R"(key="laptop")"));
+    QVERIFY(adminAnswers.contains(R"("name":"laptop","requests":2)"));
+    QString usageText;
+    {
+        QTextStream out(&usageText);
+        QString usageErrors;
+        QTextStream err(&usageErrors);
+        for (const QString &by : {u"key"_s, u"client"_s}) {
+            QCOMPARE(runUsageCommand({u"--by"_s, by, u"--relay"_s, u"http://127.0.0.1:%1"_s.arg(f.port())}, out, err), 0);
+            QCOMPARE(runUsageCommand({u"--json"_s, u"--relay"_s, u"http://127.0.0.1:%1"_s.arg(f.port())}, out, err), 0);
+        }
+        QVERIFY2(usageErrors.isEmpty(), qPrintable(usageErrors));
+    }
+    QVERIFY2(usageText.contains(u"\nlaptop "_s), qPrintable(usageText));
+    QVERIFY(store->sync());
+    bool keyNamed = false;
+    for (const RequestRecord &r : store->requests(RequestQuery()))
+        keyNamed = keyNamed || r.keyName == u"laptop"_s;
+    QVERIFY(keyNamed);
 
     QVERIFY(store->sync());
     f.relay.reset();
@@ -504,7 +531,9 @@ void TestSecurity::secretsAppearInNoLog()
     const QByteArray err = stderrCapture.stop();
 
     const QByteArray journalText = readAll(journalPath);
-    QCOMPARE(journalText.count('\n'), qsizetype(requests.size() + adminPaths.size()));   // one line per request
+    // One line per request: the admin API's, the usage command's four too.
+    QCOMPARE(journalText.count('\n'), qsizetype(requests.size() + adminPaths.size() + 4));
+    QVERIFY(journalText.contains(" key=laptop "));
     QVERIFY(journalText.contains("status=401"));
     QVERIFY(journalText.contains("status=403"));
     QByteArray historyFiles;
@@ -515,7 +544,8 @@ void TestSecurity::secretsAppearInNoLog()
     QVERIFY(historyFiles.size() > 0);
 
     const QList<QPair<const char *, QByteArray>> logs = {
-        {"journal", journalText}, {"history files", historyFiles}, {"admin answers", adminAnswers}, {"stderr", err}};
+        {"journal", journalText}, {"history files", historyFiles}, {"admin answers", adminAnswers}, {"stderr", err},
+        {"switchyard usage", usageText.toUtf8()}};
     const QList<QByteArray> secrets = {ClientKey.toUtf8(), AdminToken.toUtf8(), WrongKey, WrongAdminToken};
     for (const auto &[name, text] : logs) {
         for (const QByteArray &secret : secrets)
@@ -547,7 +577,7 @@ void TestSecurity::servesHttps()
     QVERIFY(f.start(routerOptions(), [&](Config &c) {
         c.access.tlsCertFile = cert;
         c.access.tlsKeyFile = key;
-        c.access.clientKeys = {ClientKey};
+        c.access.clientKeys = {{u"laptop"_s, ClientKey}};
     }));
     QCOMPARE(f.relay->endpoint().scheme(), u"https"_s);
 

@@ -267,6 +267,38 @@ void TestConfig::brokenConfig_data()
            u"clients.api_keys_file"_s, 4, u"must be an absolute path"_s);
     topRow("api keys env unset", "  \"clients\": {\n    \"api_keys_env\": \"SWITCHYARD_TEST_UNSET_VARIABLE\"\n  }",
            u"clients.api_keys_env"_s, 4, u"SWITCHYARD_TEST_UNSET_VARIABLE is not set"_s);
+    // Named client keys (docs/CONFIG.md): {"name", one of key, key_file, key_env}.
+    topRow("key name empty", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"\", \"key\": \"k1\"}]\n  }",
+           u"clients.api_keys[0].name"_s, 4, u"must not be empty"_s);
+    topRow("key name missing", "  \"clients\": {\n    \"api_keys\": [{\"key\": \"k1\"}]\n  }",
+           u"clients.api_keys[0].name"_s, 4, u"required field missing"_s);
+    topRow("key name with space", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"my laptop\", \"key\": \"k1\"}]\n  }",
+           u"clients.api_keys[0].name"_s, 4, u"invalid key name \"my laptop\""_s);
+    topRow("key names twice", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"laptop\", \"key\": \"k1\"},\n"
+           "                 {\"name\": \"laptop\", \"key\": \"k2\"}]\n  }",
+           u"clients.api_keys[1].name"_s, 5, u"the name \"laptop\" is already used by clients.api_keys[0].name"_s);
+    topRow("key name taken by a plain key's", "  \"clients\": {\n    \"api_keys\": [\"k1\",\n"
+           "                 {\"name\": \"key1\", \"key\": \"k2\"}]\n  }",
+           u"clients.api_keys[1].name"_s, 5, u"the name \"key1\" is already used by clients.api_keys[0]"_s);
+    topRow("keys twice", "  \"clients\": {\n    \"api_keys\": [\"k1\",\n                 \"k1\"]\n  }",
+           u"clients.api_keys[1]"_s, 5, u"the same key as clients.api_keys[0]"_s);
+    topRow("named keys twice", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"a\", \"key\": \"k1\"},\n"
+           "                 {\"name\": \"b\",\n                  \"key\": \"k1\"}]\n  }",
+           u"clients.api_keys[1].key"_s, 6, u"the same key as clients.api_keys[0].key"_s);
+    topRow("named key without key", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"laptop\"}]\n  }",
+           u"clients.api_keys[0]"_s, 4, u"needs one of key, key_file and key_env"_s);
+    topRow("named key twice over", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"laptop\", \"key\": \"k1\", \"key_env\": \"HOME\"}]\n  }",
+           u"clients.api_keys[0]"_s, 4, u"use one of key, key_file and key_env"_s);
+    topRow("named key empty", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"laptop\", \"key\": \"\"}]\n  }",
+           u"clients.api_keys[0].key"_s, 4, u"must not be empty"_s);
+    topRow("named key with space", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"laptop\", \"key\": \"a b\"}]\n  }",
+           u"clients.api_keys[0].key"_s, 4, u"printable ASCII without spaces"_s);
+    topRow("named key typo", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"laptop\", \"kye\": \"k1\"}]\n  }",
+           u"clients.api_keys[0].kye"_s, 4, u"did you mean \"key\"?"_s);
+    topRow("named key env unset", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"ci\", \"key_env\": \"SWITCHYARD_TEST_UNSET_VARIABLE\"}]\n  }",
+           u"clients.api_keys[0].key_env"_s, 4, u"SWITCHYARD_TEST_UNSET_VARIABLE is not set"_s);
+    topRow("named key file relative", "  \"clients\": {\n    \"api_keys\": [{\"name\": \"ci\", \"key_file\": \"ci.key\"}]\n  }",
+           u"clients.api_keys[0].key_file"_s, 4, u"must be an absolute path"_s);
     topRow("admin token empty", "  \"admin\": {\n    \"token\": \" \"\n  }", u"admin.token"_s, 4,
            u"printable ASCII"_s);
     topRow("admin two sources", "  \"admin\": {\n    \"token\": \"t\",\n    \"token_env\": \"HOME\"\n  }", u"admin"_s,
@@ -976,8 +1008,14 @@ void TestConfig::accessConfig()
     const QString keysFile = dir.filePath(u"keys"_s);
     QFile keys(keysFile);
     QVERIFY(keys.open(QIODevice::WriteOnly));
-    keys.write("# one key per line\n  key-from-file-1  \n\nkey-from-file-2\r\nsk-inline\n");
+    keys.write("# one key per line\n  key-from-file-1  \n\nkey-from-file-2\r\n");
     keys.close();
+    const QString laptopKeyFile = dir.filePath(u"laptop-key"_s);
+    QFile laptopKey(laptopKeyFile);
+    QVERIFY(laptopKey.open(QIODevice::WriteOnly));
+    laptopKey.write("sk-laptop-from-file\n");
+    laptopKey.close();
+    qputenv("SWITCHYARD_TEST_CI_KEY", "sk-ci-from-env");
     const QString tokenFile = dir.filePath(u"admin-token"_s);
     QFile token(tokenFile);
     QVERIFY(token.open(QIODevice::WriteOnly));
@@ -989,7 +1027,10 @@ void TestConfig::accessConfig()
   "listen": "0.0.0.0:18766",
   "lan": true,
   "hosts": {)" + Box + R"(},
-  "clients": { "api_keys": ["sk-inline"], "api_keys_file": ")" + keysFile.toUtf8() + R"(",
+  "clients": { "api_keys": ["sk-inline", {"name": "desk", "key": "sk-desk"},
+                            {"name": "laptop", "key_file": ")" + laptopKeyFile.toUtf8() + R"("},
+                            {"name": "ci.runner-2", "key_env": "SWITCHYARD_TEST_CI_KEY"}],
+               "api_keys_file": ")" + keysFile.toUtf8() + R"(",
                "api_keys_env": "SWITCHYARD_TEST_KEYS" },
   "admin": { "token_file": ")" + tokenFile.toUtf8() + R"(" },
   "metrics": { "token_env": "SWITCHYARD_TEST_METRICS_TOKEN" }
@@ -1000,8 +1041,20 @@ void TestConfig::accessConfig()
     QVERIFY2(result.warnings.isEmpty(), qPrintable(describe(result.warnings)));
     const AccessConfig &a = result.config->access;
     QVERIFY(a.lan);
-    QCOMPARE(a.clientKeys, (QStringList{u"sk-inline"_s, u"key-from-file-1"_s, u"key-from-file-2"_s, u"env-key-1"_s,
-                                        u"env-key-2"_s, u"env-key-3"_s}));
+    QStringList names;
+    QStringList values;
+    for (const ClientApiKey &k : a.clientKeys) {
+        names.append(k.name);
+        values.append(k.key);
+    }
+    // A plain key is named by its place: keyN in api_keys, fileN and envN among those found there.
+    QCOMPARE(names, (QStringList{u"key1"_s, u"desk"_s, u"laptop"_s, u"ci.runner-2"_s, u"file1"_s, u"file2"_s,
+                                 u"env1"_s, u"env2"_s, u"env3"_s}));
+    QCOMPARE(values, (QStringList{u"sk-inline"_s, u"sk-desk"_s, u"sk-laptop-from-file"_s, u"sk-ci-from-env"_s,
+                                  u"key-from-file-1"_s, u"key-from-file-2"_s, u"env-key-1"_s, u"env-key-2"_s,
+                                  u"env-key-3"_s}));
+    QVERIFY(result.config->secrets().contains(u"sk-laptop-from-file"_s));
+    QVERIFY(result.config->secrets().contains(u"sk-ci-from-env"_s));
     QCOMPARE(a.adminToken, u"admin-from-file"_s);
     QCOMPARE(a.metricsToken, u"scraper-from-env"_s);
     QVERIFY(!a.tls());
@@ -1020,6 +1073,20 @@ void TestConfig::accessConfig()
     QCOMPARE(bad.errors.first().fieldPath, u"clients.api_keys_file"_s);
     QVERIFY2(bad.errors.first().message.contains(u"line 2 of the file"_s), qPrintable(describe(bad.errors)));
     QVERIFY(!bad.errors.first().message.contains(u"bad key"_s));
+
+    // The same key in the list and in the file: which name would it get? An error, at the file's
+    // line, that never quotes the key.
+    keys.open(QIODevice::WriteOnly);
+    keys.write("# keys\nsk-twice\n");
+    keys.close();
+    const ConfigResult twice = ConfigLoader::parse(R"({"hosts": {)" + Box + R"(},
+  "clients": {"api_keys": ["sk-twice"], "api_keys_file": ")" + keysFile.toUtf8() + R"("}})", File);
+    QVERIFY(!twice.ok());
+    QCOMPARE(twice.errors.size(), 1);
+    QCOMPARE(twice.errors.first().fieldPath, u"clients.api_keys_file"_s);
+    QVERIFY2(twice.errors.first().message.contains(u"line 2 of the file: the same key as clients.api_keys[0]"_s),
+             qPrintable(describe(twice.errors)));
+    QVERIFY(!twice.errors.first().message.contains(u"sk-twice"_s));
 
     // Open to the LAN without client keys: legal, with a warning on "lan".
     const ConfigResult open = ConfigLoader::parse("{\n  \"hosts\": {" + Box + "},\n  \"listen\": \"0.0.0.0:1\",\n  \"lan\": true\n}", File);

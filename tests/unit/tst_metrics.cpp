@@ -130,23 +130,31 @@ private slots:
         r.timeToFirstByte = 50ms;
         r.streamedTokens = 120;
         r.tokensPerSecond = 60;
+        r.keyName = u"laptop"_s;
+        r.promptTokens = 1000;
         metrics.record(r, r.model);
         metrics.record(r, r.model);
         r.status = 424;
         r.streamedTokens.reset();
         r.tokensPerSecond.reset();
+        r.promptTokens.reset();
+        r.keyName.clear();   // keys configured, none sent: refused before a key name was known
         metrics.record(r, r.model);
 
-        const QStringList ok{u"3090"_s, u"mainline"_s, u"3090-flint-40b"_s, u"chat"_s, u"2xx"_s, u"opencode"_s};
+        const QStringList ok{u"3090"_s, u"mainline"_s, u"3090-flint-40b"_s, u"chat"_s, u"2xx"_s, u"opencode"_s, u"laptop"_s};
         QCOMPARE(metrics.requests().value(ok), 2.0);
         QStringList refused = ok;
         refused[4] = u"4xx"_s;
+        refused[6] = QString();
         QCOMPARE(metrics.requests().value(refused), 1.0);
 
         PrometheusText out;
         metrics.write(out);
         const QByteArray text = out.text();
         QVERIFY(text.contains("switchyard_streamed_tokens_total{host=\"3090\",alias=\"3090-flint-40b\"} 240\n"));
+        QVERIFY(text.contains("switchyard_prompt_tokens_total{host=\"3090\",alias=\"3090-flint-40b\"} 2000\n"));
+        QVERIFY(text.contains(",client_app=\"opencode\",key=\"laptop\"} 2\n"));
+        QVERIFY(text.contains(",client_app=\"opencode\",key=\"\"} 1\n"));
         QVERIFY(text.contains("switchyard_response_bytes_total{host=\"3090\",alias=\"3090-flint-40b\"} 3000\n"));
         QVERIFY(text.contains("switchyard_request_first_byte_seconds_count{host=\"3090\",alias=\"3090-flint-40b\"} 3\n"));
         QVERIFY(text.contains("switchyard_stream_tokens_per_second_bucket{host=\"3090\",alias=\"3090-flint-40b\",le=\"50\"} 0\n"));

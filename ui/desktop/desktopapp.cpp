@@ -108,7 +108,7 @@ void DesktopApp::bindService(RelayService *service)
     m_hosts->setService(service);
     m_window->setService(service);
     if (service)
-        m_tray->setEndpoint(service->endpoint(), service->config().access.clientKeys.value(0));
+        m_tray->setEndpoint(service->endpoint(), service->config().access.clientKeys.value(0).key);
 }
 
 QString DesktopApp::noTrayMessage()

@@ -225,7 +225,7 @@ void MainWindow::setService(RelayService *service)
     m_hostsView->setService(service);
     if (service) {
         m_client->setEndpoint(service->endpoint());
-        m_client->setApiKey(service->config().access.clientKeys.value(0));
+        m_client->setApiKey(service->config().access.clientKeys.value(0).key);
         if (service->config().access.tls())
             m_client->setRelayCertificates(QSslCertificate::fromPath(service->config().access.tlsCertFile));
         m_requestLogView->setAliases(service->catalog()->aliases());
@@ -247,7 +247,7 @@ void MainWindow::setService(RelayService *service)
 ExportDialog *MainWindow::showExportDialog(const QString &client)
 {
     const QUrl endpoint = m_service ? m_service->endpoint() : QUrl();
-    const QString key = m_service ? m_service->config().access.clientKeys.value(0) : QString();
+    const QString key = m_service ? m_service->config().access.clientKeys.value(0).key : QString();
     const QStringList aliases = m_service ? m_service->catalog()->aliases() : QStringList();
     auto *dialog = new ExportDialog(endpoint, key, aliases, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
