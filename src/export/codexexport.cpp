@@ -69,7 +69,7 @@ QString CodexExport::tomlString(const QString &text)
         if (c == u'"' || c == u'\\')
             out += u'\\';
         if (c.unicode() < 0x20) {
-            out += u"\\u%1"_s.arg(int(c.unicode()), 4, 16, u'0');
+            out += u"\\u%1"_s.arg(int(c.unicode()), 4, 16, QLatin1Char('0'));
             continue;
         }
         out += c;
@@ -147,7 +147,7 @@ bool CodexExport::merge(const QByteArray &existing, const QString &fileName, QBy
             if (const QString key = keyOf(line); !key.isEmpty())
                 topKeys.append(key);
         }
-        for (const QString delimiter : {u"\"\"\""_s, u"'''"_s}) {
+        for (const QString &delimiter : {u"\"\"\""_s, u"'''"_s}) {
             if (!openString.isEmpty() && openString != delimiter)
                 continue;
             if (line.count(delimiter) % 2 == 1)

@@ -494,7 +494,7 @@ void TestExport::codex()
     const CodexExport exporter(u"http://h:1"_s, u"switchyard"_s, u"h-a"_s,
                                {model(u"h-a"_s, 65536), model(u"h-b"_s, 8192), model(u"h-c"_s)});
     const QString toml = exporter.toml();
-    for (const QString line : {u"model = \"h-a\""_s, u"model_provider = \"switchyard\""_s, u"model_context_window = 65536"_s,
+    for (const QString &line : {u"model = \"h-a\""_s, u"model_provider = \"switchyard\""_s, u"model_context_window = 65536"_s,
                                u"[model_providers.switchyard]"_s, u"base_url = \"http://h:1/v1\""_s,
                                u"env_key = \"SWITCHYARD_API_KEY\""_s, u"wire_api = \"responses\""_s,
                                u"request_max_retries = 1"_s, u"stream_max_retries = 0"_s, u"stream_idle_timeout_ms = 900000"_s,
