@@ -187,6 +187,7 @@ void TstRequestLog::requestWaitingForASwitchShowsLiveThenDone()
     QVERIFY2(view->details()->fieldText(u"wait"_s).endsWith(u" for switch a→b"_s),
              qPrintable(view->details()->fieldText(u"wait"_s)));
     QVERIFY(view->details()->fieldText(u"duration"_s).endsWith(u"so far"_s));
+    QCOMPARE(view->details()->fieldText(u"journal"_s), QString());   // written when it ends
 
     // After: the same row is the finished record, with the wait it had.
     QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
@@ -202,6 +203,7 @@ void TstRequestLog::requestWaitingForASwitchShowsLiveThenDone()
     QCOMPARE(view->details()->fieldText(u"status"_s).contains(u"200"_s), true);
     QVERIFY(view->details()->fieldText(u"wait"_s).endsWith(u" for switch a→b"_s));
     QVERIFY(!view->details()->fieldText(u"duration"_s).endsWith(u"so far"_s));
+    QCOMPARE(view->details()->fieldText(u"journal"_s), JournalFormat::requestLine(log->recordAt(row)));
 }
 
 void TstRequestLog::inFlightStreamShowsWithRisingTokens()

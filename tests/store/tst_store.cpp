@@ -1064,14 +1064,6 @@ void TestStore::timelineIntervals()
     QVERIFY(model.engineIntervals(u"nobody"_s, at(0), at(600)).isEmpty());
 }
 
-int main(int argc, char **argv)
-{
-    // The crash test runs this binary as its child: no tests there, just a store under load.
-    if (qEnvironmentVariableIsSet(ChildEnv))
-        return runChild(argc, argv, qEnvironmentVariable(ChildEnv));
-    QCoreApplication app(argc, argv);
-    TestStore test;
-    
 // ---- issue #21: the wait, bytes in, live rows --------------------------------------------------
 
 void TestStore::schemaMigratesVersion1()
@@ -1315,7 +1307,14 @@ void TestStore::requestLogAbortedAndOwn()
     QVERIFY(!RequestLogModel::isOwnRequest(load));
 }
 
-QTEST_SET_MAIN_SOURCE_PATH
+int main(int argc, char **argv)
+{
+    // The crash test runs this binary as its child: no tests there, just a store under load.
+    if (qEnvironmentVariableIsSet(ChildEnv))
+        return runChild(argc, argv, qEnvironmentVariable(ChildEnv));
+    QCoreApplication app(argc, argv);
+    TestStore test;
+    QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
 

@@ -163,6 +163,43 @@ private slots:
         QCOMPARE(text.count("# TYPE switchyard_requests_total counter\n"), 1);
         QVERIFY(text.indexOf("# TYPE switchyard_requests_total") < text.indexOf("switchyard_requests_total{"));
     }
+    void waitsAndBytesInAreCountedByHostAndAlias()
+    {
+        // #21: the time waited before going upstream (bounds in docs/METRICS.md), bytes in.
+        RequestMetrics metrics;
+        RequestRecord r;
+        r.method = u"POST"_s;
+        r.path = u"/v1/messages"_s;
+        r.host = u"3090"_s;
+        r.engine = u"fork"_s;
+        r.status = 200;
+        r.bytesIn = 700;
+        metrics.record(r, u"3090-qwen38"_s);   // went at once
+        r.waited = 2300ms;
+        r.waitReason = {WaitReason::Kind::Switch, u"mainline"_s, u"fork"_s};
+        r.bytesIn = 300;
+        metrics.record(r, u"3090-qwen38"_s);
+        RequestRecord unrouted;   // a 404 for an unknown model reaches no host: no wait to count
+        unrouted.method = u"POST"_s;
+        unrouted.path = u"/v1/messages"_s;
+        unrouted.status = 404;
+        unrouted.bytesIn = 50;
+        metrics.record(unrouted, u"other"_s);
+
+        PrometheusText out;
+        metrics.write(out);
+        const QByteArray text = out.text();
+        QVERIFY(text.contains("# TYPE switchyard_request_wait_seconds histogram\n"));
+        QVERIFY(text.contains("switchyard_request_wait_seconds_bucket{host=\"3090\",alias=\"3090-qwen38\",le=\"0.001\"} 1\n"));
+        QVERIFY(text.contains("switchyard_request_wait_seconds_bucket{host=\"3090\",alias=\"3090-qwen38\",le=\"1\"} 1\n"));
+        QVERIFY(text.contains("switchyard_request_wait_seconds_bucket{host=\"3090\",alias=\"3090-qwen38\",le=\"2.5\"} 2\n"));
+        QVERIFY(text.contains("switchyard_request_wait_seconds_bucket{host=\"3090\",alias=\"3090-qwen38\",le=\"600\"} 2\n"));
+        QVERIFY(text.contains("switchyard_request_wait_seconds_sum{host=\"3090\",alias=\"3090-qwen38\"} 2.3\n"));
+        QVERIFY(!text.contains("switchyard_request_wait_seconds_count{host=\"\""));
+        QVERIFY(text.contains("# TYPE switchyard_request_bytes_total counter\n"));
+        QVERIFY(text.contains("switchyard_request_bytes_total{host=\"3090\",alias=\"3090-qwen38\"} 1000\n"));
+        QVERIFY(text.contains("switchyard_request_bytes_total{host=\"\",alias=\"other\"} 50\n"));
+    }
     void hostGaugesHaveOneSeriesPerStateAndEngine()
     {
         HostGauges h;

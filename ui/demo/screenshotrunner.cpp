@@ -10,6 +10,7 @@
 #include "window/hostsview.h"
 #include "window/mainwindow.h"
 #include "window/modelsview.h"
+#include "models/requestlogfilterproxy.h"
 #include "window/requestlogview.h"
 
 #include <QApplication>
@@ -192,9 +193,10 @@ void ScreenshotRunner::capture()
     save(window, u"window-requests.png"_s);
     save(window->requestLogView(), u"requests.png"_s);
     // The same log with the request that waits for the switch selected: live rows, their reasons.
-    const bool waiting = selectFirst([](const QModelIndex &index) {
-        return index.data(RequestLogModel::PhaseRole).isValid()
-            && RequestPhase(index.data(RequestLogModel::PhaseRole).toInt()) == RequestPhase::Waiting;
+    RequestLogView *requests = window->requestLogView();
+    const bool waiting = selectFirst([requests, window](const QModelIndex &index) {
+        const RequestRecord r = window->requestLog()->recordAt(requests->proxy()->mapToSource(index).row());
+        return index.data(RequestLogModel::LiveRole).toBool() && r.waitReason.kind == WaitReason::Kind::Switch;
     });
     if (!waiting) {
         QTextStream(stdout) << "screenshot FAILED: no request waiting at the capture" << Qt::endl;

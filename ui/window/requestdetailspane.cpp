@@ -150,7 +150,9 @@ void RequestDetailsPane::showRecord(const RequestRecord &r, std::optional<Reques
     m_values[u"agent"_s]->setText(r.userAgent.isEmpty() ? tr("—") : r.userAgent);
     m_values[u"error"_s]->setText(r.relayError.isEmpty() ? tr("—") : r.relayError);
     m_values[u"error"_s]->setStyleSheet(r.relayError.isEmpty() ? QString() : u"color: %1"_s.arg(StatusPalette::bad().name()));
-    m_journal->setText(JournalFormat::requestLine(r));
+    // A request in flight has no journal line yet: it is written when it ends.
+    m_journal->setVisible(!live);
+    m_journal->setText(live ? QString() : JournalFormat::requestLine(r));
 }
 
 } // namespace switchyard

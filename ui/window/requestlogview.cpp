@@ -96,9 +96,9 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     m_table->setColumnWidth(RequestLogModel::PathColumn, width(u"/v1/chat/completions"_s));
     m_table->setColumnWidth(RequestLogModel::AliasColumn, width(u"3090-qwen38-27b-128k"_s));
     m_table->setColumnWidth(RequestLogModel::HostColumn, width(u"host-00"_s));
-    // Room for a request in flight: "waiting: model loading"; a finished one is three digits.
+    // Room for a request in flight: "waiting: switch mainline→fork"; a finished one is three digits.
     m_table->setColumnWidth(RequestLogModel::StatusColumn, width(u"● "_s + RequestLogModel::phaseText(
-        RequestPhase::Waiting, {WaitReason::Kind::ModelLoad, {}, {}})) + 4);
+        RequestPhase::Waiting, {WaitReason::Kind::Switch, u"mainline"_s, u"fork"_s})) + 4);
     m_table->setColumnWidth(RequestLogModel::DurationColumn, width(RequestLogModel::durationText(std::chrono::milliseconds(59900))));
     m_table->setColumnWidth(RequestLogModel::TtfbColumn, width(tr("First byte")));
     m_table->setColumnWidth(RequestLogModel::TokensPerSecondColumn, width(tr("Tokens/s")));
