@@ -2,6 +2,7 @@
 #include "journal/requestrecord.h"
 #include "common/clock.h"
 #include "store/historyevent.h"
+#include "store/historyschema.h"
 #include "store/historystore.h"
 #include "store/redactor.h"
 #include "store/requestlogmodel.h"
@@ -323,7 +324,7 @@ void TestStore::schema()
         RawDb raw(path);
         QVERIFY(raw.isOpen());
         QCOMPARE(raw.scalar(u"PRAGMA journal_mode"_s).toString(), u"wal"_s);
-        QCOMPARE(raw.scalar(u"PRAGMA user_version"_s).toInt(), 1);
+        QCOMPARE(raw.scalar(u"PRAGMA user_version"_s).toInt(), HistorySchema::currentVersion());
         QCOMPARE(raw.scalar(u"SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'requests_%'"_s).toInt(), 3);
         QCOMPARE(raw.scalar(u"SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'events_%'"_s).toInt(), 2);
     }
