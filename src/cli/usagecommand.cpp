@@ -22,11 +22,17 @@ QString tr(const char *text)
     return QCoreApplication::translate("UsageCommand", text);
 }
 
-// "0s", "12.5s", "3m05s", "2h07m": exact enough for a bill, short enough for a column.
+// "0s", "0.02s", "2.5s", "12s", "3m05s", "2h07m": exact enough for a bill, short enough for a column.
 QString gpuTime(double seconds)
 {
+    if (seconds <= 0)
+        return u"0s"_s;
+    if (seconds < 1)
+        return QString::number(seconds, 'f', 2) + u's';
+    if (seconds < 10)
+        return QString::number(seconds, 'f', 1) + u's';
     if (seconds < 60)
-        return seconds < 10 && seconds > 0 ? QString::number(seconds, 'f', 1) + u's' : QString::number(std::lround(seconds)) + u's';
+        return QString::number(std::lround(seconds)) + u's';
     const qint64 s = std::llround(seconds);
     if (s < 3600)
         return u"%1m%2s"_s.arg(s / 60).arg(int(s % 60), 2, 10, QChar(u'0'));

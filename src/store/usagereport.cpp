@@ -23,6 +23,13 @@ QString groupOf(const RequestRecord &r, UsageReport::By by)
     return {};
 }
 
+// The admin API and /metrics: the relay's own business, not use of the fleet (a scraper alone
+// would be 40,000 requests a week).
+bool isRelaysOwn(const RequestRecord &r)
+{
+    return r.path == u"/metrics" || r.path == u"/admin" || r.path.startsWith(u"/admin/");
+}
+
 void count(UsageRow &row, const RequestRecord &r)
 {
     ++row.requests;
@@ -97,6 +104,8 @@ UsageReport UsageReport::build(const QList<RequestRecord> &requests, const QList
     };
     QHash<QString, QList<const RequestRecord *>> byHost;   // what each switch's cause is looked for in
     for (const RequestRecord &r : requests) {
+        if (isRelaysOwn(r))
+            continue;
         count(rowFor(groupOf(r, by)), r);
         count(report.total, r);
         if (!r.host.isEmpty())

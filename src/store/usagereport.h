@@ -31,6 +31,8 @@ struct UsageReport
     By by = By::Key;
     QList<UsageRow> rows;                  // most requests first, then by name
     UsageRow total;                        // every request and every switch, caused by one or not
+
+    // Requests to the admin API and /metrics count nowhere: they use the relay, not the fleet.
     qint64 unattributedSwitches = 0;       // switches no request caused (admin, a lease's end)
 
     static QString byName(By by);          // "key", "client", "alias", "host"

@@ -67,6 +67,14 @@ RequestRecord request(const QString &key, const QString &userAgent, const QStrin
     return r;
 }
 
+// A scrape or an admin call: counted nowhere.
+RequestRecord relaysOwn(const char *path)
+{
+    RequestRecord r = request(QString(), Curl, QString(), QString(), QString(), 100, 5ms, std::nullopt, std::nullopt);
+    r.path = QString::fromLatin1(path);
+    return r;
+}
+
 HistoryEvent switchStart(qint64 secondsAgo, const QString &engine, const QString &model)
 {
     HistoryEvent e;
@@ -83,7 +91,8 @@ HistoryEvent switchStart(qint64 secondsAgo, const QString &engine, const QString
 //   desk    2 requests 1000 in  500 out  60 s GPU  1 switch (for its alias, though laptop's
 //                                                   other request waited for that engine too)
 //   (none)  1 request: refused at the door, no host
-// One switch no request waited for (an admin's); a request and a switch 10 days old are outside.
+// One switch no request waited for (an admin's); a request and a switch 10 days old are outside;
+// a scrape of /metrics and an admin call count nowhere.
 QList<RequestRecord> knownRequests()
 {
     return {
@@ -94,6 +103,8 @@ QList<RequestRecord> knownRequests()
         request(u"desk"_s, OpenAiPython, QString(), QString(), QString(), 600, 10ms, std::nullopt, std::nullopt),
         request(QString(), Curl, u"3090-flint"_s, QString(), QString(), 500, 1ms, std::nullopt, std::nullopt, 401),
         request(u"laptop"_s, Curl, u"3090-flint"_s, u"3090"_s, u"fork"_s, 10 * 86400, 100s, 9999, 9999),
+        relaysOwn("/metrics"),
+        relaysOwn("/admin/usage"),
     };
 }
 
