@@ -58,7 +58,7 @@ int main(int argc, char **argv)
         runs.append(runTrace(t, policies(batch)));
     out << report(runs, batch, parser.isSet(markdown));
     if (parser.isSet(sweepOption)) {
-        out << (parser.isSet(markdown) ? u"#### dwell and max_wait\n\n"_s : u"dwell and max_wait\n"_s)
+        out << (parser.isSet(markdown) ? u"### dwell and max_wait: switches per hour, and the worst group's p95 wait against strict order's\n\n"_s : u"dwell and max_wait\n"_s)
             << sweep(traces, parser.isSet(markdown));
     }
     if (parser.isSet(check)) {

@@ -87,7 +87,7 @@ QString report(const QList<TraceRun> &runs, const SchedulingConfig &batch, bool 
         for (auto it = t.switchS.cbegin(); it != t.switchS.cend(); ++it)
             engines << u"%1 %2 s"_s.arg(it.key(), secs(it.value()));
         engines.sort();
-        out += markdown ? u"#### (%1) %2\n\n"_s.arg(t.key, t.title) : u"(%1) %2\n"_s.arg(t.key, t.title);
+        out += markdown ? u"### (%1) %2\n\n"_s.arg(t.key, t.title) : u"(%1) %2\n"_s.arg(t.key, t.title);
         out += u"%1 agents; switch: %2; restore of a kept cache %3 s; batch: %4.\n\n"_s
                    .arg(t.agents.size()).arg(engines.join(u", "_s), secs(t.restoreS), seconds(batch));
         QStringList groups = run.results.value(0).waits.keys();

@@ -95,7 +95,7 @@ public:
             const Agent &a = m_trace.agents.at(i);
             m_agents[size_t(i)].context = a.contextS;
             if (!a.turns.isEmpty())
-                push({at(a.startS), 0, Event::Kind::Arrive, int(i)});
+                push(at(a.startS), Event::Kind::Arrive, int(i));
         }
         m_up = m_trace.firstEngine;
         m_starts[m_up] = 0;
@@ -118,10 +118,9 @@ public:
     }
 
 private:
-    void push(Event e)
+    void push(TimePoint at, Event::Kind kind, int agent = -1, SM::RequestId id = 0, const QString &engine = {})
     {
-        e.seq = m_seq++;
-        m_events.push(std::move(e));
+        m_events.push(Event{at, m_seq++, kind, agent, id, engine});
     }
 
     void busy(TimePoint now, int delta)
@@ -179,7 +178,7 @@ private:
         const TimePoint when = now + std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(turn.thinkS));
         if (state.next >= agent.turns.size() || (m_trace.horizonS > 0 && seconds(when) >= m_trace.horizonS))
             return;
-        push({when, 0, Event::Kind::Arrive, agentIndex});
+        push(when, Event::Kind::Arrive, agentIndex);
     }
 
     void admit(SM::RequestId id, TimePoint now)
@@ -209,8 +208,8 @@ private:
         m_result.longestRunS = std::max(m_result.longestRunS, run);
         m_result.reprefillS += lost;
         busy(now, +1);
-        push({now + std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(run)), 0,
-              Event::Kind::Done, r.agent, id});
+        push(now + std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(run)),
+             Event::Kind::Done, r.agent, id);
     }
 
     void handle(const SM::Actions &actions, TimePoint now)
@@ -230,8 +229,8 @@ private:
                 m_up.clear();
                 m_starts[s->engine] = m_starts.value(s->engine, -1) + 1;
                 busy(now, +1);
-                push({now + std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(cost)), 0,
-                      Event::Kind::Up, -1, 0, s->engine});
+                push(now + std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(cost)),
+                     Event::Kind::Up, -1, 0, s->engine);
             }
         }
         // The host's timer: one wake-up armed at a time, the latest the machine asked for.
@@ -240,7 +239,7 @@ private:
             m_wake.reset();
         } else if (const TimePoint when = std::max(*wake, now); when != m_wake) {
             m_wake = when;   // an earlier one still queued is stale now, and ignored
-            push({when, 0, Event::Kind::Wake});
+            push(when, Event::Kind::Wake);
         }
     }
 
