@@ -49,8 +49,18 @@
             <numerusform>%n Hosts</numerusform>
         </translation>
     </message>
+    <message>
+        <location line="+10"/>
+        <source>  host %1: requests in arrival order</source>
+        <translation>  Host %1: Anfragen in Ankunftsreihenfolge</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>  host %1: requests batched by engine (dwell %2 s, max wait %3 s)</source>
+        <translation>  Host %1: Anfragen nach Engine gebündelt (Nachlauf %2 s, höchstens %3 s Wartezeit)</translation>
+    </message>
     <message numerus="yes">
-        <location line="-34"/>
+        <location line="-47"/>
         <source>%n engine</source>
         <translation>
             <numerusform>%n Engine</numerusform>
@@ -248,7 +258,7 @@ Befehle:
         <location line="+68"/>
         <location line="+69"/>
         <location filename="../src/config/engineurl.cpp" line="+8"/>
-        <location filename="../src/config/hostconfigreader.cpp" line="+201"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+245"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
@@ -359,7 +369,7 @@ Befehle:
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-152"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-193"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
@@ -385,12 +395,17 @@ Befehle:
         <translation>wird nur mit dem Treiber &quot;agent&quot; verwendet</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>not used with driver &quot;static&quot;: its engines are never switched</source>
+        <translation>wird mit dem Treiber &quot;static&quot; nicht verwendet: dessen Engines werden nie gewechselt</translation>
+    </message>
+    <message>
         <location filename="../src/config/confignames.cpp" line="+6"/>
         <source>invalid engine name &quot;%1&quot;: use only letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="+42"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+79"/>
         <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
         <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
     </message>
@@ -541,7 +556,7 @@ Befehle:
         <translation>das Programm darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-69"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-106"/>
         <source>must not be empty (leave the field out for no key)</source>
         <translation>darf nicht leer sein (das Feld weglassen für keinen Schlüssel)</translation>
     </message>
@@ -551,7 +566,27 @@ Befehle:
         <translation>der Schlüssel</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+20"/>
+        <source>unknown policy &quot;%1&quot; (expected batch or arrival)</source>
+        <translation>unbekannte Strategie &quot;%1&quot; (erwartet: batch oder arrival)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown policy &quot;%1&quot; (did you mean &quot;%2&quot;?)</source>
+        <translation>unbekannte Strategie &quot;%1&quot; (war &quot;%2&quot; gemeint?)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>must be 0 or more and at most %1 (a day)</source>
+        <translation>muss mindestens 0 und darf höchstens %1 sein (ein Tag)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>not used with policy &quot;arrival&quot;</source>
+        <translation>wird mit der Strategie &quot;arrival&quot; nicht verwendet</translation>
+    </message>
+    <message>
+        <location line="+84"/>
         <source>only used with drivers &quot;local&quot; and &quot;agent&quot;</source>
         <translation>wird nur mit den Treibern &quot;local&quot; und &quot;agent&quot; verwendet</translation>
     </message>
@@ -1416,7 +1451,7 @@ Beispiele:
         <translation>%1 für %2 geschrieben</translation>
     </message>
     <message>
-        <location filename="../src/cli/usagecommand.cpp" line="+66"/>
+        <location filename="../src/cli/usagecommand.cpp" line="+72"/>
         <source>Usage: switchyard usage [--since 7d] [--by key|client|alias|host] [--json] [--relay URL]
 Prints what each client key (or client app, alias, host) used of the fleet since then:
 requests, tokens in (prompts) and out (generated), GPU time (the durations of its

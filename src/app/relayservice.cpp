@@ -77,7 +77,7 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
         for (const HostConfig &host : config.hosts) {
             if (std::unique_ptr<EngineDriver> driver = drivers(host))
                 m_controllers.append(new HostController(host.name, std::move(driver), m_catalog, m_wording.get(),
-                                                         m_clock, this));
+                                                         m_clock, host.scheduling, this));
         }
         m_relay->setHostControllers(m_controllers);
         m_admin->setHostControllers(m_controllers);

@@ -67,6 +67,20 @@ int runCheckConfig(const QString &path, QTextStream &out, QTextStream &err)
     const QString engineCount = engineCountText(int(engines));
     out << QCoreApplication::translate("CheckConfig", "%1: ok (%2, %3)").arg(path, hostCount, engineCount)
         << Qt::endl;
+    // How each host that switches orders its requests (docs/HOSTS.md), defaults included.
+    for (const HostConfig &host : config.hosts) {
+        if (host.driver == QLatin1String("static"))
+            continue;
+        const SchedulingConfig &s = host.scheduling;
+        if (s.policy == SchedulingConfig::Policy::Arrival) {
+            out << QCoreApplication::translate("CheckConfig", "  host %1: requests in arrival order").arg(host.name)
+                << Qt::endl;
+        } else {
+            out << QCoreApplication::translate("CheckConfig", "  host %1: requests batched by engine (dwell %2 s, max wait %3 s)")
+                       .arg(host.name, QString::number(s.dwell.count() / 1000.0), QString::number(s.maxWait.count() / 1000.0))
+                << Qt::endl;
+        }
+    }
     return 0;
 }
 

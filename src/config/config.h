@@ -27,6 +27,19 @@ struct EngineConfig
 };
 
 // One GPU box. One engine runs on it at a time.
+// How a host that can switch orders the requests for its engines (docs/HOSTS.md, "Which request
+// goes next"). Arrival: strictly in arrival order, a switch for every change of engine. Batch:
+// the running engine keeps the host while it has work (requests running, or one finished within
+// dwell), a request for another engine waits at most maxWait, then the host drains and switches.
+struct SchedulingConfig
+{
+    enum class Policy { Arrival, Batch };
+    Policy policy = Policy::Batch;
+    // The defaults come from the switching simulator (docs/HOSTS.md, docs/PERFORMANCE.md).
+    std::chrono::milliseconds dwell{std::chrono::seconds(20)};
+    std::chrono::milliseconds maxWait{std::chrono::seconds(480)};
+};
+
 struct HostConfig
 {
     QString name;
@@ -35,6 +48,7 @@ struct HostConfig
     QString token;                                // driver "agent": sent as "Authorization: Bearer"
     QString apiKey;                               // sent to its engines as "Authorization: Bearer" (llama-server --api-key)
     QList<EngineConfig> engines;                  // in file order; the first is the default
+    SchedulingConfig scheduling;                  // "scheduling": used by hosts that can switch
 };
 
 // "claude-*" -> "3090-flint-40b": a glob pattern and the alias it resolves to.

@@ -22,18 +22,22 @@ QString engineIn(const Catalog *catalog, const QString &host)
 } // namespace
 
 HostController::HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog,
-                               const HostRefusalWording *wording, const Clock *clock, QObject *parent)
+                               const HostRefusalWording *wording, const Clock *clock,
+                               const SchedulingConfig &scheduling, QObject *parent)
     : QObject(parent)
     , m_host(std::move(host))
     , m_driver(std::move(driver))
     , m_catalog(catalog)
     , m_wording(wording)
     , m_clock(clock ? clock : &systemClock())
-    , m_machine(m_host, m_driver->canSwitch(), m_driver->canSwitch() ? QString() : engineIn(catalog, m_host))
+    , m_machine(m_host, m_driver->canSwitch(), m_driver->canSwitch() ? QString() : engineIn(catalog, m_host),
+                scheduling)
 {
     m_driver->setParent(nullptr);
     m_leaseTimer.setSingleShot(true);
     connect(&m_leaseTimer, &QTimer::timeout, this, &HostController::releaseLease);
+    m_wakeTimer.setSingleShot(true);
+    connect(&m_wakeTimer, &QTimer::timeout, this, &HostController::wakeUp);
 
     connect(m_driver.get(), &EngineDriver::engineStarted, this, [this](const QString &engine) {
         HistoryEvent up;
@@ -44,18 +48,18 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
         up.duration = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock->steadyNow() - m_switchStarted);
         publish(up);
         m_catalog->setCurrentEngine(m_host, engine);
-        carryOut(m_machine.engineStarted(engine));
+        carryOut(m_machine.engineStarted(engine, now()));
     });
     connect(m_driver.get(), &EngineDriver::engineStartFailed, this, [this](const QString &engine, const QString &reason) {
-        carryOut(m_machine.engineStartFailed(engine, reason));
+        carryOut(m_machine.engineStartFailed(engine, reason, now()));
     });
     connect(m_driver.get(), &EngineDriver::engineStopped, this, [this](const QString &engine) {
-        carryOut(m_machine.engineStopped(engine));
+        carryOut(m_machine.engineStopped(engine, now()));
     });
     connect(m_driver.get(), &EngineDriver::statusKnown, this, [this](const QString &running) {
         if (!running.isEmpty() && running != engineIn(m_catalog, m_host))
             m_catalog->setCurrentEngine(m_host, running);
-        carryOut(m_machine.probed(running));
+        carryOut(m_machine.probed(running, now()));
         emit probed(running);
     });
 }
@@ -66,6 +70,16 @@ HostController::~HostController()
     // that is half gone.
     m_destroying = true;
     m_tickets.clear();
+}
+
+HostStateMachine::TimePoint HostController::now() const
+{
+    return m_clock->steadyNow();
+}
+
+void HostController::wakeUp()
+{
+    carryOut(m_machine.tick(now()));
 }
 
 bool HostController::canSwitch() const
@@ -93,6 +107,12 @@ HostTicket HostController::newTicket()
 
 void HostController::request(const HostTicket &ticket, const RequestInfo &info, AdmitFn admit, RefuseFn refuse)
 {
+    enqueue(ticket, info, std::move(admit), std::move(refuse), false);
+}
+
+void HostController::enqueue(const HostTicket &ticket, const RequestInfo &info, AdmitFn admit, RefuseFn refuse,
+                             bool command)
+{
     const auto it = m_tickets.find(ticket.id());
     if (!ticket.isHeld() || ticket.m_host != this || it == m_tickets.end() || it->requested)
         return;   // released already (the client left first), or asked twice
@@ -101,7 +121,9 @@ void HostController::request(const HostTicket &ticket, const RequestInfo &info, 
     it->since = m_clock->steadyNow();
     it->admit = std::move(admit);
     it->refuse = std::move(refuse);
-    carryOut(m_machine.requestArrived(ticket.id(), info.engine, info.alias));
+    const RequestId id = ticket.id();
+    carryOut(command ? m_machine.commandArrived(id, info.engine, info.alias, now())
+                     : m_machine.requestArrived(id, info.engine, info.alias, now()));
 }
 
 void HostController::release(RequestId id)
@@ -116,7 +138,7 @@ void HostController::release(RequestId id)
     m_tickets.erase(it);
     const bool requested = gone.requested;
     if (requested)
-        carryOut(m_machine.requestFinished(id));
+        carryOut(m_machine.requestFinished(id, now()));
 }
 
 QList<HostController::HeldRequest> HostController::held(const QList<RequestId> &ids) const
@@ -191,7 +213,7 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
     // Queued like a request: admitted means the engine is up, and the command needs no slot, so
     // it gives its place back at once.
     auto ticket = std::make_shared<HostTicket>(newTicket());
-    request(*ticket, {engine, requestedBy, {}, requestedBy},
+    enqueue(*ticket, {engine, requestedBy, {}, requestedBy},
             [ticket, done] {
                 ticket->release();
                 if (done)
@@ -201,7 +223,8 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
                 ticket->release();
                 if (done)
                     done(status, reason);
-            });
+            },
+            true);
 }
 
 void HostController::takeLease(const QString &owner, std::chrono::seconds ttl, LeaseFn done)
@@ -216,7 +239,7 @@ void HostController::takeLease(const QString &owner, std::chrono::seconds ttl, L
     m_leaseStarted = m_clock->steadyNow();
     m_leaseTimer.start(ttl);
     const QDateTime until = m_clock->now().toUTC().addSecs(ttl.count());
-    carryOut(m_machine.takeLease(owner, until));
+    carryOut(m_machine.takeLease(owner, until, now()));
 }
 
 void HostController::answerLeaseWaiters(int status, const QString &reason)
@@ -233,7 +256,7 @@ void HostController::releaseLease()
     m_leaseTimer.stop();
     const HostRefusal why = refusal(HostRefusal::Reason::LeaseReleased);
     answerLeaseWaiters(why.status(), words(why));
-    carryOut(m_machine.releaseLease());
+    carryOut(m_machine.releaseLease(now()));
 }
 
 void HostController::carryOut(const HostStateMachine::Actions &actions)
@@ -276,6 +299,12 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
         }
     }
     Q_ASSERT_X(bookkeepingError().isEmpty(), "HostController", qPrintable(bookkeepingError()));
+    if (const auto due = m_machine.nextWakeUp()) {
+        const auto in = std::chrono::ceil<std::chrono::milliseconds>(*due - now());
+        m_wakeTimer.start(std::max(in, std::chrono::milliseconds(0)));
+    } else {
+        m_wakeTimer.stop();
+    }
     emit stateChanged();
 }
 

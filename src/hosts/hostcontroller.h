@@ -52,7 +52,7 @@ public:
 
     HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog,
                    const HostRefusalWording *wording = nullptr, const Clock *clock = nullptr,
-                   QObject *parent = nullptr);
+                   const SchedulingConfig &scheduling = {}, QObject *parent = nullptr);
     ~HostController() override;
 
     void start();   // probe what runs
@@ -68,7 +68,8 @@ public:
     void request(const HostTicket &ticket, const RequestInfo &info, AdmitFn admit, RefuseFn refuse);
 
     // Switch on command (the window, the admin API): queued like a request for `engine` on behalf
-    // of `requestedBy`, so running streams drain first and arrival order holds. done(true) once
+    // of `requestedBy`, so running streams drain first; under the batch policy it does not wait
+    // for the running engine's dwell or maxWait. done(true) once
     // the engine is up (at once if it already runs): done(200, {}); if it cannot be, done() with the
     // status a client would get (400 no such engine, 409 a static host, 423 leased, 424 failed).
     void switchEngine(const QString &engine, const QString &requestedBy, SwitchDoneFn done);
@@ -92,6 +93,11 @@ public:
     int runningRequests() const { return m_machine.runningRequests(); }
     int waitingRequests() const { return m_machine.waitingRequests(); }
     HostStateMachine::Wait waitFor() const { return m_machine.waitFor(); }
+    const SchedulingConfig &scheduling() const { return m_machine.scheduling(); }
+    // When the machine wants its next tick (its timer is armed for it), and the tick itself: a
+    // test without an event loop calls it once its clock has passed that time.
+    std::optional<HostStateMachine::TimePoint> nextWakeUp() const { return m_machine.nextWakeUp(); }
+    void wakeUp();
     QList<HeldRequest> runningList() const;
     QList<HeldRequest> waitingList() const;
     // Empty when the books balance: every request the machine counts holds a live ticket, and
@@ -107,6 +113,8 @@ Q_SIGNALS:
 private:
     friend class HostTicket;
     void release(RequestId id);
+    void enqueue(const HostTicket &ticket, const RequestInfo &info, AdmitFn admit, RefuseFn refuse, bool command);
+    HostStateMachine::TimePoint now() const;
     QList<HeldRequest> held(const QList<RequestId> &ids) const;
     void carryOut(const HostStateMachine::Actions &actions);
     void publish(HistoryEvent event);
@@ -134,6 +142,7 @@ private:
     QList<LeaseFn> m_leaseWaiters;   // asked for the lease, not granted yet
     void answerLeaseWaiters(int status, const QString &reason);
     QTimer m_leaseTimer;
+    QTimer m_wakeTimer;   // armed for the machine's nextWakeUp()
     std::chrono::steady_clock::time_point m_switchStarted;
     std::chrono::steady_clock::time_point m_leaseStarted;
     QString m_switchAlias;

@@ -1,15 +1,19 @@
 #include "hosts/hoststatemachine.h"
 
+#include <QHash>
+
+#include <algorithm>
 
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
 
-HostStateMachine::HostStateMachine(QString host, bool canSwitch, QString initialEngine)
+HostStateMachine::HostStateMachine(QString host, bool canSwitch, QString initialEngine, SchedulingConfig scheduling)
     : m_host(std::move(host))
     , m_canSwitch(canSwitch)
     , m_state(canSwitch ? State::Unknown : State::Serving)
     , m_current(std::move(initialEngine))
+    , m_scheduling(scheduling)
 {
 }
 
@@ -55,9 +59,12 @@ HostStateMachine::Wait HostStateMachine::waitFor() const
     wait.host = m_host;
     wait.running = int(m_running.size());
     wait.engine = m_target;
-    if (m_state == State::Draining)
+    if (m_state == State::Draining) {
         wait.phase = Wait::Phase::Draining;
-    else if (m_state == State::Switching)
+    } else if (m_state == State::Serving && !m_waiting.isEmpty()) {
+        wait.phase = Wait::Phase::Batching;
+        wait.engine = m_current;
+    } else if (m_state == State::Switching)
         wait.phase = m_target.isEmpty() ? Wait::Phase::Stopping : Wait::Phase::Switching;
     return wait;
 }
@@ -73,6 +80,8 @@ QString HostStateMachine::waitingFor() const
         return u"host %1 switches to engine %2"_s.arg(m_host, wait.engine);
     case Wait::Phase::Stopping:
         return u"host %1 stops its engine"_s.arg(m_host);
+    case Wait::Phase::Batching:
+        return u"host %1 finishes the work of engine %2, then switches"_s.arg(m_host, wait.engine);
     case Wait::Phase::Other:
         break;
     }
@@ -95,20 +104,46 @@ QList<HostStateMachine::RequestId> HostStateMachine::waitingIds() const
     return ids;
 }
 
-HostStateMachine::Actions HostStateMachine::requestArrived(RequestId id, const QString &engine, const QString &alias)
+HostStateMachine::Actions HostStateMachine::requestArrived(RequestId id, const QString &engine, const QString &alias,
+                                                           TimePoint now)
+{
+    return arrive({id, engine, alias, now, false}, now);
+}
+
+HostStateMachine::Actions HostStateMachine::commandArrived(RequestId id, const QString &engine, const QString &by,
+                                                           TimePoint now)
+{
+    return arrive({id, engine, by, now, true}, now);
+}
+
+HostStateMachine::Actions HostStateMachine::arrive(const Pending &request, TimePoint now)
 {
     if (m_state == State::Leased || m_leaseWanted)
-        return {Refuse{id, 423, leased().facts(), leased()}};
-    if (!m_canSwitch) {
-        m_running.append({id, engine, alias});
-        return {Admit{id}};
+        return {Refuse{request.id, 423, leased().facts(), leased()}};
+    if (!m_canSwitch || (m_state == State::Serving && request.engine == m_current && m_waiting.isEmpty())) {
+        m_running.append(request);
+        return {Admit{request.id}};
     }
-    if (m_state == State::Serving && engine == m_current && m_waiting.isEmpty()) {
-        m_running.append({id, engine, alias});
-        return {Admit{id}};
-    }
-    m_waiting.append({id, engine, alias});
-    return pump();
+    m_waiting.append(request);
+    return pump(now);
+}
+
+std::optional<HostStateMachine::TimePoint> HostStateMachine::nextWakeUp() const
+{
+    if (m_scheduling.policy != SchedulingConfig::Policy::Batch || m_state != State::Serving || m_leaseWanted)
+        return std::nullopt;
+    const Pending *oldest = oldestWaiterForOthers();
+    if (!oldest)
+        return std::nullopt;
+    TimePoint due = oldest->since + m_scheduling.maxWait;
+    if (m_running.isEmpty() && m_lastFinish)
+        due = std::min(due, *m_lastFinish + m_scheduling.dwell);
+    return due;
+}
+
+HostStateMachine::Actions HostStateMachine::tick(TimePoint now)
+{
+    return pump(now);
 }
 
 HostStateMachine::Actions HostStateMachine::beginSwitch(const QString &engine, const QString &alias)
@@ -119,7 +154,7 @@ HostStateMachine::Actions HostStateMachine::beginSwitch(const QString &engine, c
     return {journal(HistoryEvent::Kind::SwitchStart, engine, alias, {}), StartEngine{engine, alias}};
 }
 
-HostStateMachine::Actions HostStateMachine::pump()
+HostStateMachine::Actions HostStateMachine::pump(TimePoint now)
 {
     Actions actions;
     if (m_state == State::Switching || m_state == State::Leased)
@@ -139,6 +174,14 @@ HostStateMachine::Actions HostStateMachine::pump()
         actions.append(LeaseGranted{m_leaseOwner});
         return actions;
     }
+    if (m_scheduling.policy == SchedulingConfig::Policy::Batch)
+        return pumpBatched(now);
+    return pumpInArrivalOrder();
+}
+
+HostStateMachine::Actions HostStateMachine::pumpInArrivalOrder()
+{
+    Actions actions;
     while (!m_waiting.isEmpty()) {
         const Pending front = m_waiting.first();
         if (m_state == State::Serving && front.engine == m_current) {
@@ -165,6 +208,104 @@ HostStateMachine::Actions HostStateMachine::pump()
     return actions;
 }
 
+// The current engine has work: requests running on it, or one that finished within dwell (its
+// client is probably thinking or running a tool, and comes back for the same engine).
+bool HostStateMachine::currentHasWork(TimePoint now) const
+{
+    if (!m_running.isEmpty())
+        return true;
+    if (std::any_of(m_waiting.cbegin(), m_waiting.cend(), [this](const Pending &p) { return p.engine == m_current; }))
+        return true;
+    return m_lastFinish && now < *m_lastFinish + m_scheduling.dwell;
+}
+
+HostStateMachine::Actions HostStateMachine::admitWaitersForCurrent()
+{
+    Actions actions;
+    for (qsizetype i = 0; i < m_waiting.size();) {
+        if (m_waiting.at(i).engine == m_current) {
+            const Pending p = m_waiting.takeAt(i);
+            m_running.append(p);
+            actions.append(Admit{p.id});
+        } else {
+            ++i;
+        }
+    }
+    return actions;
+}
+
+const HostStateMachine::Pending *HostStateMachine::oldestWaiterForOthers() const
+{
+    for (const Pending &p : m_waiting) {   // in arrival order
+        if (p.engine != m_current || m_current.isEmpty())
+            return &p;
+    }
+    return nullptr;
+}
+
+// Batch: the host leaves its engine when someone waits for another one and the engine is out of
+// work, or a switch on command waits, or the oldest waiter has waited maxWait. Without a running
+// engine, any waiter is reason enough.
+bool HostStateMachine::mustLeave(TimePoint now) const
+{
+    const Pending *oldest = oldestWaiterForOthers();
+    if (!oldest)
+        return false;
+    if (m_current.isEmpty() || m_state == State::Unknown || m_state == State::Down)
+        return true;
+    if (now >= oldest->since + m_scheduling.maxWait || !currentHasWork(now))
+        return true;
+    return std::any_of(m_waiting.cbegin(), m_waiting.cend(),
+                       [this](const Pending &p) { return p.command && p.engine != m_current; });
+}
+
+// Where the host goes next: a switch on command first, then the oldest waiter once it has waited
+// maxWait (so no one starves), else the engine the most requests wait for (ties: the oldest).
+const HostStateMachine::Pending *HostStateMachine::chooseTarget(TimePoint now) const
+{
+    const Pending *oldest = oldestWaiterForOthers();
+    if (!oldest)
+        return nullptr;
+    for (const Pending &p : m_waiting) {
+        if (p.command && (p.engine != m_current || m_current.isEmpty()))
+            return &p;
+    }
+    if (now >= oldest->since + m_scheduling.maxWait)
+        return oldest;
+    QHash<QString, int> count;
+    for (const Pending &p : m_waiting)
+        ++count[p.engine];
+    const Pending *best = oldest;
+    for (const Pending &p : m_waiting) {
+        if ((p.engine != m_current || m_current.isEmpty()) && count.value(p.engine) > count.value(best->engine))
+            best = &p;   // the first (oldest) of the engine with the most waiters
+    }
+    return best;
+}
+
+HostStateMachine::Actions HostStateMachine::pumpBatched(TimePoint now)
+{
+    Actions actions;
+    if (!mustLeave(now)) {
+        // Serving on: everything that waited for the current engine goes, in arrival order.
+        if (m_state == State::Draining) {
+            m_state = m_current.isEmpty() ? State::Unknown : State::Serving;
+            m_target.clear();
+        }
+        if (m_state == State::Serving)
+            actions.append(admitWaitersForCurrent());
+        return actions;
+    }
+    const Pending target = *chooseTarget(now);
+    if (!m_running.isEmpty()) {
+        m_state = State::Draining;   // new requests for the current engine wait behind the switch
+        m_target = target.engine;
+        m_targetAlias = target.alias;
+        return actions;
+    }
+    return beginSwitch(target.engine, target.alias);
+}
+
 HostStateMachine::Actions HostStateMachine::refuseAllWaiting(const HostRefusal &why)
 {
     Actions actions;
@@ -174,25 +315,28 @@ HostStateMachine::Actions HostStateMachine::refuseAllWaiting(const HostRefusal &
     return actions;
 }
 
-HostStateMachine::Actions HostStateMachine::requestFinished(RequestId id)
+HostStateMachine::Actions HostStateMachine::requestFinished(RequestId id, TimePoint now)
 {
     for (qsizetype i = 0; i < m_waiting.size(); ++i) {
         if (m_waiting.at(i).id == id) {
             m_waiting.removeAt(i);
-            return pump();
+            return pump(now);
         }
     }
     for (qsizetype i = 0; i < m_running.size(); ++i) {
         if (m_running.at(i).id == id) {
+            if (m_running.at(i).engine == m_current && !m_running.at(i).command)
+                m_lastFinish = now;   // its client may be back soon: the dwell starts
             m_running.removeAt(i);
-            return m_running.isEmpty() ? pump() : Actions{};
+            return m_running.isEmpty() ? pump(now) : Actions{};
         }
     }
     return {};
 }
 
-HostStateMachine::Actions HostStateMachine::engineStarted(const QString &engine)
+HostStateMachine::Actions HostStateMachine::engineStarted(const QString &engine, TimePoint now)
 {
+    m_lastFinish.reset();
     if (m_leaseWanted || m_state == State::Leased) {
         // Up just as a lease came: it is stopped again, and nothing waits for it any more.
         m_current = engine;
@@ -204,10 +348,14 @@ HostStateMachine::Actions HostStateMachine::engineStarted(const QString &engine)
     m_target.clear();
     m_lastError.clear();
     m_state = State::Serving;
-    return pump();
+    Actions actions;
+    if (m_scheduling.policy == SchedulingConfig::Policy::Batch)
+        actions = admitWaitersForCurrent();   // the switch was made for them: they go together
+    actions.append(pump(now));
+    return actions;
 }
 
-HostStateMachine::Actions HostStateMachine::engineStartFailed(const QString &engine, const QString &reason)
+HostStateMachine::Actions HostStateMachine::engineStartFailed(const QString &engine, const QString &reason, TimePoint now)
 {
     m_current.clear();
     m_target.clear();
@@ -228,11 +376,11 @@ HostStateMachine::Actions HostStateMachine::engineStartFailed(const QString &eng
             others.append(p);
     }
     m_waiting = others;
-    actions.append(pump());
+    actions.append(pump(now));
     return actions;
 }
 
-HostStateMachine::Actions HostStateMachine::engineStopped(const QString &engine)
+HostStateMachine::Actions HostStateMachine::engineStopped(const QString &engine, TimePoint now)
 {
     if (m_leaseWanted) {
         m_current.clear();
@@ -250,32 +398,36 @@ HostStateMachine::Actions HostStateMachine::engineStopped(const QString &engine)
         m_current.clear();
         m_state = State::Unknown;
     }
-    return pump();
+    return pump(now);
 }
 
-HostStateMachine::Actions HostStateMachine::probed(const QString &runningEngine)
+HostStateMachine::Actions HostStateMachine::probed(const QString &runningEngine, TimePoint now)
 {
     if (m_state == State::Unknown || m_state == State::Down) {
         if (runningEngine.isEmpty())
             return {};
         m_current = runningEngine;
+        m_lastFinish.reset();
         m_state = State::Serving;
         m_lastError.clear();
-        return pump();
+        return pump(now);
     }
-    if (m_state == State::Serving && !runningEngine.isEmpty())
+    if (m_state == State::Serving && !runningEngine.isEmpty() && runningEngine != m_current) {
         m_current = runningEngine;   // changed behind our back: believe the host
+        m_lastFinish.reset();
+        return pump(now);
+    }
     if (m_state == State::Serving && runningEngine.isEmpty()) {
         // Its engine died behind our back (a request met it unreachable): the next request
         // starts it again instead of meeting the dead one.
         m_current.clear();
         m_state = State::Unknown;
-        return pump();
+        return pump(now);
     }
     return {};
 }
 
-HostStateMachine::Actions HostStateMachine::takeLease(const QString &owner, const QDateTime &until)
+HostStateMachine::Actions HostStateMachine::takeLease(const QString &owner, const QDateTime &until, TimePoint now)
 {
     m_leaseOwner = owner;
     m_leaseUntil = until;
@@ -286,11 +438,11 @@ HostStateMachine::Actions HostStateMachine::takeLease(const QString &owner, cons
     m_leaseWanted = true;
     Actions actions{taken};
     actions.append(refuseAllWaiting(leased()));
-    actions.append(pump());
+    actions.append(pump(now));
     return actions;
 }
 
-HostStateMachine::Actions HostStateMachine::releaseLease()
+HostStateMachine::Actions HostStateMachine::releaseLease(TimePoint now)
 {
     if (!m_leaseWanted && m_state != State::Leased)
         return {};
@@ -301,7 +453,7 @@ HostStateMachine::Actions HostStateMachine::releaseLease()
     if (m_state == State::Leased)
         m_state = m_canSwitch ? State::Unknown : State::Serving;
     Actions actions{journal(HistoryEvent::Kind::LeaseReleased, {}, {}, owner)};
-    actions.append(pump());
+    actions.append(pump(now));
     return actions;
 }
 

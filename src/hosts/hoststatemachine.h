@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/config.h"
 #include "hosts/hostrefusal.h"
 #include "store/historyevent.h"
 
@@ -7,18 +8,28 @@
 #include <QList>
 #include <QString>
 
+#include <chrono>
+#include <optional>
 #include <variant>
 
 namespace switchyard {
 
 // The decisions of one host, without I/O (llama-swap's scheduler idea): events go in, actions
 // come out, and the HostController carries them out. A host runs one engine at a time; a request
-// that needs another engine drains the running one (no stream is ever cut), switches, and then the
-// waiting requests are released in arrival order. Requests for the current engine that arrive
-// while a switch is pending wait behind it, so neither side starves.
+// that needs another engine drains the running one (no stream is ever cut) and switches. Which
+// request goes next is the scheduling policy's (SchedulingConfig): strictly in arrival order, or
+// batched by engine under a bound: the running engine keeps the host while it has work (running
+// requests, or one finished within dwell), a request for another engine waits at most maxWait,
+// and a switch releases everything that waited for the new engine together. Requests for the
+// current engine that arrive while a switch is pending wait behind it, so neither side starves.
+//
+// Time is an input like any other: every input carries `now` (a steady clock's time, virtual in
+// the simulator), and nextWakeUp() says when the machine wants tick() even if nothing happens.
 class HostStateMachine
 {
 public:
+    using TimePoint = std::chrono::steady_clock::time_point;
+
     enum class State {
         Unknown,    // not probed yet: the first request decides
         Serving,    // an engine is up and requests for it pass
@@ -43,17 +54,26 @@ public:
     using Action = std::variant<Admit, Refuse, StartEngine, StopEngine, LeaseGranted, Journal>;
     using Actions = QList<Action>;
 
-    HostStateMachine(QString host, bool canSwitch, QString initialEngine = {});
+    HostStateMachine(QString host, bool canSwitch, QString initialEngine = {}, SchedulingConfig scheduling = {});
 
     // Inputs.
-    Actions requestArrived(RequestId id, const QString &engine, const QString &alias);
-    Actions requestFinished(RequestId id);   // also for a client that left while waiting
-    Actions engineStarted(const QString &engine);
-    Actions engineStartFailed(const QString &engine, const QString &reason);
-    Actions engineStopped(const QString &engine);
-    Actions probed(const QString &runningEngine);
-    Actions takeLease(const QString &owner, const QDateTime &until);
-    Actions releaseLease();
+    Actions requestArrived(RequestId id, const QString &engine, const QString &alias, TimePoint now);
+    // A switch on command: queued like a request, but due at once under any policy (the host
+    // drains and switches as soon as the running requests are done).
+    Actions commandArrived(RequestId id, const QString &engine, const QString &by, TimePoint now);
+    Actions requestFinished(RequestId id, TimePoint now);   // also for a client that left while waiting
+    Actions engineStarted(const QString &engine, TimePoint now);
+    Actions engineStartFailed(const QString &engine, const QString &reason, TimePoint now);
+    Actions engineStopped(const QString &engine, TimePoint now);
+    Actions probed(const QString &runningEngine, TimePoint now);
+    Actions takeLease(const QString &owner, const QDateTime &until, TimePoint now);
+    Actions releaseLease(TimePoint now);
+    Actions tick(TimePoint now);   // the time asked for by nextWakeUp() has come
+
+    // When the machine must be ticked though no other input comes (a dwell ends, a waiter reaches
+    // maxWait); empty when nothing is due.
+    std::optional<TimePoint> nextWakeUp() const;
+    const SchedulingConfig &scheduling() const { return m_scheduling; }
 
     State state() const { return m_state; }
     QString currentEngine() const { return m_current; }
@@ -68,7 +88,9 @@ public:
     // What a waiting request is waiting for, in facts: the relay words the early-200 comments.
     struct Wait
     {
-        enum class Phase { Draining, Switching, Stopping, Other };
+        // Batching: the engine that runs still has work; the host switches when it is done or
+        // the oldest waiter has waited maxWait.
+        enum class Phase { Draining, Switching, Stopping, Batching, Other };
         Phase phase = Phase::Other;
         QString host;
         int running = 0;
@@ -85,9 +107,19 @@ private:
         RequestId id;
         QString engine;
         QString alias;
+        TimePoint since{};
+        bool command = false;
     };
 
-    Actions pump();          // release waiting requests / start the next switch
+    Actions arrive(const Pending &request, TimePoint now);
+    Actions pump(TimePoint now);            // release waiting requests / start the next switch
+    Actions pumpInArrivalOrder();
+    Actions pumpBatched(TimePoint now);
+    bool currentHasWork(TimePoint now) const;
+    Actions admitWaitersForCurrent();
+    bool mustLeave(TimePoint now) const;    // batch: the current engine gives the host up
+    const Pending *chooseTarget(TimePoint now) const;
+    const Pending *oldestWaiterForOthers() const;
     Actions beginSwitch(const QString &engine, const QString &alias);
     Actions refuseAllWaiting(const HostRefusal &why);
     HostRefusal leased() const;
@@ -105,6 +137,8 @@ private:
     QDateTime m_leaseUntil;
     bool m_leaseWanted = false;
     QString m_lastError;
+    SchedulingConfig m_scheduling;
+    std::optional<TimePoint> m_lastFinish;   // of a request on the current engine, since it is up
 };
 
 } // namespace switchyard

@@ -177,6 +177,8 @@ QString waitingForHost(const HostStateMachine::Wait &wait)
         return u"host %1 to switch to engine %2"_s.arg(wait.host, wait.engine);
     case Phase::Stopping:
         return u"host %1 to stop its engine"_s.arg(wait.host);
+    case Phase::Batching:
+        return u"host %1 to finish the work of engine %2 before it switches"_s.arg(wait.host, wait.engine);
     case Phase::Other:
         break;
     }

@@ -37,6 +37,17 @@ struct SwitchingFixture
 
     // Runs on the two engines' options before they start (speeds, delays).
     std::function<void(fake::FakeOptions &a, fake::FakeOptions &b)> tune;
+    // h1's scheduling: strict arrival order unless a test says otherwise. The tests written for it
+    // assert when a switch begins (at once when the running requests are done); the batch
+    // policy's own tests set it.
+    SchedulingConfig scheduling = arrivalOrder();
+
+    static SchedulingConfig arrivalOrder()
+    {
+        SchedulingConfig s;
+        s.policy = SchedulingConfig::Policy::Arrival;
+        return s;
+    }
 
     bool start(const std::function<void(TestEngineDriver &)> &adjust = {})
     {
@@ -63,6 +74,7 @@ struct SwitchingFixture
             return false;
         Config config = *result.config;
         HostConfig &host = config.hosts.first();
+        host.scheduling = scheduling;
         host.engines.first().name = u"a"_s;
         EngineConfig eb;
         eb.name = u"b"_s;

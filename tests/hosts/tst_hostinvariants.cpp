@@ -6,9 +6,16 @@
 // sequence every host reads running 0 and waiting 0, every request got exactly one answer (or was
 // cut by its client), and every switch asked for was done or refused, exactly once.
 //
+// Each sequence draws its scheduling policy too (arrival order, or batch with a drawn dwell and
+// bound), and virtual time passes between its steps; the host's wake-up timer fires when the
+// clock reaches it. Under batch, no one starves: a request that has waited max_wait is never
+// passed over by one that arrives after it, and a host that serves while someone waits has a
+// wake-up armed no later than when the oldest waiter reaches max_wait.
+//
 // A failure prints its seed; SWITCHYARD_FUZZ_SEED=N replays that one sequence,
 // SWITCHYARD_FUZZ_SECONDS bounds the run (default 8).
 #include "catalog/catalog.h"
+#include "common/clock.h"
 #include "config/config.h"
 #include "engines/enginedriver.h"
 #include "hosts/hostcontroller.h"
@@ -111,11 +118,26 @@ private:
     std::mt19937_64 &m_rng;
 };
 
+// Virtual time: it passes only when the sequence says so.
+class VirtualClock final : public Clock
+{
+public:
+    QDateTime now() const override { return QDateTime::fromSecsSinceEpoch(2000000000, Qt::UTC).addMSecs(ms()); }
+    std::chrono::steady_clock::time_point steadyNow() const override { return m_start + m_passed; }
+    void pass(std::chrono::milliseconds d) { m_passed += d; }
+
+private:
+    qint64 ms() const { return std::chrono::duration_cast<std::chrono::milliseconds>(m_passed).count(); }
+    std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::time_point() + std::chrono::hours(1);
+    std::chrono::steady_clock::duration m_passed{};
+};
+
 struct Request
 {
     enum class Ending { InsideAdmission, Later, CutRunning };
     HostTicket ticket;
     QString engine;
+    std::chrono::steady_clock::time_point since;
     Ending ending = Ending::Later;
     int answers = 0;
     bool admitted = false;
@@ -151,7 +173,15 @@ public:
         m_catalog = std::make_unique<Catalog>(config, &m_pool);
         auto driver = std::make_unique<ScriptedDriver>(m_tasks, m_rng);
         m_driver = driver.get();
-        m_host = std::make_unique<HostController>(u"h"_s, std::move(driver), m_catalog.get());
+        if (chance(0.25)) {
+            m_scheduling.policy = SchedulingConfig::Policy::Arrival;
+        } else {
+            m_scheduling.policy = SchedulingConfig::Policy::Batch;
+            m_scheduling.dwell = std::chrono::seconds(std::uniform_int_distribution<int>(0, 5)(m_rng));
+            m_scheduling.maxWait = std::chrono::seconds(std::uniform_int_distribution<int>(1, 30)(m_rng));
+        }
+        m_host = std::make_unique<HostController>(u"h"_s, std::move(driver), m_catalog.get(), nullptr, &m_clock,
+                                                  m_scheduling);
     }
 
     // Empty when the sequence kept every promise.
@@ -161,18 +191,31 @@ public:
         const int steps = std::uniform_int_distribution<int>(5, 60)(m_rng);
         for (int step = 0; step < steps; ++step) {
             act();
+            if (m_starved.isEmpty())
+                fireWakeUp();
             if (QString e = books(); !e.isEmpty())
                 return u"step %1: %2"_s.arg(step).arg(e);
+            if (QString e = starvation(); !e.isEmpty())
+                return u"step %1 (%2): %3"_s.arg(step).arg(policyName(), e);
         }
         // The end: the lease goes, every pending completion runs, in random order.
         m_host->releaseLease();
         int guard = 0;
-        while (!m_tasks.empty()) {
+        while (!m_tasks.empty() || m_host->nextWakeUp()) {
             if (++guard > 100000)
                 return u"completions never end (%1 pending)"_s.arg(m_tasks.size());
-            m_tasks.runOne();
+            if (m_tasks.empty()) {   // only time is left to pass: up to the host's wake-up
+                const auto due = *m_host->nextWakeUp();
+                if (due > m_clock.steadyNow())
+                    m_clock.pass(std::chrono::ceil<std::chrono::milliseconds>(due - m_clock.steadyNow()));
+            } else {
+                m_tasks.runOne();
+            }
+            fireWakeUp();
             if (QString e = books(); !e.isEmpty())
                 return u"draining: %1"_s.arg(e);
+            if (QString e = starvation(); !e.isEmpty())
+                return u"draining (%1): %2"_s.arg(policyName(), e);
         }
         return settled();
     }
@@ -181,9 +224,58 @@ private:
     bool chance(double p) { return std::bernoulli_distribution(p)(m_rng); }
     QString anyEngine() { return m_engines.at(std::uniform_int_distribution<int>(0, int(m_engines.size()) - 1)(m_rng)); }
 
+    QString policyName() const
+    {
+        if (m_scheduling.policy == SchedulingConfig::Policy::Arrival)
+            return u"arrival"_s;
+        return u"batch, dwell %1 ms, max wait %2 ms"_s.arg(m_scheduling.dwell.count()).arg(m_scheduling.maxWait.count());
+    }
+
+    // The host's wake-up timer, in virtual time: it fires once the clock has reached it.
+    void fireWakeUp()
+    {
+        const auto due = m_host->nextWakeUp();
+        if (due && *due <= m_clock.steadyNow())
+            m_host->wakeUp();
+    }
+
+    bool overdue(const Request &r) const
+    {
+        return m_clock.steadyNow() >= r.since + m_scheduling.maxWait;
+    }
+
+    // Empty while no one starves (batch only: arrival order starves no one by construction).
+    QString starvation() const
+    {
+        if (!m_starved.isEmpty())
+            return m_starved;
+        if (m_scheduling.policy != SchedulingConfig::Policy::Batch)
+            return {};
+        const Request *oldest = nullptr;
+        for (const auto &r : m_requests) {
+            if (!r->over && !r->admitted && r->since != std::chrono::steady_clock::time_point() && (!oldest || r->since < oldest->since))
+                oldest = r.get();
+        }
+        if (!oldest || m_host->state() != HostStateMachine::State::Serving)
+            return {};
+        const auto due = m_host->nextWakeUp();
+        if (!due)
+            return u"serving on engine %1 while a request for %2 waits, and no wake-up armed"_s
+                .arg(m_host->currentEngine(), oldest->engine);
+        if (*due > oldest->since + m_scheduling.maxWait)
+            return u"wake-up armed after the oldest waiter reaches max wait"_s;
+        if (*due <= m_clock.steadyNow())
+            return u"a wake-up due now was not acted on"_s;
+        return {};
+    }
+
     void act()
     {
-        const int what = std::uniform_int_distribution<int>(0, 99)(m_rng);
+        const int what = std::uniform_int_distribution<int>(0, 109)(m_rng);
+        if (what >= 100) {
+            m_clock.pass(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 20000)(m_rng)));
+            return;
+        }
         if (what < 40)
             newRequest();
         else if (what < 75 && !m_tasks.empty())
@@ -209,6 +301,7 @@ private:
         const int ending = std::uniform_int_distribution<int>(0, 2)(m_rng);
         r->ending = Request::Ending(ending);
         r->ticket = m_host->newTicket();
+        r->since = m_clock.steadyNow();
         m_requests.append(r);
         if (chance(0.05)) {   // the client left before the host was even asked
             r->cut = true;
@@ -216,6 +309,7 @@ private:
             r->over = true;
         }
         std::weak_ptr<Request> weak = r;
+        m_arriving = r.get();
         m_host->request(r->ticket, {r->engine, r->engine + u"-model"_s, u"fuzz"_s},
                         [this, weak] { admitted(weak.lock()); },
                         [weak](int, const QString &) {
@@ -225,11 +319,21 @@ private:
                             r->over = true;
                             r->ticket.release();   // as ProxiedRequest::refuse concludes
                         });
+        m_arriving = nullptr;
     }
 
     void admitted(const std::shared_ptr<Request> &r)
     {
         r->admitted = true;
+        if (r.get() == m_arriving && m_scheduling.policy == SchedulingConfig::Policy::Batch) {
+            // Admitted on its own arrival: it must not pass a request that has waited max_wait.
+            for (const auto &other : std::as_const(m_requests)) {
+                if (other != r && !other->over && !other->admitted && other->since != std::chrono::steady_clock::time_point()
+                    && overdue(*other) && m_starved.isEmpty())
+                    m_starved = u"a request for %1 went ahead on arrival of one for %2 that has waited max wait"_s
+                        .arg(r->engine, other->engine);
+            }
+        }
         switch (r->ending) {
         case Request::Ending::InsideAdmission:   // a local answer: over before request() returns
             ++r->answers;
@@ -346,6 +450,10 @@ private:
     }
 
     const QStringList m_engines{u"a"_s, u"b"_s, u"c"_s};
+    VirtualClock m_clock;
+    SchedulingConfig m_scheduling;
+    const Request *m_arriving = nullptr;
+    QString m_starved;
     std::mt19937_64 m_rng;
     Tasks m_tasks;
     UpstreamPool m_pool;

@@ -30,28 +30,59 @@ QString describe(const SM::Actions &actions)
     return parts.join(u", "_s);
 }
 
-// "arrive ID ENGINE", "finish ID", "started E", "failed E", "stopped E", "probe E|-", "lease OWNER", "release"
-SM::Actions apply(SM &sm, const QString &step)
+// Virtual time: a row starts at t0; "@SECONDS " before a step moves the clock there first.
+const SM::TimePoint t0 = SM::TimePoint() + std::chrono::hours(1000);
+
+SM::TimePoint at(double seconds)
+{
+    return t0 + std::chrono::duration_cast<SM::TimePoint::duration>(std::chrono::duration<double>(seconds));
+}
+
+// "arrive ID ENGINE", "command ID ENGINE", "finish ID", "started E", "failed E", "stopped E",
+// "probe E|-", "lease OWNER", "release", "tick"
+SM::Actions apply(SM &sm, const QString &step, SM::TimePoint now)
 {
     const QStringList w = step.split(u' ');
     const QString &verb = w.at(0);
     if (verb == "arrive"_L1)
-        return sm.requestArrived(w.at(1).toULongLong(), w.at(2), u"h-"_s + w.at(2));
+        return sm.requestArrived(w.at(1).toULongLong(), w.at(2), u"h-"_s + w.at(2), now);
+    if (verb == "command"_L1)
+        return sm.commandArrived(w.at(1).toULongLong(), w.at(2), u"the window"_s, now);
     if (verb == "finish"_L1)
-        return sm.requestFinished(w.at(1).toULongLong());
+        return sm.requestFinished(w.at(1).toULongLong(), now);
     if (verb == "started"_L1)
-        return sm.engineStarted(w.at(1));
+        return sm.engineStarted(w.at(1), now);
     if (verb == "failed"_L1)
-        return sm.engineStartFailed(w.at(1), u"no /health"_s);
+        return sm.engineStartFailed(w.at(1), u"no /health"_s, now);
     if (verb == "stopped"_L1)
-        return sm.engineStopped(w.at(1));
+        return sm.engineStopped(w.at(1), now);
     if (verb == "probe"_L1)
-        return sm.probed(w.at(1) == "-"_L1 ? QString() : w.at(1));
+        return sm.probed(w.at(1) == "-"_L1 ? QString() : w.at(1), now);
     if (verb == "lease"_L1)
-        return sm.takeLease(w.at(1), QDateTime::fromSecsSinceEpoch(2000000000, Qt::UTC));
+        return sm.takeLease(w.at(1), QDateTime::fromSecsSinceEpoch(2000000000, Qt::UTC), now);
     if (verb == "release"_L1)
-        return sm.releaseLease();
+        return sm.releaseLease(now);
+    if (verb == "tick"_L1)
+        return sm.tick(now);
     qFatal("unknown step %s", qPrintable(step));
+}
+
+// The machine's wake-up in the row's seconds, "-" for none.
+QString due(const SM &sm)
+{
+    const std::optional<SM::TimePoint> wake = sm.nextWakeUp();
+    if (!wake)
+        return u"-"_s;
+    return QString::number(std::chrono::duration<double>(*wake - t0).count());
+}
+
+SchedulingConfig policy(const QString &name)
+{
+    SchedulingConfig s;
+    s.policy = name == "arrival"_L1 ? SchedulingConfig::Policy::Arrival : SchedulingConfig::Policy::Batch;
+    s.dwell = std::chrono::seconds(5);
+    s.maxWait = std::chrono::seconds(30);
+    return s;
 }
 
 } // namespace
@@ -60,11 +91,18 @@ class TestHostStateMachine : public QObject
 {
     Q_OBJECT
 
+private:
+    void runRow(const QString &policyName, const QStringList &steps);
+
 private Q_SLOTS:
     void transitions_data();
     void transitions();
+    void batched_data();
+    void batched();
     void staticHostNeverSwitches();
+    void staticHostNeverWakesUp();
     void messagesSayWhatAndWho();
+    void batchingSaysWhatRunsFirst();
 };
 
 void TestHostStateMachine::transitions_data()
@@ -171,16 +209,33 @@ void TestHostStateMachine::transitions_data()
         u"arrive 2 a => journal, start a => switching"_s});
 }
 
+// The rows above keep strict arrival order, the policy they were written for.
 void TestHostStateMachine::transitions()
 {
     QFETCH(QStringList, steps);
-    SM sm(u"h"_s, true);
+    runRow(u"arrival"_s, steps);
+}
+
+void TestHostStateMachine::runRow(const QString &policyName, const QStringList &steps)
+{
+    SM sm(u"h"_s, true, {}, policy(policyName));
+    SM::TimePoint now = t0;
     for (const QString &line : steps) {
         QStringList parts = line.split(u"=>"_s);
-        QCOMPARE(parts.size(), 3);
         for (QString &p : parts)
             p = p.trimmed();
-        const QString got = describe(apply(sm, parts.at(0)));
+        if (parts.at(0) == "due"_L1) {   // "due => T": the next wake-up, nothing else
+            QCOMPARE(parts.size(), 2);
+            QVERIFY2(due(sm) == parts.at(1), qPrintable(u"next wake-up %1, expected %2"_s.arg(due(sm), parts.at(1))));
+            continue;
+        }
+        QCOMPARE(parts.size(), 3);
+        if (parts[0].startsWith(u'@')) {
+            const qsizetype space = parts[0].indexOf(u' ');
+            now = at(parts[0].mid(1, space - 1).toDouble());
+            parts[0] = parts[0].mid(space + 1);
+        }
+        const QString got = describe(apply(sm, parts.at(0), now));
         QVERIFY2(got == parts.at(1).trimmed(),
                  qPrintable(u"after '%1': actions '%2', expected '%3'"_s.arg(parts.at(0), got, parts.at(1))));
         QVERIFY2(SM::stateName(sm.state()) == parts.at(2).trimmed(),
@@ -188,36 +243,218 @@ void TestHostStateMachine::transitions()
     }
 }
 
+// The batch policy (dwell 5 s, max_wait 30 s). "due => T" checks the machine's next wake-up.
+void TestHostStateMachine::batched_data()
+{
+    QTest::addColumn<QStringList>("steps");
+    auto row = [](const char *name, QStringList steps) { QTest::newRow(name) << steps; };
+
+    row("an idle host switches at once", {
+        u"probe a => => serving"_s,
+        u"arrive 1 b => journal, start b => switching"_s,
+        u"started b => admit 1 => serving"_s});
+    row("dwell: another engine waits while the running one has work, then the dwell", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"due => 31"_s,
+        u"@2 arrive 3 a => admit 3 => serving"_s,   // requests for the running engine go on
+        u"@3 finish 1 => => serving"_s,
+        u"@4 finish 3 => => serving"_s,              // the dwell starts
+        u"due => 9"_s,
+        u"@8 arrive 4 a => admit 4 => serving"_s,    // back within the dwell: the engine keeps the host
+        u"@9 tick => => serving"_s,
+        u"@10 finish 4 => => serving"_s,
+        u"due => 15"_s,
+        u"@14.9 tick => => serving"_s,
+        u"@15 tick => journal, start b => switching"_s,
+        u"@16 started b => admit 2 => serving"_s,
+        u"due => -"_s});
+    row("bound: the oldest waiter reaches max_wait, the host drains and switches", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"@20 arrive 3 a => admit 3 => serving"_s,
+        u"@31 tick => => draining"_s,
+        u"@32 arrive 4 a => => draining"_s,          // behind the switch now
+        u"@33 arrive 5 b => => draining"_s,
+        u"@40 finish 1 => => draining"_s,
+        u"@41 finish 3 => journal, start b => switching"_s,
+        u"@50 started b => admit 2, admit 5 => serving"_s,   // everything for b goes together
+        u"due => 62"_s,                               // request 4 waits since 32
+        u"@62 tick => => draining"_s,
+        u"@63 finish 2 => => draining"_s,
+        u"@64 finish 5 => journal, start a => switching"_s,
+        u"@70 started a => admit 4 => serving"_s});
+    row("bound checked on every input, not only on a tick", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"@40 arrive 3 a => => draining"_s,
+        u"@41 finish 1 => journal, start b => switching"_s});
+    row("target: the engine with the most waiters", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"@2 arrive 3 c => => serving"_s,
+        u"@3 arrive 4 c => => serving"_s,
+        u"@4 finish 1 => => serving"_s,
+        u"@9 tick => journal, start c => switching"_s,
+        u"@10 started c => admit 3, admit 4 => serving"_s,
+        u"due => 31"_s,
+        u"@31 tick => => draining"_s,
+        u"@32 finish 3 => => draining"_s,
+        u"@33 finish 4 => journal, start b => switching"_s,
+        u"@34 started b => admit 2 => serving"_s});
+    row("target: an overdue waiter goes before the engine with more waiters", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"@20 arrive 3 c => => serving"_s,
+        u"@21 arrive 4 c => => serving"_s,
+        u"@31 tick => => draining"_s,
+        u"@32 finish 1 => journal, start b => switching"_s,
+        u"@33 started b => admit 2 => serving"_s,
+        u"due => 50"_s});                               // c's oldest, since 20
+    row("target: a tie goes to the oldest waiter", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 c => => serving"_s,
+        u"@2 arrive 3 b => => serving"_s,
+        u"@3 finish 1 => => serving"_s,
+        u"@8 tick => journal, start c => switching"_s});
+    row("a waiter who leaves calls the wait off", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"due => 31"_s,
+        u"@2 finish 2 => => serving"_s,
+        u"due => -"_s,
+        u"@40 finish 1 => => serving"_s});
+    row("a waiter who leaves while the host drains for it: the engine serves on", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"@31 arrive 3 a => => draining"_s,
+        u"@32 finish 2 => admit 3 => serving"_s});
+    row("requests for the new engine that arrive during its switch go together", {
+        u"probe a => => serving"_s,
+        u"arrive 1 b => journal, start b => switching"_s,
+        u"arrive 2 a => => switching"_s,
+        u"arrive 3 b => => switching"_s,
+        u"started b => admit 1, admit 3 => serving"_s});
+    row("a switch that comes up with an overdue waiter still serves those it was made for", {
+        u"probe a => => serving"_s,
+        u"arrive 1 b => journal, start b => switching"_s,
+        u"arrive 2 a => => switching"_s,
+        u"@40 started b => admit 1 => draining"_s,
+        u"@41 finish 1 => journal, start a => switching"_s});
+    row("command: a switch on command waits for no dwell and no bound", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 command 2 b => => draining"_s,
+        u"@2 arrive 3 a => => draining"_s,
+        u"@3 finish 1 => journal, start b => switching"_s,
+        u"@4 started b => admit 2 => serving"_s,
+        u"@4 finish 2 => journal, start a => switching"_s,   // a command's end starts no dwell
+        u"@5 started a => admit 3 => serving"_s});
+    row("command: goes before an engine with more waiters", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 c => => serving"_s,
+        u"@1 arrive 3 c => => serving"_s,
+        u"@2 command 4 b => => draining"_s,
+        u"@3 finish 1 => journal, start b => switching"_s});
+    row("command for the running engine passes at once", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"@2 command 3 a => admit 3 => serving"_s});
+    row("lease: refuses the waiters, drains, stops, and wakes no one", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"@2 lease bench => journal, refuse 2 423 => draining"_s,
+        u"due => -"_s,
+        u"@3 arrive 3 a => refuse 3 423 => draining"_s,
+        u"@4 finish 1 => stop a => switching"_s,
+        u"@5 stopped a => journal, granted bench => leased"_s,
+        u"@6 release => journal => unknown"_s,
+        u"@7 arrive 4 b => journal, start b => switching"_s});
+    row("lease taken during the dwell: granted without waiting for it", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 finish 1 => => serving"_s,
+        u"@2 lease bench => journal, stop a => switching"_s,
+        u"@3 stopped a => journal, granted bench => leased"_s});
+    row("failed start: its waiters get 424, the others their own attempt", {
+        u"probe a => => serving"_s,
+        u"arrive 1 b => journal, start b => switching"_s,
+        u"arrive 2 c => => switching"_s,
+        u"failed b => journal, refuse 1 424, journal, start c => switching"_s,
+        u"started c => admit 2 => serving"_s});
+    row("engine gone behind our back: the waiters start their own", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"@2 finish 1 => => serving"_s,
+        u"@3 probe - => journal, start b => switching"_s});
+}
+
+void TestHostStateMachine::batched()
+{
+    QFETCH(QStringList, steps);
+    runRow(u"batch"_s, steps);
+}
+
 void TestHostStateMachine::staticHostNeverSwitches()
 {
     SM sm(u"box"_s, false, u"main"_s);
     QCOMPARE(sm.state(), SM::State::Serving);
-    QCOMPARE(describe(sm.requestArrived(1, u"main"_s, u"box-m"_s)), u"admit 1"_s);
-    QCOMPARE(describe(sm.takeLease(u"bench"_s, QDateTime::currentDateTimeUtc().addSecs(60))), u"journal"_s);
-    QCOMPARE(describe(sm.requestFinished(1)), u"granted bench"_s);   // drained; nothing to stop
-    QCOMPARE(describe(sm.requestArrived(2, u"main"_s, u"box-m"_s)), u"refuse 2 423"_s);
-    QCOMPARE(describe(sm.releaseLease()), u"journal"_s);
-    QCOMPARE(describe(sm.requestArrived(3, u"main"_s, u"box-m"_s)), u"admit 3"_s);
+    QCOMPARE(describe(sm.requestArrived(1, u"main"_s, u"box-m"_s, t0)), u"admit 1"_s);
+    QCOMPARE(describe(sm.takeLease(u"bench"_s, QDateTime::currentDateTimeUtc().addSecs(60), t0)), u"journal"_s);
+    QCOMPARE(describe(sm.requestFinished(1, t0)), u"granted bench"_s);   // drained; nothing to stop
+    QCOMPARE(describe(sm.requestArrived(2, u"main"_s, u"box-m"_s, t0)), u"refuse 2 423"_s);
+    QCOMPARE(describe(sm.releaseLease(t0)), u"journal"_s);
+    QCOMPARE(describe(sm.requestArrived(3, u"main"_s, u"box-m"_s, t0)), u"admit 3"_s);
+}
+
+void TestHostStateMachine::staticHostNeverWakesUp()
+{
+    SM sm(u"box"_s, false, u"main"_s, policy(u"batch"_s));
+    QCOMPARE(describe(sm.requestArrived(1, u"main"_s, u"box-m"_s, t0)), u"admit 1"_s);
+    QCOMPARE(describe(sm.requestArrived(2, u"other"_s, u"box-o"_s, at(1))), u"admit 2"_s);
+    QCOMPARE(due(sm), u"-"_s);
 }
 
 void TestHostStateMachine::messagesSayWhatAndWho()
 {
-    SM sm(u"3090"_s, true);
-    sm.probed(u"mainline"_s);
-    sm.requestArrived(1, u"mainline"_s, u"3090-a"_s);
-    const auto switching = sm.requestArrived(2, u"fork"_s, u"3090-flint-40b"_s);
+    SM sm(u"3090"_s, true, {}, policy(u"arrival"_s));
+    sm.probed(u"mainline"_s, t0);
+    sm.requestArrived(1, u"mainline"_s, u"3090-a"_s, t0);
+    const auto switching = sm.requestArrived(2, u"fork"_s, u"3090-flint-40b"_s, t0);
     QVERIFY(switching.isEmpty());
     QVERIFY(sm.waitingFor().contains("switches to engine fork"_L1));
-    const auto actions = sm.requestFinished(1);
+    const auto actions = sm.requestFinished(1, t0);
     QCOMPARE(std::get<SM::Journal>(actions.at(0)).text, u"host 3090: switching to engine fork for 3090-flint-40b"_s);
-    const auto failed = sm.engineStartFailed(u"fork"_s, u"exited with code 1"_s);
+    const auto failed = sm.engineStartFailed(u"fork"_s, u"exited with code 1"_s, t0);
     QCOMPARE(std::get<SM::Journal>(failed.at(0)).text, u"host 3090: engine fork failed: exited with code 1"_s);
     QVERIFY(std::get<SM::Refuse>(failed.at(1)).message.contains("exited with code 1"_L1));
-    const auto lease = sm.takeLease(u"bench queue"_s, QDateTime(QDate(2026, 10, 24), QTime(23, 0), Qt::UTC));
+    const auto lease = sm.takeLease(u"bench queue"_s, QDateTime(QDate(2026, 10, 24), QTime(23, 0), Qt::UTC), t0);
     Q_UNUSED(lease);
-    const auto refused = sm.requestArrived(3, u"fork"_s, u"3090-flint-40b"_s);
+    const auto refused = sm.requestArrived(3, u"fork"_s, u"3090-flint-40b"_s, t0);
     const QString message = std::get<SM::Refuse>(refused.at(0)).message;
     QVERIFY2(message.contains("bench queue"_L1) && message.contains("2026-10-24T23:00:00Z"_L1), qPrintable(message));
+}
+
+void TestHostStateMachine::batchingSaysWhatRunsFirst()
+{
+    SM sm(u"3090"_s, true, {}, policy(u"batch"_s));
+    sm.probed(u"mainline"_s, t0);
+    sm.requestArrived(1, u"mainline"_s, u"3090-a"_s, t0);
+    QVERIFY(sm.requestArrived(2, u"fork"_s, u"3090-flint-40b"_s, t0).isEmpty());
+    QCOMPARE(sm.waitFor().phase, SM::Wait::Phase::Batching);
+    QCOMPARE(sm.waitingFor(), u"host 3090 finishes the work of engine mainline, then switches"_s);
 }
 
 QTEST_GUILESS_MAIN(TestHostStateMachine)

@@ -66,6 +66,8 @@ private Q_SLOTS:
     void loadAnsweredInsideItsAdmissionLeavesNothingRunning();
     void unknownModelNamesEveryModelOfEveryEngine();
     void adminHostsListsWhatADrainWaitsOn();
+    void batchKeepsTheEngineThroughItsDwellThenSwitches();
+    void batchSwitchesAtTheBoundWhileTheEngineHasWork();
 };
 
 void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
@@ -327,6 +329,82 @@ void TestHostSwitching::adminHostsListsWhatADrainWaitsOn()
     QVERIFY(running.at(0).toObject().value("age_ms"_L1).toDouble() >= waiting.at(0).toObject().value("age_ms"_L1).toDouble());
     QVERIFY(running.at(0).toObject().value("id"_L1).toDouble() > 0);
     QTRY_COMPARE_WITH_TIMEOUT(other.completedResponses(), 1, 10000);
+}
+
+// The batch policy through the whole relay, on real time: the controller's wake-up timer ends
+// the dwell.
+void TestHostSwitching::batchKeepsTheEngineThroughItsDwellThenSwitches()
+{
+    SwitchingFixture f;
+    f.scheduling.policy = SchedulingConfig::Policy::Batch;
+    f.scheduling.dwell = 800ms;
+    f.scheduling.maxWait = 20s;
+    QVERIFY(f.start());
+    HostController *host = f.relay->hostController(u"h1"_s);
+    RawHttpClient first(f.port());
+    QVERIFY(first.connectToServer());
+    first.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(first.completedResponses(), 1, 5000);
+    const qint64 firstDone = f.clock.elapsed();
+
+    RawHttpClient other(f.port());
+    QVERIFY(other.connectToServer());
+    other.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(host->waitingRequests(), 1, 3000);
+    QCOMPARE(host->stateName(), u"serving"_s);
+    QCOMPARE(host->waitFor().phase, HostStateMachine::Wait::Phase::Batching);
+    // Back within the dwell: the running engine's agent goes first.
+    first.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(first.completedResponses(), 2, 5000);
+    QCOMPARE(first.responses().at(1).status, 200);
+    QCOMPARE(other.completedResponses(), 0);
+    const qint64 secondDone = f.clock.elapsed();
+
+    QTRY_COMPARE_WITH_TIMEOUT(other.completedResponses(), 1, 10000);
+    QCOMPARE(other.responses().at(0).status, 200);
+    QCOMPARE(host->currentEngine(), u"b"_s);
+    QCOMPARE(f.events.size(), 2);
+    QCOMPARE(f.events.at(0).toString(), u"host h1: switching to engine b for h1-beta"_s);
+    // The switch began once the dwell after the last request for a had passed, not before.
+    QVERIFY2(f.eventTimesMs.at(0) >= secondDone + 800 - 250,   // secondDone is when the test saw it
+             qPrintable(u"switch at %1 ms, a's last answer at %2 ms"_s.arg(f.eventTimesMs.at(0)).arg(secondDone)));
+    QVERIFY(f.eventTimesMs.at(0) >= firstDone + 800 - 250);
+    QCOMPARE(host->nextWakeUp().has_value(), false);
+}
+
+void TestHostSwitching::batchSwitchesAtTheBoundWhileTheEngineHasWork()
+{
+    SwitchingFixture f;
+    f.scheduling.policy = SchedulingConfig::Policy::Batch;
+    f.scheduling.dwell = 20s;
+    f.scheduling.maxWait = 600ms;
+    QVERIFY(f.start());
+    HostController *host = f.relay->hostController(u"h1"_s);
+    RawHttpClient streaming(f.port());
+    QVERIFY(streaming.connectToServer());
+    streaming.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 80, true)));   // 2 s at 40/s
+    QTRY_VERIFY_WITH_TIMEOUT(streaming.current() && streaming.current()->chunkArrivalsMs.size() >= 2, 5000);
+    RawHttpClient other(f.port());
+    QVERIFY(other.connectToServer());
+    other.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(host->waitingRequests(), 1, 3000);
+    QCOMPARE(host->stateName(), u"serving"_s);
+    // The bound: the host drains for the waiter while the stream still runs, and a new request
+    // for a waits behind the switch.
+    QTRY_COMPARE_WITH_TIMEOUT(host->stateName(), u"draining"_s, 3000);
+    QCOMPARE(streaming.completedResponses(), 0);
+    RawHttpClient late(f.port());
+    QVERIFY(late.connectToServer());
+    late.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(host->waitingRequests(), 2, 3000);
+
+    QTRY_COMPARE_WITH_TIMEOUT(other.completedResponses(), 1, 10000);
+    QVERIFY(streaming.responses().at(0).body.endsWith("data: [DONE]\n\n"));   // not cut
+    QVERIFY(other.responses().at(0).headAtMs >= streaming.responses().at(0).completedAtMs);
+    // The late request for a waited at most its own bound on b, then the host switched back.
+    QTRY_COMPARE_WITH_TIMEOUT(late.completedResponses(), 1, 10000);
+    QCOMPARE(late.responses().at(0).status, 200);
+    QCOMPARE(host->currentEngine(), u"a"_s);
 }
 
 QTEST_GUILESS_MAIN(TestHostSwitching)

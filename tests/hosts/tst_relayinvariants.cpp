@@ -5,7 +5,8 @@
 // admin API, against host h1 with two fake engines. After every sequence: every client that
 // stayed got exactly one whole answer, nothing is in flight, and h1 reads running 0, waiting 0,
 // with balanced books and not stuck draining or switching; and no answer is a gateway error
-// (the relay's own 5xx).
+// (the relay's own 5xx). Host h1 batches by engine (dwell 50 ms, bound 300 ms), so its
+// wake-up timer is part of every sequence.
 //
 // A failure prints its seed; SWITCHYARD_FUZZ_SEED=N replays it, SWITCHYARD_FUZZ_SECONDS bounds
 // the run (default 15).
@@ -178,6 +179,10 @@ private Q_SLOTS:
 void TestRelayInvariants::everySequenceComesToRestWithOneAnswerEach()
 {
     SwitchingFixture f;
+    // The batch policy with a short dwell and bound: the host's wake-up timer fires for real.
+    f.scheduling.policy = SchedulingConfig::Policy::Batch;
+    f.scheduling.dwell = std::chrono::milliseconds(50);
+    f.scheduling.maxWait = std::chrono::milliseconds(300);
     f.tune = [](fake::FakeOptions &a, fake::FakeOptions &b) {
         a.tokensPerSecond = 400;
         b.tokensPerSecond = 400;

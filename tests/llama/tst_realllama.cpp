@@ -726,7 +726,10 @@ void TestRealLlama::loadOfRunningModelLeavesNothingHeldAndSwitchFollows()
     };
     const QJsonObject root{{"listen"_L1, "127.0.0.1:0"_L1},
                            {"state_dir"_L1, dir + u"/state"_s},
+                           // No dwell: the switch must follow the load at once (batching by engine
+                           // would hold ea for dwell_s after it).
                            {"hosts"_L1, QJsonObject{{"ws"_L1, QJsonObject{{"driver"_L1, "local"_L1},
+                                                                         {"scheduling"_L1, QJsonObject{{"dwell_s"_L1, 0}}},
                                                                          {"engines"_L1, QJsonObject{
                                                                              {"ea"_L1, engine(u"tiny-llama-a"_s)},
                                                                              {"eb"_L1, engine(u"tiny-llama-b"_s)}}}}}}}};

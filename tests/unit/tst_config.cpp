@@ -40,6 +40,7 @@ private slots:
     void keepsFileOrder();
     void readsValues();
     void readsDriverFields();
+    void readsScheduling();
     void agentConfig();
     void agentConfigErrors_data();
     void agentConfigErrors();
@@ -231,6 +232,31 @@ void TestConfig::brokenConfig_data()
               u"hosts.box.engines.main.stop"_s, 9, u"must not be empty"_s, "command");
     engineRow("start on local", "          \"url\": \"http://a:1\",\n          \"argv\": [\"x\"],\n          \"start\": \"x\"",
               u"hosts.box.engines.main.start"_s, 9, u"only used with driver \"command\""_s, "local");
+
+    // "scheduling" (docs/HOSTS.md): the host on line 3, its scheduling from line 4 on.
+    auto schedulingRow = [](const char *name, const QByteArray &fields, const QString &path, int line,
+                            const QString &message, const char *driver = "local") {
+        QTest::newRow(name) << QByteArray("{\n  \"hosts\": {\n    \"box\": { \"driver\": \"" + QByteArray(driver)
+                                          + "\", \"engines\": { \"main\": { \"url\": \"http://a:1\", \"argv\": [\"x\"] } },\n"
+                                          + "      \"scheduling\": " + fields + " }\n  }\n}")
+                            << path << line << message;
+    };
+    schedulingRow("scheduling not an object", "\"batch\"", u"hosts.box.scheduling"_s, 4,
+                  u"expected an object, got a string"_s);
+    schedulingRow("scheduling unknown policy", "{ \"policy\": \"fifo\" }", u"hosts.box.scheduling.policy"_s, 4,
+                  u"unknown policy \"fifo\" (expected batch or arrival)"_s);
+    schedulingRow("scheduling policy typo", "{ \"policy\": \"batc\" }", u"hosts.box.scheduling.policy"_s, 4,
+                  u"did you mean \"batch\"?"_s);
+    schedulingRow("scheduling dwell negative", "{\n        \"dwell_s\": -1 }", u"hosts.box.scheduling.dwell_s"_s, 5,
+                  u"must be 0 or more"_s);
+    schedulingRow("scheduling dwell string", "{ \"dwell_s\": \"10\" }", u"hosts.box.scheduling.dwell_s"_s, 4,
+                  u"expected a number, got a string"_s);
+    schedulingRow("scheduling max wait zero", "{ \"max_wait_s\": 0 }", u"hosts.box.scheduling.max_wait_s"_s, 4,
+                  u"must be greater than 0"_s);
+    schedulingRow("scheduling field typo", "{ \"max_wait\": 30 }", u"hosts.box.scheduling.max_wait"_s, 4,
+                  u"did you mean \"max_wait_s\"?"_s);
+    schedulingRow("scheduling on a static host", "{ \"policy\": \"batch\" }", u"hosts.box.scheduling"_s, 4,
+                  u"not used with driver \"static\""_s, "static");
 
     auto topRow = [](const char *name, const QByteArray &member, const QString &path, int line, const QString &message) {
         // hosts on line 2, the member under test from line 3 on
@@ -783,7 +809,12 @@ void TestConfig::checkConfigOk()
     QTextStream out(&outText);
     QTextStream err(&errText);
     QCOMPARE(runCheckConfig(path, out, err), 0);
-    QCOMPARE(outText, path + u": ok (3 hosts, 5 engines)\n"_s);
+    // The hosts that switch say how they order their requests.
+    QCOMPARE(outText, path + u": ok (3 hosts, 5 engines)\n"_s
+                          + u"  host 3090: requests batched by engine (dwell %1 s, max wait %2 s)\n"_s
+                                .arg(SchedulingConfig().dwell.count() / 1000.0).arg(SchedulingConfig().maxWait.count() / 1000.0)
+                          + u"  host ws: requests batched by engine (dwell %1 s, max wait %2 s)\n"_s
+                                .arg(SchedulingConfig().dwell.count() / 1000.0).arg(SchedulingConfig().maxWait.count() / 1000.0));
     QCOMPARE(errText, QString());
 
     QTemporaryDir dir;
@@ -887,6 +918,36 @@ void TestConfig::readsDriverFields()
     QCOMPARE(home.config->stateDir, QDir::homePath() + u"/sy"_s);
     const ConfigResult none = ConfigLoader::parse(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}}})", File);
     QCOMPARE(none.config->stateDir, QString());
+}
+
+void TestConfig::readsScheduling()
+{
+    using namespace std::chrono_literals;
+    const QByteArray json = R"({
+  "hosts": {
+    "ws": { "driver": "local", "engines": { "a": { "url": "http://127.0.0.1:1", "argv": ["x"] } } },
+    "gpu": { "driver": "local", "engines": { "a": { "url": "http://127.0.0.1:2", "argv": ["x"] } },
+             "scheduling": { "policy": "batch", "dwell_s": 0, "max_wait_s": 90.5 } },
+    "old": { "driver": "local", "engines": { "a": { "url": "http://127.0.0.1:3", "argv": ["x"] } },
+             "scheduling": { "policy": "arrival",
+                             "max_wait_s": 30 } }
+  }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    const Config &c = *result.config;
+    const SchedulingConfig defaults;
+    QCOMPARE(c.host(u"ws"_s)->scheduling.policy, SchedulingConfig::Policy::Batch);
+    QCOMPARE(c.host(u"ws"_s)->scheduling.dwell, defaults.dwell);
+    QCOMPARE(c.host(u"ws"_s)->scheduling.maxWait, defaults.maxWait);
+    QCOMPARE(c.host(u"gpu"_s)->scheduling.dwell, 0ms);
+    QCOMPARE(c.host(u"gpu"_s)->scheduling.maxWait, 90500ms);
+    QCOMPARE(c.host(u"old"_s)->scheduling.policy, SchedulingConfig::Policy::Arrival);
+    // A bound the arrival policy never uses is legal, but said.
+    QCOMPARE(result.warnings.size(), 1);
+    QCOMPARE(result.warnings.first().fieldPath, u"hosts.old.scheduling.max_wait_s"_s);
+    QCOMPARE(result.warnings.first().line, 8);
+    QVERIFY(result.warnings.first().message.contains(u"not used with policy \"arrival\""_s));
 }
 
 void TestConfig::agentConfig()
