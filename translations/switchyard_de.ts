@@ -339,7 +339,7 @@ Befehle:
     </message>
     <message>
         <location line="+51"/>
-        <location filename="../src/config/relayconfigreader.cpp" line="+106"/>
+        <location filename="../src/config/relayconfigreader.cpp" line="+150"/>
         <source>must be greater than 0</source>
         <translation>muss größer als 0 sein</translation>
     </message>
@@ -430,7 +430,7 @@ Befehle:
         <translation>darf nicht leer sein: das Programm und seine Argumente angeben</translation>
     </message>
     <message>
-        <location filename="../src/config/relayconfigreader.cpp" line="-96"/>
+        <location filename="../src/config/relayconfigreader.cpp" line="-140"/>
         <source>&quot;%1&quot; is reachable from other machines: add &quot;lan&quot;: true to serve the LAN (and set clients.api_keys; see docs/SECURITY.md), or listen on 127.0.0.1</source>
         <translation>„%1“ ist von anderen Rechnern aus erreichbar: „lan“: true setzen, um im LAN zu dienen (und clients.api_keys setzen; siehe docs/SECURITY.md), oder auf 127.0.0.1 lauschen</translation>
     </message>
@@ -606,7 +606,22 @@ Befehle:
         <translation>ein Muster darf nicht leer sein und keine Leer- oder Steuerzeichen enthalten</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
+        <source>must not be empty: name at least one &quot;&lt;host&gt;-&lt;model&gt;&quot;</source>
+        <translation>darf nicht leer sein: mindestens ein „&lt;host&gt;-&lt;model&gt;“ angeben</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>&quot;%1&quot; is listed twice</source>
+        <translation>„%1“ steht zweimal in der Liste</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the replicas serve different models (%1): a request may get either</source>
+        <translation>die Replikate bedienen verschiedene Modelle (%1): eine Anfrage kann jedes davon bekommen</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>the target must be one model alias, not a pattern: &quot;%1&quot;</source>
         <translation>das Ziel muss ein einzelner Modell-Alias sein, kein Muster: &quot;%1&quot;</translation>
     </message>
@@ -616,12 +631,12 @@ Befehle:
         <translation>Ziel &quot;%1&quot; ist kein Modell eines konfigurierten Hosts (erwartet &quot;&lt;host&gt;-&lt;model&gt;&quot;, z. B. &quot;%2&quot;)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>no engine of host %1 lists model &quot;%2&quot;</source>
         <translation>keine Engine von Host %1 führt das Modell &quot;%2&quot;</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>clients on Node&apos;s fetch give up after %1 s without a response; keep this below that</source>
         <translation>Clients mit Nodes fetch geben nach %1 s ohne Antwort auf; diesen Wert darunter halten</translation>
     </message>
@@ -798,6 +813,11 @@ Befehle:
         <location line="+8"/>
         <source>&lt;b&gt;%1&lt;/b&gt; loaded</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; geladen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; failed over</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; auf ein anderes Replikat umgeleitet</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3502,6 +3522,11 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+1"/>
         <source>host down</source>
         <translation>Host nicht erreichbar</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failover</source>
+        <translation>Failover</translation>
     </message>
     <message>
         <location line="+76"/>

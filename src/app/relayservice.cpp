@@ -201,6 +201,7 @@ void RelayService::setHistory(HistoryStore *store)
     m_admin->setHistory(store);
     store->setSecrets(m_config.secrets());
     connect(m_relay, &Relay::requestFinished, store, &HistoryStore::record);
+    connect(m_relay, &Relay::historyEvent, store, &HistoryStore::recordEvent);   // failovers
     for (HostController *c : std::as_const(m_controllers))
         connect(c, &HostController::historyEvent, store, &HistoryStore::recordEvent);
 }
@@ -209,6 +210,7 @@ void RelayService::setJournal(ConsoleJournal *journal)
 {
     journal->setSecrets(m_config.secrets());
     connect(m_relay, &Relay::requestFinished, journal, &ConsoleJournal::request);
+    connect(m_relay, &Relay::historyEvent, journal, [journal](const HistoryEvent &e) { journal->event(e.toString()); });
     for (HostController *c : std::as_const(m_controllers))
         connect(c, &HostController::historyEvent, journal, [journal](const HistoryEvent &e) { journal->event(e.toString()); });
 }

@@ -52,6 +52,7 @@ Catalog::Catalog(const Config &config, UpstreamPool *pool, const Clock *clock, Q
     , m_pool(pool)
     , m_clock(clock ? clock : &systemClock())
     , m_connectTimeout(config.limits.upstreamConnectTimeout)
+    , m_replicaSets(ReplicaSet::fromConfig(config))
 {
     for (const HostConfig &h : config.hosts) {
         if (h.engines.isEmpty())
@@ -386,6 +387,8 @@ QStringList Catalog::aliases() const
         if (!out.contains(alias))
             out.append(alias);
     }
+    for (const ReplicaSet &set : m_replicaSets)
+        out.append(set.alias);
     return out;
 }
 
@@ -441,14 +444,29 @@ QByteArray Catalog::modelsJson() const
     if (!m_cachedJson.isEmpty())
         return m_cachedJson;
     QJsonArray data;
-    for (const ListedModel &listed : listedModels()) {
-        QJsonObject o = listed.entry.raw;
-        o.insert("id"_L1, aliasFor(listed.host, listed.entry.key));
-        QJsonObject proxy{{"host"_L1, listed.host}, {"key"_L1, listed.entry.key}, {"engine"_L1, listed.engine}};
-        if (listed.contextSize > 0)
-            proxy.insert("n_ctx"_L1, listed.contextSize);
+    const QList<ListedModel> listed = listedModels();
+    for (const ListedModel &l : listed) {
+        QJsonObject o = l.entry.raw;
+        o.insert("id"_L1, aliasFor(l.host, l.entry.key));
+        QJsonObject proxy{{"host"_L1, l.host}, {"key"_L1, l.entry.key}, {"engine"_L1, l.engine}};
+        if (l.contextSize > 0)
+            proxy.insert("n_ctx"_L1, l.contextSize);
         o.insert("proxy"_L1, proxy);
         data.append(o);
+    }
+    for (const ReplicaSet &set : m_replicaSets) {
+        QList<ReplicaSet::Seen> seen;
+        for (const ReplicaSet::Target &t : set.targets) {
+            ReplicaSet::Seen s;
+            for (const ListedModel &l : listed) {
+                if (l.host == t.host && l.entry.key == t.key) {
+                    s = {l.engine, l.entry};
+                    break;
+                }
+            }
+            seen.append(s);
+        }
+        data.append(set.listing(seen));
     }
     m_cachedJson = QJsonDocument(QJsonObject{{"data"_L1, data}, {"object"_L1, "list"_L1}}).toJson(QJsonDocument::Compact);
     return m_cachedJson;

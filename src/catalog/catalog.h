@@ -1,6 +1,7 @@
 #pragma once
 
 #include "catalog/hostmodels.h"
+#include "catalog/replicaset.h"
 #include "config/config.h"
 
 #include <QDateTime>
@@ -91,8 +92,8 @@ public:
     void markUnloading(const QString &host, const QString &key);
     static constexpr std::chrono::milliseconds LoadGrace{std::chrono::seconds(30)};
 
-    // "<host>-<key>" for every model of every engine of every host, running or not, in host order
-    // (what /models lists).
+    // "<host>-<key>" for every model of every engine of every host, running or not, in host order,
+    // then the replicated aliases (what /models lists).
     QStringList aliases() const;
     static QString aliasFor(const QString &host, const QString &key) { return host + u'-' + key; }
 
@@ -108,6 +109,9 @@ public:
         qint64 contextSize = 0;
     };
     QList<ListedModel> listedModels() const;
+
+    // The config's replicated aliases, each listed once in /models after the hosts' models.
+    const QList<ReplicaSet> &replicaSets() const { return m_replicaSets; }
 
     // Merged router-format list (`/models`), cached until something changes. Each entry's
     // "proxy" names its host, key and engine, and "n_ctx" when ListedModel::contextSize knows it.
@@ -133,6 +137,7 @@ private:
     QHash<QString, std::chrono::steady_clock::time_point> m_loading;   // "host\nkey" -> since
     QTimer m_pollTimer;
     QString m_memoryFile;
+    QList<ReplicaSet> m_replicaSets;
     mutable QByteArray m_cachedJson;
 };
 

@@ -51,11 +51,18 @@ struct HostConfig
     SchedulingConfig scheduling;                  // "scheduling": used by hosts that can switch
 };
 
-// "claude-*" -> "3090-flint-40b": a glob pattern and the alias it resolves to.
+// "claude-*" -> "3090-flint-40b": a glob pattern and the alias it resolves to. A replicated alias
+// ("coder" -> ["3090-flint-40b", "a9-flint-40b"]) names several targets; each request goes to one
+// of them (docs/HOSTS.md, "Replicas and failover").
 struct AliasRule
 {
     QString pattern;
-    QString target;
+    QString target;         // the first of targets
+    QStringList targets;    // one or more "<host>-<key>", in file order
+
+    bool isPattern() const { return pattern.contains(u'*') || pattern.contains(u'?'); }
+    // Several targets under a plain name: /models lists it once, with its replicas.
+    bool isReplicated() const { return targets.size() > 1 && !isPattern(); }
 };
 
 struct WaitingConfig

@@ -104,38 +104,82 @@ void RelayConfigReader::readAliases(const JsonNode &root, Config &config)
                                 [](QChar c) { return c.isSpace() || !c.isPrint(); });
         if (!patternOk)
             m_report.error(node->line, path, tr("a pattern must not be empty or contain spaces or control characters"));
-        if (!node->isString()) {
-            m_fields.typeError(*node, path, Type::String);
+        // One target, or a list of replicas that serve the same model.
+        std::vector<std::pair<const JsonNode *, QString>> items;   // node, its path
+        if (node->isArray()) {
+            if (node->children.empty()) {
+                m_report.error(node->line, path, tr("must not be empty: name at least one \"<host>-<model>\""));
+                continue;
+            }
+            for (std::size_t i = 0; i < node->children.size(); ++i)
+                items.emplace_back(&node->children[i], itemPath(path, i));
+        } else if (node->isString()) {
+            items.emplace_back(node, path);
+        } else {
+            m_fields.typeError(*node, path, Type::String);   // (or a list of them)
             continue;
         }
-        const QString &target = node->string;
-        if (target.contains(u'*') || target.contains(u'?')) {
-            m_report.error(node->line, path, tr("the target must be one model alias, not a pattern: \"%1\"").arg(target));
-            continue;
+        QStringList targets;
+        QStringList keys;   // the model key of each target, for the replica check
+        bool targetsOk = true;
+        for (const auto &[item, itemAt] : items) {
+            const std::optional<QString> key = readAliasTarget(*item, itemAt, hostNames, config);
+            if (!key) {
+                targetsOk = false;
+                continue;
+            }
+            if (targets.contains(item->string)) {
+                m_report.error(item->line, itemAt, tr("\"%1\" is listed twice").arg(item->string));
+                targetsOk = false;
+                continue;
+            }
+            targets.append(item->string);
+            keys.append(*key);
         }
-        const qsizetype dash = target.indexOf(u'-');
-        const QString hostName = dash > 0 ? target.left(dash) : QString();
-        const QString key = dash > 0 ? target.mid(dash + 1) : QString();
-        if (hostName.isEmpty() || key.isEmpty() || !hostNames.contains(hostName)) {
-            m_report.error(node->line, path,
-                           tr("target \"%1\" is not a model of a configured host (expected \"<host>-<model>\", e.g. \"%2\")")
-                               .arg(target, exampleAlias(config)));
+        if (!targetsOk || !patternOk)
             continue;
+        if (keys.size() > 1 && keys.count(keys.first()) != keys.size()) {
+            // Legal (a smaller model on the other box, say), but a client cannot tell which it got.
+            m_report.warning(node->line, path,
+                             tr("the replicas serve different models (%1): a request may get either")
+                                 .arg(targets.join(u", "_s)));
         }
-        if (!patternOk)
-            continue;
-        if (const HostConfig *host = config.host(hostName)) {
-            // Engines with a model list serve only those; without one they are asked at run time.
-            const bool allListed = !host->engines.isEmpty()
-                    && std::all_of(host->engines.cbegin(), host->engines.cend(),
-                                   [](const EngineConfig &e) { return !e.models.isEmpty(); });
-            const bool listed = std::any_of(host->engines.cbegin(), host->engines.cend(),
-                                            [&](const EngineConfig &e) { return e.models.contains(key); });
-            if (allListed && !listed)
-                m_report.warning(node->line, path, tr("no engine of host %1 lists model \"%2\"").arg(hostName, key));
-        }
-        config.aliases.append(AliasRule{node->key, target});
+        config.aliases.append(AliasRule{node->key, targets.first(), targets});
     }
+}
+
+std::optional<QString> RelayConfigReader::readAliasTarget(const JsonNode &node, const QString &path,
+                                                          const QStringList &hostNames, const Config &config)
+{
+    if (!node.isString()) {
+        m_fields.typeError(node, path, Type::String);
+        return std::nullopt;
+    }
+    const QString &target = node.string;
+    if (target.contains(u'*') || target.contains(u'?')) {
+        m_report.error(node.line, path, tr("the target must be one model alias, not a pattern: \"%1\"").arg(target));
+        return std::nullopt;
+    }
+    const qsizetype dash = target.indexOf(u'-');
+    const QString hostName = dash > 0 ? target.left(dash) : QString();
+    const QString key = dash > 0 ? target.mid(dash + 1) : QString();
+    if (hostName.isEmpty() || key.isEmpty() || !hostNames.contains(hostName)) {
+        m_report.error(node.line, path,
+                       tr("target \"%1\" is not a model of a configured host (expected \"<host>-<model>\", e.g. \"%2\")")
+                           .arg(target, exampleAlias(config)));
+        return std::nullopt;
+    }
+    if (const HostConfig *host = config.host(hostName)) {
+        // Engines with a model list serve only those; without one they are asked at run time.
+        const bool allListed = !host->engines.isEmpty()
+                && std::all_of(host->engines.cbegin(), host->engines.cend(),
+                               [](const EngineConfig &e) { return !e.models.isEmpty(); });
+        const bool listed = std::any_of(host->engines.cbegin(), host->engines.cend(),
+                                        [&](const EngineConfig &e) { return e.models.contains(key); });
+        if (allListed && !listed)
+            m_report.warning(node.line, path, tr("no engine of host %1 lists model \"%2\"").arg(hostName, key));
+    }
+    return key;
 }
 
 void RelayConfigReader::readWaiting(const JsonNode &root, Config &config)

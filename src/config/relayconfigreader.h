@@ -10,6 +10,8 @@
 #include <QCoreApplication>
 #include <QStringList>
 
+#include <optional>
+
 namespace switchyard {
 
 class ConfigReport;
@@ -31,6 +33,9 @@ public:
 
 private:
     void readAliases(const JsonNode &root, Config &config);
+    // One "<host>-<model>" of an alias: its model key, or nullopt after reporting what is wrong.
+    std::optional<QString> readAliasTarget(const JsonNode &node, const QString &path,
+                                           const QStringList &hostNames, const Config &config);
     void readWaiting(const JsonNode &root, Config &config);
     void readLimits(const JsonNode &root, Config &config);
 

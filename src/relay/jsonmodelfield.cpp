@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringDecoder>
+#include <QHashFunctions>
 #include <QtAlgorithms>
 
 #include <algorithm>
@@ -201,7 +202,69 @@ public:
         return m_pos > begin;
     }
 
+    // Skips an array like skipValue, and sets *prefixEnd to where its conversation prefix ends:
+    // into the first object whose "role" is "user" (at most FirstUserBytes in), or the array's
+    // end when it has none.
+    bool skipMessages(qsizetype *prefixEnd)
+    {
+        if (!consume('['))
+            return false;
+        *prefixEnd = -1;
+        skipSpace();
+        if (consume(']')) {
+            *prefixEnd = m_pos;
+            return true;
+        }
+        for (;;) {
+            skipSpace();
+            const qsizetype itemStart = m_pos;
+            bool user = false;
+            if (!(peek() == '{' ? skipObjectNotingUser(&user) : skipValue(1)))
+                return false;
+            if (user && *prefixEnd < 0)
+                *prefixEnd = std::min(m_pos, itemStart + JsonModelField::FirstUserBytes);
+            skipSpace();
+            if (consume(']')) {
+                if (*prefixEnd < 0)
+                    *prefixEnd = m_pos;
+                return true;
+            }
+            if (!consume(','))
+                return false;
+        }
+    }
+
 private:
+    // One object of a message list: skipped, and *user set when its "role" is "user".
+    bool skipObjectNotingUser(bool *user)
+    {
+        ++m_pos;   // '{'
+        skipSpace();
+        if (consume('}'))
+            return true;
+        for (;;) {
+            skipSpace();
+            const qsizetype keyStart = m_pos;
+            if (!skipString())
+                return false;
+            const bool role = m_s.sliced(keyStart, m_pos - keyStart) == "\"role\"";
+            skipSpace();
+            if (!consume(':'))
+                return false;
+            skipSpace();
+            const qsizetype valueStart = m_pos;
+            if (!skipValue(2))
+                return false;
+            if (role && m_s.sliced(valueStart, m_pos - valueStart) == "\"user\"")
+                *user = true;
+            skipSpace();
+            if (consume('}'))
+                return true;
+            if (!consume(','))
+                return false;
+        }
+    }
+
     QByteArrayView m_s;
     qsizetype m_pos = 0;
 };
@@ -233,6 +296,8 @@ QString decodeStringLiteral(QByteArrayView literal, bool *ok)
 JsonModelField JsonModelField::find(QByteArrayView json)
 {
     JsonModelField field;
+    QByteArrayView messagesAt;   // the conversation's prefix, and its system prompt
+    QByteArrayView systemAt;
     Scanner s(json);
     s.skipSpace();
     if (!s.consume('{')) {
@@ -267,10 +332,16 @@ JsonModelField JsonModelField::find(QByteArrayView json)
         if (isModel && s.peek() != '"' && field.result != Result::Found) {
             field.result = Result::NotAString;
         }
-        if (!s.skipValue()) {
+        const bool messages = (key == "\"messages\"" || key == "\"input\"") && s.peek() == '[';
+        qsizetype prefixEnd = -1;
+        if (!(messages ? s.skipMessages(&prefixEnd) : s.skipValue())) {
             field.result = Result::Malformed;
             return field;
         }
+        if (messages && messagesAt.isEmpty())
+            messagesAt = json.sliced(valueStart, prefixEnd - valueStart);
+        else if ((key == "\"system\"" || key == "\"instructions\"") && systemAt.isEmpty())
+            systemAt = json.sliced(valueStart, s.pos() - valueStart);
         if (isModel && json[valueStart] == '"') {
             bool ok = false;
             field.value = decodeStringLiteral(json.sliced(valueStart, s.pos() - valueStart), &ok);
@@ -293,6 +364,11 @@ JsonModelField JsonModelField::find(QByteArrayView json)
     s.skipSpace();
     if (!s.atEnd())
         field.result = Result::Malformed;
+    if (!messagesAt.isEmpty()) {
+        // Any fixed seed: the value only has to agree within one run of the relay.
+        const size_t system = qHashBits(systemAt.data(), size_t(systemAt.size()), 0x5157);
+        field.conversation = quint64(qHashBits(messagesAt.data(), size_t(messagesAt.size()), system)) | 1;
+    }
     return field;
 }
 

@@ -20,6 +20,12 @@ struct JsonModelField
     qsizetype start = -1;      // the string literal's opening quote
     qsizetype end = -1;        // one past its closing quote
     bool stream = false;       // the body has a top-level "stream": true
+    // Which conversation the request continues, for sending its turns to the same replica: a hash
+    // of its system prompt ("system", "instructions") and of its "messages" (or "input") up to
+    // the first user message, of which only the first FirstUserBytes count (clients move cache
+    // markers to the newest message). 0: the body holds no such list.
+    quint64 conversation = 0;
+    static constexpr qsizetype FirstUserBytes = 2048;
 
     static JsonModelField find(QByteArrayView json);
     // A copy of json with the model's value replaced by newValue (JSON-escaped).

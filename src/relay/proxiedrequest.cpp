@@ -52,6 +52,18 @@ void ProxiedRequest::startExchange()
 
 ProxiedRequest::~ProxiedRequest() = default;
 
+void ProxiedRequest::retarget(UpstreamExchange::Request request)
+{
+    if (m_exchange) {
+        m_exchange->disconnect(this);
+        m_exchange->abort();
+        m_exchange->deleteLater();
+        m_exchange = nullptr;
+    }
+    m_request = std::move(request);
+    m_retried = false;
+}
+
 void ProxiedRequest::timerEvent(QTimerEvent *event)
 {
     if (event->timerId() != m_waitTimer.timerId()) {
@@ -156,6 +168,7 @@ QString ProxiedRequest::upstreamErrorMessage() const
 
 void ProxiedRequest::onResponseHead()
 {
+    m_upstreamAnswered = true;
     m_waitTimer.stop();
     const int status = m_exchange->status();
     if (m_onHead)
@@ -292,6 +305,13 @@ void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &
 {
     const bool nothingSent = m_writer && !m_writer->headWritten();
     const bool neverAnswered = failure == UpstreamExchange::Failure::Refused || failure == UpstreamExchange::Failure::Dropped;
+    const bool unreachable = neverAnswered || failure == UpstreamExchange::Failure::ConnectTimeout
+        || failure == UpstreamExchange::Failure::HostNotFound;
+    // With replicas, the next one answers instead: the client has seen nothing of this one (at
+    // most the relay's own early 200 and comments), so it gets one normal answer.
+    if (unreachable && m_onFailover && m_writer && !m_upstreamAnswered && (nothingSent || m_early200Sent)
+            && !m_concluded && m_onFailover(message))
+        return;
     if (!m_retried && nothingSent && neverAnswered) {
         // Recover once while the client has seen nothing: an engine restarting or a connection
         // the upstream dropped on its side deserve one more try before a 502.
@@ -306,8 +326,6 @@ void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &
     m_outcome.relayError = message;
     if (m_early200Sent)
         m_eventStream = true;
-    const bool unreachable = neverAnswered || failure == UpstreamExchange::Failure::ConnectTimeout
-        || failure == UpstreamExchange::Failure::HostNotFound;
     if (unreachable && m_writer && (!m_writer->headWritten() || m_early200Sent)) {
         // The host is down: the relay's 424, which no client retries (DESIGN: no 5xx for a
         // host that is down), or its error event when our early 200 is already out.

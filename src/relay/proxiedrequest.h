@@ -55,6 +55,12 @@ public:
     // time, a name that does not resolve): marks its host down, and returns the words the client
     // is told with the relay's 424. A dead box is not a gateway error: clients retry every 5xx.
     void setOnUnreachable(std::function<QString(const QString &why)> hook) { m_onUnreachable = std::move(hook); }
+    // Runs when the engine cannot be reached (refused, reset before answering, no connection in
+    // time) while nothing of any upstream answer has reached the client: returns true when the
+    // request goes to another replica instead, which then calls retarget() and begin().
+    void setOnFailover(std::function<bool(const QString &why)> hook) { m_onFailover = std::move(hook); }
+    // The request goes to another upstream (a replica) from the next begin() on.
+    void retarget(UpstreamExchange::Request request);
     // Runs on the upstream's status, before anything of the answer reaches the client.
     void setOnResponseHead(std::function<void(int status)> hook) { m_onHead = std::move(hook); }
     // Start now (start()), or in two steps when the host must first be ready: waiting() starts the
@@ -113,6 +119,8 @@ private:
     bool m_codex = false;
     std::function<void(int)> m_onHead;
     std::function<QString(const QString &)> m_onUnreachable;
+    std::function<bool(const QString &)> m_onFailover;
+    bool m_upstreamAnswered = false;   // an upstream's head arrived: no failover after that
     StreamStats m_stats;
     QByteArray m_lastEvents;   // the read that ended the stream: counted after it is sent
     bool m_eventStream = false;

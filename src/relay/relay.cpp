@@ -7,6 +7,7 @@
 #include "relay/clientreplies.h"
 #include "relay/jsonmodelfield.h"
 #include "relay/proxiedrequest.h"
+#include "relay/replicarouter.h"
 #include "upstream/upstreampool.h"
 
 #include <QUrlQuery>
@@ -59,6 +60,7 @@ Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, Request
     , m_pool(pool)
     , m_resolver(config)
     , m_access(config.access)
+    , m_replicas(new ReplicaRouter(catalog, pool, config.limits.upstreamConnectTimeout, this))
     , m_admin(admin)
 {
 }
@@ -78,32 +80,23 @@ RequestRecord recordFor(const IncomingRequest &request)
     record.bytesIn = request.body.size();
     return record;
 }
-
-// A request's record as it goes, shared by the callbacks that move it along.
-struct LiveRecord
-{
-    RequestRecord record;
-    RequestPhase phase = RequestPhase::Arrived;
-    bool admitted = false;   // by its host
-    bool done = false;
-
-    // Ends the wait in progress, if any: its time counts to the record's.
-    void endWait()
-    {
-        if (phase != RequestPhase::Waiting || record.waitingSince == std::chrono::steady_clock::time_point())
-            return;
-        record.waited += std::chrono::steady_clock::now() - record.waitingSince;
-        record.waitingSince = {};
-    }
-    void wait(const WaitReason &reason, std::chrono::steady_clock::time_point since)
-    {
-        if (record.waitReason.isNone())
-            record.waitReason = reason;   // the first reason is the one it keeps
-        record.waitingSince = since;
-        phase = RequestPhase::Waiting;
-    }
-};
 } // namespace
+
+void Relay::LiveRecord::endWait()
+{
+    if (phase != RequestPhase::Waiting || record.waitingSince == std::chrono::steady_clock::time_point())
+        return;
+    record.waited += std::chrono::steady_clock::now() - record.waitingSince;
+    record.waitingSince = {};
+}
+
+void Relay::LiveRecord::wait(const WaitReason &reason, std::chrono::steady_clock::time_point since)
+{
+    if (record.waitReason.isNone())
+        record.waitReason = reason;   // the first reason is the one it keeps
+    record.waitingSince = since;
+    phase = RequestPhase::Waiting;
+}
 
 void Relay::requestRefused(const IncomingRequest &request, int status, const QString &message)
 {
@@ -218,29 +211,41 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
         refuse(request, writer, record, ClientReplies::modelMissing());
         return;
     }
-    const std::optional<ModelRoute> route = m_resolver.resolve(model);
+    std::optional<ModelRoute> route = m_resolver.resolve(model);
     if (!route) {
         refuse(request, writer, record, ClientReplies::unknownModel(model, m_catalog->aliases()));
         return;
     }
-    record.host = route->host;
-    const Catalog::HostState *host = m_catalog->host(route->host);
+    if (route->replicated()) {
+        // Best first; the rest is the order failover tries them in.
+        const ReplicaRouter::Plan plan = m_replicas->plan(*route, field.conversation);
+        route->replicas = plan.order;
+        route->pick(plan.order.first());
+    }
+    dispatch(request, writer, record, *route, field);
+}
+
+void Relay::dispatch(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
+                     const ModelRoute &route, const JsonModelField &field)
+{
+    const QString &model = record.model;
+    record.host = route.host;
+    const Catalog::HostState *host = m_catalog->host(route.host);
     if (!host) {
         refuse(request, writer, record, ClientReplies::unknownModel(model, m_catalog->aliases()));
         return;
     }
-    HostController *controller = m_controllers.value(route->host);
+    HostController *controller = m_controllers.value(route.host);
     const bool switchable = controller && controller->canSwitch();
     // A host that switches engines is started on demand; one that cannot must be up now. One
     // that reads down is asked once more before it is refused: a box that came back serves at
     // once, not at the next poll.
     if (!switchable && (!host->everFetched || !host->reachable)) {
         QPointer<ResponseWriter> w(writer);
-        LiveRecord live;
-        live.record = record;
+        LiveRecord live{record};
         live.wait({WaitReason::Kind::HostCheck, {}, {}}, record.startedSteady);
         emit requestProgress(live.record, live.phase);
-        m_catalog->probe(route->host, this, [this, request, w, live, route = *route, field](bool reachable) mutable {
+        m_catalog->probe(route.host, this, [this, request, w, live, route = ModelRoute(route), field](bool reachable) mutable {
             live.endWait();
             const RequestRecord &record = live.record;
             if (!w) {
@@ -252,6 +257,10 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
             if (!reachable) {
                 const Catalog::HostState *h = m_catalog->host(route.host);
                 const QString why = !h || h->lastError.isEmpty() ? u"not reached yet"_s : h->lastError;
+                if (failOver(route, why)) {   // found down: the next replica
+                    dispatch(request, w, record, route, field);
+                    return;
+                }
                 refuse(request, w, record, ClientReplies::hostDown(route.host, why));
                 return;
             }
@@ -259,57 +268,64 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
         });
         return;
     }
-    routeToEngine(request, writer, record, *route, field);
+    routeToEngine(request, writer, record, route, field);
+}
+
+QByteArray Relay::upstreamTarget(const IncomingRequest &request, const QString &key)
+{
+    QByteArray target = QUrl::toPercentEncoding(request.path, "/");
+    if (!request.rawQuery.isEmpty()) {
+        QUrlQuery query(QString::fromUtf8(request.rawQuery));
+        if (query.hasQueryItem(u"model"_s)) {
+            query.removeAllQueryItems(u"model"_s);
+            query.addQueryItem(u"model"_s, QString::fromUtf8(QUrl::toPercentEncoding(key)));
+        }
+        target += '?' + query.toString(QUrl::FullyEncoded).toUtf8();
+    }
+    return target;
 }
 
 void Relay::routeToEngine(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
                           const ModelRoute &route, const JsonModelField &field)
 {
     const QString &model = record.model;
-    HostController *controller = m_controllers.value(route.host);
     const QString engine = m_catalog->engineFor(route.host, route.key);
     if (engine.isEmpty()) {
         refuse(request, writer, record, ClientReplies::unknownModel(model, m_catalog->aliases()));
         return;
     }
     record.engine = engine;
+    auto f = std::make_shared<Forwarding>(Forwarding{route, LiveRecord{record}, engine, field.conversation, {}});
 
-    QByteArray target = QUrl::toPercentEncoding(request.path, "/");
-    if (!request.rawQuery.isEmpty()) {
-        QUrlQuery query(QString::fromUtf8(request.rawQuery));
-        if (query.hasQueryItem(u"model"_s)) {
-            query.removeAllQueryItems(u"model"_s);
-            query.addQueryItem(u"model"_s, QString::fromUtf8(QUrl::toPercentEncoding(route.key)));
-        }
-        target += '?' + query.toString(QUrl::FullyEncoded).toUtf8();
-    }
     ProxiedRequest::Waiting waiting;
     waiting.clientStreams = field.stream;
     waiting.early200After = m_config.waiting.early200After;
     waiting.commentEvery = m_config.waiting.commentEvery;
-    QPointer<HostController> c(controller);
-    waiting.what = [this, c, host = route.host, key = route.key]() {
+    waiting.what = [this, f]() {   // the replica it waits on now, after any failover
+        const HostController *c = m_controllers.value(f->route.host);
         if (c && c->state() != HostStateMachine::State::Serving && c->waitingRequests() > 0)
             return ClientReplies::waitingForHost(c->waitFor());
-        return modelLoading(m_catalog, host, key) ? ClientReplies::waitingForLoad(host, key)
-                                                  : ClientReplies::waitingForAnswer(host, key);
+        return modelLoading(m_catalog, f->route.host, f->route.key)
+            ? ClientReplies::waitingForLoad(f->route.host, f->route.key)
+            : ClientReplies::waitingForAnswer(f->route.host, f->route.key);
     };
-    forward(request, writer, record, route, engine, field, target, waiting);
+    forward(request, writer, f, field, waiting);
 }
 
-void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
-                    const ModelRoute &route, const QString &engine, const JsonModelField &field,
-                    const QByteArray &target, const ProxiedRequest::Waiting &waiting)
+UpstreamExchange::Request Relay::upstreamRequest(const IncomingRequest &request, const ModelRoute &route,
+                                                 const QString &engine, const JsonModelField &field) const
 {
     const Catalog::HostState *host = m_catalog->host(route.host);
     UpstreamExchange::Request up;
-    up.base = host->url;
-    for (const Catalog::EngineModels &e : host->engines) {
-        if (e.name == engine)
-            up.base = e.url;
+    up.base = host ? host->url : QUrl();
+    if (host) {
+        for (const Catalog::EngineModels &e : host->engines) {
+            if (e.name == engine)
+                up.base = e.url;
+        }
     }
     up.method = request.method;
-    up.target = target;
+    up.target = upstreamTarget(request, route.key);
     up.headers = HttpHeaders::forwardable(request.headers);
     // A client's key to the relay is not the engine's business: the engine gets the host's own
     // api_key if it has one. Without either, the headers pass through as before, so an engine's
@@ -334,100 +350,181 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     }
     up.connectTimeout = m_config.limits.upstreamConnectTimeout;
     up.inactivityTimeout = m_config.limits.upstreamInactivityTimeout;
+    return up;
+}
 
-    auto *proxied = new ProxiedRequest(m_pool, up, ErrorReply::shapeForPath(request.path), writer, waiting, this);
+void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, const std::shared_ptr<Forwarding> &f,
+                    const JsonModelField &field, const ProxiedRequest::Waiting &waiting)
+{
+    auto *proxied = new ProxiedRequest(m_pool, upstreamRequest(request, f->route, f->engine, field),
+                                       ErrorReply::shapeForPath(request.path), writer, waiting, this);
     proxied->setCodex(ClientReplies::isCodex(request.path.toUtf8(), request.header("user-agent")));
-    proxied->setOnUnreachable([this, host = route.host](const QString &why) {
-        m_catalog->markUnreachable(host, why);
-        if (HostController *c = m_controllers.value(host))
-            c->engineUnreachable();
-        return ClientReplies::hostDown(host, why).message;
+    proxied->setOnUnreachable([this, f](const QString &why) {
+        markUnreachable(f->route.host, why);
+        return ClientReplies::hostDown(f->route.host, why).message;
     });
+    QPointer<ProxiedRequest> p(proxied);
+    if (f->route.replicated()) {
+        proxied->setOnFailover([this, p, f, request, field](const QString &why) {
+            const QString from = f->route.host;
+            if (!p || !failOver(f->route, why))
+                return false;
+            markUnreachable(from, why);
+            retarget(p, f, request, field);
+            return true;
+        });
+    }
     const QString path = request.path;
     if (path == "/models/load"_L1 || path == "/models/unload"_L1) {
         const bool load = path == "/models/load"_L1;
         // The merged list must show the change before this answer leaves, so that no poll that
         // follows a successful load can read the old state (the seed's 19 s of stale answers).
-        proxied->setOnResponseHead([this, route, load](int status) {
+        proxied->setOnResponseHead([this, f, load](int status) {
             if (status < 200 || status >= 300)
                 return;
             if (load)
-                m_catalog->markLoading(route.host, route.key);
+                m_catalog->markLoading(f->route.host, f->route.key);
             else
-                m_catalog->markUnloading(route.host, route.key);
-            m_catalog->refreshHost(route.host);
+                m_catalog->markUnloading(f->route.host, f->route.key);
+            m_catalog->refreshHost(f->route.host);
         });
     }
     ++m_inFlight;
+    f->counted = {f->route.host, f->route.key};
+    m_replicas->started(f->counted);
     QPointer<ResponseWriter> w(writer);
-    HostController *controller = m_controllers.value(route.host);
     // The request's progress for live views: waiting (and why), upstream, streaming, done.
-    auto live = std::make_shared<LiveRecord>();
-    live->record = record;
-    connect(proxied, &ProxiedRequest::sent, this, [this, live, host = route.host, key = route.key] {
-        live->endWait();
-        if (modelLoading(m_catalog, host, key))
-            live->wait({WaitReason::Kind::ModelLoad, {}, {}}, std::chrono::steady_clock::now());
+    connect(proxied, &ProxiedRequest::sent, this, [this, f] {
+        LiveRecord &live = f->live;
+        live.endWait();
+        if (modelLoading(m_catalog, f->route.host, f->route.key))
+            live.wait({WaitReason::Kind::ModelLoad, {}, {}}, std::chrono::steady_clock::now());
         else
-            live->phase = RequestPhase::Upstream;
-        emit requestProgress(live->record, live->phase);
+            live.phase = RequestPhase::Upstream;
+        emit requestProgress(live.record, live.phase);
     });
-    connect(proxied, &ProxiedRequest::answering, this, [this, live] {
-        live->endWait();
-        live->phase = RequestPhase::Streaming;
-        emit requestProgress(live->record, live->phase);
+    connect(proxied, &ProxiedRequest::answering, this, [this, f] {
+        f->live.endWait();
+        f->live.phase = RequestPhase::Streaming;
+        emit requestProgress(f->live.record, f->live.phase);
     });
-    connect(proxied, &ProxiedRequest::tokensSoFar, this, [this, live](qint64 tokens) {
-        live->record.streamedTokens = tokens;
-        emit requestProgress(live->record, live->phase);
+    connect(proxied, &ProxiedRequest::tokensSoFar, this, [this, f](qint64 tokens) {
+        f->live.record.streamedTokens = tokens;
+        emit requestProgress(f->live.record, f->live.phase);
     });
-    connect(proxied, &ProxiedRequest::done, this, [this, live, w](const ProxiedRequest::Outcome &outcome) {
+    connect(proxied, &ProxiedRequest::done, this, [this, f, w](const ProxiedRequest::Outcome &outcome) {
         --m_inFlight;
-        live->done = true;
-        live->endWait();
-        RequestRecord record = live->record;
+        m_replicas->finished(f->counted);
+        f->live.done = true;
+        f->live.endWait();
+        RequestRecord record = f->live.record;
         record.relayError = outcome.relayError;
         record.streamedTokens = outcome.tokens;
         record.promptTokens = outcome.promptTokens;
         record.tokensPerSecond = outcome.tokensPerSecond;
         if (outcome.status)
             record.status = outcome.status;
+        if (outcome.status >= 200 && outcome.status < 300 && outcome.relayError.isEmpty())
+            m_replicas->served(f->conversation, f->route.host);
         finishRecord(record, w);
     });
-    emit requestStarted(record);
-    if (!controller) {
+    emit requestStarted(f->live.record);
+    if (!m_controllers.value(f->route.host)) {
         proxied->start();
         return;
     }
-    if (path == "/models/load"_L1 && engine != host->engine)
-        m_catalog->markLoading(route.host, route.key);   // loading from now on, through the switch
-    if (path == "/models/load"_L1 && m_catalog->isExplicitModel(route.host, engine, route.key))
-        proxied->setLocalAnswer(200, R"({"success":true})");   // not a router: the switch is the load
+    admit(p, f, request, field);
+    if (p)
+        p->waiting();
+}
+
+void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwarding> &f,
+                  const IncomingRequest &request, const JsonModelField &field)
+{
+    HostController *controller = m_controllers.value(f->route.host);
+    if (!controller) {
+        p->begin();
+        return;
+    }
+    const QString &path = request.path;
+    const Catalog::HostState *host = m_catalog->host(f->route.host);
+    if (path == "/models/load"_L1 && host && f->engine != host->engine)
+        m_catalog->markLoading(f->route.host, f->route.key);   // loading from now on, through the switch
+    if (path == "/models/load"_L1 && m_catalog->isExplicitModel(f->route.host, f->engine, f->route.key))
+        p->setLocalAnswer(200, R"({"success":true})");   // not a router: the switch is the load
     // The host decides when this may go upstream: at once, after a drain and switch, or never
     // (423 leased, 424 switch failed). The request holds its place on the host from now on and
     // gives it back when it concludes, even if that happens inside its own admission. Meanwhile
     // the early-200 clock runs; it starts after the request, which sends at once when the host
     // is serving.
-    proxied->holdTicket(controller->newTicket());
-    QPointer<ProxiedRequest> p(proxied);
+    p->holdTicket(controller->newTicket());
     controller->request(
-        proxied->ticket(), {engine, route.alias, record.clientAddress, record.userAgent},
-        [p, live] {
-            live->admitted = true;
+        p->ticket(), {f->engine, f->route.alias, f->live.record.clientAddress, f->live.record.userAgent},
+        [p, f] {
+            f->live.admitted = true;
             if (p)
                 p->begin();
         },
-        [p](int status, const QString &message) {
-            if (p)
-                p->refuse({status, message, {}});   // worded by the catalogue (ClientReplyWording)
+        [this, p, f, request, field](int status, const QString &message) {
+            if (!p)
+                return;
+            // A replica that cannot serve (leased, its switch failed): the next one, if any.
+            if (failOver(f->route, message)) {
+                retarget(p, f, request, field);
+                return;
+            }
+            p->refuse({status, message, {}});   // worded by the catalogue (ClientReplyWording)
         });
-    if (!live->admitted && !live->done) {
+    if (!f->live.admitted && !f->live.done) {
         // Not admitted at once: it waits for the host, from its arrival on.
-        live->wait(hostWaitReason(controller, engine), live->record.startedSteady);
-        emit requestProgress(live->record, live->phase);
+        f->live.wait(hostWaitReason(controller, f->engine), f->live.record.startedSteady);
+        emit requestProgress(f->live.record, f->live.phase);
     }
-    if (p)
-        p->waiting();
+}
+
+void Relay::markUnreachable(const QString &host, const QString &why)
+{
+    m_catalog->markUnreachable(host, why);
+    if (HostController *c = m_controllers.value(host))
+        c->engineUnreachable();
+}
+
+bool Relay::failOver(ModelRoute &route, const QString &why)
+{
+    if (route.replicas.size() < 2)
+        return false;
+    const ModelRoute::Target from = route.replicas.takeFirst();
+    route.pick(route.replicas.first());
+    // "host 3090: failover of coder to a9-flint-40b: <why>", in the journal and on the timeline.
+    HistoryEvent e;
+    e.kind = HistoryEvent::Kind::Failover;
+    e.at = QDateTime::currentDateTime();
+    e.host = from.host;
+    e.model = route.requested;
+    e.detail = u"to %1: %2"_s.arg(route.alias, why);
+    emit historyEvent(e);
+    return true;
+}
+
+void Relay::retarget(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwarding> &f,
+                     const IncomingRequest &request, const JsonModelField &field)
+{
+    f->engine = m_catalog->engineFor(f->route.host, f->route.key);
+    while (f->engine.isEmpty()) {
+        // This replica's host does not know the model (yet): the next one.
+        if (!failOver(f->route, u"no engine of host %1 lists %2"_s.arg(f->route.host, f->route.key))) {
+            p->refuse(ClientReplies::unknownModel(f->live.record.model, m_catalog->aliases()));
+            return;
+        }
+        f->engine = m_catalog->engineFor(f->route.host, f->route.key);
+    }
+    m_replicas->finished(f->counted);
+    f->counted = {f->route.host, f->route.key};
+    m_replicas->started(f->counted);
+    f->live.record.host = f->route.host;
+    f->live.record.engine = f->engine;
+    p->retarget(upstreamRequest(request, f->route, f->engine, field));
+    admit(p, f, request, field);
 }
 
 WaitReason Relay::hostWaitReason(const HostController *controller, const QString &engine) const
@@ -483,6 +580,7 @@ void Relay::setHostControllers(const QList<HostController *> &controllers)
     m_controllers.clear();
     for (HostController *c : controllers)
         m_controllers.insert(c->host(), c);
+    m_replicas->setHostControllers(m_controllers);
 }
 
 void Relay::subscribe(ResponseWriter *writer, RequestRecord record)

@@ -8,6 +8,9 @@
 #include "relay/jsonmodelfield.h"
 #include "relay/modelresolver.h"
 #include "relay/proxiedrequest.h"
+#include "store/historyevent.h"
+
+#include <memory>
 
 #include <QHash>
 #include <QObject>
@@ -17,6 +20,7 @@ namespace switchyard {
 
 class Catalog;
 class HostController;
+class ReplicaRouter;
 class ResponseWriter;
 class UpstreamPool;
 struct ClientReply;
@@ -55,18 +59,55 @@ Q_SIGNALS:
     // while it waits the reason and since when). Streams report their token count a few times a
     // second at most. requestFinished() carries the same liveId and ends it.
     void requestProgress(const switchyard::RequestRecord &record, switchyard::RequestPhase phase);
+    // The relay's own events: a request of a replicated alias failed over to the next replica.
+    void historyEvent(const switchyard::HistoryEvent &event);
 
 private:
+    // A request's record as it goes, shared by the callbacks that move it along.
+    struct LiveRecord
+    {
+        RequestRecord record;
+        RequestPhase phase = RequestPhase::Arrived;
+        bool admitted = false;   // by its host
+        bool done = false;
+
+        void endWait();   // ends the wait in progress, if any: its time counts to the record's
+        void wait(const WaitReason &reason, std::chrono::steady_clock::time_point since);
+    };
+    // One request on its way upstream; failover moves it to another replica.
+    struct Forwarding
+    {
+        ModelRoute route;
+        LiveRecord live;
+        QString engine;
+        quint64 conversation = 0;
+        ModelRoute::Target counted;   // whose in-flight count it adds to
+    };
     void refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
                 const ClientReply &reply);
     void replyJson(ResponseWriter *writer, RequestRecord record, int status, const QByteArray &body,
                    HeaderList headers = {});
     // The body goes upstream as the client sent it, with the model's value (field, when found)
     // replaced by the engine's key.
-    void forward(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
-                 const ModelRoute &route, const QString &engine, const JsonModelField &field,
-                 const QByteArray &target, const ProxiedRequest::Waiting &waiting);
+    void forward(const IncomingRequest &request, ResponseWriter *writer, const std::shared_ptr<Forwarding> &f,
+                 const JsonModelField &field, const ProxiedRequest::Waiting &waiting);
+    UpstreamExchange::Request upstreamRequest(const IncomingRequest &request, const ModelRoute &route,
+                                              const QString &engine, const JsonModelField &field) const;
+    static QByteArray upstreamTarget(const IncomingRequest &request, const QString &key);
+    // The host's controller decides when it goes upstream (or refuses it).
+    void admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwarding> &f,
+               const IncomingRequest &request, const JsonModelField &field);
     void handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record);
+    void dispatch(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
+                  const ModelRoute &route, const JsonModelField &field);
+    // The engine did not answer: the host reads down, and its controller asks what runs.
+    void markUnreachable(const QString &host, const QString &why);
+    // Moves route to its next replica, with a journal line and a history event; false when it
+    // has none left.
+    bool failOver(ModelRoute &route, const QString &why);
+    // Sends the request to f's (new) replica.
+    void retarget(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwarding> &f,
+                  const IncomingRequest &request, const JsonModelField &field);
     void routeToEngine(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
                        const ModelRoute &route, const JsonModelField &field);
     void finishRecord(RequestRecord record, ResponseWriter *writer);
@@ -78,6 +119,7 @@ private:
     UpstreamPool *m_pool;
     ModelResolver m_resolver;
     AccessPolicy m_access;
+    ReplicaRouter *m_replicas;
     int m_inFlight = 0;
     QList<QPointer<ResponseWriter>> m_subscribers;
     QHash<QString, HostController *> m_controllers;

@@ -13,6 +13,7 @@ namespace {
 constexpr std::array<QLatin1StringView, HistoryEvent::KindCount> KindNames = {
     "switch_start"_L1, "switch_end"_L1, "switch_failed"_L1, "load"_L1, "unload"_L1,
     "lease_taken"_L1, "lease_released"_L1, "host_up"_L1, "host_down"_L1,
+    "failover"_L1,
 };
 
 // " after 2s": the journal shows switch and load times to the second, as the seed's relay did.
@@ -80,6 +81,9 @@ QString HistoryEvent::toString() const
                           detail);
     case Kind::HostDown:
         return withDetail(prefix + u"down"_s, detail);
+    case Kind::Failover:
+        return prefix + u"failover of "_s + (model.isEmpty() ? u"?"_s : model)
+                + (detail.isEmpty() ? QString() : u" "_s + detail);
     }
     return prefix + detail;
 }

@@ -24,6 +24,7 @@ struct HistoryEvent
         LeaseReleased,   // duration: how long the lease lasted, when known
         HostUp,
         HostDown,        // detail: why
+        Failover,        // host: the replica given up; model: the alias asked for; detail: "to <alias>: why"
     };
 
     qint64 id = 0;                                      // assigned by the store
@@ -45,7 +46,7 @@ struct HistoryEvent
     // Stable names for the store and for scripts: "switch_start", "switch_end", ...
     static QString kindName(Kind kind);
     static std::optional<Kind> kindFromName(QStringView name);
-    static constexpr int KindCount = int(Kind::HostDown) + 1;
+    static constexpr int KindCount = int(Kind::Failover) + 1;
 };
 
 } // namespace switchyard

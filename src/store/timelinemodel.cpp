@@ -151,6 +151,7 @@ QString TimelineModel::kindTitle(HistoryEvent::Kind kind)
     case HistoryEvent::Kind::LeaseReleased: return tr("lease released");
     case HistoryEvent::Kind::HostUp: return tr("host up");
     case HistoryEvent::Kind::HostDown: return tr("host down");
+    case HistoryEvent::Kind::Failover: return tr("failover");
     }
     return {};
 }

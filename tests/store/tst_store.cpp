@@ -288,6 +288,9 @@ void TestStore::eventText_data()
                                << u"connection refused"_s << u"host 3090: down: connection refused"_s;
     QTest::newRow("host up") << int(K::HostUp) << u"fork"_s << QString() << qint64(-1) << QString()
                              << u"host 3090: up, engine fork"_s;
+    QTest::newRow("failover") << int(K::Failover) << QString() << u"coder"_s << qint64(-1)
+                              << u"to a9-flint-40b: Connection refused"_s
+                              << u"host 3090: failover of coder to a9-flint-40b: Connection refused"_s;
 }
 
 void TestStore::eventText()
@@ -318,7 +321,7 @@ void TestStore::eventKindNames()
     }
     QCOMPARE(names, (QStringList{u"switch_start"_s, u"switch_end"_s, u"switch_failed"_s, u"load"_s,
                                  u"unload"_s, u"lease_taken"_s, u"lease_released"_s, u"host_up"_s,
-                                 u"host_down"_s}));
+                                 u"host_down"_s, u"failover"_s}));
     QVERIFY(!HistoryEvent::kindFromName(u"bogus"_s));
 }
 

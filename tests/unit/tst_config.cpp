@@ -48,6 +48,7 @@ private slots:
     void accessConfig();
     void checkConfigAgentFile();
     void warnings();
+    void replicatedAliases();
     void errorToString_data();
     void errorToString();
     void fromFlags_data();
@@ -368,6 +369,19 @@ void TestConfig::brokenConfig_data()
            u"not a pattern"_s);
     topRow("alias pattern with space", "  \"aliases\": {\n    \"claude *\": \"box-flint\"\n  }", u"aliases.claude *"_s, 4,
            u"must not be empty or contain spaces"_s);
+    // Replicated aliases: several targets, each checked where it is written.
+    topRow("replicas empty", "  \"aliases\": {\n    \"coder\": []\n  }", u"aliases.coder"_s, 4,
+           u"must not be empty"_s);
+    topRow("replica not a string", "  \"aliases\": {\n    \"coder\": [\"box-flint\",\n              7]\n  }",
+           u"aliases.coder[1]"_s, 5, u"expected a string, got a number"_s);
+    topRow("replica host unknown", "  \"aliases\": {\n    \"coder\": [\"box-flint\",\n              \"a9-flint\"]\n  }",
+           u"aliases.coder[1]"_s, 5, u"target \"a9-flint\" is not a model of a configured host"_s);
+    topRow("replica listed twice", "  \"aliases\": {\n    \"coder\": [\"box-flint\",\n              \"box-flint\"]\n  }",
+           u"aliases.coder[1]"_s, 5, u"\"box-flint\" is listed twice"_s);
+    topRow("replica pattern", "  \"aliases\": {\n    \"coder\": [\"box-*\"]\n  }", u"aliases.coder[0]"_s, 4,
+           u"not a pattern"_s);
+    topRow("replicas object", "  \"aliases\": {\n    \"coder\": {\"box\": \"flint\"}\n  }", u"aliases.coder"_s, 4,
+           u"expected a string, got an object"_s);
     topRow("alias pattern empty", "  \"aliases\": {\n    \"\": \"box-flint\"\n  }", u"aliases.\"\""_s, 4,
            u"must not be empty"_s);
 
@@ -646,6 +660,40 @@ void TestConfig::warnings()
     QVERIFY(result.warnings.at(3).message.contains(u"300 s"_s));
     // The first engine still lists the model; the second keeps its own copy.
     QCOMPARE(result.config->hosts.first().engines.at(1).models, (QStringList{u"other"_s, u"flint-40b"_s}));
+}
+
+void TestConfig::replicatedAliases()
+{
+    const QByteArray json = R"({
+  "hosts": {
+    "3090": { "engines": { "main": { "url": "http://a:1" } } },
+    "a9": { "engines": { "main": { "url": "http://b:1" } } }
+  },
+  "aliases": {
+    "coder": ["3090-flint-40b", "a9-flint-40b"],
+    "mixed": ["3090-flint-40b",
+              "a9-qwen-7b"],
+    "one": ["a9-flint-40b"],
+    "claude-*": "3090-flint-40b"
+  }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    const QList<AliasRule> &a = result.config->aliases;
+    QCOMPARE(a.size(), 4);
+    QCOMPARE(a.at(0).pattern, u"coder"_s);
+    QCOMPARE(a.at(0).target, u"3090-flint-40b"_s);
+    QCOMPARE(a.at(0).targets, (QStringList{u"3090-flint-40b"_s, u"a9-flint-40b"_s}));
+    QVERIFY(a.at(0).isReplicated());
+    QVERIFY(!a.at(2).isReplicated());   // one target: a plain alias written as a list
+    QCOMPARE(a.at(3).targets, QStringList{u"3090-flint-40b"_s});   // the single-string form
+    QVERIFY(!a.at(3).isReplicated());
+    // Replicas that serve different models: legal, but said where.
+    QCOMPARE(result.warnings.size(), 1);
+    QCOMPARE(result.warnings.first().fieldPath, u"aliases.mixed"_s);
+    QCOMPARE(result.warnings.first().line, 8);
+    QVERIFY2(result.warnings.first().message.contains(u"the replicas serve different models (3090-flint-40b, a9-qwen-7b)"_s),
+             qPrintable(result.warnings.first().message));
 }
 
 void TestConfig::errorToString_data()

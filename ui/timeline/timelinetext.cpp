@@ -54,8 +54,9 @@ QString TimelineText::spanTooltip(const TimelineContent::Span &s, const QString 
 
 QString TimelineText::markerTooltip(const HistoryEvent &e, qint64 nowMs)
 {
-    QString text = e.kind == HistoryEvent::Kind::Load ? tr("<b>%1</b> loaded").arg(e.model.toHtmlEscaped())
-                                                      : tr("<b>%1</b> unloaded").arg(e.model.toHtmlEscaped());
+    QString text = e.kind == HistoryEvent::Kind::Load       ? tr("<b>%1</b> loaded").arg(e.model.toHtmlEscaped())
+                 : e.kind == HistoryEvent::Kind::Failover ? tr("<b>%1</b> failed over").arg(e.model.toHtmlEscaped())
+                                                          : tr("<b>%1</b> unloaded").arg(e.model.toHtmlEscaped());
     text += u"<br>"_s + UiFormat::timeOfDay(e.at, dateAt(nowMs));
     if (e.duration)
         text += u"<br>"_s + tr("took %1").arg(UiFormat::duration(*e.duration));

@@ -403,6 +403,9 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
         if (e.kind == HistoryEvent::Kind::Load) {
             p.setPen(QPen(palette().color(QPalette::Base), 1));
             p.setBrush(e.detail.isEmpty() ? StatusPalette::good() : StatusPalette::bad());
+        } else if (e.kind == HistoryEvent::Kind::Failover) {
+            p.setPen(QPen(palette().color(QPalette::Base), 1));
+            p.setBrush(StatusPalette::bad());
         } else {
             p.setPen(QPen(StatusPalette::idle(), 1.5));
             p.setBrush(palette().base());
