@@ -70,6 +70,7 @@ private Q_SLOTS:
     void pipelinedRequestsAnswerInOrder();
     void clientCutCancelsUpstreamQuickly();
     void unknownAliasIs404();
+    void codexGetsItsRefusalsAs400();
     void upstreamRefusingIs424AndMarksTheHostDown();
     void aBoxThatCameBackServesTheNextRequest();
     void http10ClosesAfterResponse();
@@ -286,6 +287,47 @@ void TestRelay::unknownAliasIs404()
     QCOMPARE(client.responses().at(1).status, 404);
     QCOMPARE(anthropic.value("type"_L1).toString(), u"error"_s);
     QCOMPARE(anthropic.value("error"_L1).toObject().value("type"_L1).toString(), u"not_found_error"_s);
+}
+
+// Codex sends a request again after any refusal but a 400 (docs/CLIENTS.md): on /v1/responses
+// with its User-Agent, a 404 or 424 goes out as a 400 whose body names the real status; anyone
+// else, or Codex elsewhere, gets the status itself.
+void TestRelay::codexGetsItsRefusalsAs400()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions(), [](Config &c) {
+        HostConfig down = c.hosts.first();
+        down.name = u"h2"_s;
+        down.engines.first().url = QUrl(u"http://127.0.0.1:1"_s);   // nothing listens there
+        c.hosts.append(down);
+    }));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.relay->catalog()->host(u"h2"_s)->lastError.isEmpty(), 5000);
+    const QByteArray codex = "User-Agent: codex_exec/0.169.0 (Debian 12.0.0; x86_64) xterm (codex_exec; 0.169.0)\r\n";
+    const QByteArray sdk = "User-Agent: OpenAI/JS 6.49.0\r\n";
+    const struct
+    {
+        QByteArray request;
+        int status;
+        int code;
+    } cases[] = {
+        {RawHttpClient::post("/v1/responses", R"({"model":"h1-nope","input":"hi"})", codex), 400, 404},
+        {RawHttpClient::post("/v1/responses", R"({"model":"h2-alpha","input":"hi"})", codex), 400, 424},
+        {RawHttpClient::post("/v1/responses", R"({"model":"h1-nope","input":"hi"})", sdk), 404, 404},
+        {RawHttpClient::post("/v1/chat/completions", chatBody("h1-nope", 1), codex), 404, 404},
+    };
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    for (const auto &c : cases)
+        client.send(c.request);
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), int(std::size(cases)), 5000);
+    for (size_t i = 0; i < std::size(cases); ++i) {
+        const auto &r = client.responses().at(int(i));
+        QCOMPARE(r.status, cases[i].status);
+        QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
+        const QJsonObject error = QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject();
+        QCOMPARE(error.value("code"_L1).toInt(), cases[i].code);
+        QVERIFY(!error.value("message"_L1).toString().isEmpty());
+    }
 }
 
 void TestRelay::upstreamRefusingIs424AndMarksTheHostDown()

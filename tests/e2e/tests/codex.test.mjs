@@ -36,6 +36,11 @@ test('codex exec with the exported config.toml completes a turn and knows the co
   assert.equal(seen[0].json.model, 'flint-40b');
   const logged = await relay.waitForPosts(1, (e) => e.model === 'h1-flint-40b');
   assert.match(logged[0].line, /POST \/v1\/responses .*status=200/);
+  // The relay counted the answer's tokens from response.completed (the history and /metrics).
+  const metrics = await (await fetch(`${relay.url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+  const streamed = metrics.split('\n').filter((l) => l.startsWith('switchyard_streamed_tokens_total{') && l.includes('"h1-flint-40b"'));
+  assert.equal(streamed.length, 1, metrics);
+  assert.equal(Number(streamed[0].split(' ').pop()), 8, streamed[0]);
 });
 
 // With the exported config, and with Codex's own retry settings (five repeats of anything but a
