@@ -114,7 +114,6 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
 {
     RequestRecord record = recordFor(request);
     record.liveId = nextLiveId();
-    emit requestProgress(record, RequestPhase::Arrived);
 
     const QString &path = request.path;
     const QByteArray &method = request.method;
@@ -142,6 +141,7 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
         }
         QPointer<ResponseWriter> w(writer);
         connect(writer, &ResponseWriter::finished, this, [this, record, w] { finishRecord(record, w); });
+        emit requestProgress(record, RequestPhase::Arrived);   // a lease or a switch may take a while
         m_admin->handleRequest(request, writer);
         return;
     }
@@ -184,6 +184,9 @@ QByteArray Relay::refusalBody(int status, const QByteArray &path, const QString 
 
 void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record)
 {
+    // The relay's own quick answers above end in the turn they came in: only what may take a
+    // while is reported on arrival.
+    emit requestProgress(record, RequestPhase::Arrived);
     QString model;
     JsonModelField field;
     const bool fromBody = !request.body.isEmpty();

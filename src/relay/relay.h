@@ -57,7 +57,8 @@ Q_SIGNALS:
     void requestFinished(const switchyard::RequestRecord &record);
     // A request from its arrival to its end, for live views: the record so far (its liveId, and
     // while it waits the reason and since when). Streams report their token count a few times a
-    // second at most. requestFinished() carries the same liveId and ends it.
+    // second at most. requestFinished() carries the same liveId and ends it. The relay's own
+    // quick answers (/health, /v1/models, CORS) have no progress, only their finished record.
     void requestProgress(const switchyard::RequestRecord &record, switchyard::RequestPhase phase);
     // The relay's own events: a request of a replicated alias failed over to the next replica.
     void historyEvent(const switchyard::HistoryEvent &event);

@@ -42,18 +42,19 @@ void RequestLogModel::append(const RequestRecord &record)
     if (record.liveId != 0 && m_live.remove(record.liveId)) {
         if (m_live.isEmpty())
             m_tickTimer.stop();
-        // Its finished record takes the live row's place.
-        const int row = liveRow(record.liveId);
-        if (row >= 0) {
-            m_rows[size_t(row)] = record;
-            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
-            return;
-        }
+        // Its finished record takes the live row's place (one not inserted yet is among the
+        // few pending ones: looked at first).
         for (RequestRecord &pending : m_pending) {
             if (pending.liveId == record.liveId) {
                 pending = record;
                 return;
             }
+        }
+        const int row = liveRow(record.liveId);
+        if (row >= 0) {
+            m_rows[size_t(row)] = record;
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            return;
         }
     }
     m_pending.append(record);
@@ -70,17 +71,20 @@ void RequestLogModel::updateLive(const RequestRecord &record, RequestPhase phase
     if (!m_tickTimer.isActive())
         m_tickTimer.start();
     if (known) {
-        const int row = liveRow(record.liveId);
-        if (row >= 0) {
-            m_rows[size_t(row)] = record;
-            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
-            return;
-        }
         for (RequestRecord &pending : m_pending) {
             if (pending.liveId == record.liveId) {
                 pending = record;
                 return;
             }
+        }
+        const int row = liveRow(record.liveId);
+        if (row >= 0) {
+            m_rows[size_t(row)] = record;
+            // What progress changes (the model and host are known before the row is shown; the
+            // time, method and path never change): a view sorted by time does not sort again
+            // for every token report.
+            emit dataChanged(index(row, AliasColumn), index(row, TokensPerSecondColumn));
+            return;
         }
     }
     m_pending.append(record);
