@@ -26,6 +26,18 @@ struct EngineConfig
     std::chrono::milliseconds stopTimeout{std::chrono::seconds(10)};
 };
 
+// "prompt_cache" of a host: llama-server's slot saves (KV caches) kept across a switch
+// (docs/HOSTS.md). Off when dir is empty.
+struct PromptCacheConfig
+{
+    QString dir;                // the engines' --slot-save-path, on the GPU box
+    qint64 maxBytes = qint64(10) * 1024 * 1024 * 1024;   // max_size_mb: oldest saves dropped first
+    // save_budget_s: a switch waits at most this long for saves; one that would not fit is skipped.
+    std::chrono::milliseconds saveBudget{std::chrono::seconds(10)};
+
+    bool enabled() const { return !dir.isEmpty(); }
+};
+
 // One GPU box. One engine runs on it at a time.
 struct HostConfig
 {
@@ -35,6 +47,7 @@ struct HostConfig
     QString token;                                // driver "agent": sent as "Authorization: Bearer"
     QString apiKey;                               // sent to its engines as "Authorization: Bearer" (llama-server --api-key)
     QList<EngineConfig> engines;                  // in file order; the first is the default
+    PromptCacheConfig promptCache;
 };
 
 // "claude-*" -> "3090-flint-40b": a glob pattern and the alias it resolves to.

@@ -30,6 +30,7 @@ public:
 private:
     void readHost(const JsonNode &node, const QString &path, Config &config);
     void readApiKey(const JsonNode &node, const QString &path, HostConfig &host);
+    void readPromptCache(const JsonNode &node, const QString &path, HostConfig &host);
     void readEngines(const JsonNode &engines, const QString &enginesPath, const QString &driver, HostConfig &host);
     // driver is empty when the host's driver is itself in error: driver checks are then skipped.
     EngineConfig readEngine(const JsonNode &node, const QString &path, const QString &driver);

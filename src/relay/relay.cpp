@@ -334,8 +334,11 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     // is serving.
     proxied->holdTicket(controller->newTicket());
     QPointer<ProxiedRequest> p(proxied);
+    // A saved prompt cache is restored before a request that uses the model, not before a load
+    // or unload (a restore through the router loads the model, and the load would then fail).
+    const QString cacheKey = path.startsWith("/models"_L1) ? QString() : route.key;
     controller->request(
-        proxied->ticket(), {engine, route.alias, record.clientAddress, record.userAgent},
+        proxied->ticket(), {engine, route.alias, record.clientAddress, record.userAgent, cacheKey},
         [p] {
             if (p)
                 p->begin();

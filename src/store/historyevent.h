@@ -24,6 +24,8 @@ struct HistoryEvent
         LeaseReleased,   // duration: how long the lease lasted, when known
         HostUp,
         HostDown,        // detail: why
+        CacheSave,       // a slot's prompt cache saved before its engine stopped; detail: slot, tokens, size (or why not)
+        CacheRestore,    // a saved prompt cache restored before a request; detail: slot, tokens, size (or why not)
     };
 
     qint64 id = 0;                                      // assigned by the store
@@ -45,7 +47,7 @@ struct HistoryEvent
     // Stable names for the store and for scripts: "switch_start", "switch_end", ...
     static QString kindName(Kind kind);
     static std::optional<Kind> kindFromName(QStringView name);
-    static constexpr int KindCount = int(Kind::HostDown) + 1;
+    static constexpr int KindCount = int(Kind::CacheRestore) + 1;
 };
 
 } // namespace switchyard

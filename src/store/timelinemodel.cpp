@@ -151,6 +151,8 @@ QString TimelineModel::kindTitle(HistoryEvent::Kind kind)
     case HistoryEvent::Kind::LeaseReleased: return tr("lease released");
     case HistoryEvent::Kind::HostUp: return tr("host up");
     case HistoryEvent::Kind::HostDown: return tr("host down");
+    case HistoryEvent::Kind::CacheSave: return tr("prompt cache saved");
+    case HistoryEvent::Kind::CacheRestore: return tr("prompt cache restored");
     }
     return {};
 }
