@@ -188,7 +188,7 @@ Befehle:
     <message>
         <location filename="../src/config/accessconfigreader.cpp" line="-73"/>
         <location filename="../src/config/engineurl.cpp" line="+8"/>
-        <location filename="../src/config/hostconfigreader.cpp" line="+201"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+253"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
@@ -299,7 +299,7 @@ Befehle:
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-152"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-201"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
@@ -325,12 +325,17 @@ Befehle:
         <translation>wird nur mit dem Treiber &quot;agent&quot; verwendet</translation>
     </message>
     <message>
+        <location line="+7"/>
+        <source>not used with driver &quot;static&quot;: its engines are never stopped</source>
+        <translation>nicht mit Treiber &quot;static&quot; verwendet: seine Engines werden nie gestoppt</translation>
+    </message>
+    <message>
         <location filename="../src/config/confignames.cpp" line="+6"/>
         <source>invalid engine name &quot;%1&quot;: use only letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="+42"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+84"/>
         <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
         <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
     </message>
@@ -450,7 +455,7 @@ Befehle:
         <translation>das Programm darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-69"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-114"/>
         <source>must not be empty (leave the field out for no key)</source>
         <translation>darf nicht leer sein (das Feld weglassen für keinen Schlüssel)</translation>
     </message>
@@ -460,7 +465,17 @@ Befehle:
         <translation>der Schlüssel</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+20"/>
+        <source>must be between 1 and 1000000000</source>
+        <translation>muss zwischen 1 und 1000000000 liegen</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1 &quot;%2&quot; is not prompt_cache.dir &quot;%3&quot; (leave it out: the relay adds it)</source>
+        <translation>%1 &quot;%2&quot; ist nicht prompt_cache.dir &quot;%3&quot; (weglassen: das Relay fügt es hinzu)</translation>
+    </message>
+    <message>
+        <location line="+87"/>
         <source>only used with drivers &quot;local&quot; and &quot;agent&quot;</source>
         <translation>wird nur mit den Treibern &quot;local&quot; und &quot;agent&quot; verwendet</translation>
     </message>
@@ -669,9 +684,19 @@ Befehle:
         <translation>jemandem</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>&lt;b&gt;%1&lt;/b&gt; loaded</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; geladen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>prompt cache of &lt;b&gt;%1&lt;/b&gt; saved (engine %2)</source>
+        <translation>Prompt-Cache von &lt;b&gt;%1&lt;/b&gt; gespeichert (Engine %2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>prompt cache of &lt;b&gt;%1&lt;/b&gt; restored (engine %2)</source>
+        <translation>Prompt-Cache von &lt;b&gt;%1&lt;/b&gt; wiederhergestellt (Engine %2)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -679,7 +704,7 @@ Befehle:
         <translation>&lt;b&gt;%1&lt;/b&gt; entladen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>took %1</source>
         <translation>dauerte %1</translation>
     </message>
@@ -2447,7 +2472,7 @@ Beispiele:
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+126"/>
+        <location filename="../src/app/relayservice.cpp" line="+137"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>
@@ -2974,6 +2999,16 @@ Beispiele:
         <location line="+1"/>
         <source>host down</source>
         <translation>Host nicht erreichbar</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>prompt cache saved</source>
+        <translation>Prompt-Cache gespeichert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>prompt cache restored</source>
+        <translation>Prompt-Cache wiederhergestellt</translation>
     </message>
     <message>
         <location line="+76"/>

@@ -68,6 +68,7 @@ HostController::~HostController()
     // Tickets still held (by waiters' callbacks among others) must not call back into a host
     // that is half gone.
     m_destroying = true;
+    delete std::exchange(m_promptCaches, nullptr);   // its saves and restores call back no more
     m_tickets.clear();
 }
 

@@ -153,7 +153,11 @@ void PromptCacheKeeper::call(const QString &engine, const QByteArray &method, co
     auto *exchange = new UpstreamExchange(m_pool, request, this);
     auto *timer = new QTimer(exchange);
     auto reply = std::make_shared<Reply>();
-    auto finish = [exchange, reply, done](const QString &error) {
+    auto over = std::make_shared<bool>(false);
+    auto finish = [exchange, timer, reply, over, done](const QString &error) {
+        if (std::exchange(*over, true))
+            return;   // answered, failed or timed out already: done() runs once
+        timer->stop();
         exchange->disconnect();
         exchange->abort();
         exchange->deleteLater();

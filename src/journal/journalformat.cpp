@@ -388,6 +388,8 @@ QString requestLine(const RequestRecord &record)
     line += u" dur="_s + requestDuration(record.duration);
     line += u" from="_s + clientAddress(record.clientAddress);
     line += u" ua="_s + goQuote(record.userAgent);
+    if (record.restoredPromptTokens > 0)
+        line += u" cache=restored:"_s + QString::number(record.restoredPromptTokens);
     if (!record.relayError.isEmpty())
         line += u" err="_s + goQuote(record.relayError);
     return line;

@@ -28,6 +28,7 @@ struct RequestRecord
     QString clientAddress;               // IPv4 peers without the ::ffff: prefix
     QString userAgent;
     QString relayError;                  // the relay's own error, if it made one
+    qint64 restoredPromptTokens = 0;     // prompt tokens restored from a saved cache just before it went upstream
 };
 
 } // namespace switchyard

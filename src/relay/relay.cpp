@@ -309,8 +309,11 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     ++m_inFlight;
     QPointer<ResponseWriter> w(writer);
     HostController *controller = m_controllers.value(route.host);
-    connect(proxied, &ProxiedRequest::done, this, [this, record, w](const ProxiedRequest::Outcome &outcome) mutable {
+    // Set at admission when a saved prompt cache was restored just before (issue 19).
+    auto restored = std::make_shared<qint64>(0);
+    connect(proxied, &ProxiedRequest::done, this, [this, record, w, restored](const ProxiedRequest::Outcome &outcome) mutable {
         --m_inFlight;
+        record.restoredPromptTokens = *restored;
         record.relayError = outcome.relayError;
         record.streamedTokens = outcome.tokens;
         record.tokensPerSecond = outcome.tokensPerSecond;
@@ -339,9 +342,12 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, Requ
     const QString cacheKey = path.startsWith("/models"_L1) ? QString() : route.key;
     controller->request(
         proxied->ticket(), {engine, route.alias, record.clientAddress, record.userAgent, cacheKey},
-        [p] {
-            if (p)
-                p->begin();
+        [p, c = QPointer<HostController>(controller), restored] {
+            if (!p)
+                return;
+            if (c)
+                *restored = c->restoredTokens(p->ticket());
+            p->begin();
         },
         [p](int status, const QString &message) {
             if (p)

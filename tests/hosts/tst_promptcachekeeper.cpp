@@ -6,6 +6,9 @@
 #include "switchingfixture.h"
 
 #include "hosts/promptcachekeeper.h"
+#include "journal/journalformat.h"
+#include "journal/requestrecord.h"
+#include "relay/relay.h"
 #include "rawhttpclient.h"
 
 #include <QDir>
@@ -153,6 +156,24 @@ void TestPromptCacheKeeper::savedOnSwitchAwayRestoredBeforeTheNextRequest()
     QCOMPARE(QFileInfo(QDir(f.dir.path()).filePath(saved.at(0).filename)).size(), saved.at(0).bytes);
     QCOMPARE(saved.at(0).bytes, qint64(promptTokens + 4) * f.bytesPerToken);
 
+    // /admin/hosts lists the saved cache.
+    RawHttpClient admin(f.port());
+    QVERIFY(admin.connectToServer());
+    admin.send(RawHttpClient::get("/admin/hosts"));
+    QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 1, 5000);
+    const QJsonObject caches = QJsonDocument::fromJson(admin.responses().at(0).body).array().at(0).toObject()
+                                   .value("prompt_caches"_L1).toObject();
+    QCOMPARE(caches.value("dir"_L1).toString(), f.dir.path());
+    const QJsonObject listed = caches.value("saved"_L1).toArray().at(0).toObject();
+    QCOMPARE(listed.value("model"_L1).toString(), u"alpha"_s);
+    QCOMPARE(listed.value("engine"_L1).toString(), u"a"_s);
+    QCOMPARE(qint64(listed.value("bytes"_L1).toDouble()), saved.at(0).bytes);
+    QCOMPARE(qint64(caches.value("bytes"_L1).toDouble()), saved.at(0).bytes);
+
+    QList<RequestRecord> records;
+    QObject::connect(f.relay->relay(), &Relay::requestFinished, f.relay.get(),
+                     [&records](const RequestRecord &r) { records << r; });
+
     // Back on a: the restore goes first, and the next turn evaluates only its new part.
     f.engineA->clearReceived();
     const RawHttpClient::Response next = f.ask(conversation("h1-alpha", 4));
@@ -167,6 +188,11 @@ void TestPromptCacheKeeper::savedOnSwitchAwayRestoredBeforeTheNextRequest()
     QVERIFY2(timings.value("cache_n"_L1).toInt() >= promptTokens - 10, qPrintable(QString::fromUtf8(next.body)));
     QCOMPARE(timings.value("prompt_n"_L1).toInt(), 2 + 50 + 10);   // the new reply and turn, the template
     QCOMPARE(f.relay->hostController(u"h1"_s)->bookkeepingError(), QString());
+    // The request's record and journal line say it went out on a restored cache.
+    QTRY_COMPARE_WITH_TIMEOUT(records.size(), 1, 3000);
+    QCOMPARE(records.at(0).restoredPromptTokens, qint64(promptTokens + 4));
+    QVERIFY2(JournalFormat::requestLine(records.at(0)).contains(u" cache=restored:%1"_s.arg(promptTokens + 4)),
+             qPrintable(JournalFormat::requestLine(records.at(0))));
 
     // A second request of the same model restores nothing more.
     QCOMPARE(f.ask(conversation("h1-alpha", 5)).status, 200);
