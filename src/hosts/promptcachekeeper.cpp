@@ -256,8 +256,9 @@ void PromptCacheKeeper::nextSave(const std::shared_ptr<SaveRun> &run)
     const QString what = u"slot %1, %2 tokens"_s.arg(job.slot).arg(job.tokens);
     if (left <= 0ms || predicted > left) {
         publish(HistoryEvent::Kind::CacheSave, run->engine, job.model, std::nullopt,
-                u"%1 not saved: it would take ~%2, %3 of the %4 budget left"_s
-                    .arg(what, seconds(predicted), seconds(qMax(left, 0ms)), seconds(m_config.saveBudget)));
+                left <= 0ms ? u"%1 not saved: the %2 budget is used up"_s.arg(what, seconds(m_config.saveBudget))
+                            : u"%1 not saved: it would take ~%2, %3 of the %4 budget left"_s
+                                  .arg(what, seconds(predicted), seconds(left), seconds(m_config.saveBudget)));
         nextSave(run);
         return;
     }

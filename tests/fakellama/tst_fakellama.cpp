@@ -731,7 +731,7 @@ void tst_FakeLlama::slotApi()
     CONNECT_CLIENT(refused, refusing);
     refused->post("/slots/0?action=save", R"({"model":"tiny-llama-a","filename":"s.bin"})");
     QVERIFY(refused->waitForClose(kTimeout));
-    QCOMPARE(refused->response().status, 501);
+    QCOMPARE(refused->response().status(), 501);
     QCOMPARE(refused->response().body,
              QByteArray(R"({"error":{"code":501,"message":"This server does not support slots action. Start it with `--slot-save-path`","type":"not_supported_error"}})"));
 
@@ -752,15 +752,15 @@ void tst_FakeLlama::slotApi()
         client.waitForClose(kTimeout);
         return client.response();
     };
-    QCOMPARE(ask("POST", "/v1/chat/completions", chatBody(kA, 3, false)).status, 200);
-    const QJsonArray slots = QJsonDocument::fromJson(ask("GET", "/slots?model=tiny-llama-a").body).array();
-    QCOMPARE(slots.size(), 4);
-    QCOMPARE(slots.at(0).toObject().value(u"n_prompt_tokens"_s).toInt(), 12 + 3);
-    QVERIFY(!slots.at(1).toObject().contains(u"n_prompt_tokens"_s));
-    QCOMPARE(ask("GET", "/slots").status, 400);   // a router needs ?model=
+    QCOMPARE(ask("POST", "/v1/chat/completions", chatBody(kA, 3, false)).status(), 200);
+    const QJsonArray slotList = QJsonDocument::fromJson(ask("GET", "/slots?model=tiny-llama-a").body).array();
+    QCOMPARE(slotList.size(), 4);
+    QCOMPARE(slotList.at(0).toObject().value(u"n_prompt_tokens"_s).toInt(), 12 + 3);
+    QVERIFY(!slotList.at(1).toObject().contains(u"n_prompt_tokens"_s));
+    QCOMPARE(ask("GET", "/slots").status(), 400);   // a router needs ?model=
 
     const RawHttpClient::Response saved = ask("POST", "/slots/0?action=save", R"({"model":"tiny-llama-a","filename":"s.bin"})");
-    QCOMPARE(saved.status, 200);
+    QCOMPARE(saved.status(), 200);
     const QJsonObject save = jsonOf(saved.body);
     QCOMPARE(save.value(u"n_saved"_s).toInt(), 15);
     QCOMPARE(save.value(u"n_written"_s).toInt(), 1500);
@@ -770,11 +770,11 @@ void tst_FakeLlama::slotApi()
     server->close();   // the engine restarts: its slots are empty
     QVERIFY(server->listen(QHostAddress::LocalHost, server->port()) || server->listen());
     const RawHttpClient::Response missing = ask("POST", "/slots/0?action=restore", R"({"model":"tiny-llama-a","filename":"no.bin"})");
-    QCOMPARE(missing.status, 400);
+    QCOMPARE(missing.status(), 400);
     QCOMPARE(jsonOf(missing.body).value(u"error"_s).toObject().value(u"message"_s).toString(),
              u"Unable to restore slot: No available space in KV cache or invalid slot save file"_s);
     const RawHttpClient::Response restored = ask("POST", "/slots/0?action=restore", R"({"model":"tiny-llama-a","filename":"s.bin"})");
-    QCOMPARE(restored.status, 200);
+    QCOMPARE(restored.status(), 200);
     QCOMPARE(jsonOf(restored.body).value(u"n_restored"_s).toInt(), 15);
     QCOMPARE(jsonOf(restored.body).value(u"n_read"_s).toInt(), 1500);
     const QJsonObject timings = jsonOf(ask("POST", "/v1/chat/completions", chatBody(kA, 3, false)).body).value(u"timings"_s).toObject();
