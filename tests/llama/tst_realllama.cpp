@@ -1107,9 +1107,9 @@ void TestRealLlama::fakeAnswersTheSlotApiAsTheRealServer()
     qInfo("without --slot-save-path: %d %s", bare.status, bare.body.constData());
     QCOMPARE(bare.status, 501);
     // GET /slots: the fields the keeper reads.
-    const Reply slots = get(realPort, "/slots");
-    qInfo("GET /slots: %s", slots.body.left(600).constData());
-    const QJsonObject slot0 = QJsonDocument::fromJson(slots.body).array().at(0).toObject();
+    const Reply slotList = get(realPort, "/slots");
+    qInfo("GET /slots: %s", slotList.body.left(600).constData());
+    const QJsonObject slot0 = QJsonDocument::fromJson(slotList.body).array().at(0).toObject();
     QVERIFY(slot0.contains("n_prompt_tokens"_L1) && slot0.contains("is_processing"_L1) && slot0.contains("id"_L1));
     const QJsonObject fakeSlot0 = QJsonDocument::fromJson(get(fakePort, "/slots").body).array().at(0).toObject();
     QVERIFY(fakeSlot0.contains("n_prompt_tokens"_L1) && fakeSlot0.contains("is_processing"_L1));
@@ -1170,8 +1170,9 @@ void TestRealLlama::promptCacheSurvivesASwitch()
     });
     QVERIFY2(saved && restored, qPrintable(lines.join(u"\n"_s)));
     // The turn before was not evaluated again: only the new turn's tokens were.
-    QVERIFY2(timings.value("cache_n"_L1).toInt() >= firstPrompt - 4, qPrintable(QJsonDocument(timings).toJson()));
-    QVERIFY2(timings.value("prompt_n"_L1).toInt() < firstPrompt / 2, qPrintable(QJsonDocument(timings).toJson()));
+    const QByteArray shown = QJsonDocument(timings).toJson(QJsonDocument::Compact);
+    QVERIFY2(timings.value("cache_n"_L1).toInt() >= firstPrompt - 4, shown.constData());
+    QVERIFY2(timings.value("prompt_n"_L1).toInt() < firstPrompt / 2, shown.constData());
 }
 
 QTEST_GUILESS_MAIN(TestRealLlama)
