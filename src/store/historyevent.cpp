@@ -82,10 +82,10 @@ QString HistoryEvent::toString() const
     case Kind::HostDown:
         return withDetail(prefix + u"down"_s, detail);
     case Kind::CacheSave:
-        return withDetail(prefix + u"prompt cache of "_s + model + u" on engine "_s + eng + u" saved"_s + after(duration),
+        return withDetail(prefix + u"prompt cache of "_s + model + u" on engine "_s + eng + u": save"_s + after(duration),
                           detail);
     case Kind::CacheRestore:
-        return withDetail(prefix + u"prompt cache of "_s + model + u" on engine "_s + eng + u" restored"_s
+        return withDetail(prefix + u"prompt cache of "_s + model + u" on engine "_s + eng + u": restore"_s
                                   + after(duration),
                           detail);
     }
