@@ -258,7 +258,7 @@ Befehle:
         <location line="+68"/>
         <location line="+69"/>
         <location filename="../src/config/engineurl.cpp" line="+8"/>
-        <location filename="../src/config/hostconfigreader.cpp" line="+245"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+298"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
@@ -369,7 +369,7 @@ Befehle:
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-193"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-242"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
@@ -405,7 +405,7 @@ Befehle:
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="+79"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+128"/>
         <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
         <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
     </message>
@@ -556,7 +556,12 @@ Befehle:
         <translation>das Programm darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-106"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-164"/>
+        <source>not used with driver &quot;static&quot;: its engines are never stopped</source>
+        <translation>nicht mit Treiber &quot;static&quot; verwendet: seine Engines werden nie gestoppt</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>must not be empty (leave the field out for no key)</source>
         <translation>darf nicht leer sein (das Feld weglassen für keinen Schlüssel)</translation>
     </message>
@@ -586,7 +591,17 @@ Befehle:
         <translation>wird mit der Strategie &quot;arrival&quot; nicht verwendet</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+21"/>
+        <source>must be between 1 and 1000000000</source>
+        <translation>muss zwischen 1 und 1000000000 liegen</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1 &quot;%2&quot; is not prompt_cache.dir &quot;%3&quot; (leave it out: the relay adds it)</source>
+        <translation>%1 &quot;%2&quot; ist nicht prompt_cache.dir &quot;%3&quot; (weglassen: das Relay fügt es hinzu)</translation>
+    </message>
+    <message>
+        <location line="+87"/>
         <source>only used with drivers &quot;local&quot; and &quot;agent&quot;</source>
         <translation>wird nur mit den Treibern &quot;local&quot; und &quot;agent&quot; verwendet</translation>
     </message>
@@ -810,7 +825,7 @@ Befehle:
         <translation>jemandem</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>&lt;b&gt;%1&lt;/b&gt; loaded</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; geladen</translation>
     </message>
@@ -821,11 +836,21 @@ Befehle:
     </message>
     <message>
         <location line="+1"/>
+        <source>prompt cache of &lt;b&gt;%1&lt;/b&gt; saved (engine %2)</source>
+        <translation>Prompt-Cache von &lt;b&gt;%1&lt;/b&gt; gespeichert (Engine %2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>prompt cache of &lt;b&gt;%1&lt;/b&gt; restored (engine %2)</source>
+        <translation>Prompt-Cache von &lt;b&gt;%1&lt;/b&gt; wiederhergestellt (Engine %2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&lt;b&gt;%1&lt;/b&gt; unloaded</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; entladen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>took %1</source>
         <translation>dauerte %1</translation>
     </message>
@@ -2856,7 +2881,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+137"/>
+        <location filename="../src/app/relayservice.cpp" line="+142"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>
@@ -3001,7 +3026,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RequestLogModel</name>
     <message>
-        <location filename="../src/store/requestlogmodel.cpp" line="+237"/>
+        <location filename="../src/store/requestlogmodel.cpp" line="+241"/>
         <source>aborted</source>
         <translation>abgebrochen</translation>
     </message>
@@ -3527,6 +3552,16 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+1"/>
         <source>failover</source>
         <translation>Failover</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>prompt cache saved</source>
+        <translation>Prompt-Cache gespeichert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>prompt cache restored</source>
+        <translation>Prompt-Cache wiederhergestellt</translation>
     </message>
     <message>
         <location line="+76"/>

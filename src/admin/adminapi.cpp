@@ -3,6 +3,7 @@
 #include "admin/usagequery.h"
 #include "common/clock.h"
 #include "hosts/hostcontroller.h"
+#include "hosts/promptcachekeeper.h"
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
 #include "journal/activerequests.h"
@@ -163,6 +164,22 @@ QJsonArray heldJson(const QList<HostController::HeldRequest> &held, std::chrono:
     }
     return out;
 }
+// A host's saved prompt caches (issue 19), newest first, and its budgets.
+QJsonObject promptCachesJson(const PromptCacheKeeper &keeper)
+{
+    QJsonArray saved;
+    for (const PromptCacheKeeper::Saved &s : keeper.saved()) {
+        saved.append(QJsonObject{{"engine"_L1, s.engine}, {"model"_L1, s.model}, {"slot"_L1, s.slot},
+                                 {"file"_L1, s.filename}, {"tokens"_L1, double(s.tokens)}, {"bytes"_L1, double(s.bytes)},
+                                 {"saved_at"_L1, s.savedAt.toUTC().toString(Qt::ISODateWithMs)},
+                                 {"save_ms"_L1, double(s.took.count())}});
+    }
+    return QJsonObject{{"dir"_L1, keeper.config().dir},
+                       {"bytes"_L1, double(keeper.savedBytes())},
+                       {"max_bytes"_L1, double(keeper.config().maxBytes)},
+                       {"save_budget_s"_L1, double(keeper.config().saveBudget.count()) / 1000.0},
+                       {"saved"_L1, saved}};
+}
 } // namespace
 
 void AdminApi::hosts(ResponseWriter *writer)
@@ -183,6 +200,8 @@ void AdminApi::hosts(ResponseWriter *writer)
                       {"waiting_requests"_L1, heldJson(c->waitingList(), now)}};
         if (!c->leaseOwner().isEmpty())
             o.insert("lease"_L1, QJsonObject{{"owner"_L1, c->leaseOwner()}, {"until"_L1, c->leaseUntil().toString(Qt::ISODate)}});
+        if (const PromptCacheKeeper *caches = c->promptCacheKeeper())
+            o.insert("prompt_caches"_L1, promptCachesJson(*caches));
         out.append(o);
     }
     replyJson(writer, 200, QJsonDocument(out));

@@ -9,6 +9,7 @@
 #include "engines/enginedriver.h"
 #include "hosts/enginediscovery.h"
 #include "hosts/hostcontroller.h"
+#include "hosts/promptcachekeeper.h"
 #include "http/httpserver.h"
 #include "http/tlscredentials.h"
 #include "metrics/fleetgauges.h"
@@ -75,9 +76,13 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     connect(m_relay, &Relay::requestFinished, m_metrics, &RelayMetrics::requestFinished);
     if (drivers) {
         for (const HostConfig &host : config.hosts) {
-            if (std::unique_ptr<EngineDriver> driver = drivers(host))
-                m_controllers.append(new HostController(host.name, std::move(driver), m_catalog, m_wording.get(),
-                                                         m_clock, host.scheduling, this));
+            if (std::unique_ptr<EngineDriver> driver = drivers(host)) {
+                auto *controller = new HostController(host.name, std::move(driver), m_catalog, m_wording.get(),
+                                                      m_clock, host.scheduling, this);
+                if (host.promptCache.enabled() && controller->canSwitch())
+                    controller->setPromptCacheKeeper(new PromptCacheKeeper(host, m_pool, m_catalog, m_clock));
+                m_controllers.append(controller);
+            }
         }
         m_relay->setHostControllers(m_controllers);
         m_admin->setHostControllers(m_controllers);

@@ -26,6 +26,18 @@ struct EngineConfig
     std::chrono::milliseconds stopTimeout{std::chrono::seconds(10)};
 };
 
+// "prompt_cache" of a host: llama-server's slot saves (KV caches) kept across a switch
+// (docs/HOSTS.md). Off when dir is empty.
+struct PromptCacheConfig
+{
+    QString dir;                // the engines' --slot-save-path, on the GPU box
+    qint64 maxBytes = qint64(10) * 1024 * 1024 * 1024;   // max_size_mb: oldest saves dropped first
+    // save_budget_s: a switch waits at most this long for saves; one that would not fit is skipped.
+    std::chrono::milliseconds saveBudget{std::chrono::seconds(10)};
+
+    bool enabled() const { return !dir.isEmpty(); }
+};
+
 // One GPU box. One engine runs on it at a time.
 // How a host that can switch orders the requests for its engines (docs/HOSTS.md, "Which request
 // goes next"). Arrival: strictly in arrival order, a switch for every change of engine. Batch:
@@ -49,6 +61,7 @@ struct HostConfig
     QString apiKey;                               // sent to its engines as "Authorization: Bearer" (llama-server --api-key)
     QList<EngineConfig> engines;                  // in file order; the first is the default
     SchedulingConfig scheduling;                  // "scheduling": used by hosts that can switch
+    PromptCacheConfig promptCache;
 };
 
 // "claude-*" -> "3090-flint-40b": a glob pattern and the alias it resolves to. A replicated alias

@@ -7,6 +7,7 @@
 #include "config/fieldreader.h"
 #include "config/secretreader.h"
 
+#include <QDir>
 #include <QHash>
 
 #include <cmath>
@@ -18,8 +19,11 @@ using Type = JsonNode::Type;
 
 namespace {
 
-const QStringList HostFields = {u"driver"_s, u"agent"_s, u"token"_s, u"api_key"_s, u"engines"_s, u"scheduling"_s};
+const QStringList HostFields = {u"driver"_s, u"agent"_s, u"token"_s, u"api_key"_s, u"engines"_s, u"scheduling"_s,
+                                 u"prompt_cache"_s};
 const QStringList SchedulingFields = {u"policy"_s, u"dwell_s"_s, u"max_wait_s"_s};
+const QStringList PromptCacheFields = {u"dir"_s, u"max_size_mb"_s, u"save_budget_s"_s};
+const QString SlotSavePath = u"--slot-save-path"_s;
 const QStringList EngineFields = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s,
                                   u"start_timeout_s"_s, u"stop_timeout_s"_s};
 const QStringList Drivers = {u"static"_s, u"local"_s, u"agent"_s, u"command"_s};
@@ -97,6 +101,10 @@ void HostConfigReader::readHost(const JsonNode &node, const QString &path, Confi
 
     if (const JsonNode *engines = m_fields.field(node, path, u"engines"_s, Type::Object, true))
         readEngines(*engines, memberPath(path, u"engines"_s), driverKnown ? host.driver : QString(), host);
+    if (driverKnown && host.driver == u"static")
+        rejectField(node, path, u"prompt_cache"_s, tr("not used with driver \"static\": its engines are never stopped"));
+    else
+        readPromptCache(node, path, host);
     config.hosts.append(host);
 }
 
@@ -147,6 +155,51 @@ void HostConfigReader::readScheduling(const JsonNode &node, const QString &path,
                 m_report.warning(unused->line, memberPath(sectionPath, key), tr("not used with policy \"arrival\""));
         }
     }
+}
+
+// The local driver's engines get "--slot-save-path DIR" added to their argv unless it is there
+// already, in which case it must name the same folder.
+void HostConfigReader::readPromptCache(const JsonNode &node, const QString &path, HostConfig &host)
+{
+    const JsonNode *cache = m_fields.field(node, path, u"prompt_cache"_s, Type::Object);
+    if (!cache)
+        return;
+    const QString cachePath = memberPath(path, u"prompt_cache"_s);
+    m_fields.checkFields(*cache, cachePath, PromptCacheFields);
+    PromptCacheConfig config;
+    if (const JsonNode *dir = m_fields.field(*cache, cachePath, u"dir"_s, Type::String, true)) {
+        if (const std::optional<QString> absolute = m_fields.absolutePath(*dir, memberPath(cachePath, u"dir"_s)))
+            config.dir = *absolute;
+    }
+    if (const JsonNode *size = m_fields.field(*cache, cachePath, u"max_size_mb"_s, Type::Number)) {
+        if (!(size->number >= 1) || size->number > 1e9)
+            m_report.error(size->line, memberPath(cachePath, u"max_size_mb"_s), tr("must be between 1 and 1000000000"));
+        else
+            config.maxBytes = qint64(size->number * 1024 * 1024);
+    }
+    m_fields.readSeconds(*cache, cachePath, u"save_budget_s"_s, config.saveBudget);
+    if (config.dir.isEmpty())
+        return;
+    if (host.driver == u"local") {
+        const JsonNode *engines = node.member(u"engines"_s);
+        for (EngineConfig &engine : host.engines) {
+            const qsizetype at = engine.argv.indexOf(SlotSavePath);
+            if (at < 0) {
+                engine.argv << SlotSavePath << config.dir;
+                continue;
+            }
+            const QString given = at + 1 < engine.argv.size() ? engine.argv.at(at + 1) : QString();
+            if (QDir::cleanPath(given) != config.dir) {
+                const JsonNode *engineNode = engines ? engines->member(engine.name) : nullptr;
+                const JsonNode *argv = engineNode ? engineNode->member(u"argv"_s) : nullptr;
+                m_report.error(argv ? argv->line : cache->line,
+                               memberPath(memberPath(memberPath(path, u"engines"_s), engine.name), u"argv"_s),
+                               tr("%1 \"%2\" is not prompt_cache.dir \"%3\" (leave it out: the relay adds it)")
+                                   .arg(SlotSavePath, given, config.dir));
+            }
+        }
+    }
+    host.promptCache = config;
 }
 
 void HostConfigReader::readEngines(const JsonNode &engines, const QString &enginesPath, const QString &driver,

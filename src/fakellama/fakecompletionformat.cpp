@@ -37,7 +37,7 @@ void writeUsage(FakeJsonWriter &json, const FakeGenerationStats &s)
     json.beginObject();
     json.key("completion_tokens").integer(s.completionTokens).key("prompt_tokens").integer(s.promptTokens);
     json.key("total_tokens").integer(s.completionTokens + s.promptTokens);
-    json.key("prompt_tokens_details").beginObject().key("cached_tokens").integer(0).endObject();
+    json.key("prompt_tokens_details").beginObject().key("cached_tokens").integer(s.cachedTokens).endObject();
     json.endObject();
 }
 
@@ -54,9 +54,10 @@ double perSecond(double ms, int n)
 void writeTimings(FakeJsonWriter &json, const FakeGenerationStats &s)
 {
     json.beginObject();
-    json.key("cache_n").integer(0).key("prompt_n").integer(s.promptTokens).key("prompt_ms").real(s.promptMs);
-    json.key("prompt_per_token_ms").real(perTokenMs(s.promptMs, s.promptTokens));
-    json.key("prompt_per_second").real(perSecond(s.promptMs, s.promptTokens));
+    const int evaluated = s.promptTokens - s.cachedTokens;
+    json.key("cache_n").integer(s.cachedTokens).key("prompt_n").integer(evaluated).key("prompt_ms").real(s.promptMs);
+    json.key("prompt_per_token_ms").real(perTokenMs(s.promptMs, evaluated));
+    json.key("prompt_per_second").real(perSecond(s.promptMs, evaluated));
     json.key("predicted_n").integer(s.completionTokens).key("predicted_ms").real(s.predictedMs);
     json.key("predicted_per_token_ms").real(perTokenMs(s.predictedMs, s.completionTokens));
     json.key("predicted_per_second").real(perSecond(s.predictedMs, s.completionTokens));

@@ -11,6 +11,7 @@ namespace switchyard::fake {
 struct FakeGenerationStats
 {
     int promptTokens = 0;
+    int cachedTokens = 0;   // of promptTokens, reused from the slot's prompt cache
     int completionTokens = 0;
     bool hitLimit = true;   // "length"/"max_tokens"; false = the model stopped by itself
     double promptMs = 0;

@@ -132,12 +132,14 @@ FakeGenerationStats FakeCompletionJob::stats() const
 {
     FakeGenerationStats s;
     s.promptTokens = m_plan.promptTokens;
+    s.cachedTokens = m_plan.cachedTokens;
     s.completionTokens = m_sent;
     s.hitLimit = m_plan.hitLimit;
     // Nominal numbers, so a test can check them against the configured rate;
     // microsecond resolution like llama.cpp's.
     auto micros = [](double ms) { return std::round(ms * 1000.0) / 1000.0; };
-    s.promptMs = micros(m_plan.prefill > 0ms ? double(m_plan.prefill.count()) : m_plan.promptTokens * 0.1);
+    s.promptMs = micros(m_plan.prefill > 0ms ? double(m_plan.prefill.count())
+                                             : (m_plan.promptTokens - m_plan.cachedTokens) * 0.1);
     s.predictedMs = micros(m_plan.tokensPerSecond > 0 ? m_sent * 1000.0 / m_plan.tokensPerSecond
                                                       : m_clock.nsecsElapsed() / 1e6);
     return s;

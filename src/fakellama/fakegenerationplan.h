@@ -14,6 +14,7 @@ struct FakeGenerationPlan
     FakeCompletionFormat format;
     bool stream = false;
     int promptTokens = 0;
+    int cachedTokens = 0;                      // of promptTokens, reused from the slot's cache
     int completionTokens = 0;
     bool hitLimit = true;                      // max_tokens or the context end, not a natural stop
     double tokensPerSecond = 0;                // 0 = as fast as possible

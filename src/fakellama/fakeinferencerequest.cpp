@@ -1,6 +1,7 @@
 #include "fakeinferencerequest.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
 
@@ -63,6 +64,17 @@ FakeInferenceRequest FakeInferenceRequest::parse(FakeApi api, const QJsonObject 
     request.stream = body.value(u"stream"_s).toBool();
     request.includeUsage = body.value(u"stream_options"_s).toObject().value(u"include_usage"_s).toBool();
     request.promptTokens = estimatePromptTokens(body);
+    for (const QString &key : {u"system"_s, u"instructions"_s, u"messages"_s, u"prompt"_s, u"input"_s}) {
+        const QJsonValue value = body.value(key);
+        const QJsonArray items = value.isArray() && key != u"prompt" ? value.toArray() : QJsonArray{value};
+        for (const QJsonValue &item : items) {
+            if (item.isUndefined() || item.isNull())
+                continue;
+            request.promptParts.append(key + u':'
+                                       + QString::fromUtf8(QJsonDocument(QJsonArray{item}).toJson(QJsonDocument::Compact)));
+            request.partTokens.append(countWords(item));
+        }
+    }
 
     switch (api) {
     case FakeApi::NativeCompletion:

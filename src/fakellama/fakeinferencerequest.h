@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace switchyard::fake {
 
@@ -26,6 +28,10 @@ struct FakeInferenceRequest
     int maxTokens = -1;          // -1 = not given
     int promptTokens = 0;        // the fake's deterministic estimate, see estimatePromptTokens()
     bool lateSystemMessage = false;
+    // The prompt in parts (each message, system, prompt, input, instructions, compact JSON) with
+    // the tokens of each: what a slot's prompt cache can share with the next request.
+    QStringList promptParts;
+    QList<int> partTokens;
 
     static FakeInferenceRequest parse(FakeApi api, const QJsonObject &body);
 

@@ -14,6 +14,7 @@
 #include "fakemodelregistry.h"
 #include "fakemodelsjson.h"
 #include "fakerequestlog.h"
+#include "fakeslots.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -51,6 +52,16 @@ void FakeLlamaServer::handleModelRequest(qint64 seq, FakeHttpConnection *connect
         }
         exchange.inference = FakeInferenceRequest::parse(*api, QJsonDocument::fromJson(request.body).object());
         exchange.model = exchange.inference.model;
+    } else if (route == Route::Slots && request.method == "POST") {
+        // The router forwards POST /slots/{id} by the body's "model", like an inference.
+        if (const std::optional<QString> syntax = jsonSyntaxError(request.body)) {
+            answerError(seq, connection, 500, fakeerrors::serverError(*syntax));
+            return;
+        }
+        exchange.model = QJsonDocument::fromJson(request.body).object().value(u"model"_s).toString();
+        exchange.slotId = QString::fromUtf8(request.path.mid(int(qstrlen("/slots/"))));
+        exchange.slotAction = request.queryItem(u"action"_s);
+        exchange.body = request.body;
     } else {
         exchange.model = request.queryItem(u"model"_s);
     }
@@ -139,6 +150,7 @@ void FakeLlamaServer::onModelLoadFailed(const QString &model)
 
 void FakeLlamaServer::onModelStopped(const QString &model)
 {
+    m_slots->clear(model);
     // Its child server is gone: the router's proxied answers are cut short.
     const QList<qint64> seqs = m_exchanges.keys();
     for (const qint64 seq : seqs) {
@@ -166,6 +178,10 @@ void FakeLlamaServer::dispatch(qint64 seq)
     const FakeModelState *state = m_registry->model(exchange.model);
     m_registry->markUsed(exchange.model);
 
+    if (exchange.route == Route::Slots) {
+        answerSlots(exchange);
+        return;
+    }
     if (exchange.route == Route::Props) {
         m_exchanges.remove(seq);
         answerRouted(seq, connection, exchange.wantsClose, fakemodelsjson::childProps(*state));
@@ -223,7 +239,11 @@ void FakeLlamaServer::startGeneration(Exchange &exchange)
         hitLimit = true;
     }
 
+    const FakeSlots::Taken slot = m_slots->take(exchange.model, inference);
+    exchange.slot = slot.slot;
+
     FakeGenerationPlan plan;
+    plan.cachedTokens = slot.cachedTokens;
     plan.format = FakeCompletionFormat(inference.api, exchange.model, inference.includeUsage);
     plan.stream = inference.stream;
     plan.promptTokens = inference.promptTokens;
@@ -243,7 +263,9 @@ void FakeLlamaServer::startGeneration(Exchange &exchange)
         if (ReceivedRequest *record = m_log->find(seq))
             record->tokensSent = total;
     });
-    connect(job, &FakeCompletionJob::finished, this, [this, seq] {
+    connect(job, &FakeCompletionJob::finished, this, [this, seq, model = exchange.model, slot = slot.slot] {
+        const ReceivedRequest *record = m_log->find(seq);
+        m_slots->finish(model, slot, record ? record->tokensSent : 0);
         m_exchanges.remove(seq);
         markFinished(seq);
     });

@@ -12,6 +12,7 @@
 #include "fakemodelregistry.h"
 #include "fakemodelsjson.h"
 #include "fakerequestlog.h"
+#include "fakeslots.h"
 #include "fakessehub.h"
 
 #include <QElapsedTimer>
@@ -69,6 +70,7 @@ FakeLlamaServer::FakeLlamaServer(FakeOptions options, QObject *parent)
     , m_sseHub(std::make_unique<FakeSseHub>())
     , m_log(std::make_unique<FakeRequestLog>())
     , m_control(std::make_unique<FakeControlApi>(*this))
+    , m_slots(std::make_unique<FakeSlots>(m_options))
 {
     connect(&m_tcpServer, &QTcpServer::newConnection, this, &FakeLlamaServer::onNewConnection);
     connect(m_registry.get(), &FakeModelRegistry::event, this,
@@ -154,6 +156,7 @@ void FakeLlamaServer::close()
             connection->drop();
     }
     m_registry->reset();
+    m_slots->clearAll();
 }
 
 void FakeLlamaServer::setTokensPerSecond(double rate)
@@ -295,6 +298,8 @@ void FakeLlamaServer::onPeerClosed(FakeHttpConnection *connection)
     if (const auto exchange = m_exchanges.find(seq); exchange != m_exchanges.end()) {
         if (exchange->job)
             exchange->job->stop(); // the box stops generating for nobody
+        if (exchange->slot >= 0)
+            m_slots->finish(exchange->model, exchange->slot, 0);
         m_exchanges.erase(exchange);
     }
     ReceivedRequest *record = m_log->find(seq);
@@ -329,6 +334,8 @@ FakeLlamaServer::Route FakeLlamaServer::routeFor(const FakeHttpRequest &request,
         return Route::ModelsUnload;
     if (get && path == "/props")
         return Route::Props;
+    if ((get && path == "/slots") || (method == "POST" && path.startsWith("/slots/")))
+        return Route::Slots;
     if (method == "POST") {
         *api = inferenceApi(path);
         if (*api)
@@ -430,6 +437,7 @@ void FakeLlamaServer::onRequest(FakeHttpConnection *connection, const FakeHttpRe
         handleModelRequest(seq, connection, request, route, api, failure);
         return;
     case Route::Inference:
+    case Route::Slots:
         handleModelRequest(seq, connection, request, route, api, failure);
         return;
     }

@@ -25,6 +25,7 @@ class FakeControlApi;
 class FakeHttpConnection;
 class FakeModelRegistry;
 class FakeRequestLog;
+class FakeSlots;
 class FakeSseHub;
 struct FakeHttpRequest;
 
@@ -96,7 +97,7 @@ signals:
 
 private:
     enum class Route {
-        NotFound, Root, Health, ModelsList, ModelsSse, ModelsLoad, ModelsUnload, Props, Inference, Options
+        NotFound, Root, Health, ModelsList, ModelsSse, ModelsLoad, ModelsUnload, Props, Inference, Options, Slots
     };
 
     // A request answered later: waiting for its model, generating, or stalled.
@@ -111,6 +112,10 @@ private:
         std::optional<FakeFailure> failure;               // a mid-stream one, for the job
         QPointer<FakeCompletionJob> job;
         bool waiting = false;
+        int slot = -1;                                    // Route::Inference: the slot it runs in
+        QString slotId;                                   // Route::Slots: POST /slots/{id}
+        QString slotAction;                               // Route::Slots: ?action=, empty for GET
+        QByteArray body;                                  // Route::Slots
     };
 
     void onNewConnection();
@@ -130,6 +135,7 @@ private:
                                const FakeFailure &failure);
 
     void dispatch(qint64 seq);
+    void answerSlots(const Exchange &exchange);   // fakellamaslots.cpp
     void startGeneration(Exchange &exchange);
     void onModelReady(const QString &model);
     void onModelLoadFailed(const QString &model);
@@ -150,6 +156,7 @@ private:
     std::unique_ptr<FakeSseHub> m_sseHub;
     std::unique_ptr<FakeRequestLog> m_log;
     std::unique_ptr<FakeControlApi> m_control;
+    std::unique_ptr<FakeSlots> m_slots;
     QList<FakeFailure> m_failures;                        // one entry per request still to fail
     QHash<qint64, Exchange> m_exchanges;
     QHash<const FakeHttpConnection *, qint64> m_currentSeq; // the request each connection is answering

@@ -34,6 +34,11 @@ constexpr Flag kFlags[] = {
     {"reject-late-system", nullptr, "refuse a system message after the first one, like some chat templates"},
     {"max-tokens", "N", "answer length when a request sets no max_tokens (default 16)"},
     {"max-reply-tokens", "N", "answers end naturally after this many tokens (default: never)"},
+    {"slot-save-path", "DIR", "where POST /slots/N?action=save writes (default: slot actions refused)"},
+    {"slots", "N", "slots per model (default 4)"},
+    {"slot-bytes-per-token", "N", "size of a saved slot per cached token (default 1024)"},
+    {"slot-save-ms", "N", "how long a slot save takes (default 0)"},
+    {"slot-restore-ms", "N", "how long a slot restore takes (default 0)"},
 };
 
 bool toCount(const QString &text, int *out, int minimum = 0)
@@ -126,7 +131,11 @@ FakeOptions parseFakeOptions(const QStringList &arguments, QString *error)
         && count("prefill-ms", 0, [&](int n) { options.prefillDelay = std::chrono::milliseconds(n); })
         && count("ping-ms", 0, [&](int n) { options.pingInterval = std::chrono::milliseconds(n); })
         && count("max-tokens", 0, [&](int n) { options.defaultMaxTokens = n; })
-        && count("max-reply-tokens", 0, [&](int n) { options.maxReplyTokens = n; });
+        && count("max-reply-tokens", 0, [&](int n) { options.maxReplyTokens = n; })
+        && count("slots", 1, [&](int n) { options.slotCount = n; })
+        && count("slot-bytes-per-token", 0, [&](int n) { options.slotBytesPerToken = n; })
+        && count("slot-save-ms", 0, [&](int n) { options.slotSaveDelay = std::chrono::milliseconds(n); })
+        && count("slot-restore-ms", 0, [&](int n) { options.slotRestoreDelay = std::chrono::milliseconds(n); });
     if (!numbersOk)
         return fail(problem);
 
@@ -163,6 +172,7 @@ FakeOptions parseFakeOptions(const QStringList &arguments, QString *error)
             return fail(u"--model-ctx %1: not one of --models"_s.arg(name));
     }
 
+    options.slotSavePath = parser.value(u"slot-save-path"_s);
     options.singleModel = parser.isSet(u"single-model"_s);
     if (options.singleModel && options.models.size() != 1)
         return fail(u"--single-model serves exactly one model"_s);

@@ -31,6 +31,14 @@ struct FakeOptions
     bool rejectLateSystem = false;                 // chat template refuses a late system message
     int defaultMaxTokens = 16;                     // answer length when the request sets none
     int maxReplyTokens = 0;                        // the model "stops" by itself after this many (0 = never)
+    // The slot API (llama-server's --slot-save-path, -np): where saves go (empty = slot actions
+    // answer 501), slots per model, a saved slot's size per cached token, and how long a save
+    // and a restore take.
+    QString slotSavePath;
+    int slotCount = 4;
+    int slotBytesPerToken = 1024;
+    std::chrono::milliseconds slotSaveDelay{0};
+    std::chrono::milliseconds slotRestoreDelay{0};
 };
 
 // Parses the switchyard-fakellama command line (arguments[0] is the program).

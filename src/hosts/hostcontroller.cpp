@@ -3,6 +3,7 @@
 #include "catalog/catalog.h"
 #include "common/clock.h"
 #include "engines/enginedriver.h"
+#include "hosts/promptcachekeeper.h"
 
 #include <QLoggingCategory>
 #include <QPointer>
@@ -48,6 +49,8 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
         up.duration = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock->steadyNow() - m_switchStarted);
         publish(up);
         m_catalog->setCurrentEngine(m_host, engine);
+        if (m_promptCaches)
+            m_promptCaches->engineStarted(engine);
         carryOut(m_machine.engineStarted(engine, now()));
     });
     connect(m_driver.get(), &EngineDriver::engineStartFailed, this, [this](const QString &engine, const QString &reason) {
@@ -69,6 +72,7 @@ HostController::~HostController()
     // Tickets still held (by waiters' callbacks among others) must not call back into a host
     // that is half gone.
     m_destroying = true;
+    delete std::exchange(m_promptCaches, nullptr);   // its saves and restores call back no more
     m_tickets.clear();
 }
 
@@ -101,7 +105,7 @@ void HostController::engineUnreachable()
 HostTicket HostController::newTicket()
 {
     const RequestId id = m_nextId++;
-    m_tickets.insert(id, LiveTicket{false, {}, m_clock->steadyNow(), {}, {}});
+    m_tickets.insert(id, LiveTicket{false, {}, m_clock->steadyNow(), {}, {}, 0});
     return HostTicket(this, id);
 }
 
@@ -213,7 +217,7 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
     // Queued like a request: admitted means the engine is up, and the command needs no slot, so
     // it gives its place back at once.
     auto ticket = std::make_shared<HostTicket>(newTicket());
-    enqueue(*ticket, {engine, requestedBy, {}, requestedBy},
+    enqueue(*ticket, {engine, requestedBy, {}, requestedBy, {}},
             [ticket, done] {
                 ticket->release();
                 if (done)
@@ -270,7 +274,7 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
             const AdmitFn admit = std::exchange(it->admit, nullptr);
             it->refuse = nullptr;
             if (admit)
-                admit();
+                beforeForward(a->id, admit);
         } else if (auto r = std::get_if<HostStateMachine::Refuse>(&action)) {
             const auto it = m_tickets.find(r->id);
             if (it == m_tickets.end())
@@ -282,9 +286,9 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
         } else if (auto s = std::get_if<HostStateMachine::StartEngine>(&action)) {
             m_switchStarted = m_clock->steadyNow();
             m_switchAlias = s->forAlias;
-            m_driver->startEngine(s->engine);
+            beforeEngineStops(m_driver->runningEngine(), s->engine, [this, engine = s->engine] { m_driver->startEngine(engine); });
         } else if (auto stop = std::get_if<HostStateMachine::StopEngine>(&action)) {
-            m_driver->stopEngine(stop->engine);
+            beforeEngineStops(stop->engine, {}, [this, engine = stop->engine] { m_driver->stopEngine(engine); });
         } else if (std::get_if<HostStateMachine::LeaseGranted>(&action)) {
             answerLeaseWaiters(200, {});
         } else if (auto j = std::get_if<HostStateMachine::Journal>(&action)) {
@@ -306,6 +310,48 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
         m_wakeTimer.stop();
     }
     emit stateChanged();
+}
+
+// ---- prompt caches (issue 19) ---------------------------------------------------------------
+
+void HostController::setPromptCacheKeeper(PromptCacheKeeper *keeper)
+{
+    m_promptCaches = keeper;
+    if (!keeper)
+        return;
+    keeper->setParent(this);
+    connect(keeper, &PromptCacheKeeper::historyEvent, this, &HostController::historyEvent);
+}
+
+qint64 HostController::restoredTokens(const HostTicket &ticket) const
+{
+    return m_tickets.value(ticket.id()).restoredTokens;
+}
+
+void HostController::beforeEngineStops(const QString &running, const QString &next, std::function<void()> then)
+{
+    if (!m_promptCaches || running.isEmpty() || running == next) {
+        then();
+        return;
+    }
+    m_promptCaches->saveBeforeStop(running, std::move(then));
+}
+
+void HostController::beforeForward(RequestId id, AdmitFn admit)
+{
+    const LiveTicket ticket = m_tickets.value(id);
+    if (!m_promptCaches || ticket.info.modelKey.isEmpty()) {
+        admit();
+        return;
+    }
+    m_promptCaches->restoreBeforeForward(ticket.info.engine, ticket.info.modelKey,
+                                         [this, id, admit](const PromptCacheKeeper::Restored &restored) {
+        const auto it = m_tickets.find(id);
+        if (it == m_tickets.end())
+            return;   // the client left meanwhile: its place is given back already
+        it->restoredTokens = restored.tokens;
+        admit();
+    });
 }
 
 void HostController::publish(HistoryEvent event)

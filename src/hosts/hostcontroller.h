@@ -18,6 +18,7 @@ namespace switchyard {
 class Catalog;
 class Clock;
 class EngineDriver;
+class PromptCacheKeeper;
 
 // One host: carries out its HostStateMachine's decisions through the host's EngineDriver, tells
 // the catalog which engine runs, and reports switches and leases as history events (which are
@@ -41,6 +42,7 @@ public:
         QString alias;
         QString clientAddress;   // who asks, for the admin API
         QString userAgent;
+        QString modelKey;        // the model's name on the engine (prompt caches); empty = none
     };
     // A request the host holds, running or waiting, as the admin API and the window list it.
     struct HeldRequest
@@ -79,6 +81,13 @@ public:
     // exactly once.
     void takeLease(const QString &owner, std::chrono::seconds ttl, LeaseFn done);
     void releaseLease();
+
+    // Prompt caches across a switch (issue 19): saved before an engine stops, restored before a
+    // request goes upstream. Owned by the host from then on; nullptr = none kept.
+    void setPromptCacheKeeper(PromptCacheKeeper *keeper);
+    PromptCacheKeeper *promptCacheKeeper() const { return m_promptCaches; }
+    // Prompt tokens restored from a saved cache just before this ticket's request was admitted.
+    qint64 restoredTokens(const HostTicket &ticket) const;
 
     QString host() const { return m_host; }
     bool canSwitch() const;
@@ -120,6 +129,9 @@ private:
     void publish(HistoryEvent event);
     QString words(const HostRefusal &refusal) const;
     HostRefusal refusal(HostRefusal::Reason reason) const;
+    // The prompt-cache hooks: each runs `then` at once when no keeper is set.
+    void beforeEngineStops(const QString &running, const QString &next, std::function<void()> then);
+    void beforeForward(RequestId id, AdmitFn admit);
 
     QString m_host;
     std::unique_ptr<EngineDriver> m_driver;
@@ -136,6 +148,7 @@ private:
         std::chrono::steady_clock::time_point since;
         AdmitFn admit;
         RefuseFn refuse;
+        qint64 restoredTokens = 0;
     };
     QHash<RequestId, LiveTicket> m_tickets;
     bool m_destroying = false;
@@ -146,6 +159,7 @@ private:
     std::chrono::steady_clock::time_point m_switchStarted;
     std::chrono::steady_clock::time_point m_leaseStarted;
     QString m_switchAlias;
+    PromptCacheKeeper *m_promptCaches = nullptr;
 };
 
 } // namespace switchyard

@@ -390,6 +390,8 @@ QString requestLine(const RequestRecord &record)
     if (!record.keyName.isEmpty())
         line += u" key="_s + token(record.keyName);   // the client key's name, never the key
     line += u" ua="_s + goQuote(record.userAgent);
+    if (record.restoredPromptTokens > 0)
+        line += u" cache=restored:"_s + QString::number(record.restoredPromptTokens);
     if (!record.relayError.isEmpty())
         line += u" err="_s + goQuote(record.relayError);
     return line;

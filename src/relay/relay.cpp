@@ -421,6 +421,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, cons
         f->live.done = true;
         f->live.endWait();
         RequestRecord record = f->live.record;
+        record.restoredPromptTokens = f->restoredTokens;
         record.relayError = outcome.relayError;
         record.streamedTokens = outcome.tokens;
         record.promptTokens = outcome.promptTokens;
@@ -461,12 +462,18 @@ void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwa
     // the early-200 clock runs; it starts after the request, which sends at once when the host
     // is serving.
     p->holdTicket(controller->newTicket());
+    // A saved prompt cache is restored before a request that uses the model, not before a load
+    // or unload (a restore through the router loads the model, and the load would then fail).
+    const QString cacheKey = path.startsWith("/models"_L1) ? QString() : f->route.key;
     controller->request(
-        p->ticket(), {f->engine, f->route.alias, f->live.record.clientAddress, f->live.record.userAgent},
-        [p, f] {
+        p->ticket(), {f->engine, f->route.alias, f->live.record.clientAddress, f->live.record.userAgent, cacheKey},
+        [p, f, c = QPointer<HostController>(controller)] {
             f->live.admitted = true;
-            if (p)
-                p->begin();
+            if (!p)
+                return;
+            if (c)
+                f->restoredTokens = c->restoredTokens(p->ticket());
+            p->begin();
         },
         [this, p, f, request, field](int status, const QString &message) {
             if (!p)

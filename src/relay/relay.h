@@ -83,6 +83,7 @@ private:
         QString engine;
         quint64 conversation = 0;
         ModelRoute::Target counted;   // whose in-flight count it adds to
+        qint64 restoredTokens = 0;    // set at admission when a saved prompt cache was restored just before
     };
     void refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
                 const ClientReply &reply);

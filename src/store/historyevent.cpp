@@ -13,7 +13,7 @@ namespace {
 constexpr std::array<QLatin1StringView, HistoryEvent::KindCount> KindNames = {
     "switch_start"_L1, "switch_end"_L1, "switch_failed"_L1, "load"_L1, "unload"_L1,
     "lease_taken"_L1, "lease_released"_L1, "host_up"_L1, "host_down"_L1,
-    "failover"_L1,
+    "failover"_L1, "cache_save"_L1, "cache_restore"_L1,
 };
 
 // " after 2s": the journal shows switch and load times to the second, as the seed's relay did.
@@ -84,6 +84,13 @@ QString HistoryEvent::toString() const
     case Kind::Failover:
         return prefix + u"failover of "_s + (model.isEmpty() ? u"?"_s : model)
                 + (detail.isEmpty() ? QString() : u" "_s + detail);
+    case Kind::CacheSave:
+        return withDetail(prefix + u"prompt cache of "_s + model + u" on engine "_s + eng + u": save"_s + after(duration),
+                          detail);
+    case Kind::CacheRestore:
+        return withDetail(prefix + u"prompt cache of "_s + model + u" on engine "_s + eng + u": restore"_s
+                                  + after(duration),
+                          detail);
     }
     return prefix + detail;
 }

@@ -25,6 +25,8 @@ struct HistoryEvent
         HostUp,
         HostDown,        // detail: why
         Failover,        // host: the replica given up; model: the alias asked for; detail: "to <alias>: why"
+        CacheSave,       // a slot's prompt cache saved before its engine stopped; detail: slot, tokens, size (or why not)
+        CacheRestore,    // a saved prompt cache restored before a request; detail: slot, tokens, size (or why not)
     };
 
     qint64 id = 0;                                      // assigned by the store
@@ -46,7 +48,7 @@ struct HistoryEvent
     // Stable names for the store and for scripts: "switch_start", "switch_end", ...
     static QString kindName(Kind kind);
     static std::optional<Kind> kindFromName(QStringView name);
-    static constexpr int KindCount = int(Kind::Failover) + 1;
+    static constexpr int KindCount = int(Kind::CacheRestore) + 1;
 };
 
 } // namespace switchyard

@@ -152,6 +152,8 @@ QString TimelineModel::kindTitle(HistoryEvent::Kind kind)
     case HistoryEvent::Kind::HostUp: return tr("host up");
     case HistoryEvent::Kind::HostDown: return tr("host down");
     case HistoryEvent::Kind::Failover: return tr("failover");
+    case HistoryEvent::Kind::CacheSave: return tr("prompt cache saved");
+    case HistoryEvent::Kind::CacheRestore: return tr("prompt cache restored");
     }
     return {};
 }

@@ -10,6 +10,7 @@
 #include "fakeoptions.h"
 #include "rawhttpclient.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,6 +18,7 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -717,6 +719,67 @@ void tst_FakeLlama::streamingUsageChunk()
     QVERIFY(last.at(1).contains(R"("usage":{"completion_tokens":3,"prompt_tokens":12,"total_tokens":15,)"
                                 R"("prompt_tokens_details":{"cached_tokens":0}},"timings":{"cache_n":0,)"));
     QCOMPARE(r.chunks.constLast(), QByteArray("data: [DONE]\n\n"));
+}
+
+// The slot API in llama-server's shapes (docs/PROMPT_CACHES.md): refused without a save path,
+// listed per model, saved to a real file, restored, and the restored prompt reused.
+void tst_FakeLlama::slotApi()
+{
+    FakeOptions bare = baseOptions();
+    bare.loaded = {kA};
+    START_SERVER(refusing, bare);
+    CONNECT_CLIENT(refused, refusing);
+    refused->post("/slots/0?action=save", R"({"model":"tiny-llama-a","filename":"s.bin"})");
+    QVERIFY(refused->waitForClose(kTimeout));
+    QCOMPARE(refused->response().status(), 501);
+    QCOMPARE(refused->response().body,
+             QByteArray(R"({"error":{"code":501,"message":"This server does not support slots action. Start it with `--slot-save-path`","type":"not_supported_error"}})"));
+
+    QTemporaryDir dir;
+    FakeOptions options = baseOptions();
+    options.loaded = {kA};
+    options.slotSavePath = dir.path();
+    options.slotBytesPerToken = 100;
+    START_SERVER(server, options);
+    auto ask = [&](const QByteArray &method, const QByteArray &target, const QByteArray &body = {}) {
+        RawHttpClient client(server->port());
+        if (!client.connectToServer())
+            return RawHttpClient::Response{};
+        if (method == "GET")
+            client.get(target);
+        else
+            client.post(target, body);
+        client.waitForClose(kTimeout);
+        return client.response();
+    };
+    QCOMPARE(ask("POST", "/v1/chat/completions", chatBody(kA, 3, false)).status(), 200);
+    const QJsonArray slotList = QJsonDocument::fromJson(ask("GET", "/slots?model=tiny-llama-a").body).array();
+    QCOMPARE(slotList.size(), 4);
+    QCOMPARE(slotList.at(0).toObject().value(u"n_prompt_tokens"_s).toInt(), 12 + 3);
+    QVERIFY(!slotList.at(1).toObject().contains(u"n_prompt_tokens"_s));
+    QCOMPARE(ask("GET", "/slots").status(), 400);   // a router needs ?model=
+
+    const RawHttpClient::Response saved = ask("POST", "/slots/0?action=save", R"({"model":"tiny-llama-a","filename":"s.bin"})");
+    QCOMPARE(saved.status(), 200);
+    const QJsonObject save = jsonOf(saved.body);
+    QCOMPARE(save.value(u"n_saved"_s).toInt(), 15);
+    QCOMPARE(save.value(u"n_written"_s).toInt(), 1500);
+    QCOMPARE(QFileInfo(dir.filePath(u"s.bin"_s)).size(), 1500);
+    QVERIFY(save.value(u"timings"_s).toObject().contains(u"save_ms"_s));
+
+    server->close();   // the engine restarts: its slots are empty
+    QVERIFY(server->listen(QHostAddress::LocalHost, server->port()) || server->listen());
+    const RawHttpClient::Response missing = ask("POST", "/slots/0?action=restore", R"({"model":"tiny-llama-a","filename":"no.bin"})");
+    QCOMPARE(missing.status(), 400);
+    QCOMPARE(jsonOf(missing.body).value(u"error"_s).toObject().value(u"message"_s).toString(),
+             u"Unable to restore slot: No available space in KV cache or invalid slot save file"_s);
+    const RawHttpClient::Response restored = ask("POST", "/slots/0?action=restore", R"({"model":"tiny-llama-a","filename":"s.bin"})");
+    QCOMPARE(restored.status(), 200);
+    QCOMPARE(jsonOf(restored.body).value(u"n_restored"_s).toInt(), 15);
+    QCOMPARE(jsonOf(restored.body).value(u"n_read"_s).toInt(), 1500);
+    const QJsonObject timings = jsonOf(ask("POST", "/v1/chat/completions", chatBody(kA, 3, false)).body).value(u"timings"_s).toObject();
+    QCOMPARE(timings.value(u"cache_n"_s).toInt(), 11);   // all but the last prompt token
+    QCOMPARE(timings.value(u"prompt_n"_s).toInt(), 1);
 }
 
 void tst_FakeLlama::nonStreamingChat()

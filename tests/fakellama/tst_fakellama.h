@@ -39,6 +39,7 @@ private slots:
     void streamingChatFraming();
     void streamingUsageChunk();
     void nonStreamingChat();
+    void slotApi();
     void messagesStream();
     void otherApis_data();
     void otherApis();

@@ -224,6 +224,19 @@ void TstTimelineContent::markersAreLoadsAndUnloads()
     QCOMPARE(history.content.markers(u"h1"_s, at(10), at(20)).size(), 2);
     QCOMPARE(history.content.markers(u"h1"_s, at(11), at(19)).size(), 0);
     QCOMPARE(history.content.markers(u"h1"_s, at(60), at(80)).value(0).detail, u"out of memory"_s);
+
+    // Prompt-cache saves and restores (issue 19) are markers too, with their sizes and times.
+    const History caches({withDuration(withModel(historyEvent(HistoryEvent::Kind::CacheSave, 10, u"a"_s,
+                                                              u"slot 0, 48213 tokens, 1131.4 MB"_s), u"m1"_s), 2s),
+                          withModel(historyEvent(HistoryEvent::Kind::CacheRestore, 30, u"a"_s,
+                                                 u"slot 0, 48213 tokens, 1131.4 MB"_s), u"m1"_s)});
+    const QList<HistoryEvent> cacheMarkers = caches.content.markers(u"h1"_s, at(0), at(60));
+    QCOMPARE(cacheMarkers.size(), 2);
+    const QString saved = TimelineText::markerTooltip(cacheMarkers.at(0), at(60));
+    QVERIFY2(saved.startsWith(u"prompt cache of <b>m1</b> saved (engine a)<br>"_s) && saved.contains(u"<br>took "_s)
+                 && saved.endsWith(u"<br>slot 0, 48213 tokens, 1131.4 MB"_s),
+             qPrintable(saved));
+    QVERIFY(TimelineText::markerTooltip(cacheMarkers.at(1), at(60)).startsWith(u"prompt cache of <b>m1</b> restored"_s));
 }
 
 void TstTimelineContent::spanAtPrefersOverlaysAndRows()

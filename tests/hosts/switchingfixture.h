@@ -48,6 +48,8 @@ struct SwitchingFixture
         s.policy = SchedulingConfig::Policy::Arrival;
         return s;
     }
+    // Runs on the relay's config before the relay starts (prompt caches, ...).
+    std::function<void(Config &config)> configure;
 
     bool start(const std::function<void(TestEngineDriver &)> &adjust = {})
     {
@@ -81,6 +83,8 @@ struct SwitchingFixture
         eb.url = QUrl(u"http://127.0.0.1:%1"_s.arg(portB));
         eb.models = {u"beta"_s};
         host.engines.append(eb);
+        if (configure)
+            configure(config);
         QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, engineA.get()}, {u"b"_s, engineB.get()}};
         QHash<QString, quint16> ports{{u"a"_s, engineA->port()}, {u"b"_s, portB}};
         relay = std::make_unique<RelayService>(config, [&, engines, ports](const HostConfig &) {

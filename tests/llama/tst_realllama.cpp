@@ -15,12 +15,15 @@
 #include "app/relayservice.h"
 #include "config/configloader.h"
 #include "hosts/hostcontroller.h"
+#include "hosts/promptcachekeeper.h"
+#include "store/historyevent.h"
 #include "rawhttpclient.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -457,6 +460,8 @@ private Q_SLOTS:
     void engineKilledMidStreamEndsStreamAndLeavesNoProcess();
     void engineThatNeverBecomesHealthyIs424();
     void routerEnginesAreDiscovered();
+    void fakeAnswersTheSlotApiAsTheRealServer();
+    void promptCacheSurvivesASwitch();
     void cleanup();
 
 private:
@@ -1009,6 +1014,168 @@ void TestRealLlama::routerEnginesAreDiscovered()
         const Reply r = post(port, "/v1/chat/completions", chatBody(alias, 4, false), 40000);
         QVERIFY2(r.status == 200, qPrintable(u"%1: %2 %3"_s.arg(alias).arg(r.status).arg(QString::fromUtf8(r.body))));
     }
+}
+
+
+// ---- prompt caches across a switch (issue 19) ------------------------------------------------
+
+namespace {
+
+// An agent-like conversation: a system prompt and `turns` user turns of 40 words each, every
+// turn repeating the ones before.
+QByteArray agentTurn(const QString &model, int turns)
+{
+    QJsonArray messages{QJsonObject{{"role"_L1, "system"_L1}, {"content"_L1, u"You are a careful coding agent."_s}}};
+    for (int t = 0; t < turns; ++t) {
+        QStringList words;
+        for (int w = 0; w < 40; ++w)
+            words << u"file%1 line%2 token"_s.arg(t).arg(w);
+        messages.append(QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, words.join(u' ')}});
+        if (t + 1 < turns)
+            messages.append(QJsonObject{{"role"_L1, "assistant"_L1}, {"content"_L1, u"ok %1"_s.arg(t)}});
+    }
+    const QJsonObject body{{"model"_L1, model}, {"messages"_L1, messages}, {"max_tokens"_L1, 2},
+                           {"temperature"_L1, 0}};
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+// The slot API's answers, real and fake side by side: the same statuses and error bodies, the
+// same keys in a save's and a restore's answer. Printed, they are the transcript
+// docs/PROMPT_CACHES.md describes.
+void TestRealLlama::fakeAnswersTheSlotApiAsTheRealServer()
+{
+    const QString dir = freshDir(u"slots"_s, {u"tiny-llama-a"_s});
+    const QString realSlots = dir + u"/real-slots"_s;
+    const QString fakeSlots = dir + u"/fake-slots"_s;
+    QDir().mkpath(realSlots);
+    QDir().mkpath(fakeSlots);
+    const quint16 realPort = freePort();
+    const quint16 fakePort = freePort();
+    const quint16 bareRealPort = freePort();
+    QVERIFY(startServer(llamaArgv(realPort, {u"-m"_s, dir + u"/models/tiny-llama-a.gguf"_s, u"--alias"_s,
+                                             u"tiny-llama-a"_s, u"-c"_s, u"1024"_s, u"--slot-save-path"_s, realSlots}),
+                        u"slots-real"_s));
+    QVERIFY(startServer(llamaArgv(bareRealPort, {u"-m"_s, dir + u"/models/tiny-llama-a.gguf"_s, u"-c"_s, u"1024"_s}),
+                        u"slots-bare"_s));
+    QVERIFY(startServer({fakeBinary(), u"--port"_s, QString::number(fakePort), u"--models"_s, u"tiny-llama-a"_s,
+                         u"--single-model"_s, u"--ctx"_s, u"1024"_s, u"--load-ms"_s, u"100"_s, u"--slot-save-path"_s,
+                         fakeSlots},
+                        u"slots-fake"_s));
+    QTRY_VERIFY2_WITH_TIMEOUT(healthy(realPort) && healthy(bareRealPort), qPrintable(logs()), 20000);
+    QTRY_VERIFY2_WITH_TIMEOUT(healthy(fakePort), qPrintable(logs()), 5000);
+
+    // A prompt in slot 0 first, on both.
+    QCOMPARE(post(realPort, "/v1/chat/completions", agentTurn(u"tiny-llama-a"_s, 2)).status, 200);
+    QCOMPARE(post(fakePort, "/v1/chat/completions", agentTurn(u"tiny-llama-a"_s, 2)).status, 200);
+
+    auto keysOf = [](const QJsonObject &o) {
+        QStringList keys = o.keys();
+        if (o.value("timings"_L1).isObject())
+            keys << o.value("timings"_L1).toObject().keys();
+        return keys;
+    };
+    struct Case
+    {
+        const char *what;
+        QByteArray path;
+        QByteArray body;
+        bool compareBody;   // errors word for word; successes by their keys
+    };
+    const QList<Case> cases{
+        {"save", "/slots/0?action=save", R"({"filename":"s0.bin"})", false},
+        {"restore", "/slots/0?action=restore", R"({"filename":"s0.bin"})", false},
+        {"restore a missing file", "/slots/0?action=restore", R"({"filename":"missing.bin"})", true},
+        {"a filename with a slash", "/slots/0?action=save", R"({"filename":"a/b.bin"})", true},
+        {"a slot that is no number", "/slots/x?action=save", R"({"filename":"s.bin"})", true},
+        {"a slot that does not exist", "/slots/99?action=save", R"({"filename":"s.bin"})", true},
+        {"an unknown action", "/slots/0?action=frobnicate", R"({"filename":"s.bin"})", true},
+    };
+    for (const Case &c : cases) {
+        const Reply real = post(realPort, c.path, c.body);
+        const Reply fake = post(fakePort, c.path, c.body);
+        qInfo("%s: POST %s %s\n  real %d %s\n  fake %d %s", c.what, c.path.constData(), c.body.constData(), real.status,
+              real.body.constData(), fake.status, fake.body.constData());
+        QVERIFY2(real.status == fake.status, c.what);
+        if (c.compareBody)
+            QVERIFY2(real.json() == fake.json(), c.what);
+        else
+            QVERIFY2(keysOf(real.json()) == keysOf(fake.json()), c.what);
+    }
+    const Reply realSave = post(realPort, "/slots/0?action=save", R"({"filename":"s1.bin"})");
+    QCOMPARE(QFileInfo(realSlots + u"/s1.bin"_s).size(), realSave.json().value("n_written"_L1).toInteger());
+    // Without --slot-save-path.
+    const Reply bare = post(bareRealPort, "/slots/0?action=save", R"({"filename":"s.bin"})");
+    qInfo("without --slot-save-path: %d %s", bare.status, bare.body.constData());
+    QCOMPARE(bare.status, 501);
+    // GET /slots: the fields the keeper reads.
+    const Reply slotList = get(realPort, "/slots");
+    qInfo("GET /slots: %s", slotList.body.left(600).constData());
+    const QJsonObject slot0 = QJsonDocument::fromJson(slotList.body).array().at(0).toObject();
+    QVERIFY(slot0.contains("n_prompt_tokens"_L1) && slot0.contains("is_processing"_L1) && slot0.contains("id"_L1));
+    const QJsonObject fakeSlot0 = QJsonDocument::fromJson(get(fakePort, "/slots").body).array().at(0).toObject();
+    QVERIFY(fakeSlot0.contains("n_prompt_tokens"_L1) && fakeSlot0.contains("is_processing"_L1));
+}
+
+// A local host, two single-model engines: after a switch away and back the saved slot is
+// restored before the next turn, and llama-server evaluates only that turn's new tokens.
+void TestRealLlama::promptCacheSurvivesASwitch()
+{
+    const QString dir = freshDir(u"cacheswitch"_s, {u"tiny-llama-a"_s, u"tiny-llama-b"_s});
+    auto engine = [&](const QString &model) {
+        QJsonArray argv;
+        const quint16 port = freePort();
+        for (const QString &a : llamaArgv(port, {u"-m"_s, dir + u"/models/"_s + model + u".gguf"_s, u"--alias"_s,
+                                                  model, u"-c"_s, u"2048"_s}))
+            argv.append(a);
+        return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(port)}, {"models"_L1, QJsonArray{model}},
+                           {"argv"_L1, argv}, {"start_timeout_s"_L1, 30}, {"stop_timeout_s"_L1, 5}};
+    };
+    const QJsonObject root{
+        {"listen"_L1, "127.0.0.1:0"_L1},
+        {"state_dir"_L1, dir + u"/state"_s},
+        {"hosts"_L1, QJsonObject{{"ws"_L1, QJsonObject{{"driver"_L1, "local"_L1},
+                                                      {"prompt_cache"_L1, QJsonObject{{"dir"_L1, dir + u"/slots"_s},
+                                                                                      {"save_budget_s"_L1, 20}}},
+                                                      {"engines"_L1, QJsonObject{{"ea"_L1, engine(u"tiny-llama-a"_s)},
+                                                                                 {"eb"_L1, engine(u"tiny-llama-b"_s)}}}}}}}};
+    QString error;
+    std::unique_ptr<RelayService> relay = startRelay(root, dir + u"/engines.json"_s, &error);
+    QVERIFY2(relay, qPrintable(error));
+    QList<HistoryEvent> events;
+    connect(relay->hostController(u"ws"_s), &HostController::historyEvent, this,
+            [&events](const HistoryEvent &e) { events << e; });
+    const quint16 port = relay->endpoint().port();
+
+    Reply r = post(port, "/v1/chat/completions", agentTurn(u"ws-tiny-llama-a"_s, 3), 40000);
+    QVERIFY2(r.status == 200, r.body.constData());
+    const int firstPrompt = r.json().value("timings"_L1).toObject().value("prompt_n"_L1).toInt();
+    QVERIFY(firstPrompt > 300);
+
+    r = post(port, "/v1/chat/completions", agentTurn(u"ws-tiny-llama-b"_s, 1), 40000);
+    QVERIFY2(r.status == 200, r.body.constData());
+    QCOMPARE(relay->hostController(u"ws"_s)->currentEngine(), u"eb"_s);
+
+    r = post(port, "/v1/chat/completions", agentTurn(u"ws-tiny-llama-a"_s, 4), 40000);
+    QVERIFY2(r.status == 200, r.body.constData());
+    const QJsonObject timings = r.json().value("timings"_L1).toObject();
+    QStringList lines;
+    for (const HistoryEvent &e : std::as_const(events))
+        lines << e.toString();
+    qInfo("events:\n  %s\nnext turn timings: %s", qPrintable(lines.join(u"\n  "_s)),
+          QJsonDocument(timings).toJson(QJsonDocument::Compact).constData());
+    const bool saved = std::any_of(events.cbegin(), events.cend(), [](const HistoryEvent &e) {
+        return e.kind == HistoryEvent::Kind::CacheSave && e.engine == u"ea" && e.detail.startsWith(u"slot ");
+    });
+    const bool restored = std::any_of(events.cbegin(), events.cend(), [](const HistoryEvent &e) {
+        return e.kind == HistoryEvent::Kind::CacheRestore && e.engine == u"ea" && !e.detail.contains(u"not restored");
+    });
+    QVERIFY2(saved && restored, qPrintable(lines.join(u"\n"_s)));
+    // The turn before was not evaluated again: only the new turn's tokens were.
+    const QByteArray shown = QJsonDocument(timings).toJson(QJsonDocument::Compact);
+    QVERIFY2(timings.value("cache_n"_L1).toInt() >= firstPrompt - 4, shown.constData());
+    QVERIFY2(timings.value("prompt_n"_L1).toInt() < firstPrompt / 2, shown.constData());
 }
 
 QTEST_GUILESS_MAIN(TestRealLlama)

@@ -291,6 +291,13 @@ void TestStore::eventText_data()
     QTest::newRow("failover") << int(K::Failover) << QString() << u"coder"_s << qint64(-1)
                               << u"to a9-flint-40b: Connection refused"_s
                               << u"host 3090: failover of coder to a9-flint-40b: Connection refused"_s;
+    QTest::newRow("cache save") << int(K::CacheSave) << u"fork"_s << u"flint-40b"_s << qint64(1400)
+                                << u"slot 0, 48213 tokens, 1131.4 MB"_s
+                                << u"host 3090: prompt cache of flint-40b on engine fork: save after 1s: slot 0, 48213 tokens, 1131.4 MB"_s;
+    QTest::newRow("cache restore skipped") << int(K::CacheRestore) << u"fork"_s << u"flint-40b"_s << qint64(12)
+                                           << u"slot 0, 48213 tokens not restored: Unable to restore slot"_s
+                                           << u"host 3090: prompt cache of flint-40b on engine fork: restore after 0s: "
+                                              "slot 0, 48213 tokens not restored: Unable to restore slot"_s;
 }
 
 void TestStore::eventText()
@@ -321,7 +328,7 @@ void TestStore::eventKindNames()
     }
     QCOMPARE(names, (QStringList{u"switch_start"_s, u"switch_end"_s, u"switch_failed"_s, u"load"_s,
                                  u"unload"_s, u"lease_taken"_s, u"lease_released"_s, u"host_up"_s,
-                                 u"host_down"_s, u"failover"_s}));
+                                 u"host_down"_s, u"failover"_s, u"cache_save"_s, u"cache_restore"_s}));
     QVERIFY(!HistoryEvent::kindFromName(u"bogus"_s));
 }
 

@@ -41,6 +41,7 @@ private slots:
     void readsValues();
     void readsDriverFields();
     void readsScheduling();
+    void readsPromptCache();
     void agentConfig();
     void agentConfigErrors_data();
     void agentConfigErrors();
@@ -135,6 +136,36 @@ void TestConfig::brokenConfig_data()
         << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"agent\": \"http://box.lan:18767\",\n"
                       "      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}")
         << u"hosts.box.agent"_s << 4 << u"only used with driver \"agent\""_s;
+    // prompt_cache (issue 19)
+    const QByteArray cacheHost = "{\n  \"hosts\": {\n    \"ws\": {\n      \"driver\": \"local\",\n";
+    const QByteArray cacheEngines = "      \"engines\": { \"main\": { \"url\": \"http://a:1\", \"argv\": [\"x\"] } }\n    }\n  }\n}";
+    QTest::newRow("prompt_cache on static host")
+        << QByteArray("{\n  \"hosts\": {\n    \"box\": {\n      \"prompt_cache\": { \"dir\": \"/c\" },\n"
+                      "      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}")
+        << u"hosts.box.prompt_cache"_s << 4 << u"not used with driver \"static\""_s;
+    QTest::newRow("prompt_cache without dir")
+        << QByteArray(cacheHost + "      \"prompt_cache\": { \"max_size_mb\": 100 },\n" + cacheEngines)
+        << u"hosts.ws.prompt_cache.dir"_s << 5 << u"required field missing"_s;
+    QTest::newRow("prompt_cache relative dir")
+        << QByteArray(cacheHost + "      \"prompt_cache\": { \"dir\": \"cache\" },\n" + cacheEngines)
+        << u"hosts.ws.prompt_cache.dir"_s << 5 << u"absolute"_s;
+    QTest::newRow("prompt_cache size zero")
+        << QByteArray(cacheHost + "      \"prompt_cache\": { \"dir\": \"/c\", \"max_size_mb\": 0 },\n" + cacheEngines)
+        << u"hosts.ws.prompt_cache.max_size_mb"_s << 5 << u"must be between 1 and"_s;
+    QTest::newRow("prompt_cache budget negative")
+        << QByteArray(cacheHost + "      \"prompt_cache\": { \"dir\": \"/c\", \"save_budget_s\": -1 },\n" + cacheEngines)
+        << u"hosts.ws.prompt_cache.save_budget_s"_s << 5 << u"must be greater than 0"_s;
+    QTest::newRow("prompt_cache field typo")
+        << QByteArray(cacheHost + "      \"prompt_cache\": { \"dir\": \"/c\", \"max_size\": 5 },\n" + cacheEngines)
+        << u"hosts.ws.prompt_cache.max_size"_s << 5 << u"max_size_mb"_s;
+    QTest::newRow("prompt_cache not an object")
+        << QByteArray(cacheHost + "      \"prompt_cache\": \"/c\",\n" + cacheEngines)
+        << u"hosts.ws.prompt_cache"_s << 5 << u"expected an object"_s;
+    QTest::newRow("prompt_cache dir and argv disagree")
+        << QByteArray(cacheHost + "      \"prompt_cache\": { \"dir\": \"/c\" },\n"
+                      "      \"engines\": { \"main\": { \"url\": \"http://a:1\",\n"
+                      "        \"argv\": [\"x\", \"--slot-save-path\", \"/elsewhere\"] } }\n    }\n  }\n}")
+        << u"hosts.ws.engines.main.argv"_s << 7 << u"--slot-save-path \"/elsewhere\" is not prompt_cache.dir \"/c\""_s;
     QTest::newRow("token on local host")
         << QByteArray("{\n  \"hosts\": {\n    \"ws\": {\n      \"driver\": \"local\",\n      \"token\": \"t\",\n"
                       "      \"engines\": { \"main\": { \"url\": \"http://a:1\", \"argv\": [\"x\"] } }\n    }\n  }\n}")
@@ -931,6 +962,37 @@ void TestConfig::checkConfigMissingFile()
     QCOMPARE(runCheckConfig(path, out, err), 1);
     QVERIFY2(errText.startsWith(path + u": cannot read the config file: "_s), qPrintable(errText));
     QCOMPARE(errText.count(u'\n'), 1);
+}
+
+void TestConfig::readsPromptCache()
+{
+    using namespace std::chrono_literals;
+    const QByteArray json = R"({
+  "hosts": {
+    "ws": { "driver": "local", "prompt_cache": { "dir": "/var/cache/sy", "max_size_mb": 2048, "save_budget_s": 2.5 },
+            "engines": { "a": { "url": "http://127.0.0.1:1", "argv": ["x", "--port", "1"] },
+                         "b": { "url": "http://127.0.0.1:2", "argv": ["y", "--slot-save-path", "/var/cache/sy/"] } } },
+    "gpu": { "driver": "agent", "agent": "http://g:18767", "prompt_cache": { "dir": "~/slots" },
+             "engines": { "main": { "url": "http://g:8080" } } },
+    "box": { "engines": { "main": { "url": "http://b:1" } } }
+  }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    const HostConfig *ws = result.config->host(u"ws"_s);
+    QCOMPARE(ws->promptCache.dir, u"/var/cache/sy"_s);
+    QCOMPARE(ws->promptCache.maxBytes, qint64(2048) * 1024 * 1024);
+    QCOMPARE(ws->promptCache.saveBudget, 2500ms);
+    // The local driver's engines get the flag added, or keep their own when it names the folder.
+    QCOMPARE(ws->engines.at(0).argv, (QStringList{u"x"_s, u"--port"_s, u"1"_s, u"--slot-save-path"_s, u"/var/cache/sy"_s}));
+    QCOMPARE(ws->engines.at(1).argv, (QStringList{u"y"_s, u"--slot-save-path"_s, u"/var/cache/sy/"_s}));
+    // Defaults; an agent's engines start with the flag themselves, their argv is left alone.
+    const HostConfig *gpu = result.config->host(u"gpu"_s);
+    QCOMPARE(gpu->promptCache.dir, QDir::homePath() + u"/slots"_s);
+    QCOMPARE(gpu->promptCache.maxBytes, qint64(10240) * 1024 * 1024);
+    QCOMPARE(gpu->promptCache.saveBudget, 10000ms);
+    QVERIFY(gpu->engines.first().argv.isEmpty());
+    QVERIFY(!result.config->host(u"box"_s)->promptCache.enabled());
 }
 
 void TestConfig::readsDriverFields()

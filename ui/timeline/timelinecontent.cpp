@@ -116,7 +116,8 @@ QList<HistoryEvent> TimelineContent::markers(const QString &host, qint64 fromMs,
     const QList<HistoryEvent> events = m_model->eventsBetween(dateAt(fromMs), dateAt(toMs));
     for (const HistoryEvent &e : events) {
         if (e.host == host && (e.kind == HistoryEvent::Kind::Load || e.kind == HistoryEvent::Kind::Unload
-                               || e.kind == HistoryEvent::Kind::Failover))
+                               || e.kind == HistoryEvent::Kind::Failover
+                               || e.kind == HistoryEvent::Kind::CacheSave || e.kind == HistoryEvent::Kind::CacheRestore))
             out.append(e);
     }
     return out;

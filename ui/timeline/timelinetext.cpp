@@ -54,9 +54,15 @@ QString TimelineText::spanTooltip(const TimelineContent::Span &s, const QString 
 
 QString TimelineText::markerTooltip(const HistoryEvent &e, qint64 nowMs)
 {
-    QString text = e.kind == HistoryEvent::Kind::Load       ? tr("<b>%1</b> loaded").arg(e.model.toHtmlEscaped())
-                 : e.kind == HistoryEvent::Kind::Failover ? tr("<b>%1</b> failed over").arg(e.model.toHtmlEscaped())
-                                                          : tr("<b>%1</b> unloaded").arg(e.model.toHtmlEscaped());
+    const QString model = e.model.toHtmlEscaped();
+    QString text;
+    switch (e.kind) {
+    case HistoryEvent::Kind::Load: text = tr("<b>%1</b> loaded").arg(model); break;
+    case HistoryEvent::Kind::Failover: text = tr("<b>%1</b> failed over").arg(model); break;
+    case HistoryEvent::Kind::CacheSave: text = tr("prompt cache of <b>%1</b> saved (engine %2)").arg(model, e.engine.toHtmlEscaped()); break;
+    case HistoryEvent::Kind::CacheRestore: text = tr("prompt cache of <b>%1</b> restored (engine %2)").arg(model, e.engine.toHtmlEscaped()); break;
+    default: text = tr("<b>%1</b> unloaded").arg(model); break;
+    }
     text += u"<br>"_s + UiFormat::timeOfDay(e.at, dateAt(nowMs));
     if (e.duration)
         text += u"<br>"_s + tr("took %1").arg(UiFormat::duration(*e.duration));

@@ -390,7 +390,7 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
         p.setBrush(StatusPalette::lease());
         p.drawRoundedRect(rect, 2, 2);
     }
-    // Loads and unloads: diamonds.
+    // Loads and unloads: diamonds; prompt-cache saves and restores: squares.
     for (const HistoryEvent &e : m_content.markers(host, from, to)) {
         const double x = m_scale.xForTime(e.at.toMSecsSinceEpoch());
         const double cy = markers.center().y() + 0.5;
@@ -400,6 +400,14 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
         diamond.lineTo(x, cy + 5);
         diamond.lineTo(x - 5, cy);
         diamond.closeSubpath();
+        if (e.kind == HistoryEvent::Kind::CacheSave || e.kind == HistoryEvent::Kind::CacheRestore) {
+            // Prompt caches: small squares, hollow when the save or restore did not happen.
+            const bool skipped = e.detail.contains(u" not "_s) || e.detail.contains(u" dropped"_s);
+            p.setPen(QPen(skipped ? StatusPalette::idle() : palette().color(QPalette::Base), 1));
+            p.setBrush(skipped ? palette().base() : palette().brush(QPalette::Highlight));
+            p.drawRect(QRectF(x - 3.5, cy - 3.5, 7, 7));
+            continue;
+        }
         if (e.kind == HistoryEvent::Kind::Load) {
             p.setPen(QPen(palette().color(QPalette::Base), 1));
             p.setBrush(e.detail.isEmpty() ? StatusPalette::good() : StatusPalette::bad());
