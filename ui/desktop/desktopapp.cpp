@@ -194,6 +194,8 @@ void DesktopApp::openSettings()
     }
     activate();
     SettingsDialog dialog(m_settings, m_autostart.get(), m_options.overrides, m_window.get());
+    dialog.setRunning(m_runner->service() ? m_runner->service()->endpoint().authority() : QString(),
+                      m_options.overrides.contains(u"--demo"_s));
     connect(&dialog, &SettingsDialog::applied, this, [this] {
         if (!m_reloader)
             return;
