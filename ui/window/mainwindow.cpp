@@ -127,6 +127,9 @@ MainWindow::MainWindow(const Clock &clock, HostTableModel *hosts, InFlightCounte
         m_splitByUser = m_splitter->restoreState(m_settings->windowState());
     }
     connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_splitByUser = true; });
+    // The cards' height is known once the hosts are: fit again then (after their layout).
+    connect(hosts, &QAbstractItemModel::modelReset, this, &MainWindow::fitSplitter, Qt::QueuedConnection);
+    connect(hosts, &QAbstractItemModel::rowsInserted, this, &MainWindow::fitSplitter, Qt::QueuedConnection);
     updateStatus();
     updateTabTitles();
 }
@@ -327,6 +330,11 @@ void MainWindow::showStatusMessage(const QString &text)
 void MainWindow::resizeEvent(QResizeEvent *event)
 {
     QMainWindow::resizeEvent(event);
+    fitSplitter();
+}
+
+void MainWindow::fitSplitter()
+{
     if (m_splitByUser)
         return;
     // Until the user moves a handle: the cards and the timeline as tall as they need, but at

@@ -75,6 +75,9 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void fitSplitter();   // until the user moves a handle: see resizeEvent()
+
+private:
     void buildMenus();
     void updateStatus();
     void updateTabTitles();
