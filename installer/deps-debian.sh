@@ -6,8 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools
-  qt6-l10n-tools libqt6sql6-sqlite libgl-dev libvulkan-dev
-  xvfb xauth dpkg-dev file curl ca-certificates procps openssl
+  qt6-l10n-tools qt6-translations-l10n libqt6sql6-sqlite libgl-dev libvulkan-dev
+  xvfb x11-utils xauth dpkg-dev file curl ca-certificates procps openssl
   clang libclang-rt-14-dev libqt6svg6 trayer
   systemd man-db desktop-file-utils
   python3 python3-numpy git

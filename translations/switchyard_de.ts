@@ -720,6 +720,41 @@ Befehle:
         <source>brackets are for IPv6 addresses: &quot;%1&quot;</source>
         <translation>eckige Klammern sind für IPv6-Adressen: &quot;%1&quot;</translation>
     </message>
+    <message>
+        <location filename="../src/config/configwriter.cpp" line="+167"/>
+        <source>the file is not a JSON object</source>
+        <translation>die Datei ist kein JSON-Objekt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the file is not valid JSON: %1</source>
+        <translation>die Datei ist kein gültiges JSON: %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>hosts: must be an object</source>
+        <translation>hosts: muss ein Objekt sein</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>hosts.%1: a host of that name is already in the file</source>
+        <translation>hosts.%1: ein Host dieses Namens steht schon in der Datei</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>cannot create the folder %1</source>
+        <translation>der Ordner %1 lässt sich nicht anlegen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>cannot keep the previous file as %1</source>
+        <translation>die bisherige Datei lässt sich nicht als %1 aufbewahren</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>cannot write %1: %2</source>
+        <translation>%1 lässt sich nicht schreiben: %2</translation>
+    </message>
 </context>
 <context>
     <name>DemoEngineDriver</name>
@@ -780,7 +815,7 @@ Befehle:
 <context>
     <name>TimelineText</name>
     <message>
-        <location filename="../ui/timeline/timelinetext.cpp" line="+24"/>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+43"/>
         <source>%1 – now (%2)</source>
         <translation>%1 – jetzt (%2)</translation>
     </message>
@@ -815,14 +850,28 @@ Befehle:
         <translation>&lt;b&gt;%1&lt;/b&gt; war nicht erreichbar</translation>
     </message>
     <message>
-        <location line="+4"/>
         <source>Leased by &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation>Reserviert von &lt;b&gt;%1&lt;/b&gt;</translation>
+        <translation type="vanished">Reserviert von &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="-41"/>
+        <source>last %1</source>
+        <translation>letzte %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; until %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; bis %2</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>someone</source>
+        <translation>jemandem</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>someone</source>
-        <translation>jemandem</translation>
+        <source>Leased by %1</source>
+        <translation>Reserviert von %1</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -855,7 +904,7 @@ Befehle:
         <translation>dauerte %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+10"/>
+        <location line="+13"/>
         <source>%n request(s) active</source>
         <translation>
             <numerusform>%n Anfrage aktiv</numerusform>
@@ -871,7 +920,7 @@ Befehle:
         </translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>→ %1</source>
         <translation>→ %1</translation>
     </message>
@@ -961,18 +1010,31 @@ Befehle:
     </message>
     <message>
         <location line="+2"/>
+        <location line="+11"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-8"/>
+        <location line="+12"/>
         <source>%1 min %2 s</source>
         <translation>%1 min %2 s</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-11"/>
+        <location line="+10"/>
         <source>%1 h %2 min</source>
         <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
     </message>
 </context>
 <context>
@@ -1008,18 +1070,18 @@ Befehle:
 <context>
     <name>main</name>
     <message>
-        <location filename="../ui/main.cpp" line="+46"/>
+        <location filename="../ui/main.cpp" line="+49"/>
         <source>--screenshots needs a folder</source>
         <translation>--screenshots braucht einen Ordner</translation>
     </message>
     <message>
         <location line="+34"/>
-        <location line="+112"/>
+        <location line="+148"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
     <message>
-        <location line="-111"/>
+        <location line="-147"/>
         <source>The relay cannot start with this config.</source>
         <translation>Das Relay kann mit dieser Konfiguration nicht starten.</translation>
     </message>
@@ -1029,7 +1091,7 @@ Befehle:
         <translation>Einstellungen öffnen …</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+58"/>
         <source>switchyard: already running, without a window (it has no display)</source>
         <translation>switchyard: läuft bereits, ohne Fenster (es gibt keine Anzeige)</translation>
     </message>
@@ -1044,7 +1106,7 @@ Befehle:
         <translation>ein zweiter Start hat dieses Relay gefunden; es hat kein Fenster zum Zeigen (keine Anzeige)</translation>
     </message>
     <message>
-        <location filename="../src/app/relayrun.cpp" line="+50"/>
+        <location filename="../src/app/relayrun.cpp" line="+65"/>
         <source>switchyard: cannot start the demo fleet: %1</source>
         <translation>switchyard: die Demo-Flotte lässt sich nicht starten: %1</translation>
     </message>
@@ -1054,7 +1116,7 @@ Befehle:
         <translation>switchyard: läuft bereits; dessen Fenster wurde nach vorn geholt</translation>
     </message>
     <message>
-        <location filename="../src/app/relayrun.cpp" line="+21"/>
+        <location filename="../src/app/relayrun.cpp" line="+31"/>
         <source>switchyard: cannot create the data folder %1</source>
         <translation>switchyard: der Datenordner %1 lässt sich nicht anlegen</translation>
     </message>
@@ -1064,7 +1126,7 @@ Befehle:
         <translation>switchyard: der Verlaufsspeicher lässt sich nicht öffnen: %1</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>switchyard %1 listening on %2 (%3 hosts)</source>
         <translation>switchyard %1 lauscht auf %2 (%3 Hosts)</translation>
     </message>
@@ -1075,7 +1137,7 @@ Befehle:
     </message>
     <message>
         <location filename="../ui/main.cpp" line="+26"/>
-        <location line="+67"/>
+        <location line="+88"/>
         <source>switchyard: a second launch will not find this one: %1</source>
         <translation>switchyard: ein zweiter Start wird diese Instanz nicht finden: %1</translation>
     </message>
@@ -1085,7 +1147,7 @@ Befehle:
         <translation>ein zweiter Start hat das Fenster nach vorn geholt</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+60"/>
         <source>--screenshots runs with --demo</source>
         <translation>--screenshots läuft nur mit --demo</translation>
     </message>
@@ -1582,6 +1644,210 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
 </context>
 <context>
+    <name>switchyard::AddHostDialog</name>
+    <message>
+        <location filename="../ui/dialogs/addhostdialog.cpp" line="+31"/>
+        <source>loaded</source>
+        <translation>geladen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>loading</source>
+        <translation>lädt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>sleeping</source>
+        <translation>schläft</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not loaded</source>
+        <translation>nicht geladen</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>&amp;Check</source>
+        <translation>&amp;Prüfen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Add a GPU Box</source>
+        <translation>GPU-Rechner hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>http://gpu-box.lan:8080</source>
+        <translation>http://gpu-rechner.lan:8080</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Where llama-server (a router, or a server with one model) answers on that machine</source>
+        <translation>Wo llama-server (ein Router oder ein Server mit einem Modell) auf diesem Rechner antwortet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optional: the server&apos;s --api-key</source>
+        <translation>optional: der --api-key des Servers</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from the address</source>
+        <translation>aus der Adresse</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Clients name its models NAME-MODEL; letters, digits, &apos;.&apos; and &apos;_&apos; only</source>
+        <translation>Clients nennen seine Modelle NAME-MODELL; nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos;</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enter the address and press Check: Switchyard asks the box what it serves before anything is saved.</source>
+        <translation>Adresse eingeben und „Prüfen“ drücken: Switchyard fragt den Rechner, was er anbietet, bevor etwas gespeichert wird.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Context</source>
+        <translation>Kontext</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&amp;Address:</source>
+        <translation>&amp;Adresse:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>API &amp;key:</source>
+        <translation>API-&amp;Schlüssel:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Add and Start</source>
+        <translation>&amp;Hinzufügen und starten</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Nothing is written until you add it; then the config goes to %1</source>
+        <translation>Nichts wird geschrieben, bevor du ihn hinzufügst; dann kommt die Konfiguration nach %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Rewrite the Config File?</source>
+        <translation>Konfigurationsdatei neu schreiben?</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Enter the box&apos;s address first, e.g. http://gpu-box.lan:8080</source>
+        <translation>Zuerst die Adresse des Rechners eingeben, z. B. http://gpu-rechner.lan:8080</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Asking %1…</source>
+        <translation>Frage %1 …</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Not added yet.</source>
+        <translation>Noch nicht hinzugefügt.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>A llama.cpp router with %n model(s).</source>
+        <translation>
+            <numerusform>Ein llama.cpp-Router mit %n Modell.</numerusform>
+            <numerusform>Ein llama.cpp-Router mit %n Modellen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A llama.cpp server with one model, still loading it.</source>
+        <translation>Ein llama.cpp-Server mit einem Modell, das er noch lädt.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A llama.cpp server with one model.</source>
+        <translation>Ein llama.cpp-Server mit einem Modell.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Build %1.</source>
+        <translation>Build %1.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reachable.</source>
+        <translation>Erreichbar.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 tokens</source>
+        <translation>%1 Token</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 is not changed: %2</source>
+        <translation>%1 bleibt unverändert: %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>adds the host &quot;%1&quot; (%2)</source>
+        <translation>fügt den Host „%1“ hinzu (%2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>lays the file out again: its spacing and line breaks change</source>
+        <translation>ordnet die Datei neu an: Abstände und Zeilenumbrüche ändern sich</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>keeps its %n comment(s) and every other field</source>
+        <translation>
+            <numerusform>behält ihren %n Kommentar und jedes andere Feld</numerusform>
+            <numerusform>behält ihre %n Kommentare und jedes andere Feld</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>keeps the file as it is now in %1.bak</source>
+        <translation>hebt die Datei, wie sie jetzt ist, in %1.bak auf</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 was written by hand. Saving:</source>
+        <translation>%1 wurde von Hand geschrieben. Speichern:</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Not saved: the file would not load.</source>
+        <translation>Nicht gespeichert: die Datei ließe sich nicht laden.</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::AgentDriver</name>
     <message>
         <location filename="../src/engines/agentdriver.cpp" line="+60"/>
@@ -1880,7 +2146,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Konfiguration neu geladen aus %1</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+41"/>
         <source>No system tray was found, so Switchyard runs in this window: closing it stops the relay.</source>
         <translation>Es wurde keine Systemleiste gefunden, deshalb läuft Switchyard in diesem Fenster: Schließen beendet das Relay.</translation>
     </message>
@@ -2136,7 +2402,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+120"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+80"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 von %n Modell geladen</numerusform>
@@ -2149,17 +2415,63 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>keine Modelle aufgeführt</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-4"/>
+        <location line="+5"/>
         <source>engine %1 · %2</source>
         <translation>Engine %1 · %2</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-21"/>
+        <source>stopping %1</source>
+        <translation>beendet %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>→ %1</source>
+        <translation>→ %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no engine: the GPU is lent out</source>
+        <translation>keine Engine: die GPU ist verliehen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no engine running · the next request starts one</source>
+        <translation>keine Engine läuft · die nächste Anfrage startet eine</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>loading %1</source>
+        <translation>lädt %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>engine %1 · %2 · %3</source>
+        <translation>Engine %1 · %2 · %3</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>live</source>
+        <translation>live</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 ms round trip</source>
         <translation>%1 ms Antwortzeit</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>polled %1</source>
         <translation>abgefragt %1</translation>
     </message>
@@ -2177,7 +2489,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>leased by %1 until %2</source>
         <translation>reserviert von %1 bis %2</translation>
     </message>
@@ -2186,8 +2498,13 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <source>leased by %1</source>
         <translation>reserviert von %1</translation>
     </message>
+    <message>
+        <location line="+11"/>
+        <source>starting %1, the old engine stopped</source>
+        <translation>startet %1, die alte Engine ist beendet</translation>
+    </message>
     <message numerus="yes">
-        <location line="+10"/>
+        <location line="+4"/>
         <source>driver %1 · %n engine(s)</source>
         <translation>
             <numerusform>Treiber %1 · %n Engine</numerusform>
@@ -2209,9 +2526,59 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
 </context>
 <context>
+    <name>switchyard::HostProbe</name>
+    <message>
+        <location filename="../src/catalog/hostprobe.cpp" line="+72"/>
+        <source>no answer</source>
+        <translation>keine Antwort</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Nothing answers at %1: %2</source>
+        <translation>Unter %1 antwortet nichts: %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+20"/>
+        <source>The server wants an API key (it answered 401).</source>
+        <translation>Der Server verlangt einen API-Schlüssel (er antwortete 401).</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <location line="+20"/>
+        <source>The server refused the API key (it answered 401).</source>
+        <translation>Der Server lehnte den API-Schlüssel ab (er antwortete 401).</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>%1 answers /health with HTTP %2: is it a llama.cpp server?</source>
+        <translation>%1 beantwortet /health mit HTTP %2: ist das ein llama.cpp-Server?</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Its model list did not come: %1</source>
+        <translation>Seine Modellliste kam nicht: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its model list (GET %1) answered HTTP %2.</source>
+        <translation>Seine Modellliste (GET %1) antwortete mit HTTP %2.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Its model list is not what llama.cpp sends: %1</source>
+        <translation>Seine Modellliste ist nicht, was llama.cpp schickt: %1</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>It answers, but lists no model.</source>
+        <translation>Er antwortet, nennt aber kein Modell.</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::HostTableModel</name>
     <message>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+73"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+74"/>
         <source>finishing %1 (since %2)</source>
         <translation>beendet %1 (seit %2)</translation>
     </message>
@@ -2234,17 +2601,21 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>für %1: %2</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+29"/>
         <source>stopping the engine</source>
         <translation>stoppt die Engine</translation>
     </message>
     <message>
-        <location line="+0"/>
         <source>to %1</source>
-        <translation>zu %1</translation>
+        <translation type="vanished">zu %1</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+9"/>
+        <source>no engine running; the next request starts one</source>
+        <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
+    </message>
+    <message>
+        <location line="+173"/>
         <source>waiting for first poll</source>
         <translation>wartet auf die erste Abfrage</translation>
     </message>
@@ -2274,6 +2645,11 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>reserviert</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>idle</source>
+        <translation>bereit</translation>
+    </message>
+    <message>
         <location line="+11"/>
         <source>down: %1</source>
         <translation>nicht erreichbar: %1</translation>
@@ -2284,6 +2660,16 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>reserviert von %1</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>→ %1</source>
+        <translation>→ %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
         <location line="+25"/>
         <source>Last error: %1</source>
         <translation>Letzter Fehler: %1</translation>
@@ -2292,7 +2678,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostsView</name>
     <message>
-        <location filename="../ui/window/hostsview.cpp" line="+39"/>
+        <location filename="../ui/window/hostsview.cpp" line="+41"/>
         <source>Hosts</source>
         <translation>Hosts</translation>
     </message>
@@ -2367,17 +2753,15 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Zuerst einen Host wählen</translation>
     </message>
     <message>
-        <location line="+18"/>
         <source>Switch Engine on %1</source>
-        <translation>Engine auf %1 wechseln</translation>
+        <translation type="vanished">Engine auf %1 wechseln</translation>
     </message>
     <message>
-        <location line="+1"/>
         <source>Engine to run (running requests finish first):</source>
-        <translation>Zu startende Engine (laufende Anfragen werden erst beendet):</translation>
+        <translation type="vanished">Zu startende Engine (laufende Anfragen werden erst beendet):</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+43"/>
         <source>Switching %1 to %2…</source>
         <translation>Wechsle %1 zu %2…</translation>
     </message>
@@ -2392,28 +2776,23 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>%1 hat nicht zu %2 gewechselt: %3</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location line="+5"/>
         <source>Take Lease on %1</source>
-        <translation>%1 reservieren</translation>
+        <translation type="vanished">%1 reservieren</translation>
     </message>
     <message>
-        <location line="-4"/>
         <source>Who uses the GPU (model requests are told so):</source>
-        <translation>Wer die GPU benutzt (Modellanfragen erfahren es):</translation>
+        <translation type="vanished">Wer die GPU benutzt (Modellanfragen erfahren es):</translation>
     </message>
     <message>
-        <location line="+1"/>
         <source>desktop</source>
-        <translation>Desktop</translation>
+        <translation type="vanished">Desktop</translation>
     </message>
     <message>
-        <location line="+4"/>
         <source>For how long, at most (minutes):</source>
-        <translation>Für wie lange höchstens (Minuten):</translation>
+        <translation type="vanished">Für wie lange höchstens (Minuten):</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+14"/>
         <source>Waiting for %1 to finish its requests and stop its engine…</source>
         <translation>Warte, bis %1 seine Anfragen beendet und seine Engine gestoppt hat …</translation>
     </message>
@@ -2429,6 +2808,54 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
 </context>
 <context>
+    <name>switchyard::LeaseDialog</name>
+    <message>
+        <location filename="../ui/dialogs/leasedialog.cpp" line="+15"/>
+        <source>desktop</source>
+        <translation>Desktop</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Take Lease on %1</source>
+        <translation>%1 reservieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running requests on %1 finish, then its engine stops and the GPU is yours; model requests for it are told who has it until you release it.</source>
+        <translation>Laufende Anfragen auf %1 werden beendet, dann stoppt seine Engine und die GPU gehört dir; Modellanfragen erfahren, wer sie hat, bis du sie freigibst.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Who uses the GPU: clients read it in their 423 answer</source>
+        <translation>Wer die GPU benutzt: Clients lesen es in ihrer 423-Antwort</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The lease ends by itself after this, if you do not release it first</source>
+        <translation>Danach endet die Reservierung von selbst, wenn du sie nicht vorher freigibst</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Used by:</source>
+        <translation>&amp;Benutzt von:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>For at &amp;most:</source>
+        <translation>&amp;Höchstens für:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Take Lease</source>
+        <translation>&amp;Reservieren</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::LocalDriver</name>
     <message>
         <location filename="../src/engines/localdriver.cpp" line="+16"/>
@@ -2439,7 +2866,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/window/mainwindow.cpp" line="+68"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+70"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
@@ -2464,7 +2891,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Wechsel-Zeitleiste</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+78"/>
         <source>&amp;Relay</source>
         <translation>&amp;Relay</translation>
     </message>
@@ -2565,7 +2992,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Switchyard — %1</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>not listening</source>
         <translation>lauscht nicht</translation>
     </message>
@@ -2575,7 +3002,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Lauscht auf &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+4"/>
         <source>%1 of %n host(s) up</source>
         <translation>
             <numerusform>%1 von %n Host erreichbar</numerusform>
@@ -2584,6 +3011,15 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message numerus="yes">
         <location line="+2"/>
+        <location line="+10"/>
+        <source>%n leased</source>
+        <translation>
+            <numerusform>%n reserviert</numerusform>
+            <numerusform>%n reserviert</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-7"/>
         <source>%n request(s) in flight</source>
         <translation>
             <numerusform>%n Anfrage in Arbeit</numerusform>
@@ -2604,7 +3040,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+4"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in Arbeit</numerusform>
@@ -2625,7 +3061,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::ModelTableModel</name>
     <message>
-        <location filename="../ui/models/modeltablemodel.cpp" line="+179"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+182"/>
         <source>loaded</source>
         <translation>geladen</translation>
     </message>
@@ -3414,7 +3850,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Wie oft ein wartender Stream einen Kommentar bekommt, der sagt, worauf er wartet</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>&amp;Listen on:</source>
         <translation>&amp;Lauschen auf:</translation>
     </message>
@@ -3450,14 +3886,22 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Datenordner</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Early &amp;200 after:</source>
-        <translation>Frühe &amp;200 nach:</translation>
+        <location line="+5"/>
+        <source>&amp;Answer a waiting stream after:</source>
+        <translation>Wartendem Stream &amp;antworten nach:</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Then tell it it still &amp;waits every:</source>
+        <translation>Danach „&amp;wartet noch“ melden alle:</translation>
+    </message>
+    <message>
+        <source>Early &amp;200 after:</source>
+        <translation type="vanished">Frühe &amp;200 nach:</translation>
+    </message>
+    <message>
         <source>Waiting co&amp;mment every:</source>
-        <translation>Warte&amp;kommentar alle:</translation>
+        <translation type="vanished">Warte&amp;kommentar alle:</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -3470,7 +3914,22 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Diese Sitzung wurde mit %1 gestartet; das hat Vorrang vor diesen Einstellungen, bis ohne gestartet wird.</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+27"/>
+        <source>empty: from the config file (now %1)</source>
+        <translation>leer: aus der Konfigurationsdatei (jetzt %1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The relay listens on %1 now.</source>
+        <translation>Das Relay lauscht jetzt auf %1.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>none: this session runs the demo fleet</source>
+        <translation>keine: diese Sitzung läuft mit der Demo-Flotte</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Listen on: %1</source>
         <translation>Lauschen auf: %1</translation>
     </message>
@@ -3499,6 +3958,47 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+8"/>
         <source>host %1 is static: engine %2 is not stopped</source>
         <translation>Host %1 ist statisch: Engine %2 wird nicht gestoppt</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::SwitchEngineDialog</name>
+    <message>
+        <location filename="../ui/dialogs/switchenginedialog.cpp" line="+20"/>
+        <source>Switch Engine on %1</source>
+        <translation>Engine auf %1 wechseln</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No engine runs on %1 now. Running requests finish first; new ones wait for the switch.</source>
+        <translation>Auf %1 läuft gerade keine Engine. Laufende Anfragen werden erst beendet; neue warten auf den Wechsel.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 runs %2 now. Running requests finish first; new ones wait for the switch.</source>
+        <translation>Auf %1 läuft jetzt %2. Laufende Anfragen werden erst beendet; neue warten auf den Wechsel.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>models not known yet (it has not run)</source>
+        <translation>Modelle noch unbekannt (sie lief noch nicht)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n model(s): %1</source>
+        <translation>
+            <numerusform>%n Modell: %1</numerusform>
+            <numerusform>%n Modelle: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (running now)</source>
+        <translation>%1 (läuft jetzt)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>&amp;Switch</source>
+        <translation>&amp;Wechseln</translation>
     </message>
 </context>
 <context>
@@ -3602,7 +4102,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::TimelineView</name>
     <message>
-        <location filename="../ui/timeline/timelineview.cpp" line="+54"/>
+        <location filename="../ui/timeline/timelineview.cpp" line="+55"/>
         <source>5 min</source>
         <translation>5 min</translation>
     </message>
@@ -3642,12 +4142,17 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Der Gegenwart folgen (Ende oder Doppelklick auf die Zeitleiste)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+72"/>
         <source>engine up</source>
         <translation>Engine läuft</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>engines:</source>
+        <translation>Engines:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>switch</source>
         <translation>Wechsel</translation>
     </message>
@@ -3680,22 +4185,21 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::TimelineWidget</name>
     <message>
-        <location filename="../ui/timeline/timelinewidget.cpp" line="+66"/>
+        <location filename="../ui/timeline/timelinewidget.cpp" line="+65"/>
         <source>Switch timeline</source>
         <translation>Wechsel-Zeitleiste</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+197"/>
         <source>No hosts configured</source>
         <translation>Keine Hosts konfiguriert</translation>
     </message>
     <message>
-        <location line="+46"/>
         <source>last %1</source>
-        <translation>letzte %1</translation>
+        <translation type="vanished">letzte %1</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+84"/>
         <source>requests</source>
         <translation>Anfragen</translation>
     </message>
@@ -3808,6 +4312,48 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
             <numerusform>%n in Arbeit</numerusform>
             <numerusform>%n in Arbeit</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::WelcomeDialog</name>
+    <message>
+        <location filename="../ui/dialogs/welcomedialog.cpp" line="+18"/>
+        <source>&amp;Add a GPU Box…</source>
+        <translation>GPU-Rechner &amp;hinzufügen …</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Try the Demo Fleet</source>
+        <translation>&amp;Demo-Flotte ausprobieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Switchyard: Welcome</source>
+        <translation>Switchyard: Willkommen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Welcome to Switchyard</source>
+        <translation>Willkommen bei Switchyard</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Switchyard puts your llama.cpp GPU boxes behind one address for your coding tools, and switches each box to the model a request asks for.
+
+Start by adding a box: its address is enough. Or look around first with a demo fleet of pretend boxes; nothing is saved.</source>
+        <translation>Switchyard stellt deine llama.cpp-GPU-Rechner unter einer Adresse für deine Coding-Werkzeuge bereit und schaltet jeden Rechner auf das Modell um, das eine Anfrage verlangt.
+
+Fang mit einem Rechner an: seine Adresse genügt. Oder sieh dich erst in einer Demo-Flotte aus vorgetäuschten Rechnern um; dabei wird nichts gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The address of llama-server on the box; Switchyard checks it before saving</source>
+        <translation>Die Adresse von llama-server auf dem Rechner; Switchyard prüft sie vor dem Speichern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fake boxes on this machine, with pretend traffic</source>
+        <translation>Vorgetäuschte Rechner auf diesem Computer, mit vorgetäuschtem Verkehr</translation>
     </message>
 </context>
 </TS>

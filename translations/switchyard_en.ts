@@ -39,7 +39,7 @@
 <context>
     <name>TimelineText</name>
     <message numerus="yes">
-        <location filename="../ui/timeline/timelinetext.cpp" line="+71"/>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+93"/>
         <source>%n request(s) active</source>
         <translation>
             <numerusform>%n request active</numerusform>
@@ -66,6 +66,25 @@
     </message>
 </context>
 <context>
+    <name>switchyard::AddHostDialog</name>
+    <message numerus="yes">
+        <location filename="../ui/dialogs/addhostdialog.cpp" line="+156"/>
+        <source>A llama.cpp router with %n model(s).</source>
+        <translation>
+            <numerusform>A llama.cpp router with %n model.</numerusform>
+            <numerusform>A llama.cpp router with %n models.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+63"/>
+        <source>keeps its %n comment(s) and every other field</source>
+        <translation>
+            <numerusform>keeps its %n comment and every other field</numerusform>
+            <numerusform>keeps its %n comments and every other field</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>switchyard::HistoryWriter</name>
     <message numerus="yes">
         <location filename="../src/store/historywriter.cpp" line="+216"/>
@@ -87,7 +106,7 @@
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+120"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+80"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 of %n model loaded</numerusform>
@@ -95,7 +114,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+17"/>
+        <location line="+18"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in flight</numerusform>
@@ -103,7 +122,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+19"/>
+        <location line="+27"/>
         <source>driver %1 · %n engine(s)</source>
         <translation>
             <numerusform>driver %1 · %n engine</numerusform>
@@ -114,7 +133,7 @@
 <context>
     <name>switchyard::HostTableModel</name>
     <message numerus="yes">
-        <location filename="../ui/models/hosttablemodel.cpp" line="+76"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+77"/>
         <source>%n waiting since %1</source>
         <translation>
             <numerusform>%n waiting since %1</numerusform>
@@ -125,7 +144,7 @@
 <context>
     <name>switchyard::MainWindow</name>
     <message numerus="yes">
-        <location filename="../ui/window/mainwindow.cpp" line="+274"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+285"/>
         <source>%1 of %n host(s) up</source>
         <translation>
             <numerusform>%1 of %n host up</numerusform>
@@ -134,6 +153,15 @@
     </message>
     <message numerus="yes">
         <location line="+2"/>
+        <location line="+10"/>
+        <source>%n leased</source>
+        <translation>
+            <numerusform>%n leased</numerusform>
+            <numerusform>%n leased</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-7"/>
         <source>%n request(s) in flight</source>
         <translation>
             <numerusform>%n request in flight</numerusform>
@@ -149,7 +177,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+4"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in flight</numerusform>
@@ -160,7 +188,7 @@
 <context>
     <name>switchyard::ModelTableModel</name>
     <message numerus="yes">
-        <location filename="../ui/models/modeltablemodel.cpp" line="+272"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+275"/>
         <source>%n request(s) today, %1 failed</source>
         <translation>
             <numerusform>%n request today, %1 failed</numerusform>
@@ -192,6 +220,17 @@
         <translation>
             <numerusform>%1 of %n request</numerusform>
             <numerusform>%1 of %n requests</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::SwitchEngineDialog</name>
+    <message numerus="yes">
+        <location filename="../ui/dialogs/switchenginedialog.cpp" line="+32"/>
+        <source>%n model(s): %1</source>
+        <translation>
+            <numerusform>%n model: %1</numerusform>
+            <numerusform>%n models: %1</numerusform>
         </translation>
     </message>
 </context>

@@ -11,12 +11,15 @@
 #include "demo/demofleet.h"
 #include "demo/screenshotrunner.h"
 #include "desktop/desktopapp.h"
+#include "config/configwriter.h"
 #include "dialogs/settingsdialog.h"
+#include "dialogs/welcomedialog.h"
 #include "shared/uiresources.h"
 #include "tray/autostart.h"
 #include "tray/singleinstance.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTextStream>
@@ -92,6 +95,23 @@ ConfigResult resolveWithSettingsFix(const AppOptions &options, AppSettings *sett
         result = StartupConfig::resolve(options, settings, demo);
     }
     return result;
+}
+
+// A first run: nothing on the command line says where hosts come from, and the settings name
+// no config file that exists. Then the window welcomes instead of showing a config error.
+bool isFirstRun(const AppOptions &options, const AppSettings *settings)
+{
+    if (options.demo || !options.configPath.isEmpty() || !options.upstreams.isEmpty() || !settings)
+        return false;
+    const QString path = settings->configPath().trimmed();
+    return path.isEmpty() || !QFileInfo::exists(path);
+}
+
+// Where the first run writes its config: the file the settings name, else the default one.
+QString firstRunConfigPath(const AppSettings *settings)
+{
+    const QString path = settings->configPath().trimmed();
+    return path.isEmpty() ? ConfigWriter::defaultPath() : path;
 }
 
 // The single-instance name of a desktop launch, from what it knows before reading any config:
@@ -183,8 +203,27 @@ public:
     {
         if (!m_gui || !m_screenshotsDir.isEmpty())
             return failed;
+        if (isFirstRun(m_options, m_settings)) {
+            initUiResources();
+            QApplication::setWindowIcon(QIcon(u":/icons/switchyard.svg"_s));
+            WelcomeDialog welcome(firstRunConfigPath(m_settings));
+            welcome.exec();
+            if (welcome.choice() == WelcomeDialog::Choice::Demo) {
+                m_demoChosen = true;
+                return failed;
+            }
+            if (welcome.choice() != WelcomeDialog::Choice::HostAdded)
+                return failed;
+            m_settings->setConfigPath(welcome.configPath());
+            m_settings->sync();
+            const ConfigResult added = StartupConfig::resolve(m_options, m_settings, {});
+            if (added.ok())
+                return added;
+        }
         return resolveWithSettingsFix(m_options, m_settings, m_demoUpstreams);
     }
+
+    bool demoChosen() const override { return m_demoChosen; }
 
     void startFailed(const QString &error) override
     {
@@ -204,6 +243,8 @@ public:
         DesktopApp::Options desktopOptions;
         desktopOptions.trayOnly = m_options.tray && m_screenshotsDir.isEmpty();
         desktopOptions.overrides = overridesOf(m_options);
+        if (m_demoChosen)
+            desktopOptions.overrides.append(u"--demo"_s);
         bool waitOk = false;
         const int waitMs = qEnvironmentVariableIntValue("SWITCHYARD_TRAY_WAIT_MS", &waitOk);
         if (waitOk)
@@ -242,6 +283,7 @@ private:
     QString m_instanceName;
     std::unique_ptr<fake::DemoFleet> m_demo;
     QStringList m_demoUpstreams;
+    bool m_demoChosen = false;
     std::unique_ptr<SingleInstance> m_windowless;
     std::unique_ptr<DesktopApp> m_desktop;
     std::unique_ptr<ScreenshotRunner> m_screenshots;

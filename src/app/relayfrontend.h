@@ -42,6 +42,9 @@ public:
     virtual RelayService::DriverFactory demoDrivers(const Config &config) = 0;
     // A config that did not load, its errors already printed: the one to run with instead.
     virtual ConfigResult fixConfig(const ConfigResult &failed) = 0;
+    // After fixConfig() gave no config: the user chose the demo fleet instead (the first run's
+    // welcome), so the run goes on as with --demo.
+    virtual bool demoChosen() const { return false; }
     // The relay did not start; the error is already printed.
     virtual void startFailed(const QString &error) = 0;
     // The relay runs: show it, or answer second launches without a window.

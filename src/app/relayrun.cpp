@@ -29,8 +29,9 @@ void printErrors(QTextStream &err, const ConfigResult &result)
 
 } // namespace
 
-int runRelay(const AppOptions &options, AppSettings *settings, RelayFrontend &frontend)
+int runRelay(const AppOptions &launchOptions, AppSettings *settings, RelayFrontend &frontend)
 {
+    AppOptions options = launchOptions;   // the first run's welcome may choose the demo
     QTextStream err(stderr);
 
     // A second launch of the desktop relay raises the first one's window before it starts
@@ -41,23 +42,47 @@ int runRelay(const AppOptions &options, AppSettings *settings, RelayFrontend &fr
     SystemClock clock;   // the one clock of the relay, its journal and its history
     ConsoleJournal journal(stdout, &clock);
     UnixSignals unixSignals;
-
-    const bool demo = options.demo;
-    QStringList demoUpstreams;
-    if (demo) {
-        QString error;
-        if (!frontend.startDemo(&demoUpstreams, &error)) {
-            err << QCoreApplication::translate("main", "switchyard: cannot start the demo fleet: %1").arg(error) << Qt::endl;
-            return 1;
+    // SIGTERM and SIGINT (systemd, logout, Ctrl-C) end the process in every state. Before the
+    // relay runs, a front end may be asking the user something in a dialog of its own event loop:
+    // exit() ends every running loop, so the dialog returns and the run ends. Once the relay runs
+    // it stops gracefully (see below).
+    RelayRunner *running = nullptr;
+    bool terminated = false;
+    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &unixSignals, [&running, &terminated](int) {
+        if (running) {
+            running->shutdown();
+            return;
         }
-    }
+        terminated = true;
+        QCoreApplication::exit(0);
+    });
+
+    QStringList demoUpstreams;
+    const auto startDemo = [&frontend, &demoUpstreams, &err] {
+        QString error;
+        if (frontend.startDemo(&demoUpstreams, &error))
+            return true;
+        err << QCoreApplication::translate("main", "switchyard: cannot start the demo fleet: %1").arg(error) << Qt::endl;
+        return false;
+    };
+    if (options.demo && !startDemo())
+        return 1;
     ConfigResult result = StartupConfig::resolve(options, settings, demoUpstreams);
     if (!result.ok()) {
         printErrors(err, result);
         result = frontend.fixConfig(result);
+        if (terminated)
+            return 0;
+        if (!result.ok() && frontend.demoChosen()) {
+            options.demo = true;
+            if (!startDemo())
+                return 1;
+            result = StartupConfig::resolve(options, settings, demoUpstreams);
+        }
         if (!result.ok())
             return 1;
     }
+    const bool demo = options.demo;
     Config config = *result.config;
     if (demo)
         frontend.addDemoEngines(config);
@@ -91,6 +116,7 @@ int runRelay(const AppOptions &options, AppSettings *settings, RelayFrontend &fr
         frontend.startFailed(error);
         return 1;
     }
+    running = &runner;
     RelayService &service = *runner.service();
     IdleMemoryTrimmer trimmer;
     trimmer.watch(service.relay());
@@ -113,10 +139,11 @@ int runRelay(const AppOptions &options, AppSettings *settings, RelayFrontend &fr
 
     frontend.relayStarted(RunningRelay{clock, &runner, &history, &reloader, &journal});
 
-    // SIGTERM (systemd, logout): stop accepting, let running streams finish, then exit.
-    QObject::connect(&runner, &RelayRunner::stopped, &runner, [] { QCoreApplication::quit(); });
-    QObject::connect(&unixSignals, &UnixSignals::terminationRequested, &runner, [&runner] { runner.shutdown(); });
-    const int code = QCoreApplication::exec();
+    // SIGTERM (systemd, logout): stop accepting, let running streams finish, then exit. exit(),
+    // not quit(): quit() asks the windows first (one that hides to the tray would refuse it), and
+    // a modal dialog's event loop must end too.
+    QObject::connect(&runner, &RelayRunner::stopped, &runner, [] { QCoreApplication::exit(0); });
+    const int code = terminated ? 0 : QCoreApplication::exec();
     frontend.relayEnded();
     return code;
 }

@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 namespace switchyard {
 
@@ -10,8 +11,26 @@ using namespace Qt::StringLiterals;
 std::optional<qint64> ModelEntry::contextSize() const
 {
     const QJsonValue n = raw.value("meta"_L1).toObject().value("n_ctx"_L1);
-    if (n.isDouble())
+    if (n.isDouble() && n.toDouble() > 0)
         return qint64(n.toDouble());
+    // A router's model that is not loaded has no meta: its arguments, or its preset, say the
+    // context it loads with.
+    const QJsonObject status = raw.value("status"_L1).toObject();
+    const QJsonArray args = status.value("args"_L1).toArray();
+    for (qsizetype i = 0; i + 1 < args.size(); ++i) {
+        const QString a = args.at(i).toString();
+        if (a == "-c"_L1 || a == "--ctx-size"_L1) {
+            bool ok = false;
+            const qint64 size = args.at(i + 1).toString().toLongLong(&ok);
+            if (ok && size > 0)
+                return size;
+        }
+    }
+    static const QRegularExpression presetLine(u"^\\s*(?:ctx-size|c)\\s*=\\s*(\\d+)\\s*$"_s,
+                                               QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch m = presetLine.match(status.value("preset"_L1).toString());
+    if (m.hasMatch() && m.captured(1).toLongLong() > 0)
+        return m.captured(1).toLongLong();
     return std::nullopt;
 }
 

@@ -16,7 +16,9 @@ struct ModelEntry
     QString status;     // unloaded | loading | loaded | sleeping | ...
     QJsonObject raw;    // the engine's own entry, passed on to clients
 
-    std::optional<qint64> contextSize() const;   // meta.n_ctx when the engine says
+    // meta.n_ctx when the engine says; for a router's unloaded model, its --ctx-size argument or
+    // its preset's ctx-size line.
+    std::optional<qint64> contextSize() const;
 };
 
 // Reads an engine's GET /models (router or single-model format). Returns nullopt with *error

@@ -21,4 +21,12 @@ struct AliasStat
 // Keyed by alias, so it iterates in a stable order.
 using AliasStats = QMap<QString, AliasStat>;
 
+// Whether a request to a model counts as using it ("Today", "Last used"): a load or unload
+// (the window's own, or a tool's: /models/...) does not, nor a 423 (the host was leased, the
+// model was not used).
+inline bool countsAsUse(const QString &path, int status)
+{
+    return status != 423 && !path.startsWith(QLatin1String("/models/"));
+}
+
 } // namespace switchyard

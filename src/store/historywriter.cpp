@@ -482,9 +482,11 @@ AliasStats HistoryWriter::stats(const QDateTime &since)
     AliasStats result;
     if (!m_db.isOpen())
         return result;
-    QString sql = u"SELECT model, status, ttfb_ms, tokens_per_s FROM requests"_s;
+    // Only what counts as use (see countsAsUse()).
+    QString sql = u"SELECT model, status, ttfb_ms, tokens_per_s FROM requests"
+                  u" WHERE status <> 423 AND path NOT LIKE '/models/%'"_s;
     if (since.isValid())
-        sql += u" WHERE started_at >= ?"_s;
+        sql += u" AND started_at >= ?"_s;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     q.prepare(sql);

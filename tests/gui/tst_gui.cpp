@@ -11,6 +11,8 @@
 #include "shared/clientconfigexporter.h"
 #include "dialogs/exportdialog.h"
 #include "models/hosttablemodel.h"
+#include "dialogs/switchenginedialog.h"
+#include "window/hostcarddelegate.h"
 #include "window/hostsview.h"
 #include "models/inflightcounter.h"
 #include "journal/journalformat.h"
@@ -49,7 +51,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QInputDialog>
+#include <QListWidget>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
@@ -795,7 +797,12 @@ void TstGui::switchShowsOnHostsTimelineAndTray()
     hosts.setService(runner.service());
     QCOMPARE(hosts.controller(u"h1"_s), controller);
     QList<HostActivity> seen;
-    QObject::connect(&hosts, &HostTableModel::activitiesChanged, &hosts, [&] { seen.append(hosts.activity(0)); });
+    QStringList cardLines;   // the card's engine line while it drains or switches (issue 22, item 1)
+    QObject::connect(&hosts, &HostTableModel::activitiesChanged, &hosts, [&] {
+        seen.append(hosts.activity(0));
+        if (hosts.activity(0) == HostActivity::Switching || hosts.activity(0) == HostActivity::Draining)
+            cardLines.append(HostCardDelegate::engineLine(hosts.index(0), QDateTime::currentDateTime().addSecs(3)));
+    });
     TimelineView timeline(clock, &hosts);
     timeline.setHistory(&store);
     QTRY_COMPARE(timeline.events()->rowCount(), 1);   // h1 seen up, with engine a
@@ -819,6 +826,10 @@ void TstGui::switchShowsOnHostsTimelineAndTray()
     QTRY_COMPARE(hosts.index(0).data(HostTableModel::EngineRole).toString(), u"b"_s);
     QVERIFY2(seen.contains(HostActivity::Switching) || seen.contains(HostActivity::Draining),
              qPrintable(QString::number(seen.size())));
+    // From → to and the time it has taken, not the old engine alone.
+    QVERIFY(!cardLines.isEmpty());
+    QVERIFY2(cardLines.first().startsWith(u"a → b · "_s), qPrintable(cardLines.join(u" | "_s)));
+    QVERIFY2(cardLines.first().endsWith(u" · 3 s"_s), qPrintable(cardLines.first()));
     QTRY_COMPARE(HostActivity(hosts.index(0).data(HostTableModel::ActivityRole).toInt()), HostActivity::Up);
 
     // The controller's events reach the timeline through the store; no "host down" for a
@@ -855,8 +866,21 @@ void TstGui::switchShowsOnHostsTimelineAndTray()
     QCOMPARE(hosts.index(0).data(HostTableModel::LeaseOwnerRole).toString(), u"bench"_s);
     QCOMPARE(HostActivity(hosts.index(0).data(HostTableModel::ActivityRole).toInt()), HostActivity::Leased);
     QCOMPARE(TrayState::compute(hosts.activities(), 0), TrayState::Kind::Idle);
+    // During the lease the card does not count models as loaded, and the header counts the host
+    // as leased, not as down (issue 22, item 2).
+    QCOMPARE(HostCardDelegate::engineLine(hosts.index(0), QDateTime::currentDateTime()), u"no engine: the GPU is lent out"_s);
+    QCOMPARE(hosts.hostsUp(), 0);
+    QCOMPARE(hosts.hostsLeased(), 1);
     controller->releaseLease();
     QTRY_VERIFY(hosts.index(0).data(HostTableModel::LeaseOwnerRole).toString().isEmpty());
+    // Released: idle (the next request starts an engine), not "down: connection refused", also
+    // after the catalog has polled the stopped engine.
+    QCOMPARE(HostActivity(hosts.index(0).data(HostTableModel::ActivityRole).toInt()), HostActivity::Idle);
+    runner.service()->catalog()->refreshHost(u"h1"_s);
+    QTRY_VERIFY(!runner.service()->catalog()->host(u"h1"_s)->reachable);
+    QCOMPARE(HostActivity(hosts.index(0).data(HostTableModel::ActivityRole).toInt()), HostActivity::Idle);
+    QCOMPARE(StatusPalette::forActivity(HostActivity::Idle), StatusPalette::idle());
+    QCOMPARE(hosts.hostsUp(), 1);
 
     // Switch Engine… on the card: the dialog offers the host's engines, the host switches back to a.
     HostsView view(&hosts, clock);
@@ -865,16 +889,23 @@ void TstGui::switchShowsOnHostsTimelineAndTray()
     QVERIFY(view.switchEngineAction()->isEnabled());
     QSignalSpy messages(&view, &HostsView::message);
     QStringList offered;
-    QTimer::singleShot(0, &view, [&offered] {
-        auto *dialog = qobject_cast<QInputDialog *>(QApplication::activeModalWidget());
+    QStringList lines;
+    QTimer::singleShot(0, &view, [&offered, &lines] {
+        auto *dialog = qobject_cast<SwitchEngineDialog *>(QApplication::activeModalWidget());
         if (!dialog)
             return;
-        offered = dialog->comboBoxItems();
-        dialog->setTextValue(u"a"_s);
+        for (int i = 0; i < dialog->list()->count(); ++i) {
+            offered.append(dialog->list()->item(i)->data(Qt::UserRole).toString());
+            lines.append(dialog->list()->item(i)->text());
+        }
+        dialog->list()->setCurrentRow(0);
+        QCOMPARE(dialog->engine(), u"a"_s);
         dialog->accept();
     });
     view.switchEngineAction()->trigger();
+    // One dialog: every engine with the models it serves (issue 22, item 16).
     QCOMPARE(offered, (QStringList{u"a"_s, u"b"_s}));
+    QVERIFY2(lines.at(0).contains(u"alpha"_s) && lines.at(1).contains(u"beta"_s), qPrintable(lines.join(u" | "_s)));
     QTRY_COMPARE_WITH_TIMEOUT(controller->currentEngine(), u"a"_s, 10000);
     QTRY_VERIFY(!messages.isEmpty() && messages.last().at(0).toString() == u"h1 runs a"_s);
     QTRY_COMPARE(hosts.index(0).data(HostTableModel::EngineRole).toString(), u"a"_s);

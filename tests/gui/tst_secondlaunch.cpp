@@ -2,6 +2,7 @@
 // instance before it reads or validates any config, and exits 0. Real processes: the first is
 // `switchyard --demo`, offscreen (no window) and under an Xvfb of its own (a window).
 #include "app/appsettings.h"
+#include "processlaunch.h"
 
 #include <QLocalSocket>
 #include <QProcess>
@@ -18,46 +19,13 @@
 #include <memory>
 
 using namespace switchyard;
+using namespace switchyard::test;
 using namespace Qt::StringLiterals;
 
 namespace {
 
 constexpr int StartTimeoutMs = 20000;
 constexpr int ExitTimeoutMs = 10000;
-
-QString switchyardBinary()
-{
-    return qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u"/switchyard"_s;
-}
-
-// One switchyard process; its output is collected as it comes.
-struct Launch
-{
-    QProcess process;
-    QByteArray out;
-    QByteArray err;
-
-    void start(const QProcessEnvironment &env, const QStringList &arguments)
-    {
-        process.setProcessEnvironment(env);
-        QObject::connect(&process, &QProcess::readyReadStandardOutput, &process, [this] { out += process.readAllStandardOutput(); });
-        QObject::connect(&process, &QProcess::readyReadStandardError, &process, [this] { err += process.readAllStandardError(); });
-        process.start(switchyardBinary(), arguments);
-    }
-    QString said() const { return u"stdout:\n%1\nstderr:\n%2"_s.arg(QString::fromUtf8(out), QString::fromUtf8(err)); }
-    bool exited() const { return process.state() == QProcess::NotRunning; }
-    void stop()
-    {
-        if (exited())
-            return;
-        process.terminate();   // SIGTERM: the relay stops gracefully
-        if (!process.waitForFinished(5000)) {
-            process.kill();
-            process.waitForFinished(3000);
-        }
-    }
-    ~Launch() { stop(); }
-};
 
 // A port nobody listens on just now, for the first instance's settings.
 quint16 freePort()
@@ -87,10 +55,8 @@ private Q_SLOTS:
     void raisesWindowBeforeReadingConfig();
 
 private:
-    // An environment of the test's own: home, settings, runtime folder, data, no display.
-    QProcessEnvironment isolatedEnvironment() const;
+    QProcessEnvironment isolatedEnvironment() const { return test::isolatedEnvironment(*m_dir); }
     bool startFirst(Launch &first, const QProcessEnvironment &env, const QStringList &arguments, const QString &instance);
-    bool startXvfb(QProcess &xvfb, QString *display);
 
     std::unique_ptr<QTemporaryDir> m_dir;
 };
@@ -100,25 +66,7 @@ void TstSecondLaunch::init()
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     QVERIFY(QFile::exists(switchyardBinary()));
-    for (const char *sub : {"home", "config", "data", "cache", "run"})
-        QVERIFY(QDir(m_dir->path()).mkpath(QString::fromLatin1(sub)));
-    QVERIFY(::chmod(QFile::encodeName(m_dir->filePath(u"run"_s)).constData(), 0700) == 0);
-}
-
-QProcessEnvironment TstSecondLaunch::isolatedEnvironment() const
-{
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
-    env.insert(u"HOME"_s, m_dir->filePath(u"home"_s));
-    env.insert(u"XDG_CONFIG_HOME"_s, m_dir->filePath(u"config"_s));
-    env.insert(u"XDG_DATA_HOME"_s, m_dir->filePath(u"data"_s));
-    env.insert(u"XDG_CACHE_HOME"_s, m_dir->filePath(u"cache"_s));
-    env.insert(u"XDG_RUNTIME_DIR"_s, m_dir->filePath(u"run"_s));
-    env.insert(u"SWITCHYARD_SETTINGS_FILE"_s, m_dir->filePath(u"settings.ini"_s));
-    env.insert(u"USER"_s, u"sytest"_s);
-    for (const QString &name : {u"DISPLAY"_s, u"WAYLAND_DISPLAY"_s, u"SWITCHYARD_INSTANCE_NAME"_s, u"TMPDIR"_s})
-        env.remove(name);
-    return env;
+    QVERIFY(makeIsolatedFolders(*m_dir));
 }
 
 // Starts the first instance and waits until it answers on its single-instance socket.
@@ -129,21 +77,6 @@ bool TstSecondLaunch::startFirst(Launch &first, const QProcessEnvironment &env, 
     if (!first.process.waitForStarted(5000))
         return false;
     return QTest::qWaitFor([&] { return first.exited() || answersOn(instance); }, StartTimeoutMs) && !first.exited();
-}
-
-bool TstSecondLaunch::startXvfb(QProcess &xvfb, QString *display)
-{
-    // -displayfd: Xvfb picks a free display and writes its number when it is ready.
-    xvfb.start(u"Xvfb"_s, {u"-displayfd"_s, u"1"_s, u"-screen"_s, u"0"_s, u"1024x768x24"_s, u"-nolisten"_s, u"tcp"_s});
-    if (!xvfb.waitForStarted(5000))
-        return false;
-    if (!QTest::qWaitFor([&] { return xvfb.canReadLine() || xvfb.state() == QProcess::NotRunning; }, 10000))
-        return false;
-    const QByteArray number = xvfb.readLine().trimmed();
-    if (number.isEmpty())
-        return false;
-    *display = u":"_s + QString::fromLatin1(number);
-    return true;
 }
 
 void TstSecondLaunch::handsOverToWindowlessRelay()

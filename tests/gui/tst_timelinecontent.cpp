@@ -8,6 +8,7 @@
 #include "timeline/timelinecontent.h"
 #include "timeline/timelinelayout.h"
 #include "timeline/timelinescale.h"
+#include "shared/uiformat.h"
 #include "timeline/timelinetext.h"
 
 #include <QTest>
@@ -112,6 +113,10 @@ private Q_SLOTS:
     void activityCountsFinishedAndRunning();
     void layoutPutsRowsInLanes();
     void textSaysWhatASpanIs();
+    void markerAtPicksTheNearest();
+    void tooltipsSayOnlyWhatIsThere();
+    void rangeLabelsArePlain();
+    void defaultSpanFitsTheData();
 };
 
 void TstTimelineContent::nothingWithoutModelOrRange()
@@ -366,6 +371,58 @@ void TstTimelineContent::textSaysWhatASpanIs()
     QCOMPARE(TimelineText::tickLabel(midnight, 60 * 1000), QLocale().toString(QDate(2026, 3, 4), u"d MMM"_s));
     QCOMPARE(TimelineText::tickLabel(morning, 24 * 3600 * 1000LL),
              QLocale().toString(QDate(2026, 3, 4), u"ddd d MMM"_s));
+}
+
+void TstTimelineContent::markerAtPicksTheNearest()
+{
+    // Issue 22, item 11: an unload glyph next to a load answers for itself, not for the load.
+    const History history({withModel(historyEvent(HistoryEvent::Kind::Load, 10, u"a"_s), u"m1"_s),
+                           withModel(historyEvent(HistoryEvent::Kind::Unload, 12, u"a"_s), u"m1"_s)});
+    QCOMPARE(history.content.markerAt(u"h1"_s, at(12), 2000)->kind, HistoryEvent::Kind::Unload);
+    QCOMPARE(history.content.markerAt(u"h1"_s, at(10), 2000)->kind, HistoryEvent::Kind::Load);
+    const QString unload = TimelineText::markerTooltip(*history.content.markerAt(u"h1"_s, at(12), 2000), at(60));
+    QVERIFY2(unload.startsWith(u"<b>m1</b> unloaded"_s), qPrintable(unload));
+}
+
+void TstTimelineContent::tooltipsSayOnlyWhatIsThere()
+{
+    // Empty space: no "0 requests active 19:16:41 – 19:16:41".
+    QVERIFY(TimelineText::activityTooltip({0, 0}, at(0), at(1), at(60)).isEmpty());
+    // A bucket within one second names that second once.
+    const QString one = TimelineText::activityTooltip({1, 0}, at(5), at(5) + 300, at(60));
+    QVERIFY2(!one.contains(u"–"_s), qPrintable(one));
+
+    // The lease's end in words, not the history's ISO time.
+    const QDateTime until = QDateTime::fromMSecsSinceEpoch(at(3600));
+    const Span lease{Kind::Lease, at(0), at(60), true, {}, u"desktop until %1"_s.arg(until.toString(Qt::ISODate))};
+    const QString leased = TimelineText::spanTooltip(lease, u"h1"_s, at(60));
+    QVERIFY2(leased.startsWith(u"Leased by <b>desktop</b> until %1<br>"_s.arg(UiFormat::timeOfDay(until, QDateTime::fromMSecsSinceEpoch(at(60))))),
+             qPrintable(leased));
+    QVERIFY2(!leased.contains(u"T"_s + until.time().toString(u"HH"_s)), qPrintable(leased));
+}
+
+void TstTimelineContent::rangeLabelsArePlain()
+{
+    // Issue 22, item 10: "last 15 min", never "last 15 min 00 s".
+    QCOMPARE(TimelineText::spanLabel(15 * 60 * 1000, true), u"last 15 min"_s);
+    QCOMPARE(TimelineText::spanLabel(15 * 60 * 1000, false), u"15 min"_s);
+    QCOMPARE(TimelineText::spanLabel(3600 * 1000, true), u"last 1 h"_s);
+    QCOMPARE(TimelineText::spanLabel(90 * 60 * 1000, true), u"last 1 h 30 min"_s);
+    QCOMPARE(TimelineText::spanLabel(24 * 3600 * 1000, true), u"last 24 h"_s);
+    QCOMPARE(TimelineText::spanLabel(45 * 1000, true), u"last 45 s"_s);
+    QCOMPARE(TimelineText::spanLabel(150 * 1000, false), u"2 min 30 s"_s);
+}
+
+void TstTimelineContent::defaultSpanFitsTheData()
+{
+    // Issue 22, item 10: a span with room for the newest events, from a short list of plain ones.
+    using namespace std::chrono;
+    QCOMPARE(TimelineScale::suggestedSpan(0ms), milliseconds(minutes(2)));
+    QCOMPARE(TimelineScale::suggestedSpan(90s), milliseconds(minutes(2)));
+    QCOMPARE(TimelineScale::suggestedSpan(100s), milliseconds(minutes(5)));
+    QCOMPARE(TimelineScale::suggestedSpan(minutes(11)), milliseconds(minutes(15)));
+    QCOMPARE(TimelineScale::suggestedSpan(minutes(50)), milliseconds(hours(2)));
+    QCOMPARE(TimelineScale::suggestedSpan(hours(30)), milliseconds(hours(24)));
 }
 
 QTEST_GUILESS_MAIN(TstTimelineContent)

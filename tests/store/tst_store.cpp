@@ -184,6 +184,7 @@ private slots:
     void eventsRoundTrip();
     void stats_data();
     void stats();
+    void statsSkipLoadsAndLeaseRefusals();
     void retentionByAge();
     void retentionMaxRows();
     void redactionNeverReachesDisk();
@@ -581,6 +582,26 @@ void TestStore::stats_data()
                                                   << QVariantList{1.0, 2.0, 3.0, 4.0, null}
                                                   << QVariantList{null, null, null, null, null}
                                                   << qint64(3) << QVariant(2.5) << null;
+}
+
+void TestStore::statsSkipLoadsAndLeaseRefusals()
+{
+    // Issue 22, item 8: "Today" counts use, not the window's own loads or 423s of a leased host.
+    QVERIFY(countsAsUse(u"/v1/chat/completions"_s, 200));
+    QVERIFY(countsAsUse(u"/v1/messages"_s, 500));
+    QVERIFY(!countsAsUse(u"/models/load"_s, 200));
+    QVERIFY(!countsAsUse(u"/v1/chat/completions"_s, 423));
+    QTemporaryDir dir;
+    FakeClock clock(baseTime());
+    HistoryStore store(dir.filePath(u"history.sqlite"_s), clock);
+    store.record(makeRecord(u"a"_s, u"h"_s, 200, baseTime()));
+    store.record(makeRecord(u"a"_s, u"h"_s, 423, baseTime().addSecs(1)));
+    RequestRecord load = makeRecord(u"a"_s, u"h"_s, 200, baseTime().addSecs(2));
+    load.path = u"/models/load"_s;
+    store.record(load);
+    const AliasStat a = store.stats(baseTime()).value(u"a"_s);
+    QCOMPARE(a.requests, qint64(1));
+    QCOMPARE(a.errors, qint64(0));
 }
 
 void TestStore::stats()

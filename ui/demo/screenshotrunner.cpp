@@ -1,7 +1,11 @@
 #include "demo/screenshotrunner.h"
 
+#include "catalog/hostprobe.h"
 #include "demo/trafficgenerator.h"
 #include "desktop/desktopapp.h"
+#include "dialogs/addhostdialog.h"
+#include "dialogs/welcomedialog.h"
+#include "models/hosttablemodel.h"
 #include "store/requestlogmodel.h"
 #include "timeline/timelineview.h"
 #include "timeline/timelinewidget.h"
@@ -17,6 +21,7 @@
 #include <QDir>
 #include <QIcon>
 #include <QItemSelectionModel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPainter>
 #include <QTabWidget>
@@ -54,7 +59,12 @@ ScreenshotRunner::~ScreenshotRunner() = default;
 void ScreenshotRunner::start()
 {
     MainWindow *window = m_desktop->window();
-    window->resize(1360, 860);
+    // SWITCHYARD_SCREENSHOT_SIZE=1000x650: the window at another size, to look at it there.
+    const QStringList size = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_SIZE").split(u'x');
+    if (size.size() == 2 && size.at(0).toInt() > 0 && size.at(1).toInt() > 0)
+        window->resize(size.at(0).toInt(), size.at(1).toInt());
+    else
+        window->resize(1360, 860);
     window->show();
     m_traffic = new TrafficGenerator(m_endpoint, this);
 
@@ -210,9 +220,36 @@ void ScreenshotRunner::capture()
     menu->adjustSize();
     save(menu, u"tray-menu.png"_s);
     saveTrayIcons();
-
     m_traffic->abortAll();
-    QTimer::singleShot(200ms, qApp, [this] { QCoreApplication::exit(m_failures ? 1 : 0); });
+    captureFirstRun();
+}
+
+void ScreenshotRunner::captureFirstRun()
+{
+    // The first run's welcome, and Add a GPU Box after it asked one of the demo's boxes. The
+    // file it would write is in a folder that is never created.
+    const QString config = m_directory + u"/never-written/switchyard.json"_s;
+    auto *welcome = new WelcomeDialog(config);
+    welcome->setAttribute(Qt::WA_DeleteOnClose);
+    welcome->show();
+    welcome->adjustSize();
+    QApplication::processEvents();
+    save(welcome, u"welcome.png"_s);
+    welcome->close();
+
+    auto *add = new AddHostDialog(config);
+    add->setAttribute(Qt::WA_DeleteOnClose);
+    const QModelIndex box = m_desktop->hosts()->index(0);
+    add->urlField()->setText(box.data(HostTableModel::UrlRole).toString());
+    add->show();
+    auto finish = [this, add] {
+        QApplication::processEvents();
+        save(add, u"add-host.png"_s);
+        add->close();
+        QTimer::singleShot(200ms, qApp, [this] { QCoreApplication::exit(m_failures ? 1 : 0); });
+    };
+    connect(add->probe(), &HostProbe::finished, this, finish, Qt::SingleShotConnection);
+    add->check();
 }
 
 } // namespace switchyard

@@ -40,6 +40,7 @@ private:
     void tick();
     void background();
     void capture();
+    void captureFirstRun();
     bool save(class QWidget *widget, const QString &name);
     bool saveTrayIcons();
 

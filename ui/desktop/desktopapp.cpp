@@ -84,6 +84,11 @@ DesktopApp::DesktopApp(const Clock &clock, RelayRunner *runner, HistoryStore *hi
     if (runner->service())
         bindService(runner->service());
 
+    // Logout: the session manager sends the application a Quit event, which Qt turns into closing
+    // every window; the window hides to the tray instead, and the quit would be refused. It quits
+    // the relay here, as the tray's Quit does.
+    qApp->installEventFilter(this);
+
     m_trayWait.setInterval(250ms);
     connect(&m_trayWait, &QTimer::timeout, this, [this] {
         if (TrayController::isAvailable()) {
@@ -189,6 +194,8 @@ void DesktopApp::openSettings()
     }
     activate();
     SettingsDialog dialog(m_settings, m_autostart.get(), m_options.overrides, m_window.get());
+    dialog.setRunning(m_runner->service() ? m_runner->service()->endpoint().authority() : QString(),
+                      m_options.overrides.contains(u"--demo"_s));
     connect(&dialog, &SettingsDialog::applied, this, [this] {
         if (!m_reloader)
             return;
@@ -198,8 +205,20 @@ void DesktopApp::openSettings()
     dialog.exec();
 }
 
+bool DesktopApp::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == qApp && event->type() == QEvent::Quit) {
+        quit();
+        return true;
+    }
+    return QObject::eventFilter(watched, event);
+}
+
 void DesktopApp::quit()
 {
+    if (m_quitting)
+        return;
+    m_quitting = true;
     // Gone from the screen at once; running streams get their grace period (main quits the
     // event loop when the runner says it has stopped).
     m_window->hide();

@@ -69,6 +69,9 @@ public:
 Q_SIGNALS:
     void activated();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void bindService(switchyard::RelayService *service);
     void showTrayOrFallBack();
@@ -87,6 +90,7 @@ private:
     std::unique_ptr<Autostart> m_autostart;
     SingleInstance *m_instance = nullptr;
     bool m_trayShown = false;
+    bool m_quitting = false;
     QTimer m_trayWait;
     std::chrono::steady_clock::time_point m_trayWaitStarted;
 };

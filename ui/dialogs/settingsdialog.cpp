@@ -65,6 +65,8 @@ SettingsDialog::SettingsDialog(AppSettings *settings, Autostart *autostart, cons
     m_early200->setToolTip(tr("A streaming request that waits this long (for a switch or a load) gets the relay's "
                               "own 200 and keep-alive comments, so clients do not time out"));
     m_commentEvery->setToolTip(tr("How often a waiting stream gets a comment saying what it waits for"));
+    m_early200->setWhatsThis(m_early200->toolTip());
+    m_commentEvery->setWhatsThis(m_commentEvery->toolTip());
     m_autostart->setChecked(autostart->isEnabled());
     m_autostart->setToolTip(autostart->filePath());
 
@@ -81,8 +83,9 @@ SettingsDialog::SettingsDialog(AppSettings *settings, Autostart *autostart, cons
         if (!dir.isEmpty())
             m_dataDir->setText(dir);
     }));
-    form->addRow(tr("Early &200 after:"), m_early200);
-    form->addRow(tr("Waiting co&mment every:"), m_commentEvery);
+    // Plain words for the early 200 and its keep-alive comments (issue 22, item 15).
+    form->addRow(tr("&Answer a waiting stream after:"), m_early200);
+    form->addRow(tr("Then tell it it still &waits every:"), m_commentEvery);
     form->addRow(QString(), m_autostart);
 
     auto *note = new QLabel(this);
@@ -112,6 +115,18 @@ SettingsDialog::SettingsDialog(AppSettings *settings, Autostart *autostart, cons
     layout->addWidget(m_problems);
     layout->addWidget(buttons);
     setMinimumWidth(560);
+}
+
+void SettingsDialog::setRunning(const QString &listenInUse, bool demo)
+{
+    // What this session uses when the fields are empty: its actual address, and in a demo no
+    // file at all.
+    if (!listenInUse.isEmpty()) {
+        m_listen->setPlaceholderText(tr("empty: from the config file (now %1)").arg(listenInUse));
+        m_listen->setToolTip(m_listen->toolTip() + u"\n"_s + tr("The relay listens on %1 now.").arg(listenInUse));
+    }
+    if (demo)
+        m_config->setPlaceholderText(tr("none: this session runs the demo fleet"));
 }
 
 QStringList SettingsDialog::validate() const

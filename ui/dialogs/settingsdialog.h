@@ -26,6 +26,9 @@ public:
     SettingsDialog(AppSettings *settings, Autostart *autostart, const QStringList &overrides,
                    QWidget *parent = nullptr);
 
+    // What the running relay uses: its listen address, and whether it runs the demo fleet.
+    void setRunning(const QString &listenInUse, bool demo);
+
     // The problems with what is entered now; empty when it can be saved.
     QStringList validate() const;
     // Validates, saves and returns true; or shows the problems and returns false.

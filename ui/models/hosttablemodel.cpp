@@ -1,6 +1,7 @@
 #include "models/hosttablemodel.h"
 
 #include "app/relayservice.h"
+#include "catalog/modelevents.h"
 #include "hosts/hostcontroller.h"
 #include "models/inflightcounter.h"
 
@@ -83,20 +84,44 @@ QString HostTableModel::drainDetail(const HostController *c)
 void HostTableModel::syncFromController(HostController *c)
 {
     const QString host = c->host();
+    // A drain and the switch after it are one change: from the engine that ran, to the target,
+    // timed from the start of the drain.
+    const bool changing = c->state() == HostStateMachine::State::Draining || c->state() == HostStateMachine::State::Switching;
+    Overlay &o = m_overlays[host];
+    const bool wasChanging = o.activity == HostActivity::Draining || o.activity == HostActivity::Switching;
+    if (changing && (!wasChanging || o.to != c->targetEngine())) {
+        if (!wasChanging) {
+            o.since = QDateTime::currentDateTime();
+            const int row = rowOf(host);
+            o.from = c->currentEngine().isEmpty() && row >= 0 ? m_rows.at(row).state.engine : c->currentEngine();
+        }
+        o.to = c->targetEngine();
+    } else if (!changing) {
+        o.from.clear();
+        o.to.clear();
+        o.since = QDateTime();
+    }
     switch (c->state()) {
     case HostStateMachine::State::Draining:
         setActivity(host, HostActivity::Draining, drainDetail(c));
         break;
     case HostStateMachine::State::Switching:
-        setActivity(host, HostActivity::Switching,
-                    c->targetEngine().isEmpty() ? tr("stopping the engine") : tr("to %1").arg(c->targetEngine()));
+        // The target is in the activity's text ("mainline → fork"); without one it stops.
+        setActivity(host, HostActivity::Switching, c->targetEngine().isEmpty() ? tr("stopping the engine") : QString());
         break;
     case HostStateMachine::State::Down:
         setActivity(host, HostActivity::Down, c->lastError());
         break;
+    case HostStateMachine::State::Unknown:
+        // Nothing runs and the next request starts an engine (after a lease, or before the
+        // first request): idle, not the "connection refused" a poll of the stopped engine reads.
+        if (c->canSwitch() && c->currentEngine().isEmpty())
+            setActivity(host, HostActivity::Idle, tr("no engine running; the next request starts one"));
+        else
+            setActivity(host, std::nullopt);
+        break;
     case HostStateMachine::State::Leased:
     case HostStateMachine::State::Serving:
-    case HostStateMachine::State::Unknown:
         setActivity(host, std::nullopt);   // leased follows from the lease; the rest from polls
         break;
     }
@@ -133,6 +158,17 @@ void HostTableModel::syncFromCatalog()
             rows.append(row);
         }
     }
+    // When each model was first seen loading, for "loading M · 12 s".
+    QHash<QString, QDateTime> loading;
+    for (const Row &row : std::as_const(rows)) {
+        for (const ModelEntry &m : row.state.models) {
+            if (m.status != "loading"_L1)
+                continue;
+            const QString key = row.state.host + u'\n' + m.key;
+            loading.insert(key, m_loadingSince.value(key, QDateTime::currentDateTime()));
+        }
+    }
+    m_loadingSince = loading;
     const QList<HostActivity> before = activities();
     bool sameHosts = rows.size() == m_rows.size();
     for (qsizetype i = 0; sameHosts && i < rows.size(); ++i)
@@ -224,7 +260,27 @@ int HostTableModel::hostsUp() const
 {
     int n = 0;
     for (const Row &r : m_rows) {
-        if (r.state.reachable)
+        switch (activityOf(r)) {
+        case HostActivity::Up:
+        case HostActivity::Idle:
+        case HostActivity::Draining:
+        case HostActivity::Switching:
+            ++n;
+            break;
+        case HostActivity::Unknown:
+        case HostActivity::Down:
+        case HostActivity::Leased:
+            break;
+        }
+    }
+    return n;
+}
+
+int HostTableModel::hostsLeased() const
+{
+    int n = 0;
+    for (const Row &r : m_rows) {
+        if (activityOf(r) == HostActivity::Leased)
             ++n;
     }
     return n;
@@ -239,6 +295,7 @@ QString HostTableModel::activityTitle(HostActivity activity)
     case HostActivity::Switching: return tr("switching");
     case HostActivity::Draining: return tr("draining");
     case HostActivity::Leased: return tr("leased");
+    case HostActivity::Idle: return tr("idle");
     }
     return {};
 }
@@ -252,6 +309,8 @@ QString HostTableModel::activityText(const Row &row) const
         text = tr("down: %1").arg(row.state.lastError);
     else if (a == HostActivity::Leased && !o.leaseOwner.isEmpty())
         text = tr("leased by %1").arg(o.leaseOwner);
+    else if ((a == HostActivity::Draining || a == HostActivity::Switching) && !o.to.isEmpty())
+        text += u' ' + (o.from.isEmpty() ? tr("→ %1").arg(o.to) : tr("%1 → %2").arg(o.from, o.to));
     if (!o.detail.isEmpty())
         text += u" ("_s + o.detail + u')';
     return text;
@@ -313,6 +372,31 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
         return m_overlays.value(s.host).leaseUntil;
     case DriverRole:
         return row.driver;
+    case SwitchFromRole:
+        return m_overlays.value(s.host).from;
+    case SwitchToRole:
+        return m_overlays.value(s.host).to;
+    case ActivitySinceRole:
+        return m_overlays.value(s.host).since;
+    case LoadingRole: {
+        QStringList keys;
+        for (const ModelEntry &m : s.models) {
+            if (m.status == "loading"_L1)
+                keys.append(m.key);
+        }
+        return keys;
+    }
+    case LoadingSinceRole: {
+        QDateTime first;
+        for (const ModelEntry &m : s.models) {
+            const QDateTime seen = m_loadingSince.value(s.host + u'\n' + m.key);
+            if (seen.isValid() && (!first.isValid() || seen < first))
+                first = seen;
+        }
+        return first;
+    }
+    case LiveRole:
+        return s.reachable && m_service && m_service->modelEvents() && m_service->modelEvents()->isConnected(s.host);
     default:
         return {};
     }
@@ -336,6 +420,12 @@ QHash<int, QByteArray> HostTableModel::roleNames() const
     names.insert(LeaseOwnerRole, "leaseOwner");
     names.insert(LeaseUntilRole, "leaseUntil");
     names.insert(DriverRole, "driver");
+    names.insert(SwitchFromRole, "switchFrom");
+    names.insert(SwitchToRole, "switchTo");
+    names.insert(ActivitySinceRole, "activitySince");
+    names.insert(LoadingRole, "loading");
+    names.insert(LoadingSinceRole, "loadingSince");
+    names.insert(LiveRole, "live");
     return names;
 }
 

@@ -45,6 +45,12 @@ public:
         LeaseOwnerRole,        // empty when not leased
         LeaseUntilRole,        // QDateTime, invalid when open-ended or not leased
         DriverRole,            // static | local | agent | command
+        SwitchFromRole,        // during a drain or switch: the engine it leaves (may be empty)
+        SwitchToRole,          // ...and the one it starts
+        ActivitySinceRole,     // QDateTime: when the drain or switch began
+        LoadingRole,           // QStringList: the models loading now
+        LoadingSinceRole,      // QDateTime: when the first of them was seen loading
+        LiveRole,              // bool: the host's /models/sse feed is connected (events come at once)
     };
 
     explicit HostTableModel(QObject *parent = nullptr);
@@ -63,7 +69,10 @@ public:
     int rowOf(const QString &host) const;
     HostActivity activity(int row) const;
     QList<HostActivity> activities() const;
+    // Hosts that serve or will at the next request: up, idle, draining or switching. A leased
+    // host is not counted; hostsLeased() says how many are.
     int hostsUp() const;
+    int hostsLeased() const;
 
     static QString activityTitle(HostActivity activity);
 
@@ -91,6 +100,9 @@ private:
         QString detail;
         QString leaseOwner;
         QDateTime leaseUntil;
+        QString from;        // a drain or switch: the engine it leaves
+        QString to;          // ...and the one it starts
+        QDateTime since;     // when it began (kept from the drain through the switch)
     };
 
     void syncFromCatalog();
@@ -106,6 +118,7 @@ private:
     QList<QPointer<HostController>> m_controllers;
     QList<Row> m_rows;
     QHash<QString, Overlay> m_overlays;
+    QHash<QString, QDateTime> m_loadingSince;   // "host\nkey" -> first seen loading
 };
 
 } // namespace switchyard

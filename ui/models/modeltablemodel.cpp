@@ -89,17 +89,20 @@ void ModelTableModel::readLastUsed(Row &row)
         return;
     RequestQuery query;
     query.model = row.alias;
-    query.limit = 1;
-    const QList<RequestRecord> last = m_store->requests(query);
-    if (!last.isEmpty())
-        row.lastUsed = last.first().startedAt;
+    query.limit = 50;   // newest first; the window's own loads and 423s are skipped
+    for (const RequestRecord &r : m_store->requests(query)) {
+        if (countsAsUse(r.path, r.status)) {
+            row.lastUsed = r.startedAt;
+            break;
+        }
+    }
 }
 
 void ModelTableModel::noteRequest(const RequestRecord &record)
 {
     m_statsDirty = true;
     const int row = rowOfAlias(record.model);
-    if (row < 0)
+    if (row < 0 || !countsAsUse(record.path, record.status))
         return;
     Row &r = m_rows[row];
     if (!r.lastUsed.isValid() || r.lastUsed < record.startedAt)

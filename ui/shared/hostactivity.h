@@ -3,8 +3,8 @@
 namespace switchyard {
 
 // What a host is doing, as the Hosts view, the timeline and the tray show it. Up and Down
-// come from the catalog's polls; Switching, Draining and Leased are slots for the host
-// controllers (src/hosts/), fed through HostTableModel::setActivity() once they exist.
+// come from the catalog's polls; Switching, Draining, Leased and Idle from the host
+// controllers (src/hosts/), through HostTableModel.
 enum class HostActivity {
     Unknown,     // not polled yet
     Up,
@@ -12,6 +12,8 @@ enum class HostActivity {
     Switching,   // stopping one engine, starting another
     Draining,    // waiting for running requests before a switch
     Leased,      // something else owns the GPU
+    Idle,        // no engine runs (after a lease, or before the first request): the next request
+                 // starts one; not down
 };
 
 } // namespace switchyard

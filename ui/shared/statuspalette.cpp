@@ -39,7 +39,8 @@ QColor StatusPalette::forActivity(HostActivity activity)
     case HostActivity::Switching:
     case HostActivity::Draining: return switching();
     case HostActivity::Leased: return lease();
-    case HostActivity::Unknown: return idle();
+    case HostActivity::Unknown:
+    case HostActivity::Idle: return idle();
     }
     return idle();
 }
@@ -47,9 +48,10 @@ QColor StatusPalette::forActivity(HostActivity activity)
 QColor StatusPalette::forEngine(QStringView engine)
 {
     // Muted, distinct hues that read on light and dark backgrounds alike, none of them the
-    // status colours' amber or red.
+    // status colours' amber or red, nor the lease's violet (a leased lane must not look like
+    // an engine running).
     static constexpr std::array<QRgb, 8> Hues = {
-        0x2a9d8f, 0x4a78b5, 0x7a62c9, 0x5f9e3a, 0x3a8fb7, 0xb5567a, 0x6b7fa8, 0x2f8f6a,
+        0x2a9d8f, 0x4a78b5, 0x56707f, 0x5f9e3a, 0x3a8fb7, 0xb5567a, 0x8c6d46, 0x2f8f6a,
     };
     // FNV-1a over the UTF-16 units: stable across runs and Qt versions, unlike qHash's seed.
     quint32 h = 2166136261u;

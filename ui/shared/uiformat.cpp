@@ -35,6 +35,17 @@ QString UiFormat::duration(std::chrono::milliseconds d)
     return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QChar(u'0'));
 }
 
+QString UiFormat::span(std::chrono::milliseconds d)
+{
+    const qint64 s = (d.count() + 500) / 1000;
+    if (s < 60)
+        return tr("%1 s").arg(s);
+    const qint64 minutes = (s % 3600) / 60, seconds = s % 60;
+    if (s >= 3600)
+        return minutes == 0 ? tr("%1 h").arg(s / 3600) : tr("%1 h %2 min").arg(s / 3600).arg(minutes);
+    return seconds == 0 ? tr("%1 min").arg(minutes) : tr("%1 min %2 s").arg(minutes).arg(seconds);
+}
+
 QString UiFormat::tokens(qint64 count)
 {
     if (count <= 0)

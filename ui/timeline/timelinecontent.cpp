@@ -172,10 +172,37 @@ std::optional<TimelineContent::Span> TimelineContent::spanAt(const QList<Span> &
 
 std::optional<HistoryEvent> TimelineContent::markerAt(const QString &host, qint64 t, qint64 slackMs) const
 {
+    // The nearest one: a load and an unload a few pixels apart each answer for their own glyph.
     const QList<HistoryEvent> near = markers(host, t - 2 * slackMs, t + 2 * slackMs);
-    if (near.isEmpty())
+    std::optional<HistoryEvent> best;
+    qint64 bestDistance = 0;
+    for (const HistoryEvent &e : near) {
+        const qint64 distance = std::abs(e.at.toMSecsSinceEpoch() - t);
+        if (!best || distance < bestDistance) {
+            best = e;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
+std::optional<std::chrono::milliseconds> TimelineContent::suggestedSpan(const QStringList &hosts, qint64 nowMs) const
+{
+    // The newest few events of the lanes shown decide; older history is a zoom-out away.
+    if (!m_model)
         return std::nullopt;
-    return near.first();
+    int seen = 0;
+    qint64 oldest = nowMs;
+    for (int row = m_model->rowCount() - 1; row >= 0 && seen < SpanEvents; --row) {
+        const HistoryEvent e = m_model->eventAt(row);
+        if (!hosts.contains(e.host))
+            continue;
+        oldest = std::min(oldest, e.at.toMSecsSinceEpoch());
+        ++seen;
+    }
+    if (seen == 0)
+        return std::nullopt;
+    return TimelineScale::suggestedSpan(std::chrono::milliseconds(std::max<qint64>(0, nowMs - oldest)));
 }
 
 } // namespace switchyard

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <chrono>
 #include <optional>
 
 namespace switchyard {
@@ -65,6 +66,11 @@ public:
     // row switches and downtime before the engine bars they lie over.
     static std::optional<Span> spanAt(const QList<Span> &spans, qint64 t, qint64 slackMs, bool markerRow);
     // The first load or unload within 2 * slackMs of t (markers are small: a wider reach).
+    // The default span for the newest SpanEvents events of these hosts (TimelineScale::
+    // suggestedSpan()); nullopt without any.
+    static constexpr int SpanEvents = 6;
+    std::optional<std::chrono::milliseconds> suggestedSpan(const QStringList &hosts, qint64 nowMs) const;
+
     std::optional<HistoryEvent> markerAt(const QString &host, qint64 t, qint64 slackMs) const;
 
 private:

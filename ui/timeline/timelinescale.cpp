@@ -110,4 +110,17 @@ QList<qint64> TimelineScale::ticks(int minPixels, int utcOffsetSeconds) const
     return out;
 }
 
+std::chrono::milliseconds TimelineScale::suggestedSpan(std::chrono::milliseconds age)
+{
+    using namespace std::chrono;
+    static constexpr minutes Steps[] = {minutes(2), minutes(5), minutes(10), minutes(15), minutes(30), hours(1),
+                                        hours(2), hours(3), hours(6), hours(12), hours(24)};
+    const milliseconds wanted = age + age / 4;
+    for (const minutes step : Steps) {
+        if (step >= wanted)
+            return step;
+    }
+    return hours(24);
+}
+
 } // namespace switchyard

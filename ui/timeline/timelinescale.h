@@ -27,6 +27,10 @@ public:
     void setMsPerPixel(double msPerPixel);
     // Shows `span` in the current width, keeping the end.
     void setSpan(std::chrono::milliseconds span);
+    // The span to show by default when the newest events go back `age` from now: the first of
+    // 2, 5, 10, 15, 30 min, 1, 2, 3, 6, 12, 24 h with room for them (a quarter more), so
+    // recent switches are not squeezed to the right edge, nor old ones cut off.
+    static std::chrono::milliseconds suggestedSpan(std::chrono::milliseconds age);
     qint64 spanMs() const;
 
     int left() const { return m_left; }

@@ -17,6 +17,25 @@ QDateTime dateAt(qint64 ms)
 
 } // namespace
 
+QString TimelineText::spanLabel(qint64 spanMs, bool following)
+{
+    const QString span = UiFormat::span(std::chrono::milliseconds(spanMs));
+    return following ? tr("last %1").arg(span) : span;
+}
+
+QString TimelineText::leaseOwner(const QString &detail, qint64 nowMs)
+{
+    // The history's detail is "OWNER until ISO-TIME" (or just the owner): the time in words.
+    const qsizetype at = detail.lastIndexOf(u" until "_s);
+    if (at < 0)
+        return u"<b>%1</b>"_s.arg(detail.toHtmlEscaped());
+    const QDateTime until = QDateTime::fromString(detail.mid(at + 7), Qt::ISODate);
+    const QString owner = detail.left(at);
+    if (!until.isValid())
+        return u"<b>%1</b>"_s.arg(owner.toHtmlEscaped());
+    return tr("<b>%1</b> until %2").arg(owner.toHtmlEscaped(), UiFormat::timeOfDay(until.toLocalTime(), dateAt(nowMs)));
+}
+
 QString TimelineText::range(qint64 fromMs, qint64 toMs, bool ongoing, qint64 nowMs)
 {
     const QDateTime nowTime = dateAt(nowMs);
@@ -46,7 +65,7 @@ QString TimelineText::spanTooltip(const TimelineContent::Span &s, const QString 
                 + (s.text.isEmpty() ? QString() : u": "_s + s.text.toHtmlEscaped()) + u"<br>"_s
                 + range(s.startMs, s.endMs, s.ongoing, nowMs);
     case Kind::Lease:
-        return tr("Leased by <b>%1</b>").arg(s.text.isEmpty() ? tr("someone") : s.text.toHtmlEscaped())
+        return tr("Leased by %1").arg(s.text.isEmpty() ? u"<b>%1</b>"_s.arg(tr("someone")) : leaseOwner(s.text, nowMs))
                 + u"<br>"_s + range(s.startMs, s.endMs, s.ongoing, nowMs);
     }
     return {};
@@ -74,12 +93,16 @@ QString TimelineText::markerTooltip(const HistoryEvent &e, qint64 nowMs)
 QString TimelineText::activityTooltip(const TimelineContent::Activity &activity, qint64 fromMs, qint64 toMs,
                                       qint64 nowMs)
 {
+    // Empty space has nothing to say.
+    if (activity.requests <= 0 && activity.errors <= 0)
+        return {};
     const QDateTime nowTime = dateAt(nowMs);
     QString text = tr("%n request(s) active", nullptr, activity.requests);
     if (activity.errors)
         text += u", "_s + tr("%n failed", nullptr, activity.errors);
-    return text + u"<br>"_s + UiFormat::timeOfDay(dateAt(fromMs), nowTime) + u" – "_s
-            + UiFormat::timeOfDay(dateAt(toMs), nowTime);
+    const QString from = UiFormat::timeOfDay(dateAt(fromMs), nowTime);
+    const QString to = UiFormat::timeOfDay(dateAt(toMs), nowTime);
+    return text + u"<br>"_s + (from == to ? from : from + u" – "_s + to);
 }
 
 QString TimelineText::switchLabel(const TimelineContent::Span &s)

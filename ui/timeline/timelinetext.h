@@ -25,6 +25,10 @@ public:
     static QString switchLabel(const TimelineContent::Span &span);
     // A tick at ms on a grid of stepMs: the day for day steps and midnights, else the time.
     static QString tickLabel(qint64 ms, qint64 stepMs);
+    // The header over the lane names: "last 15 min" while following now, else "15 min".
+    static QString spanLabel(qint64 spanMs, bool following);
+    // A lease's owner from the history's "OWNER until ISO-TIME": "<b>OWNER</b> until 14:02:11".
+    static QString leaseOwner(const QString &detail, qint64 nowMs);
 
 private:
     // "10:02 – 10:05 (3 min)", or "10:02 – now (3 min)" while it goes on.

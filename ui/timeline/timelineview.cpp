@@ -27,6 +27,7 @@ TimelineView::TimelineView(const Clock &clock, HostTableModel *hosts, QWidget *p
     , m_events(new TimelineModel(this))
     , m_timeline(new TimelineWidget(clock, this))
     , m_follow(new QToolButton(this))
+    , m_legend(new QLabel(this))
 {
     m_timeline->setEvents(m_events);
     m_timeline->setDensity(&m_density);
@@ -74,23 +75,11 @@ TimelineView::TimelineView(const Clock &clock, HostTableModel *hosts, QWidget *p
     connect(m_timeline, &TimelineWidget::followingChanged, m_follow, &QToolButton::setChecked);
     bar->addStretch(1);
 
-    // Legend, in the timeline's own colours.
-    auto swatch = [](const QColor &c, const QString &glyph) {
-        return u"<span style=\"color:%1\">%2</span>"_s.arg(c.name(), glyph);
-    };
-    auto *legend = new QLabel(this);
-    legend->setTextFormat(Qt::RichText);
-    legend->setForegroundRole(QPalette::PlaceholderText);
-    legend->setText(QStringList{
-        swatch(StatusPalette::forEngine(u"main"), u"■"_s) + u" "_s + tr("engine up"),
-        swatch(StatusPalette::switching(), u"■"_s) + u" "_s + tr("switch"),
-        swatch(StatusPalette::bad(), u"■"_s) + u" "_s + tr("down or failed"),
-        swatch(StatusPalette::good(), u"◆"_s) + u" "_s + tr("load"),
-        swatch(StatusPalette::idle(), u"◇"_s) + u" "_s + tr("unload"),
-        swatch(StatusPalette::lease(), u"▬"_s) + u" "_s + tr("lease"),
-        swatch(palette().color(QPalette::Highlight), u"▮"_s) + u" "_s + tr("requests"),
-    }.join(u"&nbsp;&nbsp;&nbsp;"_s));
-    bar->addWidget(legend);
+    // Legend, in the timeline's own colours: the engines' from the hosts (see syncHosts).
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setForegroundRole(QPalette::PlaceholderText);
+    bar->addWidget(m_legend);
+    updateLegend();
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -109,11 +98,60 @@ TimelineView::~TimelineView() = default;
 void TimelineView::syncHosts()
 {
     m_timeline->setHosts(m_hosts->hostNames());
+    QStringList engines;
     for (int row = 0; row < m_hosts->rowCount(); ++row) {
         const QModelIndex index = m_hosts->index(row);
         m_timeline->setCurrentEngine(index.data(HostTableModel::NameRole).toString(),
                                      index.data(HostTableModel::EngineRole).toString());
+        for (const QString &engine : index.data(HostTableModel::EnginesRole).toStringList()) {
+            if (!engines.contains(engine))
+                engines.append(engine);
+        }
     }
+    if (engines != m_engines) {
+        m_engines = engines;
+        updateLegend();
+    }
+}
+
+QColor TimelineView::legendColor(const QString &what) const
+{
+    if (what == "switch"_L1)
+        return StatusPalette::switching();
+    if (what == "down"_L1)
+        return StatusPalette::bad();
+    if (what == "load"_L1)
+        return StatusPalette::good();
+    if (what == "unload"_L1)
+        return StatusPalette::idle();
+    if (what == "lease"_L1)
+        return StatusPalette::lease();
+    return StatusPalette::forEngine(what);
+}
+
+void TimelineView::updateLegend()
+{
+    auto swatch = [this](const QString &what, const QString &glyph) {
+        return u"<span style=\"color:%1\">%2</span>"_s.arg(legendColor(what).name(), glyph);
+    };
+    // Each engine's bar colour, named, as the bars use them; at most four, then "…".
+    QStringList engines;
+    for (const QString &engine : m_engines.mid(0, 4))
+        engines.append(swatch(engine, u"■"_s) + u" "_s + engine.toHtmlEscaped());
+    if (m_engines.size() > 4)
+        engines.append(u"…"_s);
+    QStringList items;
+    items.append(engines.isEmpty() ? swatch(u"main"_s, u"■"_s) + u" "_s + tr("engine up")
+                                   : tr("engines:") + u" "_s + engines.join(u"&nbsp;"_s));
+    items += QStringList{
+        swatch(u"switch"_s, u"■"_s) + u" "_s + tr("switch"),
+        swatch(u"down"_s, u"■"_s) + u" "_s + tr("down or failed"),
+        swatch(u"load"_s, u"◆"_s) + u" "_s + tr("load"),
+        swatch(u"unload"_s, u"◇"_s) + u" "_s + tr("unload"),
+        swatch(u"lease"_s, u"▬"_s) + u" "_s + tr("lease"),
+        u"<span style=\"color:%1\">▮</span> "_s.arg(palette().color(QPalette::Highlight).name()) + tr("requests"),
+    };
+    m_legend->setText(items.join(u"&nbsp;&nbsp;&nbsp;"_s));
 }
 
 void TimelineView::setInFlight(InFlightCounter *inFlight)

@@ -7,6 +7,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QLabel;
 class QToolButton;
 
 namespace switchyard {
@@ -38,9 +39,14 @@ public:
     TimelineWidget *timeline() const { return m_timeline; }
     TimelineModel *events() const { return m_events; }
     const RequestDensity &density() const { return m_density; }
+    QLabel *legend() const { return m_legend; }
+    // The colour the legend shows for an engine name or for "switch", "down", "load",
+    // "unload", "lease": the one the timeline paints it in.
+    QColor legendColor(const QString &what) const;
 
 private:
     void syncHosts();
+    void updateLegend();
     void addToDensity(const switchyard::RequestRecord &record);
 
     const Clock &m_clock;
@@ -49,6 +55,8 @@ private:
     RequestDensity m_density;
     TimelineWidget *m_timeline;
     QToolButton *m_follow;
+    QLabel *m_legend;
+    QStringList m_engines;   // every host's engines, in order of first appearance
     QPointer<HistoryStore> m_store;
     QTimer m_densityRepaint;
 };

@@ -1,7 +1,6 @@
 #include "timeline/timelinewidget.h"
 
 #include "shared/statuspalette.h"
-#include "shared/uiformat.h"
 #include "common/clock.h"
 #include "store/timelinemodel.h"
 #include "timeline/timelinetext.h"
@@ -91,7 +90,11 @@ void TimelineWidget::setEvents(TimelineModel *model)
         disconnect(m_content.events(), nullptr, this, nullptr);
     m_content.setEvents(model);
     if (model) {
-        connect(model, &QAbstractItemModel::rowsInserted, this, qOverload<>(&QWidget::update));
+        connect(model, &QAbstractItemModel::rowsInserted, this, [this] {
+            if (m_following && m_autoSpan)
+                followNow();
+            update();
+        });
         connect(model, &QAbstractItemModel::rowsRemoved, this, qOverload<>(&QWidget::update));
         connect(model, &QAbstractItemModel::modelReset, this, qOverload<>(&QWidget::update));
     }
@@ -115,8 +118,18 @@ qint64 TimelineWidget::nowMs() const
     return m_clock.now().toMSecsSinceEpoch();
 }
 
+void TimelineWidget::fitSpanToData()
+{
+    const auto span = m_autoSpan ? m_content.suggestedSpan(m_hosts, nowMs()) : std::nullopt;
+    if (span && span->count() != m_scale.spanMs()) {
+        syncPlotArea();
+        m_scale.setSpan(*span);
+    }
+}
+
 void TimelineWidget::followNow()
 {
+    fitSpanToData();
     // Leave a little room right of "now", so the newest events are not on the border.
     m_scale.setEndMs(nowMs() + m_scale.spanMs() / 40);
 }
@@ -153,6 +166,7 @@ void TimelineWidget::updateTickInterval()
 
 void TimelineWidget::setSpan(std::chrono::milliseconds span)
 {
+    m_autoSpan = false;   // the user's choice from now on
     syncPlotArea();
     m_scale.setSpan(span);
     if (m_following)
@@ -164,6 +178,7 @@ void TimelineWidget::showRange(qint64 startMs, qint64 endMs)
 {
     if (endMs <= startMs)
         return;
+    m_autoSpan = false;
     syncPlotArea();
     m_scale.setEndMs(endMs);
     m_scale.setMsPerPixel(double(endMs - startMs) / m_scale.width());
@@ -184,6 +199,7 @@ void TimelineWidget::zoomOut()
 void TimelineWidget::zoomBy(double factor)
 {
     // Around now while following, else around the middle.
+    m_autoSpan = false;
     syncPlotArea();
     const double anchor = m_following ? m_scale.xForTime(nowMs()) : m_scale.left() + m_scale.width() / 2.0;
     m_scale.zoomAround(anchor, factor);
@@ -287,9 +303,8 @@ void TimelineWidget::paintHeader(QPainter &p)
     // The left column names the lanes; the header over it says what the range is.
     p.fillRect(QRect(0, 0, LabelWidth - 4, HeaderHeight), palette().window());
     p.setPen(label);
-    const QString span = UiFormat::duration(std::chrono::milliseconds(m_scale.spanMs()));
     p.drawText(QRect(8, 0, LabelWidth - 12, HeaderHeight - 2), Qt::AlignLeft | Qt::AlignBottom,
-               m_following ? tr("last %1").arg(span) : span);
+               TimelineText::spanLabel(m_scale.spanMs(), m_following));
     p.setPen(withAlpha(palette().color(QPalette::Text), 60));
     p.drawLine(0, HeaderHeight - 1, width(), HeaderHeight - 1);
     p.setFont(font());
@@ -529,6 +544,7 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent *event)
     if (dx == 0)
         return;
     m_dragFrom = pos;
+    m_autoSpan = false;
     m_scale.panByPixels(dx);
     // Dragged back to now (or past it): follow again.
     const bool follow = m_scale.endMs() >= nowMs();

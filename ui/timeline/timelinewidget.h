@@ -61,6 +61,9 @@ public:
     // Shows the span ending at endMs and stops following now.
     void showRange(qint64 startMs, qint64 endMs);
     bool isFollowing() const { return m_following; }
+    // Until the user picks a span (zoom, a preset, a drag), the span follows the data: see
+    // TimelineScale::suggestedSpan() over the newest events.
+    bool isAutoSpan() const { return m_autoSpan; }
     void setFollowing(bool on);
     void zoomIn();
     void zoomOut();
@@ -96,6 +99,7 @@ private:
     TimelineLayout layout() const;
     void syncPlotArea();
     void followNow();
+    void fitSpanToData();
     // Sets following without moving the range; says so when it changes.
     void setFollowFlag(bool on);
     void zoomBy(double factor);
@@ -113,6 +117,7 @@ private:
     QHash<QString, QString> m_currentEngine;
     TimelineScale m_scale;
     bool m_following = true;
+    bool m_autoSpan = true;
     std::optional<QPoint> m_dragFrom;
     QTimer m_tick;
 };

@@ -37,7 +37,92 @@ QSize HostCardDelegate::sizeHint(const QStyleOptionViewItem &option, const QMode
 {
     const QFontMetrics fm(option.font);
     const int line = fm.height() + 4;
-    return QSize(CardWidth, 2 * Margin + 2 * Padding + int(line * 1.35) + 4 * line);
+    return QSize(m_cardWidth, 2 * Margin + 2 * Padding + int(line * 1.35) + 4 * line);
+}
+
+namespace {
+
+QString elapsed(const QDateTime &since, const QDateTime &now)
+{
+    return UiFormat::span(std::chrono::milliseconds(std::max<qint64>(0, since.msecsTo(now))));
+}
+
+} // namespace
+
+QString HostCardDelegate::engineLine(const QModelIndex &index, const QDateTime &now)
+{
+    const auto activity = HostActivity(index.data(HostTableModel::ActivityRole).toInt());
+    const QString engine = index.data(HostTableModel::EngineRole).toString();
+    if (activity == HostActivity::Draining || activity == HostActivity::Switching) {
+        const QString from = index.data(HostTableModel::SwitchFromRole).toString();
+        const QString to = index.data(HostTableModel::SwitchToRole).toString();
+        const QDateTime since = index.data(HostTableModel::ActivitySinceRole).toDateTime();
+        QString change = to.isEmpty() ? tr("stopping %1").arg(from.isEmpty() ? engine : from)
+                         : from.isEmpty() ? tr("→ %1").arg(to)
+                                          : tr("%1 → %2").arg(from, to);
+        if (since.isValid())
+            change = tr("%1 · %2").arg(change, elapsed(since, now));
+        return change;
+    }
+    if (activity == HostActivity::Leased)
+        return tr("no engine: the GPU is lent out");
+    if (activity == HostActivity::Idle)
+        return tr("no engine running · the next request starts one");
+    const QStringList loading = index.data(HostTableModel::LoadingRole).toStringList();
+    if (!loading.isEmpty()) {
+        const QDateTime since = index.data(HostTableModel::LoadingSinceRole).toDateTime();
+        const QString what = tr("loading %1").arg(loading.join(u", "_s));
+        return since.isValid() ? tr("engine %1 · %2 · %3").arg(engine, what, elapsed(since, now))
+                               : tr("engine %1 · %2").arg(engine, what);
+    }
+    const int loaded = index.data(HostTableModel::ModelsLoadedRole).toInt();
+    const int total = index.data(HostTableModel::ModelsTotalRole).toInt();
+    const QString models = total ? tr("%1 of %n model(s) loaded", nullptr, total).arg(loaded) : tr("no models listed");
+    return tr("engine %1 · %2").arg(engine, models);
+}
+
+QString HostCardDelegate::factsLine(const QModelIndex &index, const QDateTime &now)
+{
+    const qint64 rtt = index.data(HostTableModel::RoundTripMsRole).toLongLong();
+    const QDateTime lastPoll = index.data(HostTableModel::LastPollRole).toDateTime();
+    const int inFlight = index.data(HostTableModel::InFlightRole).toInt();
+    QStringList facts;
+    // Liveness from the host's event feed: while it is connected, a change shows at once, and
+    // the age of the last poll says nothing.
+    if (index.data(HostTableModel::LiveRole).toBool())
+        facts.append(tr("live"));
+    if (rtt >= 0 && lastPoll.isValid())
+        facts.append(tr("%1 ms round trip").arg(rtt));
+    if (!index.data(HostTableModel::LiveRole).toBool())
+        facts.append(lastPoll.isValid() ? tr("polled %1").arg(UiFormat::ago(lastPoll, now)) : tr("not polled yet"));
+    facts.append(tr("%n in flight", nullptr, inFlight));
+    return facts.join(u" · "_s);
+}
+
+QString HostCardDelegate::detailLine(const QModelIndex &index, const QDateTime &now)
+{
+    const auto activity = HostActivity(index.data(HostTableModel::ActivityRole).toInt());
+    const QString lastError = index.data(HostTableModel::LastErrorRole).toString();
+    const QString leaseOwner = index.data(HostTableModel::LeaseOwnerRole).toString();
+    if (!leaseOwner.isEmpty()) {
+        const QDateTime until = index.data(HostTableModel::LeaseUntilRole).toDateTime();
+        return until.isValid() ? tr("leased by %1 until %2").arg(leaseOwner, UiFormat::timeOfDay(until, now))
+                               : tr("leased by %1").arg(leaseOwner);
+    }
+    if (!lastError.isEmpty() && activity == HostActivity::Down)
+        return lastError;
+    if (activity == HostActivity::Draining || activity == HostActivity::Switching) {
+        // What the drain waits on and what waits with it.
+        const QString text = index.data(HostTableModel::ActivityTextRole).toString();
+        const qsizetype open = text.indexOf(u'(');
+        if (open >= 0 && text.endsWith(u')'))
+            return text.mid(open + 1, text.size() - open - 2);
+        const QString to = index.data(HostTableModel::SwitchToRole).toString();
+        return to.isEmpty() ? text : tr("starting %1, the old engine stopped").arg(to);
+    }
+    const QString driver = index.data(HostTableModel::DriverRole).toString();
+    const int engines = int(index.data(HostTableModel::EnginesRole).toStringList().size());
+    return tr("driver %1 · %n engine(s)", nullptr, engines).arg(driver);
 }
 
 void HostCardDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, const QModelIndex &index) const
@@ -108,53 +193,34 @@ void HostCardDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, co
         y += line;
     };
 
-    // Row 2: the engine (with its timeline colour) and the models.
+    // Row 2: the engine (with its timeline colour) and the models, or the change under way.
     const QString engine = index.data(HostTableModel::EngineRole).toString();
-    const int loaded = index.data(HostTableModel::ModelsLoadedRole).toInt();
-    const int total = index.data(HostTableModel::ModelsTotalRole).toInt();
+    const bool changing = activity == HostActivity::Draining || activity == HostActivity::Switching;
+    const QString swatchEngine = changing ? index.data(HostTableModel::SwitchToRole).toString() : engine;
     p->setPen(Qt::NoPen);
-    p->setBrush(StatusPalette::forEngine(engine));
+    p->setBrush(activity == HostActivity::Leased || activity == HostActivity::Idle ? StatusPalette::idle()
+                                                                                    : StatusPalette::forEngine(swatchEngine));
     p->drawRoundedRect(QRectF(content.left(), y + (line - 10) / 2.0, 10, 10), 2, 2);
     const double indent = 16;
     p->setPen(pal.color(QPalette::Text));
-    const QString models = total ? tr("%1 of %n model(s) loaded", nullptr, total).arg(loaded) : tr("no models listed");
-    const QString engineLine = tr("engine %1 · %2").arg(engine, models);
     p->drawText(QRectF(content.left() + indent, y, content.width() - indent, line), Qt::AlignVCenter | Qt::AlignLeft,
-                fm.elidedText(engineLine, Qt::ElideRight, int(content.width() - indent)));
+                fm.elidedText(engineLine(index, m_clock.now()), Qt::ElideRight, int(content.width() - indent)));
     y += line;
 
     // Row 3: where it is.
     text(index.data(HostTableModel::UrlRole).toString(), muted, Qt::ElideMiddle);
 
     // Row 4: how it answers.
-    const qint64 rtt = index.data(HostTableModel::RoundTripMsRole).toLongLong();
-    const QDateTime lastPoll = index.data(HostTableModel::LastPollRole).toDateTime();
     const int inFlight = index.data(HostTableModel::InFlightRole).toInt();
-    QStringList facts;
-    if (rtt >= 0 && lastPoll.isValid())
-        facts.append(tr("%1 ms round trip").arg(rtt));
-    facts.append(lastPoll.isValid() ? tr("polled %1").arg(UiFormat::ago(lastPoll, m_clock.now())) : tr("not polled yet"));
-    facts.append(tr("%n in flight", nullptr, inFlight));
-    text(facts.join(u" · "_s), inFlight > 0 ? pal.color(QPalette::Text) : muted);
+    text(factsLine(index, m_clock.now()), inFlight > 0 ? pal.color(QPalette::Text) : muted);
 
-    // Row 5: what is wrong, or who has the GPU, or how the relay drives it.
-    const QString lastError = index.data(HostTableModel::LastErrorRole).toString();
+    // Row 5: what is wrong, or who has the GPU, or what a drain waits for, or the driver.
     const QString leaseOwner = index.data(HostTableModel::LeaseOwnerRole).toString();
-    if (!leaseOwner.isEmpty()) {
-        const QDateTime until = index.data(HostTableModel::LeaseUntilRole).toDateTime();
-        text(until.isValid() ? tr("leased by %1 until %2").arg(leaseOwner, UiFormat::timeOfDay(until, m_clock.now()))
-                             : tr("leased by %1").arg(leaseOwner),
-             StatusPalette::lease());
-    } else if (!lastError.isEmpty() && activity == HostActivity::Down) {
-        text(lastError, StatusPalette::bad());
-    } else if (activity == HostActivity::Draining || activity == HostActivity::Switching) {
-        // What the drain waits on and what waits with it, or which engine is on its way.
-        text(index.data(HostTableModel::ActivityTextRole).toString(), pal.color(QPalette::Text));
-    } else {
-        const QString driver = index.data(HostTableModel::DriverRole).toString();
-        const int engines = int(index.data(HostTableModel::EnginesRole).toStringList().size());
-        text(tr("driver %1 · %n engine(s)", nullptr, engines).arg(driver), muted);
-    }
+    const QColor detailColor = !leaseOwner.isEmpty()               ? StatusPalette::lease()
+                               : activity == HostActivity::Down    ? StatusPalette::bad()
+                               : changing                          ? pal.color(QPalette::Text)
+                                                                   : muted;
+    text(detailLine(index, m_clock.now()), detailColor);
     p->restore();
 }
 

@@ -2,6 +2,7 @@
 
 #include "app/relayservice.h"
 #include "catalog/catalog.h"
+#include "dialogs/leasedialog.h"
 #include "hosts/hostcontroller.h"
 #include "models/hosttablemodel.h"
 #include "window/hostcarddelegate.h"
@@ -10,7 +11,6 @@
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QGuiApplication>
-#include <QInputDialog>
 #include <QLineEdit>
 #include <QMenu>
 
@@ -22,9 +22,10 @@ using namespace Qt::StringLiterals;
 HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
     : QListView(parent)
     , m_model(model)
+    , m_delegate(new HostCardDelegate(clock, this))
 {
     setModel(model);
-    setItemDelegate(new HostCardDelegate(clock, this));
+    setItemDelegate(m_delegate);
     setViewMode(QListView::ListMode);
     setFlow(QListView::LeftToRight);
     setWrapping(true);
@@ -34,7 +35,8 @@ HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
     setMouseTracking(true);
     setFrameShape(QFrame::NoFrame);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // In a short window the cards scroll (the splitter gives the tables their share).
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     viewport()->setAutoFillBackground(false);
     setAccessibleName(tr("Hosts"));
 
@@ -73,12 +75,12 @@ HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
     });
     connect(selectionModel(), &QItemSelectionModel::currentChanged, this, &HostsView::updateActions);
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
-        fitHeight();
+        fitCards();
         updateActions();
     });
-    connect(model, &QAbstractItemModel::rowsInserted, this, &HostsView::fitHeight);
+    connect(model, &QAbstractItemModel::rowsInserted, this, &HostsView::fitCards);
     connect(model, &QAbstractItemModel::dataChanged, this, &HostsView::updateActions);
-    connect(model, &QAbstractItemModel::rowsRemoved, this, &HostsView::fitHeight);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, &HostsView::fitCards);
     updateActions();
 
     // "polled 4 s ago" keeps counting.
@@ -117,22 +119,41 @@ void HostsView::updateActions()
     }
 }
 
+QList<SwitchEngineDialog::Engine> HostsView::enginesOf(const QString &host) const
+{
+    QList<SwitchEngineDialog::Engine> out;
+    HostController *c = m_model->controller(host);
+    const Catalog::HostState *state = m_service ? m_service->catalog()->host(host) : nullptr;
+    if (!c)
+        return out;
+    for (const QString &name : c->engines()) {
+        SwitchEngineDialog::Engine e{name, {}};
+        if (state) {
+            for (const Catalog::EngineModels &models : state->engines) {
+                if (models.name != name)
+                    continue;
+                e.models = models.explicitModels;
+                const QList<ModelEntry> &seen = name == state->engine && state->reachable ? state->models : models.lastSeen;
+                if (e.models.isEmpty()) {
+                    for (const ModelEntry &m : seen)
+                        e.models.append(m.key);
+                }
+            }
+        }
+        out.append(e);
+    }
+    return out;
+}
+
 void HostsView::switchEngine()
 {
     HostController *c = m_model->controller(currentHost());
     if (!c)
         return;
-    const QStringList engines = c->engines();
-    // Offer the first engine that is not running: the likely choice.
-    qsizetype proposed = 0;
-    while (proposed + 1 < engines.size() && engines.at(proposed) == c->currentEngine())
-        ++proposed;
-    bool ok = false;
-    const QString engine = QInputDialog::getItem(this, tr("Switch Engine on %1").arg(c->host()),
-                                                 tr("Engine to run (running requests finish first):"), engines,
-                                                 int(proposed), false, &ok);
-    if (!ok || engine.isEmpty())
+    SwitchEngineDialog dialog(c->host(), enginesOf(c->host()), c->currentEngine(), this);
+    if (dialog.exec() != QDialog::Accepted || dialog.engine().isEmpty())
         return;
+    const QString engine = dialog.engine();
     const QString host = c->host();
     emit message(tr("Switching %1 to %2…").arg(host, engine));
     QPointer<HostsView> self(this);
@@ -152,20 +173,13 @@ void HostsView::takeLease()
     HostController *c = m_model->controller(currentHost());
     if (!c)
         return;
-    bool ok = false;
-    const QString owner = QInputDialog::getText(this, tr("Take Lease on %1").arg(c->host()),
-                                                tr("Who uses the GPU (model requests are told so):"), QLineEdit::Normal,
-                                                tr("desktop"), &ok).trimmed();
-    if (!ok || owner.isEmpty())
-        return;
-    const int minutes = QInputDialog::getInt(this, tr("Take Lease on %1").arg(c->host()),
-                                             tr("For how long, at most (minutes):"), 60, 1, 24 * 60, 1, &ok);
-    if (!ok)
+    LeaseDialog dialog(c->host(), this);
+    if (dialog.exec() != QDialog::Accepted)
         return;
     const QString host = c->host();
     emit message(tr("Waiting for %1 to finish its requests and stop its engine…").arg(host));
     QPointer<HostsView> self(this);
-    c->takeLease(owner, std::chrono::minutes(minutes), [self, host](int status, const QString &) {
+    c->takeLease(dialog.owner(), dialog.duration(), [self, host](int status, const QString &) {
         if (self && status == 200)
             emit self->message(tr("%1 is yours: its GPU is free until you release it").arg(host));
         else if (self)
@@ -191,6 +205,17 @@ void HostsView::contextMenuEvent(QContextMenuEvent *event)
     menu.exec(event->globalPos());
 }
 
+int HostsView::cardsPerRow(int width, int cards)
+{
+    return std::clamp(width / HostCardDelegate::CardWidth, 1, std::max(1, cards));
+}
+
+int HostsView::cardWidthFor(int width, int cards)
+{
+    // The cards fill their row, so a wide window has no empty band right of them.
+    return std::clamp(width / cardsPerRow(width, cards), HostCardDelegate::CardWidth, HostCardDelegate::MaxCardWidth);
+}
+
 int HostsView::heightForWidth(int width) const
 {
     const int rows = m_model->rowCount();
@@ -199,7 +224,8 @@ int HostsView::heightForWidth(int width) const
     QStyleOptionViewItem option;
     initViewItemOption(&option);
     const QSize card = itemDelegate()->sizeHint(option, m_model->index(0));
-    const int perRow = std::max(1, (width - 2 * frameWidth()) / std::max(1, card.width() + 2 * spacing()));
+    const int inner = width - 2 * frameWidth() - style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) - 4;
+    const int perRow = std::max(1, inner / std::max(1, cardWidthFor(inner, rows)));
     const int lines = (rows + perRow - 1) / perRow;
     return lines * (card.height() + 2 * spacing()) + 2 * frameWidth() + 2;
 }
@@ -207,21 +233,36 @@ int HostsView::heightForWidth(int width) const
 void HostsView::resizeEvent(QResizeEvent *event)
 {
     QListView::resizeEvent(event);
-    fitHeight();
+    fitCards();
 }
 
-void HostsView::fitHeight()
+void HostsView::fitCards()
 {
-    // As tall as the cards need at this width: no scroll bar, no empty band.
-    const int h = heightForWidth(width());
-    if (h != height())
-        setFixedHeight(h);
+    // The cards fill the width, with room kept for a scroll bar: one appearing must not push
+    // the last card of a row to the next.
+    const int inner = width() - 2 * frameWidth() - style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) - 4;
+    const int cardWidth = cardWidthFor(std::max(inner, HostCardDelegate::CardWidth), m_model->rowCount());
+    if (cardWidth != m_delegate->cardWidth()) {
+        m_delegate->setCardWidth(cardWidth);
+        scheduleDelayedItemsLayout();
+    }
+    updateGeometry();
 }
 
 QSize HostsView::sizeHint() const
 {
     const int w = std::max(width(), 700);
     return QSize(w, heightForWidth(w));
+}
+
+QSize HostsView::minimumSizeHint() const
+{
+    // Half a row of cards (they scroll), or what all of them need when that is less: a short
+    // window keeps a page of the tables.
+    QStyleOptionViewItem option;
+    initViewItemOption(&option);
+    const int card = m_model->rowCount() ? itemDelegate()->sizeHint(option, m_model->index(0)).height() : 40;
+    return QSize(HostCardDelegate::CardWidth, std::min(card / 2 + 2 * frameWidth() + 2, sizeHint().height()));
 }
 
 } // namespace switchyard

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "dialogs/switchenginedialog.h"
+
 #include <QListView>
 #include <QPointer>
 #include <QTimer>
@@ -9,6 +11,7 @@ class QAction;
 namespace switchyard {
 
 class Clock;
+class HostCardDelegate;
 class HostTableModel;
 class RelayService;
 
@@ -30,11 +33,16 @@ public:
     QAction *takeLeaseAction() const { return m_takeLease; }
     QAction *releaseLeaseAction() const { return m_releaseLease; }
     QString currentHost() const;
+    // The host's engines and the models each serves, for the Switch Engine dialog.
+    QList<SwitchEngineDialog::Engine> enginesOf(const QString &host) const;
 
     QSize sizeHint() const override;
     // Height that shows every card at the given width.
     int heightForWidth(int width) const override;
-    bool hasHeightForWidth() const override { return true; }
+    QSize minimumSizeHint() const override;
+    // How many of so many cards a row holds at a width, and how wide each is then.
+    static int cardsPerRow(int width, int cards);
+    static int cardWidthFor(int width, int cards);
 
 Q_SIGNALS:
     void message(const QString &text);
@@ -45,11 +53,12 @@ protected:
 
 private:
     void updateActions();
-    void fitHeight();
+    void fitCards();
     void switchEngine();
     void takeLease();
 
     HostTableModel *m_model;
+    HostCardDelegate *m_delegate;
     QPointer<RelayService> m_service;
     QAction *m_refresh;
     QAction *m_switchEngine;

@@ -27,6 +27,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -60,6 +61,7 @@ MainWindow::MainWindow(const Clock &clock, HostTableModel *hosts, InFlightCounte
     , m_modelsView(new ModelsView(m_modelTable, hosts, m_client, this))
     , m_requestLogView(new RequestLogView(m_requestLog, hosts, this))
     , m_tabs(new QTabWidget(this))
+    , m_splitter(new QSplitter(Qt::Vertical, this))
     , m_hostsSummary(new QLabel(this))
     , m_endpointLabel(new QLabel(this))
     , m_hostsLabel(new QLabel(this))
@@ -72,18 +74,24 @@ MainWindow::MainWindow(const Clock &clock, HostTableModel *hosts, InFlightCounte
     m_tabs->addTab(m_requestLogView, tr("Requests"));
     m_tabs->setDocumentMode(true);
 
-    // Top to bottom: the hosts, the timeline (each as tall as it needs), then the tables,
-    // which get the rest.
+    // Top to bottom: the hosts, the timeline, then the tables, in a splitter: a short window
+    // gives the tables their share (the cards scroll), and the user moves the handles.
     m_hostsSummary->setForegroundRole(QPalette::PlaceholderText);
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(10, 8, 10, 4);
     layout->setSpacing(8);
     layout->addWidget(m_notice);
-    layout->addWidget(section(tr("Hosts"), m_hostsView, m_hostsSummary));
-    layout->addWidget(section(tr("Switch timeline"), m_timelineView));
-    layout->addWidget(m_tabs, 1);
+    m_splitter->addWidget(section(tr("Hosts"), m_hostsView, m_hostsSummary));
+    m_splitter->addWidget(section(tr("Switch timeline"), m_timelineView));
+    m_splitter->addWidget(m_tabs);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 0);
+    m_splitter->setStretchFactor(2, 1);
+    layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
+    setMinimumSize(MinimumSize);
 
     // Status bar: where, how many up, how busy.
     for (QLabel *label : {m_endpointLabel, m_hostsLabel, m_inFlightLabel}) {
@@ -117,7 +125,12 @@ MainWindow::MainWindow(const Clock &clock, HostTableModel *hosts, InFlightCounte
         const QByteArray geometry = m_settings->windowGeometry();
         if (!geometry.isEmpty())
             restoreGeometry(geometry);
+        m_splitByUser = m_splitter->restoreState(m_settings->windowState());
     }
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_splitByUser = true; });
+    // The cards' height is known once the hosts are: fit again then (after their layout).
+    connect(hosts, &QAbstractItemModel::modelReset, this, &MainWindow::fitSplitter, Qt::QueuedConnection);
+    connect(hosts, &QAbstractItemModel::rowsInserted, this, &MainWindow::fitSplitter, Qt::QueuedConnection);
     updateStatus();
     updateTabTitles();
 }
@@ -278,12 +291,17 @@ void MainWindow::updateStatus()
 {
     const int total = m_hosts->rowCount();
     const int up = m_hosts->hostsUp();
+    const int leased = m_hosts->hostsLeased();
     const int inFlight = m_inFlight->total();
     const QString endpoint = m_service ? m_service->endpoint().toString() : tr("not listening");
     m_endpointLabel->setText(tr("Listening on <b>%1</b>").arg(endpoint.toHtmlEscaped()));
-    const QColor hostsColor = total == 0 ? StatusPalette::idle() : up == total ? StatusPalette::good()
-                            : up == 0 ? StatusPalette::bad() : StatusPalette::busy();
-    m_hostsLabel->setText(dotHtml(hostsColor) + u" "_s + tr("%1 of %n host(s) up", nullptr, total).arg(up));
+    // A leased host is neither up nor a problem: counted on its own.
+    const QColor hostsColor = total == 0 ? StatusPalette::idle() : up + leased == total ? StatusPalette::good()
+                            : up == 0 && leased == 0 ? StatusPalette::bad() : StatusPalette::busy();
+    QString hostsText = tr("%1 of %n host(s) up", nullptr, total).arg(up);
+    if (leased)
+        hostsText += u", "_s + tr("%n leased", nullptr, leased);
+    m_hostsLabel->setText(dotHtml(hostsColor) + u" "_s + hostsText);
     m_inFlightLabel->setText((inFlight ? dotHtml(StatusPalette::good()) : dotHtml(StatusPalette::idle())) + u" "_s
                              + tr("%n request(s) in flight", nullptr, inFlight));
     QStringList summary;
@@ -291,6 +309,8 @@ void MainWindow::updateStatus()
         summary.append(tr("No hosts configured: choose a config file in Settings"));
     else
         summary.append(tr("%1 of %n up", nullptr, total).arg(up));
+    if (leased)
+        summary.append(tr("%n leased", nullptr, leased));
     if (inFlight)
         summary.append(tr("%n in flight", nullptr, inFlight));
     const QString text = summary.join(u" · "_s);
@@ -319,10 +339,31 @@ void MainWindow::showStatusMessage(const QString &text)
     statusBar()->showMessage(text, 6000);
 }
 
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    fitSplitter();
+}
+
+void MainWindow::fitSplitter()
+{
+    if (m_splitByUser)
+        return;
+    // Until the user moves a handle: the cards and the timeline as tall as they need, but at
+    // most 30 % and 25 % of the height, so a short window still shows a page of the tables.
+    const int total = m_splitter->height();
+    if (total <= 0)
+        return;
+    const int hosts = std::min(m_splitter->widget(0)->sizeHint().height(), total * 30 / 100);
+    const int timeline = std::min(m_splitter->widget(1)->sizeHint().height(), total * 25 / 100);
+    m_splitter->setSizes({hosts, timeline, std::max(0, total - hosts - timeline)});
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (m_settings) {
         m_settings->setWindowGeometry(saveGeometry());
+        m_settings->setWindowState(m_splitter->saveState());
         m_settings->sync();
     }
     QMainWindow::closeEvent(event);

@@ -5,6 +5,7 @@
 #include <QTimer>
 
 class QLabel;
+class QSplitter;
 class QTabWidget;
 
 namespace switchyard {
@@ -48,6 +49,9 @@ public:
     TimelineView *timelineView() const { return m_timelineView; }
     RequestLogView *requestLogView() const { return m_requestLogView; }
     QTabWidget *tabs() const { return m_tabs; }
+    QSplitter *splitter() const { return m_splitter; }
+    // The smallest the window gets: below it the timeline's controls and legend collide.
+    static constexpr QSize MinimumSize{760, 520};
     ModelTableModel *modelTable() const { return m_modelTable; }
     RequestLogModel *requestLog() const { return m_requestLog; }
     QString statusText() const;
@@ -68,6 +72,10 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void fitSplitter();   // until the user moves a handle: see resizeEvent()
 
 private:
     void buildMenus();
@@ -89,6 +97,7 @@ private:
     ModelsView *m_modelsView;
     RequestLogView *m_requestLogView;
     QTabWidget *m_tabs;
+    QSplitter *m_splitter;
     QLabel *m_hostsSummary;
     QLabel *m_endpointLabel;
     QLabel *m_hostsLabel;
@@ -96,6 +105,7 @@ private:
     QTimer m_statusTimer;
     QPointer<HistoryStore> m_history;
     QMetaObject::Connection m_liveRequests;   // the service's relay to the request log
+    bool m_splitByUser = false;   // the splitter was moved (or restored): leave it be
 };
 
 } // namespace switchyard

@@ -109,6 +109,14 @@ ModelsView::ModelsView(ModelTableModel *model, HostTableModel *hosts, RelayClien
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ModelsView::updateActions);
     connect(m_proxy, &QAbstractItemModel::dataChanged, this, &ModelsView::updateActions);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &ModelsView::updateActions);
+    // A new model list (a load, an engine switch) resets the table: the selection follows the
+    // model it was on, not the row number.
+    connect(m_proxy, &QAbstractItemModel::modelAboutToBeReset, this, [this] { m_keepSelected = selectedAlias(); });
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] {
+        if (!m_keepSelected.isEmpty())
+            selectAlias(m_keepSelected);
+        m_keepSelected.clear();
+    });
 
     auto *loadButton = new QToolButton(this);
     loadButton->setDefaultAction(m_load);
@@ -142,6 +150,19 @@ QString ModelsView::selectedAlias() const
 {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     return rows.isEmpty() ? QString() : rows.first().data(ModelTableModel::AliasRole).toString();
+}
+
+bool ModelsView::selectAlias(const QString &alias)
+{
+    for (int row = 0; row < m_proxy->rowCount(); ++row) {
+        const QModelIndex index = m_proxy->index(row, 0);
+        if (index.data(ModelTableModel::AliasRole).toString() == alias) {
+            m_table->selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            return true;
+        }
+    }
+    return false;
 }
 
 void ModelsView::updateActions()

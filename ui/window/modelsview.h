@@ -33,6 +33,8 @@ public:
     QAction *loadAction() const { return m_load; }
     QAction *unloadAction() const { return m_unload; }
     QString selectedAlias() const;
+    // Selects the model's row; false when the filters hide it or there is none.
+    bool selectAlias(const QString &alias);
 
 Q_SIGNALS:
     void message(const QString &text);
@@ -51,6 +53,7 @@ private:
     QCheckBox *m_loadedOnly;
     QAction *m_load;
     QAction *m_unload;
+    QString m_keepSelected;   // the selected model across a reset of the table
 };
 
 } // namespace switchyard

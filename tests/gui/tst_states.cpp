@@ -1,0 +1,376 @@
+// States that do not mislead (issue 22): what the window shows, asserted on its widgets and item
+// models, not on pixels. Items 1 (loading), 3, 9, 15, 16, 17, 18 and 20 here; items 1 (switch)
+// and 2 in tst_gui's switchShowsOnHostsTimelineAndTray; 10 and 11 in tst_timelinecontent.
+#include "app/appsettings.h"
+#include "app/launch.h"
+#include "catalog/catalog.h"
+#include "dialogs/leasedialog.h"
+#include "dialogs/settingsdialog.h"
+#include "dialogs/welcomedialog.h"
+#include "guifleet.h"
+#include "models/hosttablemodel.h"
+#include "models/inflightcounter.h"
+#include "models/modelfilterproxy.h"
+#include "models/modeltablemodel.h"
+#include "shared/statuspalette.h"
+#include "store/timelinemodel.h"
+#include "timeline/timelinescale.h"
+#include "timeline/timelineview.h"
+#include "timeline/timelinewidget.h"
+#include "tray/autostart.h"
+#include "window/hostcarddelegate.h"
+#include "window/hostsview.h"
+#include "window/mainwindow.h"
+#include "window/modelsview.h"
+#include "window/relayclient.h"
+
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QTranslator>
+
+#include <cmath>
+
+using namespace switchyard;
+using namespace switchyard::test;
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int WaitMs = 10000;
+
+double distance(const QColor &a, const QColor &b)
+{
+    return std::sqrt(std::pow(a.red() - b.red(), 2) + std::pow(a.green() - b.green(), 2) + std::pow(a.blue() - b.blue(), 2));
+}
+
+QString labelFor(QWidget *field)
+{
+    auto *form = field->parentWidget()->findChild<QFormLayout *>();
+    auto *label = form ? qobject_cast<QLabel *>(form->labelForField(field)) : nullptr;
+    return label ? label->text() : QString();
+}
+
+} // namespace
+
+class TstStates : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void loadingShowsOnTheCard();
+    void leaseColourIsNoEngineColour();
+    void timelineSpanFromTheData();
+    void contextForUnloadedModels();
+    void selectionSurvivesALoad();
+    void settingsSayWhatRuns();
+    void leaseIsOneDialog();
+    void windowLayoutSmallAndLarge();
+    void liveFromTheEventFeed();
+    void germanFitsAndQtSpeaksIt();   // last: it installs the German catalogues
+};
+
+void TstStates::loadingShowsOnTheCard()
+{
+    // Item 1: a model load keeps the host up, and the card says "loading M" with the time.
+    fake::FakeOptions slow = GuiFleet::defaultH1();
+    slow.loadDelay = 3s;
+    GuiFleet fleet;
+    QVERIFY(fleet.start(slow));
+    HostTableModel hosts;
+    hosts.setService(fleet.service());
+    RelayClient client;
+    client.setEndpoint(fleet.endpoint());
+    client.load(u"h1-m2"_s);
+    const QModelIndex h1 = hosts.index(0);
+    QTRY_COMPARE_WITH_TIMEOUT(h1.data(HostTableModel::LoadingRole).toStringList(), QStringList{u"m2"_s}, WaitMs);
+    QCOMPARE(HostActivity(h1.data(HostTableModel::ActivityRole).toInt()), HostActivity::Up);
+    const QDateTime since = h1.data(HostTableModel::LoadingSinceRole).toDateTime();
+    QVERIFY(since.isValid());
+    const QString line = HostCardDelegate::engineLine(h1, since.addSecs(2));
+    QCOMPARE(line, u"engine main · loading m2 · 2 s"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(h1.data(HostTableModel::LoadingRole).toStringList().isEmpty(), WaitMs);
+    QVERIFY(HostCardDelegate::engineLine(h1, QDateTime::currentDateTime()).contains(u"2 of 2 model"_s));
+}
+
+void TstStates::leaseColourIsNoEngineColour()
+{
+    // Item 3: no engine's colour is the lease's (or a status colour), whatever it is called.
+    QSet<QRgb> hues;
+    for (int i = 0; i < 400; ++i) {
+        const QString name = i < 6 ? QStringList{u"main"_s, u"mainline"_s, u"fork"_s, u"ik-llama"_s, u"a"_s, u"b"_s}.at(i)
+                                   : u"engine%1"_s.arg(i);
+        const QColor c = StatusPalette::forEngine(name);
+        hues.insert(c.rgb());
+        QVERIFY2(distance(c, StatusPalette::lease()) > 60, qPrintable(name + u" "_s + c.name()));
+        QVERIFY2(distance(c, StatusPalette::switching()) > 60, qPrintable(name + u" "_s + c.name()));
+        QVERIFY2(distance(c, StatusPalette::bad()) > 60, qPrintable(name + u" "_s + c.name()));
+    }
+    QCOMPARE(hues.size(), 8);
+
+    // The legend names the engines in the colours their bars have, not one teal "engine up".
+    GuiFleet fleet;
+    QVERIFY(fleet.start());
+    HostTableModel hosts;
+    hosts.setService(fleet.service());
+    SystemClock clock;
+    TimelineView view(clock, &hosts);
+    const QString legend = view.legend()->text();
+    QVERIFY2(legend.contains(StatusPalette::forEngine(u"main").name()) && legend.contains(u"main"_s), qPrintable(legend));
+    QCOMPARE(view.legendColor(u"main"_s), StatusPalette::forEngine(u"main"));
+    QCOMPARE(view.legendColor(u"lease"_s), StatusPalette::lease());
+    QVERIFY(view.legendColor(u"lease"_s) != view.legendColor(u"main"_s));
+}
+
+void TstStates::contextForUnloadedModels()
+{
+    // Item 7: the Context column is filled for a model that is not loaded, from the size the
+    // router will load it with; and a load through the window is not "use" (item 8).
+    fake::FakeOptions o = GuiFleet::defaultH1();
+    o.modelContext.insert(u"m2"_s, 262144);
+    GuiFleet fleet;
+    QVERIFY(fleet.start(o));
+    SystemClock clock;
+    ModelTableModel models(clock);
+    models.setHistory(fleet.store.get());
+    models.setService(fleet.service());
+    QTRY_VERIFY(models.rowOfAlias(u"h1-m2"_s) >= 0);
+    const int m2 = models.rowOfAlias(u"h1-m2"_s);
+    QCOMPARE(models.statusAt(m2), u"unloaded"_s);
+    QCOMPARE(models.index(m2, ModelTableModel::ContextColumn).data().toString(), u"256k"_s);
+    QCOMPARE(models.index(models.rowOfAlias(u"h1-m1"_s), ModelTableModel::ContextColumn).data().toString(), u"32k"_s);
+
+    RequestRecord load;
+    load.startedAt = QDateTime::currentDateTime();
+    load.method = u"POST"_s;
+    load.path = u"/models/load"_s;
+    load.model = u"h1-m2"_s;
+    load.status = 200;
+    fleet.store->record(load);
+    RequestRecord refused = load;
+    refused.path = u"/v1/chat/completions"_s;
+    refused.status = 423;
+    fleet.store->record(refused);
+    QTRY_VERIFY(!fleet.store->requests({}).isEmpty());
+    QVERIFY(models.index(m2, ModelTableModel::RequestsColumn).data().toString().isEmpty());
+    QVERIFY(models.index(m2, ModelTableModel::LastUsedColumn).data().toString().isEmpty());
+}
+
+void TstStates::timelineSpanFromTheData()
+{
+    // Item 10: the default span follows the newest events (here 3 minutes back: 5 minutes
+    // shown), until the user picks one.
+    FixedClock clock(QDateTime::currentDateTime());
+    TimelineModel events;
+    HistoryEvent up;
+    up.kind = HistoryEvent::Kind::HostUp;
+    up.host = u"h1"_s;
+    up.engine = u"main"_s;
+    up.at = clock.now().addSecs(-180);
+    events.append(up);
+    TimelineWidget timeline(clock);
+    timeline.setHosts({u"h1"_s});
+    timeline.setEvents(&events);
+    timeline.resize(900, timeline.sizeHint().height());
+    timeline.setFollowing(true);
+    QVERIFY(timeline.isAutoSpan());
+    QCOMPARE(timeline.scale().spanMs(), qint64(5 * 60 * 1000));
+    timeline.setSpan(std::chrono::hours(1));
+    QVERIFY(!timeline.isAutoSpan());
+    HistoryEvent later = up;
+    later.at = clock.now().addSecs(-3600 * 5);   // older data no longer changes the user's span
+    events.append(later);
+    timeline.setFollowing(true);
+    QCOMPARE(timeline.scale().spanMs(), qint64(3600 * 1000));
+}
+
+void TstStates::selectionSurvivesALoad()
+{
+    // Item 9: the model the user selected stays selected when a load changes the table.
+    GuiFleet fleet;
+    QVERIFY(fleet.start());
+    SystemClock clock;
+    ModelTableModel models(clock);
+    models.setService(fleet.service());
+    HostTableModel hosts;
+    hosts.setService(fleet.service());
+    RelayClient client;
+    client.setEndpoint(fleet.endpoint());
+    ModelsView view(&models, &hosts, &client);
+    view.table()->sortByColumn(ModelTableModel::StatusColumn, Qt::AscendingOrder);
+    QTRY_VERIFY(models.rowOfAlias(u"h1-m2"_s) >= 0);
+    QVERIFY(view.selectAlias(u"h1-m2"_s));
+    QCOMPARE(view.selectedAlias(), u"h1-m2"_s);
+    QVERIFY(view.loadAction()->isEnabled());
+    view.loadAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(models.statusAt(models.rowOfAlias(u"h1-m2"_s)), u"loaded"_s, WaitMs);
+    QCOMPARE(view.selectedAlias(), u"h1-m2"_s);
+
+    // A reset of the table (h2 now lists another model): the selection follows the model.
+    QSignalSpy reset(view.proxy(), &QAbstractItemModel::modelReset);
+    const quint16 port = fleet.h2->port();
+    fleet.h2->close();
+    fake::FakeOptions more = GuiFleet::defaultH2();
+    more.models = {u"m3"_s, u"m4"_s};
+    fleet.h2 = std::make_unique<fake::FakeLlamaServer>(more);
+    QVERIFY(fleet.h2->listen(QHostAddress(QHostAddress::LocalHost), port));
+    fleet.service()->catalog()->refreshHost(u"h2"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(models.rowOfAlias(u"h2-m4"_s) >= 0, WaitMs);
+    QVERIFY(reset.size() >= 1);
+    QCOMPARE(view.selectedAlias(), u"h1-m2"_s);
+}
+
+void TstStates::settingsSayWhatRuns()
+{
+    // Item 15: plain words, the address in use, and no "--upstream" in a demo session.
+    QTemporaryDir dir;
+    AppSettings settings(std::make_unique<QSettings>(dir.filePath(u"s.ini"_s), QSettings::IniFormat));
+    Autostart autostart(u"switchyard"_s);
+    SettingsDialog dialog(&settings, &autostart, {u"--demo"_s});
+    dialog.setRunning(u"127.0.0.1:41234"_s, true);
+    QVERIFY2(dialog.listenField()->placeholderText().contains(u"127.0.0.1:41234"_s),
+             qPrintable(dialog.listenField()->placeholderText()));
+    QVERIFY2(!dialog.configField()->placeholderText().contains(u"--upstream"_s),
+             qPrintable(dialog.configField()->placeholderText()));
+    QVERIFY(dialog.configField()->placeholderText().contains(u"demo"_s));
+    const QString early = labelFor(dialog.early200Field());
+    const QString comment = labelFor(dialog.commentEveryField());
+    QVERIFY2(!early.isEmpty() && !early.contains(u"200"_s) && !early.contains(u"Early"_s), qPrintable(early));
+    QVERIFY2(!comment.isEmpty() && !comment.contains(u"comment"_s, Qt::CaseInsensitive), qPrintable(comment));
+}
+
+void TstStates::leaseIsOneDialog()
+{
+    // Item 16: who and how long in one dialog, not two prompts in a row.
+    LeaseDialog dialog(u"h1"_s);
+    QCOMPARE(dialog.owner(), u"desktop"_s);
+    QCOMPARE(dialog.duration(), 60min);
+    dialog.minutesField()->setValue(15);
+    dialog.ownerField()->setText(u"  bench "_s);
+    QCOMPARE(dialog.owner(), u"bench"_s);
+    QCOMPARE(dialog.duration(), 15min);
+    dialog.ownerField()->clear();
+    QVERIFY(!dialog.takeButton()->isEnabled());
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));   // nobody named: not taken
+    dialog.ownerField()->setText(u"bench"_s);
+    QVERIFY(dialog.takeButton()->isEnabled());
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+}
+
+void TstStates::windowLayoutSmallAndLarge()
+{
+    // Item 17: a splitter gives the tables their share at 1000×650; the window has a minimum
+    // size at which the timeline's controls and legend do not collide; wide cards fill the row.
+    GuiFleet fleet;
+    QVERIFY(fleet.start());
+    HostTableModel hosts;
+    InFlightCounter inFlight;
+    hosts.setInFlightCounter(&inFlight);
+    hosts.setService(fleet.service());
+    SystemClock clock;
+    MainWindow window(clock, &hosts, &inFlight, nullptr);
+    window.setService(fleet.service());
+    window.resize(1000, 650);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.splitter());
+    QCOMPARE(window.splitter()->count(), 3);
+    QVERIFY(!window.splitter()->childrenCollapsible());
+    QTRY_VERIFY2(window.tabs()->height() >= window.splitter()->height() * 4 / 10,
+                 qPrintable(u"tables %1 of %2"_s.arg(window.tabs()->height()).arg(window.splitter()->height())));
+
+    QVERIFY(window.minimumSize().width() >= MainWindow::MinimumSize.width());
+    QVERIFY(window.minimumSize().height() >= MainWindow::MinimumSize.height());
+    window.resize(700, 450);   // below the minimum: the window stays at it
+    QTRY_VERIFY(window.width() >= MainWindow::MinimumSize.width() && window.height() >= MainWindow::MinimumSize.height());
+    auto *timeline = window.findChild<TimelineView *>();
+    QVERIFY(timeline);
+    QToolButton *now = nullptr;
+    for (QToolButton *b : timeline->findChildren<QToolButton *>()) {
+        if (b->text() == u"Now"_s)
+            now = b;
+    }
+    QVERIFY(now);
+    QTRY_VERIFY2(!now->geometry().intersects(timeline->legend()->geometry()),
+                 qPrintable(u"Now %1,%2 %3 wide; legend from %4"_s.arg(now->x()).arg(now->y()).arg(now->width())
+                                .arg(timeline->legend()->x())));
+
+    // Large: the two cards share the row; no wide empty band right of them.
+    window.resize(1600, 1000);
+    QTRY_COMPARE(window.width(), 1600);
+    HostsView *cards = window.hostsView();
+    QTRY_VERIFY(cards->visualRect(hosts.index(1)).isValid());
+    QTRY_VERIFY2(cards->viewport()->width() - cards->visualRect(hosts.index(1)).right() < HostCardDelegate::CardWidth,
+                 qPrintable(u"cards end at %1 of %2"_s.arg(cards->visualRect(hosts.index(1)).right()).arg(cards->viewport()->width())));
+    QCOMPARE(cards->visualRect(hosts.index(0)).top(), cards->visualRect(hosts.index(1)).top());
+}
+
+void TstStates::liveFromTheEventFeed()
+{
+    // Item 20: while the host's /models/sse feed is connected, the card says "live", not how
+    // old the last poll is.
+    GuiFleet fleet;
+    QVERIFY(fleet.start());
+    HostTableModel hosts;
+    hosts.setService(fleet.service());
+    const QModelIndex h1 = hosts.index(0);
+    QTRY_VERIFY_WITH_TIMEOUT(h1.data(HostTableModel::LiveRole).toBool(), WaitMs);
+    const QString facts = HostCardDelegate::factsLine(h1, QDateTime::currentDateTime().addSecs(25));
+    QVERIFY2(facts.startsWith(u"live · "_s) && !facts.contains(u"polled"_s), qPrintable(facts));
+
+    // The feed gone (the box is off): the poll's age again.
+    fleet.h1->close();
+    fleet.service()->catalog()->refreshHost(u"h1"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(!h1.data(HostTableModel::LiveRole).toBool(), WaitMs);
+    QVERIFY(HostCardDelegate::factsLine(h1, QDateTime::currentDateTime()).contains(u"polled"_s));
+}
+
+void TstStates::germanFitsAndQtSpeaksIt()
+{
+    // Item 18: Qt's own buttons in German (qtbase_de), our "Merge Into" as merging, and the
+    // card's lines within the narrowest card.
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    Launch::setUpApplication(qApp);   // Qt's own catalogue; ours is in the executable, so:
+    auto *ours = new QTranslator(qApp);
+    QVERIFY2(ours->load(u"switchyard_de"_s, QStringLiteral(SWITCHYARD_QM_DIR)), SWITCHYARD_QM_DIR);
+    QCoreApplication::installTranslator(ours);
+    QDialogButtonBox box(QDialogButtonBox::Cancel | QDialogButtonBox::Close);
+    QCOMPARE(box.button(QDialogButtonBox::Cancel)->text(), u"Abbrechen"_s);
+    QCOMPARE(box.button(QDialogButtonBox::Close)->text().remove(u'&'), u"Schließen"_s);
+    const QString merge = QCoreApplication::translate("switchyard::ExportDialog", "&Merge Into…");
+    QVERIFY2(!merge.contains(u"Einfügen"_s) && merge != u"&Merge Into…"_s, qPrintable(merge));
+    WelcomeDialog welcome(u"/nonexistent/switchyard.json"_s);
+    QVERIFY2(welcome.windowTitle() != u"Switchyard: Welcome"_s, qPrintable(welcome.windowTitle()));
+
+    GuiFleet fleet;
+    QVERIFY(fleet.start());
+    HostTableModel hosts;
+    InFlightCounter inFlight;
+    hosts.setInFlightCounter(&inFlight);
+    hosts.setService(fleet.service());
+    const QModelIndex h1 = hosts.index(0);
+    QTRY_VERIFY_WITH_TIMEOUT(h1.data(HostTableModel::LiveRole).toBool(), WaitMs);
+    const QFontMetrics fm(QApplication::font());
+    const int content = HostCardDelegate::CardWidth - 2 * 4 - 5 - 2 * 12;   // margins, strip, padding
+    const QDateTime now = QDateTime::currentDateTime();
+    for (const QString &line : {HostCardDelegate::engineLine(h1, now), HostCardDelegate::factsLine(h1, now),
+                                HostCardDelegate::detailLine(h1, now)}) {
+        QVERIFY2(fm.horizontalAdvance(line) <= content, qPrintable(u"%1: %2 px of %3"_s.arg(line).arg(fm.horizontalAdvance(line)).arg(content)));
+    }
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+}
+
+QTEST_MAIN(TstStates)
+#include "tst_states.moc"
