@@ -2267,7 +2267,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+1"/>
         <source>&amp;Merge Into…</source>
-        <translation>&amp;Einfügen in…</translation>
+        <translation>&amp;Zusammenführen mit …</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2335,7 +2335,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message>
         <source>Merge Into opencode.json</source>
-        <translation type="vanished">In opencode.json einfügen</translation>
+        <translation>Mit opencode.json zusammenführen</translation>
     </message>
     <message>
         <source>opencode config (*.json *.jsonc);;All files (*)</source>
