@@ -9,6 +9,18 @@ namespace switchyard {
 
 namespace {
 const QList<QByteArray> hostEngine{"host", "engine"};
+const QList<QByteArray> hostEngineOutcome{"host", "engine", "outcome"};
+
+// A prompt-cache event's outcome, from the keeper's wording (hosts/promptcachekeeper.cpp): a
+// save or restore that happened names its slot first; one that did not says why.
+QString cacheOutcome(const HistoryEvent &event)
+{
+    if (event.detail.contains(QLatin1String(" dropped:")))
+        return QStringLiteral("dropped");
+    if (event.detail.contains(QLatin1String(" not saved")) || event.detail.contains(QLatin1String(" not restored")))
+        return QStringLiteral("skipped");
+    return event.kind == HistoryEvent::Kind::CacheSave ? QStringLiteral("saved") : QStringLiteral("restored");
+}
 
 // Every state a host can be in, as its controller names it.
 QStringList hostStates()
@@ -33,6 +45,12 @@ RelayMetrics::RelayMetrics(QDateTime startedAt, HostSnapshot hosts, AliasCheck s
     , m_switchDuration("switchyard_engine_switch_duration_seconds", "Time from a switch's decision to its engine answering /health.",
                        hostEngine, {1, 2, 5, 10, 20, 30, 60, 120, 300, 600})
     , m_loads("switchyard_model_loads_total", "Models loaded on a router engine.", hostEngine)
+    , m_cacheSaves("switchyard_prompt_cache_saves_total",
+                   "Slot prompt caches saved before an engine stopped (outcome saved, skipped or dropped).",
+                   hostEngineOutcome)
+    , m_cacheRestores("switchyard_prompt_cache_restores_total",
+                      "Saved slot prompt caches restored before a request (outcome restored or skipped).",
+                      hostEngineOutcome)
 {
 }
 
@@ -58,6 +76,12 @@ void RelayMetrics::historyEvent(const HistoryEvent &event)
         if (event.detail.isEmpty())
             m_loads.add(where);
         break;
+    case HistoryEvent::Kind::CacheSave:
+        m_cacheSaves.add({event.host, event.engine, cacheOutcome(event)});
+        break;
+    case HistoryEvent::Kind::CacheRestore:
+        m_cacheRestores.add({event.host, event.engine, cacheOutcome(event)});
+        break;
     default:
         break;
     }
@@ -71,6 +95,8 @@ QByteArray RelayMetrics::exposition() const
     m_switchFailures.write(out);
     m_switchDuration.write(out);
     m_loads.write(out);
+    m_cacheSaves.write(out);
+    m_cacheRestores.write(out);
     writeHostGauges(out, m_hosts ? m_hosts() : QList<HostGauges>{}, hostStates());
     writeProcessMetrics(out, m_startedAt);
     return out.text();

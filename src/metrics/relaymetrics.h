@@ -42,6 +42,8 @@ private:
     CounterFamily m_switchFailures;
     HistogramFamily m_switchDuration;
     CounterFamily m_loads;
+    CounterFamily m_cacheSaves;
+    CounterFamily m_cacheRestores;
 };
 
 } // namespace switchyard

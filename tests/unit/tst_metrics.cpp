@@ -3,6 +3,8 @@
 #include "journal/requestrecord.h"
 #include "metrics/hostgauges.h"
 #include "metrics/processmetrics.h"
+#include "metrics/relaymetrics.h"
+#include "store/historyevent.h"
 #include "metrics/requestmetrics.h"
 
 #include <QTest>
@@ -200,6 +202,33 @@ private slots:
         QVERIFY(text.contains("switchyard_request_bytes_total{host=\"3090\",alias=\"3090-qwen38\"} 1000\n"));
         QVERIFY(text.contains("switchyard_request_bytes_total{host=\"\",alias=\"other\"} 50\n"));
     }
+    void promptCacheSavesAndRestoresAreCountedByOutcome()
+    {
+        RelayMetrics metrics(QDateTime::currentDateTime(), {}, {});
+        auto event = [](HistoryEvent::Kind kind, const QString &detail) {
+            HistoryEvent e;
+            e.kind = kind;
+            e.host = u"3090"_s;
+            e.engine = u"fork"_s;
+            e.model = u"flint-40b"_s;
+            e.detail = detail;
+            return e;
+        };
+        // The keeper's own wordings (hosts/promptcachekeeper.cpp).
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, u"slot 0, 48213 tokens, 1131.4 MB"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, u"slot 1, 100 tokens, 2.0 MB"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, u"slot 2 not saved: the 10 s budget is used up"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, u"slot 0 dropped: the saves are over the 10240.0 MB budget"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheRestore, u"slot 0, 48213 tokens, 1131.4 MB"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheRestore, u"slot 1 not restored: Unable to restore slot"_s));
+        const QByteArray text = metrics.exposition();
+        QVERIFY2(text.contains("switchyard_prompt_cache_saves_total{host=\"3090\",engine=\"fork\",outcome=\"saved\"} 2\n"), text.constData());
+        QVERIFY(text.contains("switchyard_prompt_cache_saves_total{host=\"3090\",engine=\"fork\",outcome=\"skipped\"} 1\n"));
+        QVERIFY(text.contains("switchyard_prompt_cache_saves_total{host=\"3090\",engine=\"fork\",outcome=\"dropped\"} 1\n"));
+        QVERIFY(text.contains("switchyard_prompt_cache_restores_total{host=\"3090\",engine=\"fork\",outcome=\"restored\"} 1\n"));
+        QVERIFY(text.contains("switchyard_prompt_cache_restores_total{host=\"3090\",engine=\"fork\",outcome=\"skipped\"} 1\n"));
+    }
+
     void hostGaugesHaveOneSeriesPerStateAndEngine()
     {
         HostGauges h;
