@@ -144,6 +144,12 @@ FakeSlots::Answer FakeSlots::action(const QString &model, const QString &idText,
     const QString filename = QJsonDocument::fromJson(body).object().value(u"filename"_s).toString();
     if (actionName != u"erase" && !validFilename(filename))
         return error(400, u"Invalid filename"_s);
+    if (id >= list.size() && actionName == u"save") {
+        // The real server saves a slot number it does not have with 200 (seen with llama.cpp
+        // de3ff81: slot 99 of 4); here it is an empty slot.
+        Slot none;
+        return save(none, id, model, filename);
+    }
     if (id < 0 || id >= list.size())
         return error(400, u"Invalid slot ID"_s);
     Slot &slot = list[id];

@@ -156,7 +156,9 @@ echo "$out"
 step "switchyard check-config on the installed examples"
 out=$(/usr/bin/switchyard check-config /usr/share/switchyard/switchyard.example.json)
 echo "$out"
-[[ $out == "/usr/share/switchyard/switchyard.example.json: ok ("*" hosts, "*" engines)" ]] \
+# Its first line says ok; the lines after it (each indented) say how each switching host schedules.
+[[ ${out%%$'\n'*} == "/usr/share/switchyard/switchyard.example.json: ok ("*" hosts, "*" engines)" ]] \
+    && ! grep -qv '^  ' <<< "$(tail -n +2 <<< "$out")" \
     || die "check-config of the relay example said: $out"
 out=$(/usr/bin/switchyard check-config /usr/share/switchyard/switchyard-agent.example.json)
 echo "$out"

@@ -40,8 +40,8 @@ test('promtool accepts /metrics and a real Prometheus scrapes it', async (t) => 
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
   const text = await res.text();
-  assert.match(text, /^switchyard_requests_total\{host="h1",engine="[^"]*",alias="h1-flint-40b",kind="chat",status_class="2xx",client_app="other"\} 2$/m);
-  assert.match(text, /^switchyard_requests_total\{host="h1",engine="",alias="other",kind="chat",status_class="4xx",client_app="other"\} 1$/m);
+  assert.match(text, /^switchyard_requests_total\{host="h1",engine="[^"]*",alias="h1-flint-40b",kind="chat",status_class="2xx",client_app="other",key=""\} 2$/m);
+  assert.match(text, /^switchyard_requests_total\{host="h1",engine="",alias="other",kind="chat",status_class="4xx",client_app="other",key=""\} 1$/m);
   assert.match(text, /^process_start_time_seconds \d+(\.\d+)?$/m);
 
   // The Grafana dashboard in resources/ asks only for what the relay exports (every family is
