@@ -19,6 +19,7 @@ private Q_SLOTS:
     void initTestCase();
     void twoAgentsSwitchFourTimesLessAndWaitUnderTheBound();
     void everyTraceKeepsThePromises();
+    void everyRowAboveStrictOrderSaysWhy();
     void cachesKeptCutTheRePrefill();
     void theExportBecomesATrace();
     void aBrokenExportIsRefused();
@@ -58,6 +59,22 @@ void TestSwitchSim::everyTraceKeepsThePromises()
     QCOMPARE(m_runs.size(), 4);
     const QStringList failures = check(m_runs, {});
     QVERIFY2(failures.isEmpty(), qPrintable(failures.join(u'\n')));
+}
+
+// The table itself says why, row by row: a batch row of "two agents alternating" names both
+// agents with their p95 against strict order's and a note, and the note is printed under it.
+void TestSwitchSim::everyRowAboveStrictOrderSaysWhy()
+{
+    const QString text = report(m_runs, {}, true);
+    QVERIFY2(!text.contains(u"no reason given"_s), qPrintable(text));
+    const QStringList lines = text.split(u'\n');
+    const auto batchRow = std::find_if(lines.cbegin(), lines.cend(), [](const QString &l) { return l.startsWith(u"| batch |"_s); });
+    QVERIFY(batchRow != lines.cend());
+    QVERIFY2(batchRow->contains(u"agent A "_s) && batchRow->contains(u"(note 1)"_s), qPrintable(*batchRow));
+    QVERIFY(text.contains(u"\nNote 1: both engines busy"_s));
+    // Strict order's row is the baseline, and a row with nothing above it says so.
+    QVERIFY(text.contains(u"| arrival order |"_s));
+    QVERIFY(!lines.filter(u"| arrival order |"_s).first().contains(u"note"_s));
 }
 
 void TestSwitchSim::cachesKeptCutTheRePrefill()
