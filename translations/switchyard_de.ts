@@ -799,7 +799,7 @@ Befehle:
 <context>
     <name>HistorySchema</name>
     <message>
-        <location filename="../src/store/historyschema.cpp" line="+101"/>
+        <location filename="../src/store/historyschema.cpp" line="+105"/>
         <source>The history database has schema version %1; this version of Switchyard knows up to %2.</source>
         <translation>Die Verlaufsdatenbank hat die Schemaversion %1; diese Version von Switchyard kennt nur bis %2.</translation>
     </message>
@@ -2373,7 +2373,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HistoryWriter</name>
     <message>
-        <location filename="../src/store/historywriter.cpp" line="+135"/>
+        <location filename="../src/store/historywriter.cpp" line="+137"/>
         <source>Cannot create the folder %1.</source>
         <translation>Der Ordner %1 lässt sich nicht anlegen.</translation>
     </message>
@@ -2391,7 +2391,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+81"/>
+        <location line="+82"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n Zeile nicht im Verlauf gespeichert: %1</numerusform>
@@ -3366,6 +3366,11 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message>
         <location line="+1"/>
+        <source>Prompt cache</source>
+        <translation>Prompt-Cache</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Tokens</source>
         <translation>Tokens</translation>
     </message>
@@ -3442,6 +3447,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+3"/>
         <location line="+5"/>
+        <location line="+5"/>
         <location line="+1"/>
         <location line="+10"/>
         <location line="+1"/>
@@ -3449,12 +3455,17 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>—</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-20"/>
         <source>%1 for %2</source>
         <translation>%1 wegen %2</translation>
     </message>
     <message>
         <location line="+6"/>
+        <source>served from a restored cache (%1 tokens restored before it went out)</source>
+        <translation>aus einem wiederhergestellten Cache bedient (%1 Tokens vor dem Weiterleiten wiederhergestellt)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>%1 at %2 tokens/s</source>
         <translation>%1 mit %2 Tokens/s</translation>
     </message>

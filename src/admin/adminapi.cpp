@@ -74,6 +74,8 @@ QJsonObject recordJson(const RequestRecord &r)
     // Usage per client key: its name, never the key.
     o.insert("key"_L1, r.keyName);
     o.insert("tokens_in"_L1, r.promptTokens ? QJsonValue(double(*r.promptTokens)) : QJsonValue());
+    // Served from a restored prompt cache: the tokens restored just before it went out (0: none).
+    o.insert("restored_tokens"_L1, double(r.restoredPromptTokens));
     return o;
 }
 

@@ -66,6 +66,10 @@ const std::vector<Step> &steps()
             "ALTER TABLE requests ADD COLUMN key_name TEXT NOT NULL DEFAULT ''",
             "ALTER TABLE requests ADD COLUMN tokens_in INTEGER",
         },
+        // 4: the prompt tokens restored from a saved prompt cache just before a request went out.
+        {
+            "ALTER TABLE requests ADD COLUMN restored_tokens INTEGER NOT NULL DEFAULT 0",
+        },
     };
     return all;
 }

@@ -28,7 +28,8 @@ constexpr qint64 NoCutoff = std::numeric_limits<qint64>::min();
 const QString RequestColumns = u"id, started_at, method, path, model, host, engine, status, bytes_out,"
                                " duration_ms, ttfb_ms, tokens, tokens_per_s, client, user_agent, relay_error"
                                ", bytes_in, waited_ms, wait_reason"   // schema step 2
-                               ", key_name, tokens_in"_s;             // schema step 3: usage per key
+                               ", key_name, tokens_in"                // schema step 3: usage per key
+                               ", restored_tokens"_s;                 // schema step 4: served from a restored cache
 const QString EventColumns = u"id, at, kind, host, engine, model, duration_ms, detail"_s;
 
 double toMs(nanoseconds d)
@@ -80,6 +81,7 @@ RequestRecord requestFromRow(const QSqlQuery &q)
     r.keyName = q.value(19).toString();
     if (!q.value(20).isNull())
         r.promptTokens = q.value(20).toLongLong();
+    r.restoredPromptTokens = q.value(21).toLongLong();
     return r;
 }
 
@@ -241,7 +243,7 @@ bool HistoryWriter::write(const HistoryBatch &batch)
                          " :duration_ms, :ttfb_ms, :tokens, :tokens_per_s, COALESCE(:client, ''),"
                          " COALESCE(:user_agent, ''), COALESCE(:relay_error, ''),"
                          " :bytes_in, :waited_ms, COALESCE(:wait_reason, ''),"
-                         " COALESCE(:key_name, ''), :tokens_in)"_s,
+                         " COALESCE(:key_name, ''), :tokens_in, :restored_tokens)"_s,
                    &error);
     if (insertRequest) {
         QSqlQuery &q = *insertRequest;
@@ -267,6 +269,7 @@ bool HistoryWriter::write(const HistoryBatch &batch)
             q.bindValue(u":wait_reason"_s, r.waitReason.toString());
             q.bindValue(u":key_name"_s, r.keyName);
             q.bindValue(u":tokens_in"_s, nullable(r.promptTokens));
+            q.bindValue(u":restored_tokens"_s, r.restoredPromptTokens);
             if (!q.exec()) {
                 error = q.lastError().text();
                 break;

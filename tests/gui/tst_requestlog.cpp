@@ -104,6 +104,7 @@ private Q_SLOTS:
     void addressColumnIsNotStretched();
     void windowsOwnCallsAreHiddenByDefault();
     void searchNeverLeavesAnUnselectedRequestInThePane();
+    void paneSaysWhenARestoredCacheServedIt();
 };
 
 void TstRequestLog::initTestCase()
@@ -382,6 +383,38 @@ void TstRequestLog::searchNeverLeavesAnUnselectedRequestInThePane()
     QCOMPARE(view.proxy()->rowCount(), 3);
     QCOMPARE(view.details()->fieldText(u"heading"_s).contains(selected.model), true);
     QVERIFY(view.copyJournalLineAction()->isEnabled());
+}
+
+// The first request after a switch back went out on restored prompt caches: the pane says so
+// (and how many tokens); any other request says nothing of it.
+void TstRequestLog::paneSaysWhenARestoredCacheServedIt()
+{
+    RequestLogModel log;
+    HostTableModel hosts;
+    RequestLogView view(&log, &hosts);
+    RequestRecord plain;
+    plain.startedAt = QDateTime::currentDateTime().addSecs(-10);
+    plain.method = u"POST"_s;
+    plain.path = u"/v1/chat/completions"_s;
+    plain.model = u"ws-coder"_s;
+    plain.host = u"ws"_s;
+    plain.engine = u"ea"_s;
+    plain.status = 200;
+    RequestRecord restored = plain;
+    restored.startedAt = plain.startedAt.addSecs(1);
+    restored.restoredPromptTokens = 20860;
+    log.appendRecords({plain, restored});
+    view.resize(1200, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+    view.table()->selectRow(0);   // newest on top: the restored one
+    const QString cache = view.details()->fieldText(u"cache"_s);
+    QVERIFY2(cache.startsWith(u"served from a restored cache"_s) && cache.contains(QLocale().toString(20860)),
+             qPrintable(cache));
+    QVERIFY(view.details()->fieldText(u"journal"_s).endsWith(u" cache=restored:20860"_s));
+    view.table()->selectRow(1);
+    QCOMPARE(view.details()->fieldText(u"cache"_s), u"—"_s);
 }
 
 QTEST_MAIN(TstRequestLog)

@@ -5,10 +5,12 @@
 // and requests as they were, with a history event saying what happened.
 #include "switchingfixture.h"
 
+#include "common/clock.h"
 #include "hosts/promptcachekeeper.h"
 #include "journal/journalformat.h"
 #include "journal/requestrecord.h"
 #include "relay/relay.h"
+#include "store/historystore.h"
 #include "rawhttpclient.h"
 
 #include <QDir>
@@ -173,6 +175,12 @@ void TestPromptCacheKeeper::savedOnSwitchAwayRestoredBeforeTheNextRequest()
     QList<RequestRecord> records;
     QObject::connect(f.relay->relay(), &Relay::requestFinished, f.relay.get(),
                      [&records](const RequestRecord &r) { records << r; });
+    // The history keeps it: /admin/requests says how many tokens were restored.
+    QTemporaryDir historyDir;
+    SystemClock clock;
+    HistoryStore store(historyDir.filePath(u"history.sqlite"_s), clock);
+    QVERIFY2(store.isOpen(), qPrintable(store.errorString()));
+    f.relay->setHistory(&store);
 
     // Back on a: the restore goes first, and the next turn evaluates only its new part.
     f.engineA->clearReceived();
@@ -193,6 +201,13 @@ void TestPromptCacheKeeper::savedOnSwitchAwayRestoredBeforeTheNextRequest()
     QCOMPARE(records.at(0).restoredPromptTokens, qint64(promptTokens + 4));
     QVERIFY2(JournalFormat::requestLine(records.at(0)).contains(u" cache=restored:%1"_s.arg(promptTokens + 4)),
              qPrintable(JournalFormat::requestLine(records.at(0))));
+    QVERIFY(store.sync());
+    admin.send(RawHttpClient::get("/admin/requests?model=h1-alpha&limit=1"));
+    QTRY_COMPARE_WITH_TIMEOUT(admin.completedResponses(), 2, 5000);
+    const QJsonObject row = QJsonDocument::fromJson(admin.responses().at(1).body).array().at(0).toObject();
+    QCOMPARE(row.value("restored_tokens"_L1).toInteger(), promptTokens + 4);
+    QVERIFY2(row.value("journal"_L1).toString().contains(u" cache=restored:%1"_s.arg(promptTokens + 4)),
+             qPrintable(row.value("journal"_L1).toString()));
 
     // A second request of the same model restores nothing more.
     QCOMPARE(f.ask(conversation("h1-alpha", 5)).status, 200);

@@ -195,6 +195,7 @@ private slots:
     // Issue #21: the wait and bytes in, stored; #22: honest durations, live rows.
     void schemaMigratesVersion1();
     void waitAndBytesInRoundTrip();
+    void restoredCacheRoundTrips();
     void waitReasonText_data();
     void waitReasonText();
     void requestLogDurations_data();
@@ -1138,6 +1139,7 @@ void TestStore::schemaMigratesVersion1()
     QCOMPARE(rows.first().bytesIn, qint64(0));
     QCOMPARE(rows.first().waited, std::chrono::nanoseconds(0));
     QVERIFY(rows.first().waitReason.isNone());
+    QCOMPARE(rows.first().restoredPromptTokens, qint64(0));
 }
 
 void TestStore::waitAndBytesInRoundTrip()
@@ -1172,6 +1174,33 @@ void TestStore::waitAndBytesInRoundTrip()
     QVERIFY(rows.at(0).waitReason.isNone());
     // No wait: the journal line is the one it always was.
     QVERIFY(!JournalFormat::requestLine(rows.at(0)).contains(u"wait"_s));
+}
+
+// A request served from a restored prompt cache says so after a restart too: the record, and
+// the journal line the window and /admin/requests show.
+void TestStore::restoredCacheRoundTrips()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"history.sqlite"_s);
+    FakeClock clock(baseTime());
+    {
+        HistoryStore store(path, clock);
+        QVERIFY(store.isOpen());
+        RequestRecord restored = makeRecord(u"3090-flint-40b"_s, u"3090"_s, 200, baseTime());
+        restored.restoredPromptTokens = 20860;
+        store.record(restored);
+        store.record(makeRecord(u"3090-flint-40b"_s, u"3090"_s, 200, baseTime().addSecs(1)));
+        QVERIFY(store.sync());
+        RawDb raw(path);
+        QCOMPARE(raw.scalar(u"SELECT SUM(restored_tokens) FROM requests"_s).toLongLong(), 20860);
+    }
+    HistoryStore reopened(path, clock);
+    const QList<RequestRecord> rows = allRequests(reopened);   // newest first
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(rows.at(1).restoredPromptTokens, qint64(20860));
+    QVERIFY(JournalFormat::requestLine(rows.at(1)).endsWith(u" cache=restored:20860"_s));
+    QCOMPARE(rows.at(0).restoredPromptTokens, qint64(0));
+    QVERIFY(!JournalFormat::requestLine(rows.at(0)).contains(u"cache="_s));
 }
 
 void TestStore::waitReasonText_data()

@@ -45,6 +45,7 @@ RequestDetailsPane::RequestDetailsPane(QWidget *parent)
     addField(u"duration"_s, tr("Duration"), grid, row++, 0);
     addField(u"wait"_s, tr("Waited"), grid, row++, 0);
     addField(u"ttfb"_s, tr("First byte"), grid, row++, 0);
+    addField(u"cache"_s, tr("Prompt cache"), grid, row++, 0);
     addField(u"tokens"_s, tr("Tokens"), grid, row++, 0);
     addField(u"bytes"_s, tr("Sent"), grid, row++, 0);
     addField(u"bytesIn"_s, tr("Received"), grid, row++, 0);
@@ -137,6 +138,11 @@ void RequestDetailsPane::showRecord(const RequestRecord &r, std::optional<Reques
     m_values[u"wait"_s]->setText(wait);
     m_values[u"ttfb"_s]->setText(r.timeToFirstByte && r.bytesOut > 0 ? RequestLogModel::durationText(*r.timeToFirstByte)
                                                                      : tr("—"));
+    // The first request for a model after a switch back: its slots were restored before it went out.
+    m_values[u"cache"_s]->setText(r.restoredPromptTokens > 0
+                                      ? tr("served from a restored cache (%1 tokens restored before it went out)")
+                                            .arg(QLocale().toString(r.restoredPromptTokens))
+                                      : tr("—"));
     QString tokens = tr("—");
     if (r.streamedTokens && r.tokensPerSecond)
         tokens = tr("%1 at %2 tokens/s").arg(*r.streamedTokens).arg(QLocale().toString(*r.tokensPerSecond, 'f', 1));
