@@ -79,6 +79,7 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
             if (std::unique_ptr<EngineDriver> driver = drivers(host)) {
                 auto *controller = new HostController(host.name, std::move(driver), m_catalog, m_wording.get(),
                                                       m_clock, host.scheduling, this);
+                controller->setPower(host, m_pool);
                 if (host.promptCache.enabled() && controller->canSwitch())
                     controller->setPromptCacheKeeper(new PromptCacheKeeper(host, m_pool, m_catalog, m_clock));
                 m_controllers.append(controller);

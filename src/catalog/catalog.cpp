@@ -7,6 +7,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QSet>
 
 #include <algorithm>
@@ -398,11 +399,33 @@ void Catalog::invalidate()
     emit changed();
 }
 
+void Catalog::setPowerStatus(const QString &host, const QString &status)
+{
+    const auto it = m_hosts.find(host);
+    if (it == m_hosts.end() || it->powerStatus == status)
+        return;
+    it->powerStatus = status;
+    invalidate();
+}
+
 QList<Catalog::ListedModel> Catalog::listedModels() const
 {
     QList<ListedModel> out;
     for (const QString &name : m_order) {
         const HostState &s = *m_hosts.constFind(name);
+        const qsizetype first = out.size();
+        const auto powerOverride = qScopeGuard([&out, &s, first] {
+            if (s.powerStatus.isEmpty())
+                return;
+            for (qsizetype i = first; i < out.size(); ++i) {
+                ModelEntry &m = out[i].entry;
+                m.status = s.powerStatus;
+                QJsonObject st = m.raw.value("status"_L1).toObject();
+                st.insert("value"_L1, m.status);
+                m.raw.insert("status"_L1, st);
+                m.raw.remove("meta"_L1);   // describes a model loaded now
+            }
+        });
         QSet<QString> listed;
         for (const ModelEntry &m : s.models) {
             qint64 context = m.contextSize().value_or(0);

@@ -51,6 +51,9 @@ public:
         QDateTime lastPoll;
         qint64 roundTripMs = -1;
         QList<ModelEntry> models;
+        // "asleep" or "unloaded" while the relay has stopped the host for idleness (or it sleeps):
+        // every model of it reads so, whatever the last snapshot said. Empty = as listed.
+        QString powerStatus;
     };
 
     // Without a clock, the system's (systemClock()).
@@ -90,6 +93,8 @@ public:
     // loaded, failed, or LoadGrace passes.
     void markLoading(const QString &host, const QString &key);
     void markUnloading(const QString &host, const QString &key);
+    // The host's power state as its models show it: "asleep", "unloaded", or empty for none.
+    void setPowerStatus(const QString &host, const QString &status);
     static constexpr std::chrono::milliseconds LoadGrace{std::chrono::seconds(30)};
 
     // "<host>-<key>" for every model of every engine of every host, running or not, in host order,

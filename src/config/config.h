@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QHostAddress>
 #include <QList>
 #include <QString>
@@ -24,6 +25,8 @@ struct EngineConfig
     std::chrono::milliseconds startTimeout{std::chrono::seconds(120)};
     // From SIGTERM (or the stop command) until it is gone; then SIGKILL.
     std::chrono::milliseconds stopTimeout{std::chrono::seconds(10)};
+    // "idle_stop_after_s": stopped after this long without a request; unset = the host's.
+    std::optional<std::chrono::milliseconds> idleStopAfter;
 };
 
 // "prompt_cache" of a host: llama-server's slot saves (KV caches) kept across a switch
@@ -52,6 +55,18 @@ struct SchedulingConfig
     std::chrono::milliseconds maxWait{std::chrono::seconds(480)};
 };
 
+// "wake" of a host: wake-on-LAN for a box that sleeps (docs/HOSTS.md, "Wake and idle stop").
+struct WakeConfig
+{
+    QByteArray mac;              // six bytes; empty = the host is never woken
+    QHostAddress broadcast;      // IPv4, e.g. the LAN's 192.168.1.255
+    quint16 port = 9;
+    // From the magic packet until the host's engine answers /health; then the waiters get 424.
+    std::chrono::milliseconds timeout{std::chrono::seconds(120)};
+
+    bool enabled() const { return mac.size() == 6; }
+};
+
 struct HostConfig
 {
     QString name;
@@ -62,6 +77,11 @@ struct HostConfig
     QList<EngineConfig> engines;                  // in file order; the first is the default
     SchedulingConfig scheduling;                  // "scheduling": used by hosts that can switch
     PromptCacheConfig promptCache;
+    WakeConfig wake;
+    // "idle_stop_after_s": the engine is stopped after this long without a request (an engine's
+    // own value wins); unset = never.
+    std::optional<std::chrono::milliseconds> idleStopAfter;
+    QStringList sleepCommand;                     // argv, run once after an idle stop
 };
 
 // "claude-*" -> "3090-flint-40b": a glob pattern and the alias it resolves to. A replicated alias

@@ -5,11 +5,13 @@
 #include "config/configreport.h"
 #include "config/fieldpath.h"
 #include "config/fieldreader.h"
+#include "config/macaddress.h"
 #include "config/secretreader.h"
 
 #include <QDir>
 #include <QHash>
 
+#include <algorithm>
 #include <cmath>
 
 namespace switchyard {
@@ -20,12 +22,13 @@ using Type = JsonNode::Type;
 namespace {
 
 const QStringList HostFields = {u"driver"_s, u"agent"_s, u"token"_s, u"api_key"_s, u"engines"_s, u"scheduling"_s,
-                                 u"prompt_cache"_s};
+                                 u"prompt_cache"_s, u"wake"_s, u"idle_stop_after_s"_s, u"sleep_command"_s};
+const QStringList WakeFields = {u"mac"_s, u"broadcast"_s, u"port"_s, u"timeout_s"_s};
 const QStringList SchedulingFields = {u"policy"_s, u"dwell_s"_s, u"max_wait_s"_s};
 const QStringList PromptCacheFields = {u"dir"_s, u"max_size_mb"_s, u"save_budget_s"_s};
 const QString SlotSavePath = u"--slot-save-path"_s;
 const QStringList EngineFields = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s,
-                                  u"start_timeout_s"_s, u"stop_timeout_s"_s};
+                                  u"start_timeout_s"_s, u"stop_timeout_s"_s, u"idle_stop_after_s"_s};
 const QStringList Drivers = {u"static"_s, u"local"_s, u"agent"_s, u"command"_s};
 
 } // namespace
@@ -105,6 +108,7 @@ void HostConfigReader::readHost(const JsonNode &node, const QString &path, Confi
         rejectField(node, path, u"prompt_cache"_s, tr("not used with driver \"static\": its engines are never stopped"));
     else
         readPromptCache(node, path, host);
+    readPower(node, path, driverKnown ? host.driver : QString(), host);
     config.hosts.append(host);
 }
 
@@ -202,6 +206,83 @@ void HostConfigReader::readPromptCache(const JsonNode &node, const QString &path
     host.promptCache = config;
 }
 
+// "wake", "idle_stop_after_s" and "sleep_command": a box that sleeps when idle and is woken by
+// the next request (docs/HOSTS.md, "Wake and idle stop").
+void HostConfigReader::readPower(const JsonNode &node, const QString &path, const QString &driver, HostConfig &host)
+{
+    if (driver == u"static") {
+        rejectField(node, path, u"idle_stop_after_s"_s, tr("not used with driver \"static\": its engine is never stopped"));
+        rejectField(node, path, u"sleep_command"_s, tr("not used with driver \"static\": its engine is never stopped"));
+    } else {
+        std::chrono::milliseconds idle{0};
+        m_fields.readSeconds(node, path, u"idle_stop_after_s"_s, idle);
+        if (idle.count() > 0)
+            host.idleStopAfter = idle;
+        if (const JsonNode *sleep = m_fields.field(node, path, u"sleep_command"_s, Type::Array)) {
+            const QString sleepPath = memberPath(path, u"sleep_command"_s);
+            if (const std::optional<QStringList> argv = m_fields.readStrings(*sleep, sleepPath)) {
+                if (argv->isEmpty() || argv->first().trimmed().isEmpty())
+                    m_report.error(sleep->line, sleepPath, tr("must not be empty: give the program and its arguments"));
+                else
+                    host.sleepCommand = *argv;
+            }
+            const bool idleStops = host.idleStopAfter
+                || std::any_of(host.engines.cbegin(), host.engines.cend(),
+                               [](const EngineConfig &e) { return e.idleStopAfter.has_value(); });
+            if (!host.sleepCommand.isEmpty() && !idleStops)
+                m_report.warning(sleep->line, sleepPath,
+                                 tr("never run: neither the host nor an engine has idle_stop_after_s"));
+        }
+    }
+    const JsonNode *wake = m_fields.field(node, path, u"wake"_s, Type::Object);
+    if (!wake)
+        return;
+    const QString wakePath = memberPath(path, u"wake"_s);
+    if (driver == u"local") {
+        m_report.error(wake->line, wakePath, tr("not used with driver \"local\": its engines run on this machine, "
+                                                "which is awake"));
+        return;
+    }
+    m_fields.checkFields(*wake, wakePath, WakeFields);
+    WakeConfig config;
+    bool ok = true;
+    if (const JsonNode *mac = m_fields.field(*wake, wakePath, u"mac"_s, Type::String, true)) {
+        if (const std::optional<QByteArray> bytes = parseMacAddress(mac->string)) {
+            config.mac = *bytes;
+        } else {
+            m_report.error(mac->line, memberPath(wakePath, u"mac"_s),
+                           tr("\"%1\" is not a MAC address (six pairs of hex digits, e.g. 3c:7c:3f:1e:22:0a)")
+                               .arg(mac->string));
+            ok = false;
+        }
+    } else {
+        ok = false;
+    }
+    config.broadcast = QHostAddress(QHostAddress::Broadcast);
+    if (const JsonNode *broadcast = m_fields.field(*wake, wakePath, u"broadcast"_s, Type::String)) {
+        const QHostAddress address(broadcast->string);
+        if (address.protocol() != QAbstractSocket::IPv4Protocol) {
+            m_report.error(broadcast->line, memberPath(wakePath, u"broadcast"_s),
+                           tr("\"%1\" is not an IPv4 address (the LAN's broadcast address, e.g. 192.168.1.255)")
+                               .arg(broadcast->string));
+            ok = false;
+        } else {
+            config.broadcast = address;
+        }
+    }
+    if (const JsonNode *port = m_fields.field(*wake, wakePath, u"port"_s, Type::Number)) {
+        if (!(port->number >= 1 && port->number <= 65535) || port->number != std::floor(port->number)) {
+            m_report.error(port->line, memberPath(wakePath, u"port"_s), tr("must be a whole number from 1 to 65535"));
+            ok = false;
+        } else {
+            config.port = quint16(port->number);
+        }
+    }
+    m_fields.readSeconds(*wake, wakePath, u"timeout_s"_s, config.timeout);
+    if (ok)
+        host.wake = config;
+}
+
 void HostConfigReader::readEngines(const JsonNode &engines, const QString &enginesPath, const QString &driver,
                                    HostConfig &host)
 {
@@ -289,6 +370,15 @@ void HostConfigReader::readDriverFields(const JsonNode &node, const QString &pat
             m_fields.readSeconds(node, path, key, target);
         else
             rejectField(node, path, key, tr("not used with driver \"static\": its engines are never started or stopped"));
+    }
+
+    if (driver == u"static") {
+        rejectField(node, path, u"idle_stop_after_s"_s, tr("not used with driver \"static\": its engine is never stopped"));
+    } else {
+        std::chrono::milliseconds idle{0};
+        m_fields.readSeconds(node, path, u"idle_stop_after_s"_s, idle);
+        if (idle.count() > 0)
+            engine.idleStopAfter = idle;
     }
 
     for (const QString &key : {u"start"_s, u"stop"_s}) {

@@ -32,6 +32,7 @@ private:
     void readApiKey(const JsonNode &node, const QString &path, HostConfig &host);
     void readScheduling(const JsonNode &node, const QString &path, SchedulingConfig &scheduling);
     void readPromptCache(const JsonNode &node, const QString &path, HostConfig &host);
+    void readPower(const JsonNode &node, const QString &path, const QString &driver, HostConfig &host);
     void readEngines(const JsonNode &engines, const QString &enginesPath, const QString &driver, HostConfig &host);
     // driver is empty when the host's driver is itself in error: driver checks are then skipped.
     EngineConfig readEngine(const JsonNode &node, const QString &path, const QString &driver);

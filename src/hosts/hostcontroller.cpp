@@ -3,6 +3,7 @@
 #include "catalog/catalog.h"
 #include "common/clock.h"
 #include "engines/enginedriver.h"
+#include "hosts/hostpower.h"
 #include "hosts/promptcachekeeper.h"
 
 #include <QLoggingCategory>
@@ -62,8 +63,13 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
     connect(m_driver.get(), &EngineDriver::statusKnown, this, [this](const QString &running) {
         if (!running.isEmpty() && running != engineIn(m_catalog, m_host))
             m_catalog->setCurrentEngine(m_host, running);
-        carryOut(m_machine.probed(running, now()));
+        // While waking, any answer means the box is up again.
+        carryOut(m_machine.state() == HostStateMachine::State::Waking ? m_machine.woke(running, now())
+                                                                       : m_machine.probed(running, now()));
         emit probed(running);
+    });
+    connect(m_driver.get(), &EngineDriver::unreachable, this, [this](const QString &) {
+        carryOut(m_machine.unreachable(now()));
     });
 }
 
@@ -94,12 +100,48 @@ bool HostController::canSwitch() const
 void HostController::start()
 {
     m_driver->probe();
+    if (m_power && m_power->canWake() && m_power->isStatic())
+        m_power->ask();   // a static driver always says its engine runs: ask the engine
 }
 
 void HostController::engineUnreachable()
 {
     if (canSwitch() && m_machine.state() == HostStateMachine::State::Serving)
         m_driver->probe();
+    else if (m_power && m_power->canWake() && m_power->isStatic() && !m_power->isAsking())
+        m_power->ask();
+}
+
+void HostController::setPower(const HostConfig &config, UpstreamPool *pool)
+{
+    delete m_power;
+    m_power = new HostPower(config, m_driver.get(), pool, this);
+    m_machine.setPower(HostPower::policy(config));
+    connect(m_power, &HostPower::historyEvent, this, &HostController::publish);
+    connect(m_power, &HostPower::answered, this, [this](const QString &running) {
+        if (m_machine.state() == HostStateMachine::State::Waking)
+            m_catalog->refreshHost(m_host);   // its models read loaded again
+        carryOut(m_machine.woke(running, now()));
+    });
+    connect(m_power, &HostPower::silent, this, [this] {
+        if (m_machine.state() != HostStateMachine::State::Waking)
+            carryOut(m_machine.unreachable(now()));
+    });
+    carryOut({});   // arms the idle timer of an engine already running
+}
+
+// The host's models read "asleep" while it sleeps or wakes, "unloaded" after an idle stop:
+// never "loaded" from a snapshot taken while it ran.
+void HostController::showPowerInCatalog()
+{
+    QString status;
+    switch (m_machine.state()) {
+    case HostStateMachine::State::Asleep:
+    case HostStateMachine::State::Waking: status = u"asleep"_s; break;
+    case HostStateMachine::State::Idle: status = u"unloaded"_s; break;
+    default: break;
+    }
+    m_catalog->setPowerStatus(m_host, status);
 }
 
 HostTicket HostController::newTicket()
@@ -126,6 +168,12 @@ void HostController::enqueue(const HostTicket &ticket, const RequestInfo &info, 
     it->admit = std::move(admit);
     it->refuse = std::move(refuse);
     const RequestId id = ticket.id();
+    // A static host that reads down and could be woken: asleep, so this request wakes it.
+    if (m_power && m_power->isStatic() && m_machine.power().canWake) {
+        const Catalog::HostState *s = m_catalog->host(m_host);
+        if (s && !s->reachable && m_machine.state() == HostStateMachine::State::Serving)
+            carryOut(m_machine.unreachable(now()));
+    }
     carryOut(command ? m_machine.commandArrived(id, info.engine, info.alias, now())
                      : m_machine.requestArrived(id, info.engine, info.alias, now()));
 }
@@ -289,6 +337,12 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
             beforeEngineStops(m_driver->runningEngine(), s->engine, [this, engine = s->engine] { m_driver->startEngine(engine); });
         } else if (auto stop = std::get_if<HostStateMachine::StopEngine>(&action)) {
             beforeEngineStops(stop->engine, {}, [this, engine = stop->engine] { m_driver->stopEngine(engine); });
+        } else if (std::get_if<HostStateMachine::SendWake>(&action)) {
+            if (m_power)
+                m_power->wake();
+        } else if (std::get_if<HostStateMachine::RunSleepCommand>(&action)) {
+            if (m_power)
+                m_power->sleep();
         } else if (std::get_if<HostStateMachine::LeaseGranted>(&action)) {
             answerLeaseWaiters(200, {});
         } else if (auto j = std::get_if<HostStateMachine::Journal>(&action)) {
@@ -303,6 +357,9 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
         }
     }
     Q_ASSERT_X(bookkeepingError().isEmpty(), "HostController", qPrintable(bookkeepingError()));
+    if (m_power && m_power->isAsking() && m_machine.state() != HostStateMachine::State::Waking)
+        m_power->stopAsking();
+    showPowerInCatalog();
     if (const auto due = m_machine.nextWakeUp()) {
         const auto in = std::chrono::ceil<std::chrono::milliseconds>(*due - now());
         m_wakeTimer.start(std::max(in, std::chrono::milliseconds(0)));

@@ -18,7 +18,9 @@ namespace switchyard {
 class Catalog;
 class Clock;
 class EngineDriver;
+class HostPower;
 class PromptCacheKeeper;
+class UpstreamPool;
 
 // One host: carries out its HostStateMachine's decisions through the host's EngineDriver, tells
 // the catalog which engine runs, and reports switches and leases as history events (which are
@@ -85,6 +87,11 @@ public:
     // Prompt caches across a switch (issue 19): saved before an engine stops, restored before a
     // request goes upstream. Owned by the host from then on; nullptr = none kept.
     void setPromptCacheKeeper(PromptCacheKeeper *keeper);
+    // Wake-on-LAN, idle stop and sleep (docs/HOSTS.md, "Wake and idle stop"), from the host's
+    // config; before start(). Without it, the host never stops for idleness and is never woken.
+    void setPower(const HostConfig &config, UpstreamPool *pool);
+    bool canWake() const { return m_machine.power().canWake; }
+    const HostStateMachine::Power &power() const { return m_machine.power(); }
     PromptCacheKeeper *promptCacheKeeper() const { return m_promptCaches; }
     // Prompt tokens restored from a saved cache just before this ticket's request was admitted.
     qint64 restoredTokens(const HostTicket &ticket) const;
@@ -160,6 +167,8 @@ private:
     std::chrono::steady_clock::time_point m_leaseStarted;
     QString m_switchAlias;
     PromptCacheKeeper *m_promptCaches = nullptr;
+    HostPower *m_power = nullptr;
+    void showPowerInCatalog();
 };
 
 } // namespace switchyard

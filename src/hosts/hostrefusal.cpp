@@ -8,7 +8,8 @@ int HostRefusal::status() const
 {
     switch (reason) {
     case Reason::Leased: return 423;
-    case Reason::SwitchFailed: return 424;
+    case Reason::SwitchFailed:
+    case Reason::WakeTimedOut: return 424;
     case Reason::StaticHost:
     case Reason::LeaseTakenOver:
     case Reason::LeaseReleased: return 409;

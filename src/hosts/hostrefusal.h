@@ -17,6 +17,7 @@ struct HostRefusal
         NoSuchEngine,     // 400: `engine` is not one of `engines`
         LeaseTakenOver,   // 409: a waiting lease was taken by `owner` before it was granted
         LeaseReleased,    // 409: a waiting lease was released before it was granted
+        WakeTimedOut,     // 424: the host did not answer within its wake timeout; detail: how long
     };
 
     Reason reason = Reason::Leased;

@@ -3,6 +3,7 @@
 #include <QHash>
 
 #include <algorithm>
+#include <utility>
 
 namespace switchyard {
 
@@ -26,6 +27,9 @@ QString HostStateMachine::stateName(State state)
     case State::Switching: return u"switching"_s;
     case State::Leased: return u"leased"_s;
     case State::Down: return u"down"_s;
+    case State::Waking: return u"waking"_s;
+    case State::Asleep: return u"asleep"_s;
+    case State::Idle: return u"idle"_s;
     }
     return {};
 }
@@ -64,8 +68,11 @@ HostStateMachine::Wait HostStateMachine::waitFor() const
     } else if (m_state == State::Serving && !m_waiting.isEmpty()) {
         wait.phase = Wait::Phase::Batching;
         wait.engine = m_current;
-    } else if (m_state == State::Switching)
+    } else if (m_state == State::Switching) {
         wait.phase = m_target.isEmpty() ? Wait::Phase::Stopping : Wait::Phase::Switching;
+    } else if (m_state == State::Waking) {
+        wait.phase = Wait::Phase::Waking;
+    }
     return wait;
 }
 
@@ -82,6 +89,8 @@ QString HostStateMachine::waitingFor() const
         return u"host %1 stops its engine"_s.arg(m_host);
     case Wait::Phase::Batching:
         return u"host %1 finishes the work of engine %2, then switches"_s.arg(m_host, wait.engine);
+    case Wait::Phase::Waking:
+        return u"host %1 wakes"_s.arg(m_host);
     case Wait::Phase::Other:
         break;
     }
@@ -120,6 +129,15 @@ HostStateMachine::Actions HostStateMachine::arrive(const Pending &request, TimeP
 {
     if (m_state == State::Leased || m_leaseWanted)
         return {Refuse{request.id, 423, leased().facts(), leased()}};
+    m_lastActivity = now;
+    if (m_state == State::Waking) {
+        m_waiting.append(request);
+        return {};
+    }
+    if (m_power.canWake && (m_state == State::Asleep || m_state == State::Down)) {
+        m_waiting.append(request);
+        return beginWake(now);
+    }
     if (!m_canSwitch || (m_state == State::Serving && request.engine == m_current && m_waiting.isEmpty())) {
         m_running.append(request);
         return {Admit{request.id}};
@@ -130,6 +148,10 @@ HostStateMachine::Actions HostStateMachine::arrive(const Pending &request, TimeP
 
 std::optional<HostStateMachine::TimePoint> HostStateMachine::nextWakeUp() const
 {
+    if (m_state == State::Waking)
+        return m_wakeSince + m_power.wakeTimeout;
+    if (const std::optional<TimePoint> idle = idleDue())
+        return idle;
     if (m_scheduling.policy != SchedulingConfig::Policy::Batch || m_state != State::Serving || m_leaseWanted)
         return std::nullopt;
     const Pending *oldest = oldestWaiterForOthers();
@@ -141,9 +163,108 @@ std::optional<HostStateMachine::TimePoint> HostStateMachine::nextWakeUp() const
     return due;
 }
 
+// Only an engine the relay can stop, with nothing running, waiting or leased, is idle.
+std::optional<HostStateMachine::TimePoint> HostStateMachine::idleDue() const
+{
+    if (!m_canSwitch || m_state != State::Serving || m_leaseWanted || !m_running.isEmpty() || !m_waiting.isEmpty()
+        || m_current.isEmpty())
+        return std::nullopt;
+    const auto limit = m_power.idleStopAfter.constFind(m_current);
+    if (limit == m_power.idleStopAfter.constEnd())
+        return std::nullopt;
+    return m_lastActivity + *limit;
+}
+
 HostStateMachine::Actions HostStateMachine::tick(TimePoint now)
 {
+    if (m_state == State::Waking)
+        return now >= m_wakeSince + m_power.wakeTimeout ? wakeTimedOut(now) : Actions{};
+    if (const std::optional<TimePoint> idle = idleDue(); idle && now >= *idle)
+        return idleStop();
     return pump(now);
+}
+
+HostStateMachine::Actions HostStateMachine::beginWake(TimePoint now)
+{
+    m_state = State::Waking;
+    m_wakeSince = now;
+    return {SendWake{}};   // the controller words the journal line: it knows the MAC and address
+}
+
+HostStateMachine::Actions HostStateMachine::woke(const QString &runningEngine, TimePoint now)
+{
+    if (m_state != State::Waking)
+        return {};
+    Journal up = journal(HistoryEvent::Kind::Woke, m_canSwitch ? runningEngine : m_current, {}, {});
+    up.event->duration = std::chrono::duration_cast<std::chrono::milliseconds>(now - m_wakeSince);
+    up.text = up.event->toString();
+    Actions actions{up};
+    m_lastActivity = now;
+    m_lastFinish.reset();
+    m_lastError.clear();
+    if (!m_canSwitch) {
+        // Its one engine answers: everyone waited for it.
+        m_state = State::Serving;
+        actions.append(admitAllWaiting());
+        return actions;
+    }
+    m_current = runningEngine;
+    m_state = runningEngine.isEmpty() ? State::Idle : State::Serving;
+    actions.append(pump(now));   // admits the waiters for what runs, or starts their switch
+    return actions;
+}
+
+HostStateMachine::Actions HostStateMachine::wakeTimedOut(TimePoint now)
+{
+    m_state = State::Asleep;
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - m_wakeSince);
+    const QString detail = u"no answer within %1 s"_s.arg(QString::number(m_power.wakeTimeout.count() / 1000.0));
+    Journal timedOut = journal(HistoryEvent::Kind::WakeTimedOut, {}, {}, detail);
+    timedOut.event->duration = waited;
+    timedOut.text = timedOut.event->toString();
+    HostRefusal why;
+    why.reason = HostRefusal::Reason::WakeTimedOut;
+    why.host = m_host;
+    why.detail = detail;
+    Actions actions{timedOut};
+    actions.append(refuseAllWaiting(why));
+    return actions;
+}
+
+HostStateMachine::Actions HostStateMachine::idleStop()
+{
+    const auto limit = m_power.idleStopAfter.value(m_current);
+    const QString engine = m_current;
+    m_state = State::Switching;
+    m_target.clear();
+    m_idleStopping = true;
+    return {journal(HistoryEvent::Kind::IdleStop, engine, {},
+                    u"no request for %1 s"_s.arg(QString::number(limit.count() / 1000.0))),
+            StopEngine{engine}};
+}
+
+HostStateMachine::Actions HostStateMachine::unreachable(TimePoint now)
+{
+    Q_UNUSED(now);
+    if (!m_power.canWake || !m_running.isEmpty() || !m_waiting.isEmpty() || m_leaseWanted)
+        return {};
+    if (m_state == State::Unknown || m_state == State::Idle || m_state == State::Down || m_state == State::Serving) {
+        if (m_canSwitch)
+            m_current.clear();
+        m_state = State::Asleep;
+    }
+    return {};
+}
+
+HostStateMachine::Actions HostStateMachine::admitAllWaiting()
+{
+    Actions actions;
+    for (const Pending &p : std::as_const(m_waiting)) {
+        m_running.append(p);
+        actions.append(Admit{p.id});
+    }
+    m_waiting.clear();
+    return actions;
 }
 
 HostStateMachine::Actions HostStateMachine::beginSwitch(const QString &engine, const QString &alias)
@@ -157,7 +278,7 @@ HostStateMachine::Actions HostStateMachine::beginSwitch(const QString &engine, c
 HostStateMachine::Actions HostStateMachine::pump(TimePoint now)
 {
     Actions actions;
-    if (m_state == State::Switching || m_state == State::Leased)
+    if (m_state == State::Switching || m_state == State::Leased || m_state == State::Waking)
         return actions;
     if (m_leaseWanted) {
         if (!m_running.isEmpty()) {
@@ -251,7 +372,8 @@ bool HostStateMachine::mustLeave(TimePoint now) const
     const Pending *oldest = oldestWaiterForOthers();
     if (!oldest)
         return false;
-    if (m_current.isEmpty() || m_state == State::Unknown || m_state == State::Down)
+    if (m_current.isEmpty() || m_state == State::Unknown || m_state == State::Down || m_state == State::Idle
+        || m_state == State::Asleep)
         return true;
     if (now >= oldest->since + m_scheduling.maxWait || !currentHasWork(now))
         return true;
@@ -327,6 +449,7 @@ HostStateMachine::Actions HostStateMachine::requestFinished(RequestId id, TimePo
         if (m_running.at(i).id == id) {
             if (m_running.at(i).engine == m_current && !m_running.at(i).command)
                 m_lastFinish = now;   // its client may be back soon: the dwell starts
+            m_lastActivity = now;
             m_running.removeAt(i);
             return m_running.isEmpty() ? pump(now) : Actions{};
         }
@@ -348,6 +471,7 @@ HostStateMachine::Actions HostStateMachine::engineStarted(const QString &engine,
     m_target.clear();
     m_lastError.clear();
     m_state = State::Serving;
+    m_lastActivity = now;
     Actions actions;
     if (m_scheduling.policy == SchedulingConfig::Policy::Batch)
         actions = admitWaitersForCurrent();   // the switch was made for them: they go together
@@ -382,6 +506,18 @@ HostStateMachine::Actions HostStateMachine::engineStartFailed(const QString &eng
 
 HostStateMachine::Actions HostStateMachine::engineStopped(const QString &engine, TimePoint now)
 {
+    if (std::exchange(m_idleStopping, false) && !m_leaseWanted) {
+        // A request that came meanwhile wants the host again: no sleep, its engine starts.
+        m_current.clear();
+        m_target.clear();
+        const bool rest = m_waiting.isEmpty();
+        m_state = rest && (m_power.sleeps || m_power.canWake) ? State::Asleep : State::Idle;
+        Actions actions;
+        if (rest && m_power.sleeps)
+            actions.append(RunSleepCommand{});
+        actions.append(pump(now));
+        return actions;
+    }
     if (m_leaseWanted) {
         m_current.clear();
         m_state = State::Leased;
@@ -403,10 +539,11 @@ HostStateMachine::Actions HostStateMachine::engineStopped(const QString &engine,
 
 HostStateMachine::Actions HostStateMachine::probed(const QString &runningEngine, TimePoint now)
 {
-    if (m_state == State::Unknown || m_state == State::Down) {
+    if (m_state == State::Unknown || m_state == State::Down || m_state == State::Idle || m_state == State::Asleep) {
         if (runningEngine.isEmpty())
             return {};
-        m_current = runningEngine;
+        m_current = runningEngine;   // a box that woke by itself, or an engine started behind our back
+        m_lastActivity = now;
         m_lastFinish.reset();
         m_state = State::Serving;
         m_lastError.clear();
@@ -436,6 +573,8 @@ HostStateMachine::Actions HostStateMachine::takeLease(const QString &owner, cons
     if (m_state == State::Leased)
         return {taken, LeaseGranted{owner}};
     m_leaseWanted = true;
+    if (m_state == State::Waking)
+        m_state = State::Asleep;   // no one waits for the wake any more: the lease is granted as it is
     Actions actions{taken};
     actions.append(refuseAllWaiting(leased()));
     actions.append(pump(now));

@@ -5,6 +5,7 @@
 #include "store/historyevent.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QList>
 #include <QString>
 
@@ -37,6 +38,19 @@ public:
         Switching,  // the driver is stopping the old engine and starting the new one
         Leased,     // something else owns the GPU: model requests get 423
         Down,       // the engine could not be started; a later request tries again
+        Waking,     // the wake-on-LAN packet went out: requests wait until the host answers
+        Asleep,     // stopped for idleness and put to sleep, or found off: a request wakes it
+        Idle,       // stopped for idleness: the next request starts its engine
+    };
+
+    // How a host saves power (HostConfig's idle_stop_after_s, sleep_command and wake). The
+    // default saves nothing: never stopped for idleness, never woken.
+    struct Power
+    {
+        QHash<QString, std::chrono::milliseconds> idleStopAfter;   // by engine; absent = never
+        bool sleeps = false;    // a sleep_command runs after an idle stop
+        bool canWake = false;   // wake-on-LAN: a request for a host that is off wakes it
+        std::chrono::milliseconds wakeTimeout{std::chrono::seconds(120)};
     };
 
     using RequestId = quint64;
@@ -47,11 +61,13 @@ public:
     struct StartEngine { QString engine; QString forAlias; };
     struct StopEngine { QString engine; };
     struct LeaseGranted { QString owner; };   // drained and stopped: the lease holder may go
+    struct SendWake {};          // the magic packet; then ask until the host answers (woke())
+    struct RunSleepCommand {};   // the host's sleep_command, once, after an idle stop
     // Something the journal and the timeline show. The controller stamps the event's time (and
     // a lease's duration) and publishes it; text is the event's one wording, HistoryEvent::toString.
     // A step with no kind of history event (an engine stopped for a lease) is a debug log line.
     struct Journal { QString text; std::optional<HistoryEvent> event; };
-    using Action = std::variant<Admit, Refuse, StartEngine, StopEngine, LeaseGranted, Journal>;
+    using Action = std::variant<Admit, Refuse, StartEngine, StopEngine, LeaseGranted, Journal, SendWake, RunSleepCommand>;
     using Actions = QList<Action>;
 
     HostStateMachine(QString host, bool canSwitch, QString initialEngine = {}, SchedulingConfig scheduling = {});
@@ -69,6 +85,14 @@ public:
     Actions takeLease(const QString &owner, const QDateTime &until, TimePoint now);
     Actions releaseLease(TimePoint now);
     Actions tick(TimePoint now);   // the time asked for by nextWakeUp() has come
+    // Waking: the host answers again, running runningEngine (empty: none yet; a static host's is
+    // its one engine).
+    Actions woke(const QString &runningEngine, TimePoint now);
+    // The host did not answer a probe at all (its agent, or a static host's engine): a host that
+    // can be woken and has nothing to do is taken for asleep.
+    Actions unreachable(TimePoint now);
+    void setPower(Power power) { m_power = std::move(power); }
+    const Power &power() const { return m_power; }
 
     // When the machine must be ticked though no other input comes (a dwell ends, a waiter reaches
     // maxWait); empty when nothing is due.
@@ -90,7 +114,7 @@ public:
     {
         // Batching: the engine that runs still has work; the host switches when it is done or
         // the oldest waiter has waited maxWait.
-        enum class Phase { Draining, Switching, Stopping, Batching, Other };
+        enum class Phase { Draining, Switching, Stopping, Batching, Waking, Other };
         Phase phase = Phase::Other;
         QString host;
         int running = 0;
@@ -117,12 +141,17 @@ private:
     Actions pumpBatched(TimePoint now);
     bool currentHasWork(TimePoint now) const;
     Actions admitWaitersForCurrent();
+    Actions admitAllWaiting();
     bool mustLeave(TimePoint now) const;    // batch: the current engine gives the host up
     const Pending *chooseTarget(TimePoint now) const;
     const Pending *oldestWaiterForOthers() const;
     Actions beginSwitch(const QString &engine, const QString &alias);
     Actions refuseAllWaiting(const HostRefusal &why);
     HostRefusal leased() const;
+    std::optional<TimePoint> idleDue() const;   // when the running engine is stopped for idleness
+    Actions beginWake(TimePoint now);
+    Actions wakeTimedOut(TimePoint now);
+    Actions idleStop();
     Journal journal(HistoryEvent::Kind kind, const QString &engine, const QString &model, const QString &detail) const;
 
     QString m_host;
@@ -139,6 +168,10 @@ private:
     QString m_lastError;
     SchedulingConfig m_scheduling;
     std::optional<TimePoint> m_lastFinish;   // of a request on the current engine, since it is up
+    Power m_power;
+    TimePoint m_lastActivity{};   // the last request's arrival or end, or the engine's start
+    TimePoint m_wakeSince{};      // when the packet went out
+    bool m_idleStopping = false;  // the stop under way is an idle stop
 };
 
 } // namespace switchyard

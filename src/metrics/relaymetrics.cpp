@@ -27,7 +27,7 @@ QStringList hostStates()
 {
     using State = HostStateMachine::State;
     QStringList names;
-    for (int s = int(State::Unknown); s <= int(State::Down); ++s)
+    for (int s = int(State::Unknown); s <= int(State::Idle); ++s)
         names << HostStateMachine::stateName(State(s));
     return names;
 }

@@ -96,6 +96,8 @@ ClientReply fromHost(const HostRefusal &refusal)
                                            .arg(host, refusal.owner));
     case HostRefusal::Reason::LeaseReleased:
         return reply(refusal.status(), u"the lease of host %1 was released before it was granted"_s.arg(host));
+    case HostRefusal::Reason::WakeTimedOut:
+        return reply(refusal.status(), u"host %1 did not wake: %2"_s.arg(host, refusal.detail));
     }
     return reply(refusal.status(), refusal.facts());
 }
@@ -179,6 +181,8 @@ QString waitingForHost(const HostStateMachine::Wait &wait)
         return u"host %1 to stop its engine"_s.arg(wait.host);
     case Phase::Batching:
         return u"host %1 to finish the work of engine %2 before it switches"_s.arg(wait.host, wait.engine);
+    case Phase::Waking:
+        return u"host %1 to wake"_s.arg(wait.host);
     case Phase::Other:
         break;
     }

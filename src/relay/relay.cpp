@@ -239,8 +239,8 @@ void Relay::dispatch(const IncomingRequest &request, ResponseWriter *writer, Req
         return;
     }
     HostController *controller = m_controllers.value(route.host);
-    const bool switchable = controller && controller->canSwitch();
-    // A host that switches engines is started on demand; one that cannot must be up now. One
+    const bool switchable = controller && (controller->canSwitch() || controller->canWake());
+    // A host that switches engines is started (or woken) on demand; one that cannot must be up now. One
     // that reads down is asked once more before it is refused: a box that came back serves at
     // once, not at the next poll.
     if (!switchable && (!host->everFetched || !host->reachable)) {
@@ -549,6 +549,8 @@ WaitReason Relay::hostWaitReason(const HostController *controller, const QString
         return {WaitReason::Kind::Queue, {}, {}};
     case HostStateMachine::Wait::Phase::Stopping:
         return {WaitReason::Kind::Lease, {}, {}};   // the engine stops for (or after) a lease
+    case HostStateMachine::Wait::Phase::Waking:
+        return {WaitReason::Kind::HostCheck, {}, {}};
     case HostStateMachine::Wait::Phase::Other:
         break;
     }

@@ -14,6 +14,7 @@ constexpr std::array<QLatin1StringView, HistoryEvent::KindCount> KindNames = {
     "switch_start"_L1, "switch_end"_L1, "switch_failed"_L1, "load"_L1, "unload"_L1,
     "lease_taken"_L1, "lease_released"_L1, "host_up"_L1, "host_down"_L1,
     "failover"_L1, "cache_save"_L1, "cache_restore"_L1,
+    "wake_sent"_L1, "woke"_L1, "wake_timed_out"_L1, "idle_stop"_L1, "sleep_command"_L1,
 };
 
 // " after 2s": the journal shows switch and load times to the second, as the seed's relay did.
@@ -91,6 +92,16 @@ QString HistoryEvent::toString() const
         return withDetail(prefix + u"prompt cache of "_s + model + u" on engine "_s + eng + u": restore"_s
                                   + after(duration),
                           detail);
+    case Kind::WakeSent:
+        return withDetail(prefix + u"wake-on-LAN sent"_s, detail);
+    case Kind::Woke:
+        return prefix + u"awake"_s + (engine.isEmpty() ? QString() : u", engine "_s + engine) + after(duration);
+    case Kind::WakeTimedOut:
+        return withDetail(prefix + u"did not wake"_s + after(duration), detail);
+    case Kind::IdleStop:
+        return withDetail(prefix + u"engine "_s + eng + u" stopped: idle"_s, detail);
+    case Kind::SleepCommand:
+        return withDetail(prefix + u"sleep command ran"_s, detail);
     }
     return prefix + detail;
 }

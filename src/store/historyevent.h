@@ -27,6 +27,11 @@ struct HistoryEvent
         Failover,        // host: the replica given up; model: the alias asked for; detail: "to <alias>: why"
         CacheSave,       // a slot's prompt cache saved before its engine stopped; detail: slot, tokens, size (or why not)
         CacheRestore,    // a saved prompt cache restored before a request; detail: slot, tokens, size (or why not)
+        WakeSent,        // the wake-on-LAN packet went out; detail: MAC and address (or why it could not)
+        Woke,            // the host answers again; engine: what runs; duration: since the packet
+        WakeTimedOut,    // no answer within the wake timeout; duration: since the packet
+        IdleStop,        // engine: stopped after no request for detail's time
+        SleepCommand,    // the host's sleep_command ran after an idle stop; detail: its exit code (or error)
     };
 
     qint64 id = 0;                                      // assigned by the store
@@ -48,7 +53,7 @@ struct HistoryEvent
     // Stable names for the store and for scripts: "switch_start", "switch_end", ...
     static QString kindName(Kind kind);
     static std::optional<Kind> kindFromName(QStringView name);
-    static constexpr int KindCount = int(Kind::CacheRestore) + 1;
+    static constexpr int KindCount = int(Kind::SleepCommand) + 1;
 };
 
 } // namespace switchyard

@@ -154,6 +154,11 @@ QString TimelineModel::kindTitle(HistoryEvent::Kind kind)
     case HistoryEvent::Kind::Failover: return tr("failover");
     case HistoryEvent::Kind::CacheSave: return tr("prompt cache saved");
     case HistoryEvent::Kind::CacheRestore: return tr("prompt cache restored");
+    case HistoryEvent::Kind::WakeSent: return tr("waking");
+    case HistoryEvent::Kind::Woke: return tr("awake");
+    case HistoryEvent::Kind::WakeTimedOut: return tr("did not wake");
+    case HistoryEvent::Kind::IdleStop: return tr("idle stop");
+    case HistoryEvent::Kind::SleepCommand: return tr("asleep");
     }
     return {};
 }

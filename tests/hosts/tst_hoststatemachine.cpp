@@ -26,6 +26,10 @@ QString describe(const SM::Actions &actions)
             parts << u"granted %1"_s.arg(p->owner);
         else if (std::get_if<SM::Journal>(&a))
             parts << u"journal"_s;
+        else if (std::get_if<SM::SendWake>(&a))
+            parts << u"wake"_s;
+        else if (std::get_if<SM::RunSleepCommand>(&a))
+            parts << u"sleep"_s;
     }
     return parts.join(u", "_s);
 }
@@ -64,6 +68,10 @@ SM::Actions apply(SM &sm, const QString &step, SM::TimePoint now)
         return sm.releaseLease(now);
     if (verb == "tick"_L1)
         return sm.tick(now);
+    if (verb == "woke"_L1)
+        return sm.woke(w.at(1) == "-"_L1 ? QString() : w.at(1), now);
+    if (verb == "unreachable"_L1)
+        return sm.unreachable(now);
     qFatal("unknown step %s", qPrintable(step));
 }
 
@@ -92,13 +100,15 @@ class TestHostStateMachine : public QObject
     Q_OBJECT
 
 private:
-    void runRow(const QString &policyName, const QStringList &steps);
+    void runRow(const QString &policyName, const QStringList &steps, const QString &power = {});
 
 private Q_SLOTS:
     void transitions_data();
     void transitions();
     void batched_data();
     void batched();
+    void power_data();
+    void power();
     void staticHostNeverSwitches();
     void staticHostNeverWakesUp();
     void messagesSayWhatAndWho();
@@ -216,9 +226,20 @@ void TestHostStateMachine::transitions()
     runRow(u"arrival"_s, steps);
 }
 
-void TestHostStateMachine::runRow(const QString &policyName, const QStringList &steps)
+// power: words out of "static", "idle" (engine a stops after 10 s), "sleep" (a sleep_command),
+// "wake" (wake-on-LAN, 20 s timeout).
+void TestHostStateMachine::runRow(const QString &policyName, const QStringList &steps, const QString &power)
 {
-    SM sm(u"h"_s, true, {}, policy(policyName));
+    const QStringList words = power.split(u' ', Qt::SkipEmptyParts);
+    const bool isStatic = words.contains("static"_L1);
+    SM sm(u"h"_s, !isStatic, isStatic ? u"a"_s : QString(), policy(policyName));
+    SM::Power p;
+    if (words.contains("idle"_L1))
+        p.idleStopAfter.insert(u"a"_s, std::chrono::seconds(10));
+    p.sleeps = words.contains("sleep"_L1);
+    p.canWake = words.contains("wake"_L1);
+    p.wakeTimeout = std::chrono::seconds(20);
+    sm.setPower(p);
     SM::TimePoint now = t0;
     for (const QString &line : steps) {
         QStringList parts = line.split(u"=>"_s);
@@ -241,6 +262,114 @@ void TestHostStateMachine::runRow(const QString &policyName, const QStringList &
         QVERIFY2(SM::stateName(sm.state()) == parts.at(2).trimmed(),
                  qPrintable(u"after '%1': state %2, expected %3"_s.arg(parts.at(0), SM::stateName(sm.state()), parts.at(2))));
     }
+}
+
+// Idle stop, sleep and wake (arrival order; "power" as runRow reads it).
+void TestHostStateMachine::power_data()
+{
+    QTest::addColumn<QString>("power");
+    QTest::addColumn<QStringList>("steps");
+    auto row = [](const char *name, const QString &power, QStringList steps) { QTest::newRow(name) << power << steps; };
+
+    row("an idle engine is stopped after its limit, the host sleeps, a request wakes it", u"idle sleep wake"_s, {
+        u"probe a => => serving"_s,
+        u"due => 10"_s,
+        u"@9.9 tick => => serving"_s,
+        u"@10 tick => journal, stop a => switching"_s,
+        u"@11 stopped a => sleep => asleep"_s,
+        u"due => -"_s,
+        u"@20 arrive 1 a => wake => waking"_s,
+        u"due => 40"_s,
+        u"@21 arrive 2 a => => waking"_s,
+        u"@25 woke - => journal, journal, start a => switching"_s,
+        u"@26 started a => admit 1, admit 2 => serving"_s,
+        u"due => -"_s,
+        u"@27 finish 1 => => serving"_s,
+        u"@28 finish 2 => => serving"_s,
+        u"due => 38"_s});
+    row("a running request holds the idle stop off", u"idle sleep"_s, {
+        u"probe a => => serving"_s,
+        u"@1 arrive 1 a => admit 1 => serving"_s,
+        u"due => -"_s,
+        u"@50 tick => => serving"_s,
+        u"@60 finish 1 => => serving"_s,
+        u"due => 70"_s,
+        u"@70 tick => journal, stop a => switching"_s,
+        u"@71 stopped a => sleep => asleep"_s,
+        u"@80 arrive 2 a => journal, start a => switching"_s});   // sleeps without wake: a start
+    row("a lease holds the idle stop and the sleep off", u"idle sleep wake"_s, {
+        u"probe a => => serving"_s,
+        u"lease bench => journal, stop a => switching"_s,
+        u"stopped a => journal, granted bench => leased"_s,
+        u"due => -"_s,
+        u"@100 tick => => leased"_s,
+        u"@101 release => journal => unknown"_s,
+        u"due => -"_s});
+    row("an engine without a limit is never stopped", u"idle sleep"_s, {
+        u"probe b => => serving"_s,
+        u"due => -"_s,
+        u"@1000 tick => => serving"_s});
+    row("idle stop without sleep or wake: idle, the next request starts it", u"idle"_s, {
+        u"probe a => => serving"_s,
+        u"@10 tick => journal, stop a => switching"_s,
+        u"@11 stopped a => => idle"_s,
+        u"@12 arrive 1 a => journal, start a => switching"_s,
+        u"@13 started a => admit 1 => serving"_s});
+    row("a request during the idle stop: no sleep, its engine starts again", u"idle sleep wake"_s, {
+        u"probe a => => serving"_s,
+        u"@10 tick => journal, stop a => switching"_s,
+        u"@10.5 arrive 1 a => => switching"_s,
+        u"@11 stopped a => journal, start a => switching"_s,
+        u"@12 started a => admit 1 => serving"_s});
+    row("no answer within the wake timeout: the waiters get 424", u"wake"_s, {
+        u"unreachable => => asleep"_s,
+        u"@1 arrive 1 a => wake => waking"_s,
+        u"@2 arrive 2 b => => waking"_s,
+        u"@20.9 tick => => waking"_s,
+        u"@21 tick => journal, refuse 1 424, refuse 2 424 => asleep"_s,
+        u"@30 arrive 3 a => wake => waking"_s});   // the next request tries again
+    row("woken with its engine running: the waiters for it go at once", u"wake"_s, {
+        u"unreachable => => asleep"_s,
+        u"arrive 1 a => wake => waking"_s,
+        u"woke a => journal, admit 1 => serving"_s});
+    row("a static host wakes: everyone waited for its one engine", u"static wake"_s, {
+        u"unreachable => => asleep"_s,
+        u"arrive 1 a => wake => waking"_s,
+        u"arrive 2 a => => waking"_s,
+        u"woke a => journal, admit 1, admit 2 => serving"_s,
+        u"arrive 3 a => admit 3 => serving"_s});
+    row("a down host with wake is woken by the next request", u"wake"_s, {
+        u"arrive 1 a => journal, start a => switching"_s,
+        u"failed a => journal, refuse 1 424 => down"_s,
+        u"arrive 2 a => wake => waking"_s});
+    row("the client leaves while the host wakes: the timeout still ends the wake", u"wake"_s, {
+        u"unreachable => => asleep"_s,
+        u"arrive 1 a => wake => waking"_s,
+        u"finish 1 => => waking"_s,
+        u"@20 tick => journal => asleep"_s});
+    row("a lease while waking refuses the waiters and is granted", u"wake"_s, {
+        u"unreachable => => asleep"_s,
+        u"arrive 1 a => wake => waking"_s,
+        u"lease bench => journal, refuse 1 423, granted bench => leased"_s});
+    row("unreachable while a request runs: not asleep", u"wake"_s, {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"unreachable => => serving"_s,
+        u"finish 1 => => serving"_s,
+        u"unreachable => => asleep"_s});
+    row("unreachable without wake changes nothing", u"idle sleep"_s, {
+        u"unreachable => => unknown"_s});
+    row("a probe that finds an engine on a sleeping host: serving", u"idle sleep wake"_s, {
+        u"unreachable => => asleep"_s,
+        u"@5 probe a => => serving"_s,
+        u"due => 15"_s});
+}
+
+void TestHostStateMachine::power()
+{
+    QFETCH(QString, power);
+    QFETCH(QStringList, steps);
+    runRow(u"arrival"_s, steps, power);
 }
 
 // The batch policy (dwell 5 s, max_wait 30 s). "due => T" checks the machine's next wake-up.

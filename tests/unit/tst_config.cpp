@@ -62,6 +62,7 @@ private slots:
     void checkConfigErrors();
     void checkConfigWarnings();
     void checkConfigMissingFile();
+    void readsPower();
 };
 
 void TestConfig::brokenConfig_data()
@@ -166,6 +167,52 @@ void TestConfig::brokenConfig_data()
                       "      \"engines\": { \"main\": { \"url\": \"http://a:1\",\n"
                       "        \"argv\": [\"x\", \"--slot-save-path\", \"/elsewhere\"] } }\n    }\n  }\n}")
         << u"hosts.ws.engines.main.argv"_s << 7 << u"--slot-save-path \"/elsewhere\" is not prompt_cache.dir \"/c\""_s;
+    // wake, idle stop and sleep (issue 20)
+    const QByteArray boxHost = "{\n  \"hosts\": {\n    \"box\": {\n";
+    const QByteArray boxEngines = "      \"engines\": { \"main\": { \"url\": \"http://a:1\" } }\n    }\n  }\n}";
+    QTest::newRow("wake mac not a MAC")
+        << QByteArray(boxHost + "      \"wake\": { \"mac\": \"3c:7c:3f:1e:22\", \"broadcast\": \"192.168.1.255\" },\n" + boxEngines)
+        << u"hosts.box.wake.mac"_s << 4 << u"\"3c:7c:3f:1e:22\" is not a MAC address"_s;
+    QTest::newRow("wake mac missing")
+        << QByteArray(boxHost + "      \"wake\": { \"broadcast\": \"192.168.1.255\" },\n" + boxEngines)
+        << u"hosts.box.wake.mac"_s << 4 << u"required field missing"_s;
+    QTest::newRow("wake broadcast not IPv4")
+        << QByteArray(boxHost + "      \"wake\": { \"mac\": \"3c:7c:3f:1e:22:0a\",\n        \"broadcast\": \"ff02::1\" },\n" + boxEngines)
+        << u"hosts.box.wake.broadcast"_s << 5 << u"\"ff02::1\" is not an IPv4 address"_s;
+    QTest::newRow("wake broadcast a name")
+        << QByteArray(boxHost + "      \"wake\": { \"mac\": \"3c:7c:3f:1e:22:0a\", \"broadcast\": \"lan\" },\n" + boxEngines)
+        << u"hosts.box.wake.broadcast"_s << 4 << u"is not an IPv4 address"_s;
+    QTest::newRow("wake timeout zero")
+        << QByteArray(boxHost + "      \"wake\": { \"mac\": \"3c:7c:3f:1e:22:0a\", \"timeout_s\": 0 },\n" + boxEngines)
+        << u"hosts.box.wake.timeout_s"_s << 4 << u"must be greater than 0"_s;
+    QTest::newRow("wake port out of range")
+        << QByteArray(boxHost + "      \"wake\": { \"mac\": \"3c:7c:3f:1e:22:0a\", \"port\": 70000 },\n" + boxEngines)
+        << u"hosts.box.wake.port"_s << 4 << u"must be a whole number from 1 to 65535"_s;
+    QTest::newRow("wake field typo")
+        << QByteArray(boxHost + "      \"wake\": { \"mac\": \"3c:7c:3f:1e:22:0a\", \"timeout\": 5 },\n" + boxEngines)
+        << u"hosts.box.wake.timeout"_s << 4 << u"timeout_s"_s;
+    QTest::newRow("wake on local host")
+        << QByteArray(cacheHost + "      \"wake\": { \"mac\": \"3c:7c:3f:1e:22:0a\" },\n" + cacheEngines)
+        << u"hosts.ws.wake"_s << 5 << u"not used with driver \"local\""_s;
+    QTest::newRow("idle_stop_after_s on static host")
+        << QByteArray(boxHost + "      \"idle_stop_after_s\": 600,\n" + boxEngines)
+        << u"hosts.box.idle_stop_after_s"_s << 4 << u"not used with driver \"static\""_s;
+    QTest::newRow("idle_stop_after_s negative")
+        << QByteArray(cacheHost + "      \"idle_stop_after_s\": -5,\n" + cacheEngines)
+        << u"hosts.ws.idle_stop_after_s"_s << 5 << u"must be greater than 0"_s;
+    QTest::newRow("engine idle_stop_after_s zero")
+        << QByteArray(cacheHost + "      \"engines\": { \"main\": { \"url\": \"http://a:1\", \"argv\": [\"x\"],\n"
+                      "        \"idle_stop_after_s\": 0 } }\n    }\n  }\n}")
+        << u"hosts.ws.engines.main.idle_stop_after_s"_s << 6 << u"must be greater than 0"_s;
+    QTest::newRow("sleep_command empty")
+        << QByteArray(cacheHost + "      \"idle_stop_after_s\": 60, \"sleep_command\": [],\n" + cacheEngines)
+        << u"hosts.ws.sleep_command"_s << 5 << u"must not be empty"_s;
+    QTest::newRow("sleep_command a string")
+        << QByteArray(cacheHost + "      \"idle_stop_after_s\": 60, \"sleep_command\": \"systemctl suspend\",\n" + cacheEngines)
+        << u"hosts.ws.sleep_command"_s << 5 << u"expected an array"_s;
+    QTest::newRow("sleep_command on static host")
+        << QByteArray(boxHost + "      \"sleep_command\": [\"true\"],\n" + boxEngines)
+        << u"hosts.box.sleep_command"_s << 4 << u"not used with driver \"static\""_s;
     QTest::newRow("token on local host")
         << QByteArray("{\n  \"hosts\": {\n    \"ws\": {\n      \"driver\": \"local\",\n      \"token\": \"t\",\n"
                       "      \"engines\": { \"main\": { \"url\": \"http://a:1\", \"argv\": [\"x\"] } }\n    }\n  }\n}")
@@ -993,6 +1040,45 @@ void TestConfig::readsPromptCache()
     QCOMPARE(gpu->promptCache.saveBudget, 10000ms);
     QVERIFY(gpu->engines.first().argv.isEmpty());
     QVERIFY(!result.config->host(u"box"_s)->promptCache.enabled());
+}
+
+void TestConfig::readsPower()
+{
+    using namespace std::chrono_literals;
+    const QByteArray json = R"({
+  "hosts": {
+    "3090": { "driver": "agent", "agent": "http://g:18767", "idle_stop_after_s": 600,
+              "sleep_command": ["ssh", "3090", "systemctl", "suspend"],
+              "wake": { "mac": "3C-7C-3F-1E-22-0A", "broadcast": "192.168.1.255", "port": 7, "timeout_s": 90 },
+              "engines": { "main": { "url": "http://g:8080" },
+                           "fork": { "url": "http://g:8081", "idle_stop_after_s": 30 } } },
+    "box": { "wake": { "mac": "3c:7c:3f:1e:22:0b" }, "engines": { "main": { "url": "http://b:1" } } },
+    "ws": { "driver": "local", "sleep_command": ["true"], "engines": { "main": { "url": "http://127.0.0.1:1", "argv": ["x"] } } }
+  }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    const HostConfig *gpu = result.config->host(u"3090"_s);
+    QCOMPARE(gpu->wake.mac, QByteArray::fromHex("3c7c3f1e220a"));
+    QCOMPARE(gpu->wake.broadcast, QHostAddress(u"192.168.1.255"_s));
+    QCOMPARE(gpu->wake.port, quint16(7));
+    QCOMPARE(gpu->wake.timeout, 90000ms);
+    QCOMPARE(gpu->idleStopAfter, std::optional<std::chrono::milliseconds>(600000ms));
+    QCOMPARE(gpu->sleepCommand, (QStringList{u"ssh"_s, u"3090"_s, u"systemctl"_s, u"suspend"_s}));
+    QVERIFY(!gpu->engines.at(0).idleStopAfter);
+    QCOMPARE(gpu->engines.at(1).idleStopAfter, std::optional<std::chrono::milliseconds>(30000ms));
+    // Defaults: the broadcast to all, port 9, two minutes.
+    const HostConfig *box = result.config->host(u"box"_s);
+    QVERIFY(box->wake.enabled());
+    QCOMPARE(box->wake.broadcast, QHostAddress(QHostAddress::Broadcast));
+    QCOMPARE(box->wake.port, quint16(9));
+    QCOMPARE(box->wake.timeout, 120000ms);
+    QVERIFY(!box->idleStopAfter);
+    // A sleep command with no idle stop to follow never runs: a warning, with where.
+    bool warned = false;
+    for (const ConfigError &w : result.warnings)
+        warned = warned || (w.fieldPath == "hosts.ws.sleep_command"_L1 && w.line == 9 && w.message.contains("never run"_L1));
+    QVERIFY2(warned, qPrintable(describe(result.warnings)));
 }
 
 void TestConfig::readsDriverFields()

@@ -120,6 +120,16 @@ void HostTableModel::syncFromController(HostController *c)
         else
             setActivity(host, std::nullopt);
         break;
+    case HostStateMachine::State::Idle:
+        setActivity(host, HostActivity::Idle, tr("engine stopped after being idle; the next request starts it"));
+        break;
+    case HostStateMachine::State::Asleep:
+        setActivity(host, HostActivity::Idle, c->power().canWake ? tr("asleep; the next request wakes it")
+                                                                 : tr("asleep; the next request starts its engine"));
+        break;
+    case HostStateMachine::State::Waking:
+        setActivity(host, HostActivity::Switching, tr("waking: waiting for the host to answer"));
+        break;
     case HostStateMachine::State::Leased:
     case HostStateMachine::State::Serving:
         setActivity(host, std::nullopt);   // leased follows from the lease; the rest from polls
