@@ -53,6 +53,11 @@ async function assertServedByTheLiveReplica(relay, h2) {
   const failovers = relay.child.lines.filter((l) => FAILOVER.test(l));
   assert.ok(failovers.length >= 1, `no failover line:\n${relay.child.lines.join('\n')}`);
   assert.match(failovers[0], /refused/i);
+  // The list names the live replica for the alias now, and the dead one not as loaded.
+  const listed = (await relay.models()).find((m) => m.id === ALIAS);
+  assert.equal(listed.proxy.host, 'h2', JSON.stringify(listed.proxy));
+  const dead = listed.proxy.replicas.find((r) => r.host === 'h1');
+  assert.notEqual(dead?.status?.value ?? dead?.status, 'loaded', JSON.stringify(listed.proxy));
   const seen = await h2.inferenceRequests();
   assert.ok(seen.length >= posts.length, `h2 saw ${seen.length} requests for ${posts.length} journal lines`);
   assert.ok(seen.every((r) => r.json.model === 'flint-40b'), 'the box sees only its key');
