@@ -427,11 +427,20 @@ QList<Catalog::ListedModel> Catalog::listedModels() const
             }
         });
         QSet<QString> listed;
-        for (const ModelEntry &m : s.models) {
+        for (ModelEntry m : s.models) {
             qint64 context = m.contextSize().value_or(0);
             for (const EngineModels &e : s.engines) {
                 if (context == 0 && e.name == s.engine)
                     context = rememberedContextSize(e, m.key);
+            }
+            // A host found dead keeps its last list until it answers again, but nothing on it
+            // is loaded: a replicated alias then shows (and /models names) a live replica.
+            if (!s.reachable && m.status == "loaded"_L1) {
+                m.status = u"unloaded"_s;
+                QJsonObject st = m.raw.value("status"_L1).toObject();
+                st.insert("value"_L1, m.status);
+                m.raw.insert("status"_L1, st);
+                m.raw.remove("meta"_L1);   // describes a model loaded now
             }
             out.append({name, s.engine, m, context});
             listed.insert(m.key);

@@ -289,6 +289,29 @@ void TestReplicas::killOneMidRun()
         QCOMPARE(e.host, u"h2"_s);
         QVERIFY2(e.toString().startsWith("host h2: failover of coder to h1-alpha: "_L1), qPrintable(e.toString()));
     }
+
+    // The list says so too: nothing on the dead h2 is loaded, and coder names h1.
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::get("/v1/models"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
+    QJsonObject h2alpha;
+    QJsonObject coder;
+    for (const QJsonValue &v : QJsonDocument::fromJson(client.responses().at(0).body).object().value("data"_L1).toArray()) {
+        if (v.toObject().value("id"_L1) == "h2-alpha"_L1)
+            h2alpha = v.toObject();
+        if (v.toObject().value("id"_L1) == "coder"_L1)
+            coder = v.toObject();
+    }
+    QCOMPARE(h2alpha.value("status"_L1).toObject().value("value"_L1).toString(), u"unloaded"_s);
+    QVERIFY(!h2alpha.contains("meta"_L1));
+    const QJsonObject proxy = coder.value("proxy"_L1).toObject();
+    QCOMPARE(proxy.value("host"_L1).toString(), u"h1"_s);
+    QCOMPARE(coder.value("status"_L1).toObject().value("value"_L1).toString(), u"loaded"_s);
+    const QJsonArray replicas = proxy.value("replicas"_L1).toArray();
+    QCOMPARE(replicas.size(), 2);
+    QCOMPARE(replicas.at(1).toObject().value("host"_L1).toString(), u"h2"_s);
+    QCOMPARE(replicas.at(1).toObject().value("status"_L1).toString(), u"unloaded"_s);
 }
 
 QTEST_MAIN(TestReplicas)

@@ -126,6 +126,13 @@ export function codexText(run) {
     .map((e) => e.item.text).join('');
 }
 
+// The notices `codex exec --json` prints as error items of a run that goes on (the model metadata
+// warning among them).
+export function codexNotices(run) {
+  return jsonLines(run.stdout).filter((e) => e.type === 'item.completed' && e.item?.type === 'error')
+    .map((e) => e.item.message);
+}
+
 // The context window Codex used, from its session file (turn_context.model_context_window:
 // the configured window less the 5 % Codex keeps free).
 export function codexContextWindows(home) {
