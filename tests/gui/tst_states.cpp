@@ -72,6 +72,7 @@ private Q_SLOTS:
     void leaseColourIsNoEngineColour();
     void timelineSpanFromTheData();
     void contextForUnloadedModels();
+    void contextForOtherEnginesModels();
     void selectionSurvivesALoad();
     void settingsSayWhatRuns();
     void leaseIsOneDialog();
@@ -164,6 +165,51 @@ void TstStates::contextForUnloadedModels()
     QTRY_VERIFY(!fleet.store->requests({}).isEmpty());
     QVERIFY(models.index(m2, ModelTableModel::RequestsColumn).data().toString().isEmpty());
     QVERIFY(models.index(m2, ModelTableModel::LastUsedColumn).data().toString().isEmpty());
+}
+
+void TstStates::contextForOtherEnginesModels()
+{
+    // Item 7: a model of an engine that is not running (here two single-model servers whose
+    // models the config lists) keeps the context size the catalog saw, as the export dialog does.
+    fake::FakeOptions a;
+    a.singleModel = true;
+    a.models = {u"small"_s};
+    a.loaded = a.models;
+    a.contextSize = 8192;
+    fake::FakeOptions b = a;
+    b.models = {u"big"_s};
+    b.loaded = b.models;
+    b.contextSize = 262144;
+    fake::FakeLlamaServer one(a);
+    fake::FakeLlamaServer two(b);
+    QVERIFY(one.listen() && two.listen());
+    const QByteArray json = "{\"listen\": \"127.0.0.1:0\", \"hosts\": {\"box\": {\"engines\": {"
+                            "\"first\": {\"url\": \"" + one.baseUrl().toString().toUtf8() + "\", \"models\": [\"small\"]},"
+                            "\"second\": {\"url\": \"" + two.baseUrl().toString().toUtf8() + "\", \"models\": [\"big\"]}}}}}";
+    const ConfigResult config = ConfigLoader::parse(json, u"two-engines.json"_s);
+    QVERIFY2(config.ok(), qPrintable(config.errors.value(0).toString()));
+    QTemporaryDir dir;
+    SystemClock clock;
+    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
+    RelayRunner runner(nullptr, &store);
+    QString error;
+    QVERIFY2(runner.start(*config.config, &error), qPrintable(error));
+    Catalog *catalog = runner.service()->catalog();
+    ModelTableModel models(clock);
+    models.setService(runner.service());
+    const auto contextOf = [&](const QString &alias) {
+        const int row = models.rowOfAlias(alias);
+        return row < 0 ? QString() : models.index(row, ModelTableModel::ContextColumn).data().toString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(contextOf(u"box-small"_s), u"8k"_s, WaitMs);
+    // The second engine runs now: the first one's model is not loaded, its size still known.
+    catalog->setCurrentEngine(u"box"_s, u"second"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(contextOf(u"box-big"_s), u"256k"_s, WaitMs);
+    const int small = models.rowOfAlias(u"box-small"_s);
+    QCOMPARE(models.statusAt(small), u"unloaded"_s);
+    QCOMPARE(models.index(small, ModelTableModel::EngineColumn).data().toString(), u"first"_s);
+    QCOMPARE(contextOf(u"box-small"_s), u"8k"_s);
+    QCOMPARE(models.index(small, ModelTableModel::ContextColumn).data(ModelTableModel::SortRole).toLongLong(), 8192);
 }
 
 void TstStates::timelineSpanFromTheData()
