@@ -2,6 +2,7 @@
 // models, not on pixels. Items 1 (loading), 3, 9, 15, 16, 17, 18 and 20 here; items 1 (switch)
 // and 2 in tst_gui's switchShowsOnHostsTimelineAndTray; 10 and 11 in tst_timelinecontent.
 #include "app/appsettings.h"
+#include "app/catalogeventrecorder.h"
 #include "app/launch.h"
 #include "catalog/catalog.h"
 #include "dialogs/leasedialog.h"
@@ -17,6 +18,7 @@
 #include "timeline/timelinescale.h"
 #include "timeline/timelineview.h"
 #include "timeline/timelinewidget.h"
+#include "testenginedriver.h"
 #include "tray/autostart.h"
 #include "window/hostcarddelegate.h"
 #include "window/hostsview.h"
@@ -73,6 +75,7 @@ private Q_SLOTS:
     void timelineSpanFromTheData();
     void contextForUnloadedModels();
     void contextForOtherEnginesModels();
+    void reloadKeepsTheEngineBar();
     void selectionSurvivesALoad();
     void settingsSayWhatRuns();
     void leaseIsOneDialog();
@@ -210,6 +213,70 @@ void TstStates::contextForOtherEnginesModels()
     QCOMPARE(models.index(small, ModelTableModel::EngineColumn).data().toString(), u"first"_s);
     QCOMPARE(contextOf(u"box-small"_s), u"8k"_s);
     QCOMPARE(models.index(small, ModelTableModel::ContextColumn).data(ModelTableModel::SortRole).toLongLong(), 8192);
+}
+
+void TstStates::reloadKeepsTheEngineBar()
+{
+    // Item 12: Reload Config re-creates every host's catalog state and controller. The new
+    // catalog starts at a host's first engine until the controller has probed which one runs;
+    // here the second one runs, and the first is not there. That is no downtime: the timeline
+    // keeps one bar for the running engine.
+    fake::FakeOptions optionsA;
+    optionsA.models = {u"alpha"_s};
+    fake::FakeOptions optionsB;
+    optionsB.models = {u"beta"_s};
+    optionsB.loaded = optionsB.models;
+    fake::FakeLlamaServer engineA(optionsA);
+    fake::FakeLlamaServer engineB(optionsB);
+    QVERIFY(engineA.listen() && engineB.listen());
+    const quint16 portA = engineA.port();
+    engineA.close();   // b runs on the host
+    Config config = *ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"h1=http://127.0.0.1:%1"_s.arg(portA)}).config;
+    config.hosts.first().engines.first().name = u"a"_s;
+    config.hosts.first().engines.first().models = {u"alpha"_s};   // listed: nothing to discover
+    EngineConfig b;
+    b.name = u"b"_s;
+    b.url = engineB.baseUrl();
+    b.models = {u"beta"_s};
+    config.hosts.first().engines.append(b);
+    const QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, &engineA}, {u"b"_s, &engineB}};
+    const QHash<QString, quint16> ports{{u"a"_s, portA}, {u"b"_s, engineB.port()}};
+
+    QTemporaryDir dir;
+    SystemClock clock;
+    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
+    RelayRunner runner(nullptr, &store);
+    runner.setDriverFactory([engines, ports](const Config &) -> RelayService::DriverFactory {
+        return [engines, ports](const HostConfig &) { return std::make_unique<TestEngineDriver>(engines, ports, u"b"_s); };
+    });
+    CatalogEventRecorder recorder(&store, clock);
+    connect(&runner, &RelayRunner::serviceChanged, &recorder, &CatalogEventRecorder::setService);
+    QString error;
+    QVERIFY2(runner.start(config, &error), qPrintable(error));
+    const auto servingB = [&runner] {
+        const Catalog::HostState *h = runner.service()->catalog()->host(u"h1"_s);
+        return h->engine == u"b"_s && h->reachable;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(servingB(), WaitMs);
+    const QDateTime before = QDateTime::currentDateTime();
+    for (int i = 0; i < 2; ++i) {
+        RelayService *old = runner.service();
+        QVERIFY2(runner.replace(config, &error), qPrintable(error));
+        QVERIFY(runner.service() != old);
+        QTRY_VERIFY_WITH_TIMEOUT(servingB(), WaitMs);
+        runner.service()->catalog()->refreshAll();
+        QTRY_VERIFY_WITH_TIMEOUT(servingB(), WaitMs);
+    }
+    TimelineModel timeline;
+    timeline.loadFrom(store, {});
+    QStringList seen;
+    for (const HistoryEvent &e : store.events({}))
+        seen.append(HistoryEvent::kindName(e.kind) + u' ' + e.engine + u' ' + e.detail);
+    const QList<EngineInterval> bars = timeline.engineIntervals(u"h1"_s, before.addSecs(-60), QDateTime::currentDateTime());
+    QVERIFY2(bars.size() == 1, qPrintable(QString::number(bars.size()) + u" bars from\n"_s + seen.join(u'\n')));
+    QCOMPARE(bars.first().engine, u"b"_s);
+    QVERIFY(bars.first().ongoing);
+    QVERIFY2(!seen.join(u'\n').contains(u"host_down"_s), qPrintable(seen.join(u'\n')));
 }
 
 void TstStates::timelineSpanFromTheData()
