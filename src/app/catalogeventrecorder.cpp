@@ -47,8 +47,14 @@ void CatalogEventRecorder::observe()
             && (controller->state() == HostStateMachine::State::Switching
                 || controller->state() == HostStateMachine::State::Draining
                 || controller->state() == HostStateMachine::State::Leased);
+        if (known && state->engine != seen.engine)
+            seen.engineSetAfter = state->lastPoll;
         seen.engine = state->engine;
         if (onPurpose && !state->reachable)
+            continue;
+        // Not polled since the catalog turned to this engine (after a reload it starts at the
+        // host's first one; the controller's probe then names the one running).
+        if (!state->reachable && seen.engineSetAfter.isValid() && state->lastPoll <= seen.engineSetAfter)
             continue;
         if (!known || seen.reachable != state->reachable) {
             HistoryEvent e;

@@ -19,7 +19,8 @@ class RelayService;
 // purpose: that is not recorded as the host going down.
 //
 // What it remembers survives setService(), so a config reload does not record every host as
-// coming up again.
+// coming up again; nor as going down when the new catalog first polls a host's first engine
+// while another one runs (until its controller has probed which): issue 22, item 12.
 class CatalogEventRecorder final : public QObject
 {
     Q_OBJECT
@@ -36,6 +37,9 @@ private:
     {
         bool reachable = false;
         QString engine;
+        // The catalog's last poll when it turned to another engine: an "unreachable" from before
+        // it has polled that engine says nothing about the host.
+        QDateTime engineSetAfter;
         QHash<QString, QString> status;         // key -> last status
         QHash<QString, QDateTime> loadingSince;  // key -> when it was first seen loading
     };

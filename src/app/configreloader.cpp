@@ -4,6 +4,7 @@
 #include "app/relayrunner.h"
 #include "app/startupconfig.h"
 
+#include <QFile>
 #include <QFileInfo>
 
 namespace switchyard {
@@ -22,6 +23,9 @@ ConfigReloader::ConfigReloader(AppOptions options, const AppSettings *settings, 
     m_settle.setInterval(SettleTime);
     connect(&m_settle, &QTimer::timeout, this, [this] {
         rewatch();   // an editor that saves by rename leaves the watcher on the old file
+        QFile file(m_watchedFile);
+        if (!m_applied.isNull() && file.open(QIODevice::ReadOnly) && file.readAll() == m_applied)
+            return;
         reload();
     });
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, [this] { m_settle.start(); });
@@ -72,6 +76,8 @@ bool ConfigReloader::reload()
         emit reloadFailed(error.split(u'\n'));
         return false;
     }
+    QFile file(m_watchedFile);
+    m_applied = !m_watchedFile.isEmpty() && file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     if (m_journal)
         m_journal->line(tr("switchyard: config reloaded from %1").arg(source));
     emit reloaded(source);

@@ -59,6 +59,9 @@ private:
     QFileSystemWatcher m_watcher;
     QString m_watchedFile;
     QTimer m_settle;
+    // The watched file as last applied: a change on disk that leaves it so (a save already
+    // reloaded on request, a touch) does not replace the relay again.
+    QByteArray m_applied;
 };
 
 } // namespace switchyard

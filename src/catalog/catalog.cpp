@@ -45,6 +45,17 @@ qint64 rememberedContextSize(const Catalog::EngineModels &engine, const QString 
     return 0;
 }
 
+// The entry of a configured model in an engine's own answer: by its key, or the only entry of a
+// server that serves the only configured model.
+QJsonObject ownEntry(const QList<ModelEntry> &answered, const QString &key, qsizetype configured)
+{
+    for (const ModelEntry &m : answered) {
+        if (m.key == key)
+            return m.raw;
+    }
+    return answered.size() == 1 && configured == 1 ? answered.first().raw : QJsonObject();
+}
+
 } // namespace
 
 
@@ -212,6 +223,7 @@ void Catalog::fetch(HostState &state, std::optional<std::chrono::milliseconds> t
                 continue;
             if (!e.explicitModels.isEmpty()) {
                 // An engine that is not a router: its models are loaded exactly when it is up.
+                const QList<ModelEntry> answered = s.reachable ? s.models : QList<ModelEntry>();
                 QList<ModelEntry> listed;
                 for (const QString &key : std::as_const(e.explicitModels)) {
                     ModelEntry m;
@@ -219,7 +231,17 @@ void Catalog::fetch(HostState &state, std::optional<std::chrono::milliseconds> t
                     m.status = s.reachable ? u"loaded"_s : u"unloaded"_s;
                     m.raw = QJsonObject{{"id"_L1, key}, {"object"_L1, "model"_L1}, {"owned_by"_L1, "llamacpp"_L1},
                                         {"status"_L1, QJsonObject{{"value"_L1, m.status}}}};
+                    // Its context size, from the server's own entry (a single-model server names
+                    // its one model as it likes): kept for the window and the clients.
+                    const QJsonObject meta = ownEntry(answered, key, e.explicitModels.size()).value("meta"_L1).toObject();
+                    if (meta.contains("n_ctx"_L1))
+                        m.raw.insert("meta"_L1, meta);
                     listed.append(m);
+                }
+                // Remembered like a router's list, so the size is known while another engine runs.
+                if (carryContextSizes(e.lastSeen, &listed)) {
+                    e.lastSeen = listed;
+                    remember();
                 }
                 s.models = listed;
                 s.everFetched = true;

@@ -65,13 +65,6 @@ void write(const JsonNode &node, int depth, QByteArray &out)
     }
 }
 
-QByteArray text(const JsonNode &root)
-{
-    QByteArray out;
-    write(root, 0, out);
-    out += '\n';
-    return out;
-}
 
 JsonNode member(const QString &key, JsonNode value)
 {
@@ -129,6 +122,32 @@ bool sameLayout(QByteArray a, QByteArray b)
 
 } // namespace
 
+QByteArray ConfigWriter::format(const JsonNode &root)
+{
+    QByteArray out;
+    write(root, 0, out);
+    out += '\n';
+    return out;
+}
+
+ConfigWriter::Plan ConfigWriter::replace(const QByteArray &existing, const JsonNode &root)
+{
+    Plan plan;
+    plan.text = format(root);
+    if (existing.trimmed().isEmpty()) {
+        plan.newFile = true;
+        return plan;
+    }
+    QJsonParseError parseError;
+    if (const std::optional<JsonNode> before = JsonNode::parse(existing, &parseError)) {
+        plan.comments = countComments(*before);
+        plan.reformats = !sameLayout(existing, format(*before));
+    } else {
+        plan.reformats = true;   // nothing of its layout can be kept
+    }
+    return plan;
+}
+
 QString ConfigWriter::defaultPath()
 {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation))
@@ -170,7 +189,7 @@ ConfigWriter::Plan ConfigWriter::addHost(const QByteArray &existing, const NewHo
         }
         root = std::move(*parsed);
         plan.comments = countComments(root);
-        plan.reformats = !sameLayout(existing, text(root));
+        plan.reformats = !sameLayout(existing, ConfigWriter::format(root));
     }
     auto hosts = std::find_if(root.children.begin(), root.children.end(),
                               [](const JsonNode &m) { return m.key == "hosts"_L1; });
@@ -186,7 +205,7 @@ ConfigWriter::Plan ConfigWriter::addHost(const QByteArray &existing, const NewHo
         return plan;
     }
     hosts->children.push_back(hostNode(host));
-    plan.text = text(root);
+    plan.text = ConfigWriter::format(root);
     return plan;
 }
 

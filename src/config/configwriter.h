@@ -8,9 +8,11 @@
 
 namespace switchyard {
 
-// Writes config files for the desktop (the first run's "Add a GPU box"): a new file, or a host
-// added to an existing one with its members, order and "//" comments kept. Saving is atomic
-// (QSaveFile) and keeps the previous file as FILE.bak.
+struct JsonNode;
+
+// Writes config files for the desktop (the first run's "Add a GPU box", the hosts editor): a new
+// file, a host added to an existing one, or an edited tree, with members, order and "//" comments
+// kept. Saving is atomic (QSaveFile) and keeps the previous file as FILE.bak.
 class ConfigWriter final
 {
     // The config's messages share one translation context, whichever class words them.
@@ -47,6 +49,11 @@ public:
 
     // existing: the file's bytes, empty when there is none.
     static Plan addHost(const QByteArray &existing, const NewHost &host);
+    // What writing an edited tree over existing means (the hosts editor): its text, and whether
+    // existing was laid out otherwise or holds comments.
+    static Plan replace(const QByteArray &existing, const JsonNode &root);
+    // A tree as this writer lays files out: two spaces a level, one member a line.
+    static QByteArray format(const JsonNode &root);
     // Writes text to path atomically; an existing file is first copied to path + ".bak".
     static bool save(const QString &path, const QByteArray &text, QString *error);
 

@@ -2,6 +2,7 @@
 // models, not on pixels. Items 1 (loading), 3, 9, 15, 16, 17, 18 and 20 here; items 1 (switch)
 // and 2 in tst_gui's switchShowsOnHostsTimelineAndTray; 10 and 11 in tst_timelinecontent.
 #include "app/appsettings.h"
+#include "app/catalogeventrecorder.h"
 #include "app/launch.h"
 #include "catalog/catalog.h"
 #include "dialogs/leasedialog.h"
@@ -17,6 +18,7 @@
 #include "timeline/timelinescale.h"
 #include "timeline/timelineview.h"
 #include "timeline/timelinewidget.h"
+#include "testenginedriver.h"
 #include "tray/autostart.h"
 #include "window/hostcarddelegate.h"
 #include "window/hostsview.h"
@@ -72,6 +74,8 @@ private Q_SLOTS:
     void leaseColourIsNoEngineColour();
     void timelineSpanFromTheData();
     void contextForUnloadedModels();
+    void contextForOtherEnginesModels();
+    void reloadKeepsTheEngineBar();
     void selectionSurvivesALoad();
     void settingsSayWhatRuns();
     void leaseIsOneDialog();
@@ -164,6 +168,115 @@ void TstStates::contextForUnloadedModels()
     QTRY_VERIFY(!fleet.store->requests({}).isEmpty());
     QVERIFY(models.index(m2, ModelTableModel::RequestsColumn).data().toString().isEmpty());
     QVERIFY(models.index(m2, ModelTableModel::LastUsedColumn).data().toString().isEmpty());
+}
+
+void TstStates::contextForOtherEnginesModels()
+{
+    // Item 7: a model of an engine that is not running (here two single-model servers whose
+    // models the config lists) keeps the context size the catalog saw, as the export dialog does.
+    fake::FakeOptions a;
+    a.singleModel = true;
+    a.models = {u"small"_s};
+    a.loaded = a.models;
+    a.contextSize = 8192;
+    fake::FakeOptions b = a;
+    b.models = {u"big"_s};
+    b.loaded = b.models;
+    b.contextSize = 262144;
+    fake::FakeLlamaServer one(a);
+    fake::FakeLlamaServer two(b);
+    QVERIFY(one.listen() && two.listen());
+    const QByteArray json = "{\"listen\": \"127.0.0.1:0\", \"hosts\": {\"box\": {\"engines\": {"
+                            "\"first\": {\"url\": \"" + one.baseUrl().toString().toUtf8() + "\", \"models\": [\"small\"]},"
+                            "\"second\": {\"url\": \"" + two.baseUrl().toString().toUtf8() + "\", \"models\": [\"big\"]}}}}}";
+    const ConfigResult config = ConfigLoader::parse(json, u"two-engines.json"_s);
+    QVERIFY2(config.ok(), qPrintable(config.errors.value(0).toString()));
+    QTemporaryDir dir;
+    SystemClock clock;
+    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
+    RelayRunner runner(nullptr, &store);
+    QString error;
+    QVERIFY2(runner.start(*config.config, &error), qPrintable(error));
+    Catalog *catalog = runner.service()->catalog();
+    ModelTableModel models(clock);
+    models.setService(runner.service());
+    const auto contextOf = [&](const QString &alias) {
+        const int row = models.rowOfAlias(alias);
+        return row < 0 ? QString() : models.index(row, ModelTableModel::ContextColumn).data().toString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(contextOf(u"box-small"_s), u"8k"_s, WaitMs);
+    // The second engine runs now: the first one's model is not loaded, its size still known.
+    catalog->setCurrentEngine(u"box"_s, u"second"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(contextOf(u"box-big"_s), u"256k"_s, WaitMs);
+    const int small = models.rowOfAlias(u"box-small"_s);
+    QCOMPARE(models.statusAt(small), u"unloaded"_s);
+    QCOMPARE(models.index(small, ModelTableModel::EngineColumn).data().toString(), u"first"_s);
+    QCOMPARE(contextOf(u"box-small"_s), u"8k"_s);
+    QCOMPARE(models.index(small, ModelTableModel::ContextColumn).data(ModelTableModel::SortRole).toLongLong(), 8192);
+}
+
+void TstStates::reloadKeepsTheEngineBar()
+{
+    // Item 12: Reload Config re-creates every host's catalog state and controller. The new
+    // catalog starts at a host's first engine until the controller has probed which one runs;
+    // here the second one runs, and the first is not there. That is no downtime: the timeline
+    // keeps one bar for the running engine.
+    fake::FakeOptions optionsA;
+    optionsA.models = {u"alpha"_s};
+    fake::FakeOptions optionsB;
+    optionsB.models = {u"beta"_s};
+    optionsB.loaded = optionsB.models;
+    fake::FakeLlamaServer engineA(optionsA);
+    fake::FakeLlamaServer engineB(optionsB);
+    QVERIFY(engineA.listen() && engineB.listen());
+    const quint16 portA = engineA.port();
+    engineA.close();   // b runs on the host
+    Config config = *ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"h1=http://127.0.0.1:%1"_s.arg(portA)}).config;
+    config.hosts.first().engines.first().name = u"a"_s;
+    config.hosts.first().engines.first().models = {u"alpha"_s};   // listed: nothing to discover
+    EngineConfig b;
+    b.name = u"b"_s;
+    b.url = engineB.baseUrl();
+    b.models = {u"beta"_s};
+    config.hosts.first().engines.append(b);
+    const QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, &engineA}, {u"b"_s, &engineB}};
+    const QHash<QString, quint16> ports{{u"a"_s, portA}, {u"b"_s, engineB.port()}};
+
+    QTemporaryDir dir;
+    SystemClock clock;
+    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
+    RelayRunner runner(nullptr, &store);
+    runner.setDriverFactory([engines, ports](const Config &) -> RelayService::DriverFactory {
+        return [engines, ports](const HostConfig &) { return std::make_unique<TestEngineDriver>(engines, ports, u"b"_s); };
+    });
+    CatalogEventRecorder recorder(&store, clock);
+    connect(&runner, &RelayRunner::serviceChanged, &recorder, &CatalogEventRecorder::setService);
+    QString error;
+    QVERIFY2(runner.start(config, &error), qPrintable(error));
+    const auto servingB = [&runner] {
+        const Catalog::HostState *h = runner.service()->catalog()->host(u"h1"_s);
+        return h->engine == u"b"_s && h->reachable;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(servingB(), WaitMs);
+    const QDateTime before = QDateTime::currentDateTime();
+    for (int i = 0; i < 2; ++i) {
+        RelayService *old = runner.service();
+        QVERIFY2(runner.replace(config, &error), qPrintable(error));
+        QVERIFY(runner.service() != old);
+        QTRY_VERIFY_WITH_TIMEOUT(servingB(), WaitMs);
+        runner.service()->catalog()->refreshAll();
+        QTRY_VERIFY_WITH_TIMEOUT(servingB(), WaitMs);
+    }
+    TimelineModel timeline;
+    timeline.loadFrom(store, {});
+    QStringList seen;
+    for (const HistoryEvent &e : store.events({}))
+        seen.append(HistoryEvent::kindName(e.kind) + u' ' + e.engine + u' ' + e.detail);
+    const QList<EngineInterval> bars = timeline.engineIntervals(u"h1"_s, before.addSecs(-60), QDateTime::currentDateTime());
+    QVERIFY2(bars.size() == 1, qPrintable(QString::number(bars.size()) + u" bars from\n"_s + seen.join(u'\n')));
+    QCOMPARE(bars.first().engine, u"b"_s);
+    QVERIFY(bars.first().ongoing);
+    QVERIFY2(!seen.join(u'\n').contains(u"host_down"_s), qPrintable(seen.join(u'\n')));
 }
 
 void TstStates::timelineSpanFromTheData()

@@ -4,6 +4,7 @@
 #include "app/configreloader.h"
 #include "app/relayrunner.h"
 #include "app/relayservice.h"
+#include "dialogs/hostseditordialog.h"
 #include "dialogs/settingsdialog.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
@@ -14,6 +15,7 @@
 #include "window/noticebar.h"
 
 #include <QApplication>
+#include <QMessageBox>
 #include <QTextStream>
 
 #include <cstdio>
@@ -44,6 +46,7 @@ DesktopApp::DesktopApp(const Clock &clock, RelayRunner *runner, HistoryStore *hi
     m_window->setHistory(history);
     connect(m_window.get(), &MainWindow::settingsRequested, this, &DesktopApp::openSettings);
     connect(m_window.get(), &MainWindow::quitRequested, this, &DesktopApp::quit);
+    connect(m_window.get(), &MainWindow::hostsEditorRequested, this, [this](const QString &host) { openHostsEditor(host); });
     connect(m_window.get(), &MainWindow::closed, this, [this] {
         if (!m_trayShown) {
             quit();   // no tray: the window is the app
@@ -202,7 +205,43 @@ void DesktopApp::openSettings()
         m_reloader->rewatch();
         m_reloader->reload();
     });
+    connect(&dialog, &SettingsDialog::hostsEditorRequested, this, [this, &dialog] { openHostsEditor({}, &dialog); });
     dialog.exec();
+}
+
+HostsEditorDialog *DesktopApp::openHostsEditor(const QString &host, QWidget *parent)
+{
+    const QString path = m_reloader ? m_reloader->watchedFile() : QString();
+    if (path.isEmpty()) {
+        const QString why = tr("This session has no config file (its hosts come from the command line or the demo): "
+                               "choose one in Settings to edit hosts.");
+        m_window->showStatusMessage(why);
+        if (parent)
+            QMessageBox::information(parent, tr("Edit Hosts"), why);
+        return nullptr;
+    }
+    if (m_hostsEditor && m_hostsEditor->configPath() == path && !parent) {
+        if (!host.isEmpty())
+            m_hostsEditor->select(host);
+        m_hostsEditor->raise();
+        m_hostsEditor->activateWindow();
+        return m_hostsEditor;
+    }
+    if (m_hostsEditor)
+        m_hostsEditor->close();
+    auto *editor = new HostsEditorDialog(path, parent ? parent : m_window.get());
+    editor->setAttribute(Qt::WA_DeleteOnClose);
+    // From the (modal) settings dialog: modal to it, else it could not be used.
+    editor->setWindowModality(parent ? Qt::WindowModal : Qt::NonModal);
+    if (!host.isEmpty())
+        editor->select(host);
+    connect(editor, &HostsEditorDialog::saved, this, [this] {
+        m_reloader->rewatch();
+        m_reloader->reload();
+    });
+    m_hostsEditor = editor;
+    editor->show();
+    return editor;
 }
 
 bool DesktopApp::eventFilter(QObject *watched, QEvent *event)

@@ -15,6 +15,7 @@ class Autostart;
 class Clock;
 class ConfigReloader;
 class HistoryStore;
+class HostsEditorDialog;
 class HostTableModel;
 class InFlightCounter;
 class MainWindow;
@@ -62,6 +63,9 @@ public:
     void activate();
     void toggleWindow();
     void openSettings();
+    // The hosts editor on the relay's config file, at host; a save is applied by a config reload.
+    // Null (and says why) when this session has no config file (--upstream, the demo).
+    HostsEditorDialog *openHostsEditor(const QString &host, QWidget *parent = nullptr);
     void quit();
 
     static QString noTrayMessage();
@@ -92,6 +96,7 @@ private:
     bool m_trayShown = false;
     bool m_quitting = false;
     QTimer m_trayWait;
+    QPointer<HostsEditorDialog> m_hostsEditor;
     std::chrono::steady_clock::time_point m_trayWaitStarted;
 };
 

@@ -55,6 +55,7 @@ SettingsDialog::SettingsDialog(AppSettings *settings, Autostart *autostart, cons
     , m_early200(secondsBox(this, settings->early200After()))
     , m_commentEvery(secondsBox(this, settings->commentEvery()))
     , m_autostart(new QCheckBox(tr("Start Switchyard in the tray when I log in"), this))
+    , m_editHosts(new QPushButton(tr("&Edit Hosts…"), this))
     , m_problems(new QLabel(this))
 {
     setWindowTitle(tr("Switchyard Settings"));
@@ -78,6 +79,12 @@ SettingsDialog::SettingsDialog(AppSettings *settings, Autostart *autostart, cons
         if (!file.isEmpty())
             m_config->setText(file);
     }));
+    m_editHosts->setToolTip(tr("Add, change or remove the config file's hosts and their engines"));
+    connect(m_editHosts, &QPushButton::clicked, this, &SettingsDialog::hostsEditorRequested);
+    auto *hostsRow = new QHBoxLayout;
+    hostsRow->addWidget(m_editHosts);
+    hostsRow->addStretch(1);
+    form->addRow(tr("Hosts:"), hostsRow);
     form->addRow(tr("&Data folder:"), withButton(this, m_dataDir, tr("Browse…"), [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Data Folder"), m_dataDir->text());
         if (!dir.isEmpty())

@@ -5,6 +5,7 @@
 class QCheckBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace switchyard {
@@ -40,12 +41,15 @@ public:
     QSpinBox *early200Field() const { return m_early200; }
     QSpinBox *commentEveryField() const { return m_commentEvery; }
     QCheckBox *autostartField() const { return m_autostart; }
+    QPushButton *editHostsButton() const { return m_editHosts; }
 
     void accept() override;
 
 Q_SIGNALS:
     // Saved: the relay should reload its config.
     void applied();
+    // "Hosts: Edit Hosts…": the hosts editor on the config file.
+    void hostsEditorRequested();
 
 private:
     void showProblems(const QStringList &problems);
@@ -58,6 +62,7 @@ private:
     QSpinBox *m_early200;
     QSpinBox *m_commentEvery;
     QCheckBox *m_autostart;
+    QPushButton *m_editHosts;
     QLabel *m_problems;
 };
 

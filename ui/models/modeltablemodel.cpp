@@ -127,6 +127,7 @@ void ModelTableModel::syncFromCatalog()
             row.key = listed.entry.key;
             row.engine = listed.engine;
             row.entry = listed.entry;
+            row.context = listed.contextSize > 0 ? listed.contextSize : listed.entry.contextSize().value_or(0);
             rows.append(row);
         }
     }
@@ -215,7 +216,7 @@ QVariant ModelTableModel::display(const Row &r, int column) const
     case StatusColumn:
         return statusTitle(r.entry.status);
     case ContextColumn:
-        return r.entry.contextSize() ? UiFormat::tokens(*r.entry.contextSize()) : QString();
+        return r.context > 0 ? UiFormat::tokens(r.context) : QString();
     case LastUsedColumn:
         return r.lastUsed.isValid() ? UiFormat::ago(r.lastUsed, m_clock.now()) : QString();
     case RequestsColumn:
@@ -230,7 +231,7 @@ QVariant ModelTableModel::sortValue(const Row &r, int column) const
 {
     switch (column) {
     case ContextColumn:
-        return r.entry.contextSize().value_or(-1);
+        return r.context > 0 ? r.context : qint64(-1);
     case LastUsedColumn:
         return r.lastUsed.isValid() ? r.lastUsed.toMSecsSinceEpoch() : qint64(-1);
     case RequestsColumn:

@@ -71,6 +71,9 @@ private:
         QString key;
         QString engine;
         ModelEntry entry;
+        // Tokens, 0 = unknown: the catalog's (an unloaded model's, another engine's, a configured
+        // model's last seen size included), which entry alone no longer says.
+        qint64 context = 0;
         QDateTime lastUsed;
         qint64 requestsToday = 0;
         qint64 errorsToday = 0;

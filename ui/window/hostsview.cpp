@@ -73,6 +73,9 @@ HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
         if (index.isValid())
             QGuiApplication::clipboard()->setText(index.data(HostTableModel::UrlRole).toString());
     });
+    m_editHost = new QAction(tr("&Edit Host…"), this);
+    m_editHost->setToolTip(tr("Change the host's engines, URLs and keys in the config file"));
+    connect(m_editHost, &QAction::triggered, this, [this] { emit editHostRequested(currentHost()); });
     connect(selectionModel(), &QItemSelectionModel::currentChanged, this, &HostsView::updateActions);
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         fitCards();
@@ -202,6 +205,8 @@ void HostsView::contextMenuEvent(QContextMenuEvent *event)
     menu.addAction(m_switchEngine);
     menu.addAction(m_takeLease);
     menu.addAction(m_releaseLease);
+    menu.addSeparator();
+    menu.addAction(m_editHost);
     menu.exec(event->globalPos());
 }
 

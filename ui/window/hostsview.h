@@ -32,6 +32,7 @@ public:
     QAction *switchEngineAction() const { return m_switchEngine; }
     QAction *takeLeaseAction() const { return m_takeLease; }
     QAction *releaseLeaseAction() const { return m_releaseLease; }
+    QAction *editHostAction() const { return m_editHost; }
     QString currentHost() const;
     // The host's engines and the models each serves, for the Switch Engine dialog.
     QList<SwitchEngineDialog::Engine> enginesOf(const QString &host) const;
@@ -46,6 +47,8 @@ public:
 
 Q_SIGNALS:
     void message(const QString &text);
+    // "Edit Host…": the hosts editor, at this host (empty: none selected).
+    void editHostRequested(const QString &host);
 
 protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
@@ -65,6 +68,7 @@ private:
     QAction *m_takeLease;
     QAction *m_releaseLease;
     QAction *m_copyUrl;
+    QAction *m_editHost;
     QTimer m_repaint;
 };
 

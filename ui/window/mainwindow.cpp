@@ -105,6 +105,7 @@ MainWindow::MainWindow(const Clock &clock, HostTableModel *hosts, InFlightCounte
     buildMenus();
 
     connect(m_hostsView, &HostsView::message, this, &MainWindow::showStatusMessage);
+    connect(m_hostsView, &HostsView::editHostRequested, this, &MainWindow::hostsEditorRequested);
     connect(m_modelsView, &ModelsView::message, this, &MainWindow::showStatusMessage);
     connect(m_requestLogView, &RequestLogView::message, this, &MainWindow::showStatusMessage);
     connect(hosts, &QAbstractItemModel::dataChanged, this, &MainWindow::updateStatus);
@@ -193,6 +194,10 @@ void MainWindow::buildMenus()
     hosts->addAction(m_hostsView->switchEngineAction());
     hosts->addAction(m_hostsView->takeLeaseAction());
     hosts->addAction(m_hostsView->releaseLeaseAction());
+    hosts->addSeparator();
+    QAction *editHosts = hosts->addAction(tr("E&dit Hosts…"));
+    editHosts->setToolTip(tr("Add, change or remove hosts and their engines in the config file"));
+    connect(editHosts, &QAction::triggered, this, [this] { emit hostsEditorRequested(m_hostsView->currentHost()); });
 
     QMenu *models = menuBar()->addMenu(tr("&Models"));
     models->addAction(m_modelsView->loadAction());

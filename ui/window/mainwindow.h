@@ -66,6 +66,8 @@ public:
 Q_SIGNALS:
     void settingsRequested();
     void reloadRequested();
+    // The hosts editor, at host (empty: the first).
+    void hostsEditorRequested(const QString &host);
     void quitRequested();
     // The user closed the window (it is hidden now; the relay goes on if there is a tray).
     void closed();

@@ -1,0 +1,336 @@
+// The hosts editor (issue 22): hosts and engines edited with the config readers' errors shown at
+// their fields, a valid edit saved (the previous file kept as .bak) and served after the live
+// reload without dropping a stream, and a hand-edited file never rewritten before the user has
+// seen what would change. Offscreen, against fake llama.cpp routers.
+#include "app/appsettings.h"
+#include "app/commandline.h"
+#include "app/configreloader.h"
+#include "app/relayrunner.h"
+#include "app/relayservice.h"
+#include "app/startupconfig.h"
+#include "catalog/catalog.h"
+#include "common/clock.h"
+#include "config/configloader.h"
+#include "config/configwriter.h"
+#include "desktop/desktopapp.h"
+#include "dialogs/hostseditordialog.h"
+#include "dialogs/hostseditorform.h"
+#include "dialogs/settingsdialog.h"
+#include "fakellamaserver.h"
+#include "store/historystore.h"
+#include "tray/autostart.h"
+#include "window/hostsview.h"
+#include "window/mainwindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPointer>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace switchyard;
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int WaitMs = 10000;
+// A file laid out as the writer lays it out: the editor has nothing to ask about it.
+const QByteArray ListenAnyPort = "{\n  \"listen\": \"127.0.0.1:0\"\n}\n";
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(bytes);
+}
+
+void setField(HostsEditorForm *form, const QString &key, const QString &text)
+{
+    auto *edit = qobject_cast<QLineEdit *>(form->field(key));
+    if (auto *combo = qobject_cast<QComboBox *>(form->field(key)))
+        edit = combo->lineEdit();
+    QVERIFY2(edit, qPrintable(key));
+    edit->setText(text);
+}
+
+// The message the config's readers give for path, as check-config prints it.
+QString readersSay(const QByteArray &text, const QString &path)
+{
+    for (const ConfigError &e : ConfigLoader::parse(text, u"f.json"_s).errors) {
+        if (e.fieldPath == path)
+            return e.message;
+    }
+    return {};
+}
+
+fake::FakeOptions routerWith(const QStringList &models, double tokensPerSecond = 1000)
+{
+    fake::FakeOptions o;
+    o.models = models;
+    o.loaded = {models.first()};
+    o.loadDelay = 20ms;
+    o.tokensPerSecond = tokensPerSecond;
+    return o;
+}
+
+} // namespace
+
+class TstHostsEditor : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void fieldErrorShownInline();
+    void validEditSavedAndServedAfterReload();
+    void handEditedFileAsksWhatChanges();
+    void opensFromSettingsAndCardMenu();
+};
+
+void TstHostsEditor::fieldErrorShownInline()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"switchyard.json"_s);
+    writeFile(path, ConfigWriter::addHost({}, {u"gpu"_s, QUrl(u"http://127.0.0.1:9"_s), {}}).text);
+    const QByteArray before = readFile(path);
+    HostsEditorDialog dialog(path);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QCOMPARE(dialog.tree()->topLevelItemCount(), 1);
+    QVERIFY(!dialog.saveButton()->isEnabled());   // nothing changed yet
+
+    // The engine's URL, wrong: the readers' own message, right under the field.
+    dialog.select(u"gpu"_s, u"main"_s);
+    HostsEditorForm *form = dialog.form();
+    QCOMPARE(form->engine(), u"main"_s);
+    QVERIFY(form->isFieldShown(u"url"_s));
+    QVERIFY(!form->isFieldShown(u"argv"_s));   // a static host's engines are not started
+    setField(form, u"url"_s, u"ftp://gpu.lan"_s);
+    const QString urlPath = HostsEditorModel::fieldPath(u"gpu"_s, u"main"_s, u"url"_s);
+    const QString expected = readersSay(dialog.model()->plan().text, urlPath);
+    QVERIFY(!expected.isEmpty());
+    QVERIFY(form->errorLabel(u"url"_s)->isVisible());
+    QCOMPARE(form->errorLabel(u"url"_s)->text(), expected);
+    QVERIFY(!dialog.problems()->text().contains(expected));   // at the field, not in a list below
+    QVERIFY(!dialog.saveButton()->isEnabled());
+    // The engine and its host are marked in the list, with what is wrong.
+    QTreeWidgetItem *engineItem = dialog.tree()->topLevelItem(0)->child(0);
+    QVERIFY(engineItem->toolTip(0).contains(expected));
+    QVERIFY(dialog.tree()->topLevelItem(0)->toolTip(0).contains(expected));
+
+    // The host's driver misspelt: said at the driver field, with the readers' guess.
+    dialog.select(u"gpu"_s);
+    QCOMPARE(form->engine(), QString());
+    setField(form, u"driver"_s, u"statik"_s);
+    QVERIFY(form->errorLabel(u"driver"_s)->isVisible());
+    QVERIFY2(form->errorLabel(u"driver"_s)->text().contains(u"\"static\""_s), qPrintable(form->errorLabel(u"driver"_s)->text()));
+    QVERIFY(!form->errorLabel(u"url"_s)->isVisible());   // the engine's fields are not this form's now
+    // A taken name is refused at the name field.
+    const QString other = dialog.model()->addHost();
+    dialog.select(other);
+    setField(form, u"name"_s, u"gpu"_s);
+    QVERIFY(form->errorLabel(u"name"_s)->isVisible());
+    QVERIFY(dialog.model()->hosts().contains(other));
+
+    // Fixed: no errors, and Save is offered; Cancel writes nothing.
+    dialog.removeButton()->click();
+    QVERIFY(!dialog.model()->hosts().contains(other));
+    dialog.select(u"gpu"_s);
+    setField(form, u"driver"_s, u"static"_s);
+    QVERIFY(!form->errorLabel(u"driver"_s)->isVisible());
+    dialog.select(u"gpu"_s, u"main"_s);
+    setField(form, u"url"_s, u"http://127.0.0.1:8089"_s);
+    QVERIFY(!form->errorLabel(u"url"_s)->isVisible());
+    QVERIFY(!dialog.problems()->isVisible());
+    QVERIFY(dialog.saveButton()->isEnabled());
+    dialog.reject();
+    QCOMPARE(readFile(path), before);
+}
+
+void TstHostsEditor::validEditSavedAndServedAfterReload()
+{
+    fake::FakeLlamaServer one(routerWith({u"m1"_s}, 40));
+    fake::FakeLlamaServer two(routerWith({u"m3"_s}));
+    QVERIFY(one.listen() && two.listen());
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"switchyard.json"_s);
+    writeFile(path, ConfigWriter::addHost(ListenAnyPort, {u"one"_s, one.baseUrl(), {}}).text);
+    const QByteArray before = readFile(path);
+
+    AppOptions options;
+    options.configPath = path;
+    SystemClock clock;
+    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
+    RelayRunner runner(nullptr, &store);
+    AppSettings settings(std::make_unique<QSettings>(dir.filePath(u"s.ini"_s), QSettings::IniFormat));
+    ConfigReloader reloader(options, &settings, &runner, nullptr);
+    const ConfigResult first = StartupConfig::resolve(options, &settings);
+    QVERIFY2(first.ok(), qPrintable(first.errors.value(0).toString()));
+    QString error;
+    QVERIFY(runner.start(*first.config, &error));
+    DesktopApp desktop(clock, &runner, &store, &settings, &reloader, DesktopApp::Options());
+    QSignalSpy reloaded(&reloader, &ConfigReloader::reloaded);
+    QSignalSpy changed(&runner, &RelayRunner::serviceChanged);
+
+    // A stream to "one" runs across the save and the reload.
+    QNetworkAccessManager nam;
+    QNetworkRequest request(QUrl(runner.service()->endpoint().toString() + u"/v1/chat/completions"_s));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    QNetworkReply *stream = nam.post(request, R"({"model": "one-m1", "stream": true, "max_tokens": 60,
+        "messages": [{"role": "user", "content": "hi"}]})");
+    QSignalSpy streaming(stream, &QIODevice::readyRead);
+    QVERIFY(streaming.wait(WaitMs));
+
+    QPointer<HostsEditorDialog> editor = desktop.openHostsEditor(u"one"_s);
+    QVERIFY(editor);
+    QCOMPARE(editor->form()->host(), u"one"_s);
+    QStringList asked;
+    editor->setConfirm([&](const QString &q) {
+        asked.append(q);
+        return true;
+    });
+    editor->addHostButton()->click();
+    setField(editor->form(), u"name"_s, u"two"_s);
+    editor->select(u"two"_s, u"main"_s);
+    setField(editor->form(), u"url"_s, two.baseUrl().toString());
+    QVERIFY2(editor->saveButton()->isEnabled(), qPrintable(editor->problems()->text()));
+    QSignalSpy saved(editor, &HostsEditorDialog::saved);
+    editor->saveButton()->click();
+    QCOMPARE(saved.count(), 1);
+    QVERIFY2(asked.isEmpty(), qPrintable(asked.value(0)));   // its own layout, no comments: not asked
+    QTRY_VERIFY_WITH_TIMEOUT(!editor, WaitMs);   // Save saves and closes
+
+    // Written, the previous file kept, and applied by the live reload.
+    QCOMPARE(readFile(path + u".bak"_s), before);
+    const ConfigResult written = ConfigLoader::load(path);
+    QVERIFY2(written.ok(), qPrintable(written.errors.value(0).toString()));
+    QCOMPARE(written.config->hosts.size(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(reloaded.count(), 1, WaitMs);
+    QCOMPARE(runner.service()->catalog()->hostNames(), (QStringList{u"one"_s, u"two"_s}));
+    // The watcher sees the same bytes: no second reload.
+    QTest::qWait(int(ConfigReloader::SettleTime.count()) * 3);
+    QCOMPARE(changed.count(), 1);
+
+    // The stream that ran across it ends whole.
+    QSignalSpy finished(stream, &QNetworkReply::finished);
+    if (!stream->isFinished())
+        QVERIFY(finished.wait(WaitMs));
+    QCOMPARE(stream->error(), QNetworkReply::NoError);
+    QVERIFY(stream->readAll().contains("[DONE]"));
+    stream->deleteLater();
+
+    // The new host serves.
+    QNetworkReply *models = nam.get(QNetworkRequest(QUrl(runner.service()->endpoint().toString() + u"/v1/models"_s)));
+    QSignalSpy listed(models, &QNetworkReply::finished);
+    QVERIFY(listed.wait(WaitMs));
+    QTRY_VERIFY_WITH_TIMEOUT(runner.service()->catalog()->hostNames().contains(u"two"_s), WaitMs);
+    const QByteArray body = models->readAll();
+    models->deleteLater();
+    QVERIFY2(body.contains("two-m3") && body.contains("one-m1"), body.constData());
+}
+
+void TstHostsEditor::handEditedFileAsksWhatChanges()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"switchyard.json"_s);
+    const QByteArray mine = QByteArrayLiteral(
+        "{ \"//\": \"my boxes\",\n  \"hosts\": { \"gpu\": { \"driver\": \"command\", \"scheduling\": {\"policy\": \"arrival\"},\n"
+        "    \"engines\": { \"main\": { \"url\": \"http://127.0.0.1:8080\", \"start\": \"true\", \"stop\": \"true\" } } } } }\n");
+    writeFile(path, mine);
+    HostsEditorDialog dialog(path);
+    QStringList asked;
+    bool answer = false;
+    dialog.setConfirm([&](const QString &q) {
+        asked.append(q);
+        return answer;
+    });
+    QSignalSpy saved(&dialog, &HostsEditorDialog::saved);
+    dialog.select(u"gpu"_s, u"main"_s);
+    QVERIFY(dialog.form()->isFieldShown(u"start"_s));
+    setField(dialog.form(), u"url"_s, u"http://127.0.0.1:8081"_s);
+    QVERIFY(dialog.saveButton()->isEnabled());
+
+    // Cancelled: what would change was said, and nothing is written.
+    dialog.saveButton()->click();
+    QCOMPARE(asked.size(), 1);
+    const QString q = asked.first();
+    QVERIFY2(q.contains(u"by hand"_s), qPrintable(q));
+    QVERIFY2(q.contains(u"hosts.gpu.engines.main.url: \"http://127.0.0.1:8080\" → \"http://127.0.0.1:8081\""_s), qPrintable(q));
+    QVERIFY2(q.contains(u"1 comment"_s), qPrintable(q));
+    QVERIFY2(q.contains(u"hosts.gpu.scheduling"_s), qPrintable(q));   // a field this editor does not show
+    QCOMPARE(readFile(path), mine);
+    QVERIFY(!QFile::exists(path + u".bak"_s));
+    QCOMPARE(saved.count(), 0);
+    QVERIFY(dialog.isVisible() || dialog.result() != QDialog::Accepted);
+
+    // Agreed: written with the comment and the hidden field kept, the old file in .bak.
+    answer = true;
+    dialog.saveButton()->click();
+    QCOMPARE(asked.size(), 2);
+    QCOMPARE(saved.count(), 1);
+    QCOMPARE(readFile(path + u".bak"_s), mine);
+    const QByteArray now = readFile(path);
+    QVERIFY(now.contains("\"//\": \"my boxes\""));
+    const ConfigResult loaded = ConfigLoader::load(path);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errors.value(0).toString()));
+    QCOMPARE(loaded.config->hosts.first().scheduling.policy, SchedulingConfig::Policy::Arrival);
+    QCOMPARE(loaded.config->hosts.first().engines.first().url, QUrl(u"http://127.0.0.1:8081"_s));
+}
+
+void TstHostsEditor::opensFromSettingsAndCardMenu()
+{
+    fake::FakeLlamaServer one(routerWith({u"m1"_s}));
+    QVERIFY(one.listen());
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"switchyard.json"_s);
+    writeFile(path, ConfigWriter::addHost(ListenAnyPort, {u"one"_s, one.baseUrl(), {}}).text);
+    AppOptions options;
+    options.configPath = path;
+    SystemClock clock;
+    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
+    RelayRunner runner(nullptr, &store);
+    AppSettings settings(std::make_unique<QSettings>(dir.filePath(u"s.ini"_s), QSettings::IniFormat));
+    ConfigReloader reloader(options, &settings, &runner, nullptr);
+    QString error;
+    QVERIFY(runner.start(*StartupConfig::resolve(options, &settings).config, &error));
+    DesktopApp desktop(clock, &runner, &store, &settings, &reloader, DesktopApp::Options());
+
+    // The card's context menu has "Edit Host…", for the card's host.
+    HostsView *cards = desktop.window()->hostsView();
+    QVERIFY(cards->editHostAction()->isEnabled());
+    cards->setCurrentIndex(cards->model()->index(0, 0));
+    cards->editHostAction()->trigger();
+    auto *editor = desktop.window()->findChild<HostsEditorDialog *>();
+    QVERIFY(editor);
+    QVERIFY(editor->isVisible());
+    QCOMPARE(editor->form()->host(), u"one"_s);
+    editor->close();
+
+    // Settings has "Edit Hosts…".
+    qputenv("SWITCHYARD_AUTOSTART_DIR", dir.filePath(u"autostart"_s).toLocal8Bit());
+    Autostart autostart(u"switchyard"_s);
+    SettingsDialog dialog(&settings, &autostart, {});
+    QSignalSpy requested(&dialog, &SettingsDialog::hostsEditorRequested);
+    dialog.editHostsButton()->click();
+    QCOMPARE(requested.count(), 1);
+    qunsetenv("SWITCHYARD_AUTOSTART_DIR");
+}
+
+QTEST_MAIN(TstHostsEditor)
+#include "tst_hostseditor.moc"
