@@ -142,6 +142,16 @@ private:
     std::chrono::steady_clock::duration m_passed{};
 };
 
+// How often the power paths were taken across a run: each must be reached, or the sequences
+// stopped exercising them.
+struct PowerReached
+{
+    int idleStops = 0;
+    int woke = 0;
+    int wakeTimeouts = 0;
+};
+PowerReached reached;
+
 struct Request
 {
     enum class Ending { InsideAdmission, Later, CutRunning };
@@ -203,6 +213,9 @@ public:
             m_host->setPowerPolicy(m_power);
         }
         QObject::connect(m_host.get(), &HostController::historyEvent, m_host.get(), [this](const HistoryEvent &e) {
+            reached.idleStops += e.kind == HistoryEvent::Kind::IdleStop;
+            reached.woke += e.kind == HistoryEvent::Kind::Woke;
+            reached.wakeTimeouts += e.kind == HistoryEvent::Kind::WakeTimedOut;
             if (e.kind == HistoryEvent::Kind::IdleStop && m_broken.isEmpty()
                 && (m_host->runningRequests() > 0 || m_host->waitingRequests() > 0 || !m_host->leaseOwner().isEmpty()))
                 m_broken = u"idle stop with %1 running, %2 waiting, lease of '%3'"_s.arg(m_host->runningRequests())
@@ -538,8 +551,10 @@ void TestHostInvariants::everySequenceSettlesWithBalancedBooks()
         if (clock.elapsed() > 60 * 1000)
             break;   // a slow machine still stops
     }
-    qInfo("%d random sequences, every one settled with balanced books", sequences);
+    qInfo("%d random sequences, every one settled with balanced books; %d idle stops, %d wakes, %d wake timeouts",
+          sequences, reached.idleStops, reached.woke, reached.wakeTimeouts);
     QVERIFY(sequences >= 1000);
+    QVERIFY(reached.idleStops > 0 && reached.woke > 0 && reached.wakeTimeouts > 0);
 }
 
 void TestHostInvariants::aTicketReleasedTwiceOrAfterItsHostIsGoneIsHarmless()
