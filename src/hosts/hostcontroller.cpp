@@ -34,6 +34,7 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
     , m_clock(clock ? clock : &systemClock())
     , m_machine(m_host, m_driver->canSwitch(), m_driver->canSwitch() ? QString() : engineIn(catalog, m_host),
                 scheduling)
+    , m_catalogAlive(catalog)
 {
     m_driver->setParent(nullptr);
     m_leaseTimer.setSingleShot(true);
@@ -116,7 +117,6 @@ void HostController::setPower(const HostConfig &config, UpstreamPool *pool)
 {
     delete m_power;
     m_power = new HostPower(config, m_driver.get(), pool, this);
-    m_machine.setPower(HostPower::policy(config));
     connect(m_power, &HostPower::historyEvent, this, &HostController::publish);
     connect(m_power, &HostPower::answered, this, [this](const QString &running) {
         if (m_machine.state() == HostStateMachine::State::Waking)
@@ -127,6 +127,12 @@ void HostController::setPower(const HostConfig &config, UpstreamPool *pool)
         if (m_machine.state() != HostStateMachine::State::Waking)
             carryOut(m_machine.unreachable(now()));
     });
+    setPowerPolicy(HostPower::policy(config));
+}
+
+void HostController::setPowerPolicy(const HostStateMachine::Power &power)
+{
+    m_machine.setPower(power);
     carryOut({});   // arms the idle timer of an engine already running
 }
 
@@ -141,6 +147,10 @@ void HostController::showPowerInCatalog()
     case HostStateMachine::State::Idle: status = u"unloaded"_s; break;
     default: break;
     }
+    // Only a change reaches the catalog, which may be gone already while requests end on shutdown.
+    if (status == m_shownPower || !m_catalogAlive)
+        return;
+    m_shownPower = status;
     m_catalog->setPowerStatus(m_host, status);
 }
 

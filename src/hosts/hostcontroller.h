@@ -7,6 +7,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
 
 #include <chrono>
@@ -90,6 +91,9 @@ public:
     // Wake-on-LAN, idle stop and sleep (docs/HOSTS.md, "Wake and idle stop"), from the host's
     // config; before start(). Without it, the host never stops for idleness and is never woken.
     void setPower(const HostConfig &config, UpstreamPool *pool);
+    // The policy alone, without its I/O: the machine decides, but no packet is sent and no
+    // command runs (the randomized tests).
+    void setPowerPolicy(const HostStateMachine::Power &power);
     bool canWake() const { return m_machine.power().canWake; }
     const HostStateMachine::Power &power() const { return m_machine.power(); }
     PromptCacheKeeper *promptCacheKeeper() const { return m_promptCaches; }
@@ -169,6 +173,8 @@ private:
     PromptCacheKeeper *m_promptCaches = nullptr;
     HostPower *m_power = nullptr;
     void showPowerInCatalog();
+    QString m_shownPower;            // what the catalog was last told
+    QPointer<Catalog> m_catalogAlive;
 };
 
 } // namespace switchyard

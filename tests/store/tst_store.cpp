@@ -330,7 +330,8 @@ void TestStore::eventKindNames()
     }
     QCOMPARE(names, (QStringList{u"switch_start"_s, u"switch_end"_s, u"switch_failed"_s, u"load"_s,
                                  u"unload"_s, u"lease_taken"_s, u"lease_released"_s, u"host_up"_s,
-                                 u"host_down"_s, u"failover"_s, u"cache_save"_s, u"cache_restore"_s}));
+                                 u"host_down"_s, u"failover"_s, u"cache_save"_s, u"cache_restore"_s,
+                                 u"wake_sent"_s, u"woke"_s, u"wake_timed_out"_s, u"idle_stop"_s, u"sleep_command"_s}));
     QVERIFY(!HistoryEvent::kindFromName(u"bogus"_s));
 }
 
