@@ -1351,7 +1351,7 @@ Beispiele:
 </translation>
     </message>
     <message>
-        <location filename="../src/cli/exportcommand.cpp" line="+107"/>
+        <location filename="../src/cli/exportcommand.cpp" line="+112"/>
         <source>--base-url wants an http:// or https:// URL, not &apos;%1&apos;</source>
         <translation>--base-url erwartet eine http://- oder https://-URL, nicht &apos;%1&apos;</translation>
     </message>
@@ -1376,7 +1376,7 @@ Beispiele:
         <translation>%1 lässt sich nicht lesen: %2</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>see switchyard export --help</source>
         <translation>siehe switchyard export --help</translation>
     </message>
@@ -1389,115 +1389,7 @@ Beispiele:
         <translation type="vanished">unbekannter Client %1: opencode, claude-code oder pi verwenden</translation>
     </message>
     <message>
-        <location line="-156"/>
-        <source>Usage: switchyard export opencode|claude-code|pi|codex|cline|qwen [options]
-
-Prints a client config that points at the relay, with the models the relay lists now
-(GET /v1/models). Nothing is written unless you ask for it with --write.
-
-  opencode      an opencode.json with a &quot;switchyard&quot; provider for every alias. Model keys
-                leave out the words opencode chooses samplers by (qwen, minimax-m2, gemini,
-                kimi-k2.5, deepseek-v4-flash, ...): 3090-qwen38-27b becomes the key 3090-q38-27b
-                with &quot;id&quot;: &quot;3090-qwen38-27b&quot;. Context and output limits come from the host.
-  claude-code   the &quot;env&quot; block for ~/.claude/settings.json: the base URL, a placeholder token,
-                every model variable Claude Code reads set to one alias, no traffic to the
-                internet, and no second, non-streaming try of a request that failed.
-  pi            pi&apos;s models.json (~/.pi/agent/models.json) with a &quot;switchyard&quot; provider.
-  codex         a config.toml for Codex ($CODEX_HOME/config.toml, ~/.codex by default): a
-                [model_providers.switchyard] table on the Responses API, the model and its context
-                window, and retries that never repeat a refusal. Codex sends $SWITCHYARD_API_KEY
-                as the key: set it (to anything when the relay wants no key).
-  cline         Cline&apos;s providers.json (~/.cline/data/settings/providers.json): the
-                openai-compatible provider with the model and its context window; --shell prints
-                the `cline auth` line instead, --settings its global-settings.json (no telemetry,
-                no self-update).
-  qwen          Qwen Code&apos;s ~/.qwen/settings.json: OpenAI-compatible auth at the relay, the model and
-                its context window; --shell prints the OPENAI_* variables instead.
-
-Every config names the model&apos;s context window when the relay knows it (from its engine&apos;s
-n_ctx, also for an engine that is not running now).
-
-Options:
-  --base-url URL     the relay (default http://127.0.0.1:18766)
-  --models A,B,...   only these aliases (opencode, pi, codex)
-  --model ALIAS      the default model (default: the first one loaded now, else the first)
-  --provider NAME    the provider&apos;s name in the config (opencode, pi, codex; default switchyard)
-  --merge FILE       opencode, codex, cline, qwen: add or replace our provider in an existing
-                     config and print the result; the default model is set only when absent
-                     (opencode, codex), everything else is kept as it is
-  --write            with --merge: write the result back to FILE (atomically) instead
-  --shell            claude-code, qwen: print `export NAME=value` lines instead of JSON;
-                     cline: print the `cline auth` line
-  --settings         cline: print (or --merge into) global-settings.json
-  --list FILE        read the model list from FILE (a saved /v1/models answer) instead of
-                     asking the relay
-  -h, --help         this text
-
-Examples:
-  switchyard export opencode &gt; ~/.config/opencode/opencode.json
-  switchyard export opencode --merge ~/.config/opencode/opencode.json --write
-  switchyard export claude-code --model 3090-flint-40b --shell &gt;&gt; ~/.profile
-  switchyard export pi &gt; ~/.pi/agent/models.json
-  switchyard export codex --merge ~/.codex/config.toml --write
-  switchyard export cline &gt; ~/.cline/data/settings/providers.json
-  switchyard export qwen --merge ~/.qwen/settings.json --write
-</source>
-        <translation>Aufruf: switchyard export opencode|claude-code|pi|codex|cline|qwen [Optionen]
-
-Gibt eine Client-Konfiguration aus, die auf das Relay zeigt, mit den Modellen, die das Relay
-jetzt aufführt (GET /v1/models). Geschrieben wird nur, wenn du es mit --write verlangst.
-
-  opencode      eine opencode.json mit einem Provider &quot;switchyard&quot; für jeden Alias. Die Modell-
-                schlüssel lassen die Wörter weg, nach denen opencode Sampler wählt (qwen, minimax-m2,
-                gemini, kimi-k2.5, deepseek-v4-flash, ...): aus 3090-qwen38-27b wird der Schlüssel
-                3090-q38-27b mit &quot;id&quot;: &quot;3090-qwen38-27b&quot;. Kontext- und Ausgabegrenzen kommen vom Host.
-  claude-code   der &quot;env&quot;-Block für ~/.claude/settings.json: die Basis-URL, ein Platzhalter-Token,
-                jede Modellvariable, die Claude Code liest, auf einen Alias gesetzt, kein
-                Verkehr ins Internet und kein zweiter, nicht streamender Versuch einer
-                fehlgeschlagenen Anfrage.
-  pi            die models.json von pi (~/.pi/agent/models.json) mit einem Provider &quot;switchyard&quot;.
-  codex         eine config.toml für Codex ($CODEX_HOME/config.toml, sonst ~/.codex): eine Tabelle
-                [model_providers.switchyard] auf der Responses-API, das Modell und sein Kontext-
-                fenster und Wiederholungen, die keine Ablehnung wiederholen. Codex sendet
-                $SWITCHYARD_API_KEY als Schlüssel: setze ihn (auf irgendetwas, wenn das Relay keinen will).
-  cline         die providers.json von Cline (~/.cline/data/settings/providers.json): der Provider
-                openai-compatible mit dem Modell und seinem Kontextfenster; --shell gibt stattdessen
-                die Zeile `cline auth` aus, --settings seine global-settings.json (keine Telemetrie,
-                keine Selbstaktualisierung).
-  qwen          die ~/.qwen/settings.json von Qwen Code: OpenAI-kompatible Anmeldung am Relay, das
-                Modell und sein Kontextfenster; --shell gibt stattdessen die OPENAI_*-Variablen aus.
-
-Jede Konfiguration nennt das Kontextfenster des Modells, wenn das Relay es kennt (aus dem n_ctx
-seiner Engine, auch für eine Engine, die gerade nicht läuft).
-
-Optionen:
-  --base-url URL     das Relay (Vorgabe http://127.0.0.1:18766)
-  --models A,B,...   nur diese Aliase (opencode, pi, codex)
-  --model ALIAS      das Standardmodell (Vorgabe: das erste gerade geladene, sonst das erste)
-  --provider NAME    der Name des Providers in der Konfiguration (opencode, pi, codex; Vorgabe switchyard)
-  --merge DATEI      opencode, codex, cline, qwen: unseren Provider in einer vorhandenen Konfiguration
-                     hinzufügen oder ersetzen und das Ergebnis ausgeben; das Standardmodell wird nur
-                     gesetzt, wenn es fehlt (opencode, codex), alles andere bleibt, wie es ist
-  --write            mit --merge: das Ergebnis stattdessen (atomar) nach DATEI zurückschreiben
-  --shell            claude-code, qwen: Zeilen `export NAME=Wert` statt JSON ausgeben;
-                     cline: die Zeile `cline auth` ausgeben
-  --settings         cline: global-settings.json ausgeben (oder mit --merge zusammenführen)
-  --list DATEI       die Modellliste aus DATEI lesen (eine gespeicherte /v1/models-Antwort), statt
-                     das Relay zu fragen
-  -h, --help         dieser Text
-
-Beispiele:
-  switchyard export opencode &gt; ~/.config/opencode/opencode.json
-  switchyard export opencode --merge ~/.config/opencode/opencode.json --write
-  switchyard export claude-code --model 3090-flint-40b --shell &gt;&gt; ~/.profile
-  switchyard export pi &gt; ~/.pi/agent/models.json
-  switchyard export codex --merge ~/.codex/config.toml --write
-  switchyard export cline &gt; ~/.cline/data/settings/providers.json
-  switchyard export qwen --merge ~/.qwen/settings.json --write
-</translation>
-    </message>
-    <message>
-        <location line="+168"/>
+        <location line="+12"/>
         <source>name one client: opencode, claude-code, pi, codex, cline or qwen</source>
         <translation>nenne einen Client: opencode, claude-code, pi, codex, cline oder qwen</translation>
     </message>
@@ -1507,7 +1399,7 @@ Beispiele:
         <translation>unbekannter Client %1: nimm opencode, claude-code, pi, codex, cline oder qwen</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>--%1 is not an option of export %2</source>
         <translation>--%1 ist keine Option von export %2</translation>
     </message>
@@ -1543,17 +1435,142 @@ Beispiele:
         <translation>--models nennt kein Modell</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+37"/>
+        <source>wrote %1 (Codex&apos;s model catalog)</source>
+        <translation>%1 geschrieben (Modellkatalog für Codex)</translation>
+    </message>
+    <message>
+        <location line="+53"/>
         <source>%1 does not exist (leave out --merge to print a new config)</source>
         <translation>%1 gibt es nicht (--merge weglassen, um eine neue Konfiguration auszugeben)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="-54"/>
+        <location line="+67"/>
         <source>cannot write %1: %2</source>
         <translation>%1 lässt sich nicht schreiben: %2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-327"/>
+        <source>Usage: switchyard export opencode|claude-code|pi|codex|cline|qwen [options]
+
+Prints a client config that points at the relay, with the models the relay lists now
+(GET /v1/models). Nothing is written unless you ask for it with --write.
+
+  opencode      an opencode.json with a &quot;switchyard&quot; provider for every alias. Model keys
+                leave out the words opencode chooses samplers by (qwen, minimax-m2, gemini,
+                kimi-k2.5, deepseek-v4-flash, ...): 3090-qwen38-27b becomes the key 3090-q38-27b
+                with &quot;id&quot;: &quot;3090-qwen38-27b&quot;. Context and output limits come from the host.
+  claude-code   the &quot;env&quot; block for ~/.claude/settings.json: the base URL, a placeholder token,
+                every model variable Claude Code reads set to one alias, no traffic to the
+                internet, and no second, non-streaming try of a request that failed.
+  pi            pi&apos;s models.json (~/.pi/agent/models.json) with a &quot;switchyard&quot; provider.
+  codex         a config.toml for Codex ($CODEX_HOME/config.toml, ~/.codex by default): a
+                [model_providers.switchyard] table on the Responses API, the model and its context
+                window, and retries that never repeat a refusal. Codex sends $SWITCHYARD_API_KEY
+                as the key: set it (to anything when the relay wants no key). With --catalog FILE
+                it also writes Codex&apos;s model catalog for the relay&apos;s models to FILE and names it
+                (model_catalog_json): each model&apos;s context window, no &quot;Model metadata not found&quot;
+                warning, and Codex 0.169.0&apos;s own base prompt (other Codex versions get that one).
+  cline         Cline&apos;s providers.json (~/.cline/data/settings/providers.json): the
+                openai-compatible provider with the model and its context window; --shell prints
+                the `cline auth` line instead, --settings its global-settings.json (no telemetry,
+                no self-update).
+  qwen          Qwen Code&apos;s ~/.qwen/settings.json: OpenAI-compatible auth at the relay, the model and
+                its context window; --shell prints the OPENAI_* variables instead.
+
+Every config names the model&apos;s context window when the relay knows it (from its engine&apos;s
+n_ctx, also for an engine that is not running now).
+
+Options:
+  --base-url URL     the relay (default http://127.0.0.1:18766)
+  --models A,B,...   only these aliases (opencode, pi, codex)
+  --model ALIAS      the default model (default: the first one loaded now, else the first)
+  --provider NAME    the provider&apos;s name in the config (opencode, pi, codex; default switchyard)
+  --merge FILE       opencode, codex, cline, qwen: add or replace our provider in an existing
+                     config and print the result; the default model is set only when absent
+                     (opencode, codex), everything else is kept as it is
+  --write            with --merge: write the result back to FILE (atomically) instead
+  --shell            claude-code, qwen: print `export NAME=value` lines instead of JSON;
+                     cline: print the `cline auth` line
+  --settings         cline: print (or --merge into) global-settings.json
+  --catalog FILE     codex: write the model catalog to FILE (atomically) and name it in the config
+  --list FILE        read the model list from FILE (a saved /v1/models answer) instead of
+                     asking the relay
+  -h, --help         this text
+
+Examples:
+  switchyard export opencode &gt; ~/.config/opencode/opencode.json
+  switchyard export opencode --merge ~/.config/opencode/opencode.json --write
+  switchyard export claude-code --model 3090-flint-40b --shell &gt;&gt; ~/.profile
+  switchyard export pi &gt; ~/.pi/agent/models.json
+  switchyard export codex --merge ~/.codex/config.toml --write
+  switchyard export codex --catalog ~/.codex/switchyard-models.json &gt; ~/.codex/config.toml
+  switchyard export cline &gt; ~/.cline/data/settings/providers.json
+  switchyard export qwen --merge ~/.qwen/settings.json --write
+</source>
+        <translation>Aufruf: switchyard export opencode|claude-code|pi|codex|cline|qwen [Optionen]
+
+Gibt eine Client-Konfiguration aus, die auf das Relay zeigt, mit den Modellen, die das Relay
+jetzt aufführt (GET /v1/models). Geschrieben wird nur, wenn du es mit --write verlangst.
+
+  opencode      eine opencode.json mit einem Provider &quot;switchyard&quot; für jeden Alias. Die Modell-
+                schlüssel lassen die Wörter weg, nach denen opencode Sampler wählt (qwen, minimax-m2,
+                gemini, kimi-k2.5, deepseek-v4-flash, ...): aus 3090-qwen38-27b wird der Schlüssel
+                3090-q38-27b mit &quot;id&quot;: &quot;3090-qwen38-27b&quot;. Kontext- und Ausgabegrenzen kommen vom Host.
+  claude-code   der &quot;env&quot;-Block für ~/.claude/settings.json: die Basis-URL, ein Platzhalter-Token,
+                jede Modellvariable, die Claude Code liest, auf einen Alias gesetzt, kein
+                Verkehr ins Internet und kein zweiter, nicht streamender Versuch einer
+                fehlgeschlagenen Anfrage.
+  pi            die models.json von pi (~/.pi/agent/models.json) mit einem Provider &quot;switchyard&quot;.
+  codex         eine config.toml für Codex ($CODEX_HOME/config.toml, sonst ~/.codex): eine Tabelle
+                [model_providers.switchyard] auf der Responses-API, das Modell und sein Kontext-
+                fenster und Wiederholungen, die keine Ablehnung wiederholen. Codex sendet
+                $SWITCHYARD_API_KEY als Schlüssel: setze ihn (auf irgendetwas, wenn das Relay keinen will).
+                Mit --catalog DATEI schreibt es auch den Modellkatalog von Codex für die Modelle des
+                Relays nach DATEI und nennt ihn (model_catalog_json): das Kontextfenster jedes Modells,
+                keine Warnung &quot;Model metadata not found&quot; und der eigene Basis-Prompt von Codex
+                0.169.0 (andere Codex-Versionen bekommen diesen).
+  cline         die providers.json von Cline (~/.cline/data/settings/providers.json): der Provider
+                openai-compatible mit dem Modell und seinem Kontextfenster; --shell gibt stattdessen
+                die Zeile `cline auth` aus, --settings seine global-settings.json (keine Telemetrie,
+                keine Selbstaktualisierung).
+  qwen          die ~/.qwen/settings.json von Qwen Code: OpenAI-kompatible Anmeldung am Relay, das
+                Modell und sein Kontextfenster; --shell gibt stattdessen die OPENAI_*-Variablen aus.
+
+Jede Konfiguration nennt das Kontextfenster des Modells, wenn das Relay es kennt (aus dem n_ctx
+seiner Engine, auch für eine Engine, die gerade nicht läuft).
+
+Optionen:
+  --base-url URL     das Relay (Vorgabe http://127.0.0.1:18766)
+  --models A,B,...   nur diese Aliase (opencode, pi, codex)
+  --model ALIAS      das Standardmodell (Vorgabe: das erste gerade geladene, sonst das erste)
+  --provider NAME    der Name des Providers in der Konfiguration (opencode, pi, codex; Vorgabe switchyard)
+  --merge DATEI      opencode, codex, cline, qwen: unseren Provider in einer vorhandenen Konfiguration
+                     hinzufügen oder ersetzen und das Ergebnis ausgeben; das Standardmodell wird nur
+                     gesetzt, wenn es fehlt (opencode, codex), alles andere bleibt, wie es ist
+  --write            mit --merge: das Ergebnis stattdessen (atomar) nach DATEI zurückschreiben
+  --shell            claude-code, qwen: Zeilen `export NAME=Wert` statt JSON ausgeben;
+                     cline: die Zeile `cline auth` ausgeben
+  --settings         cline: global-settings.json ausgeben (oder mit --merge zusammenführen)
+  --catalog DATEI    codex: den Modellkatalog (atomar) nach DATEI schreiben und in der Konfiguration nennen
+  --list DATEI       die Modellliste aus DATEI lesen (eine gespeicherte /v1/models-Antwort), statt
+                     das Relay zu fragen
+  -h, --help         dieser Text
+
+Beispiele:
+  switchyard export opencode &gt; ~/.config/opencode/opencode.json
+  switchyard export opencode --merge ~/.config/opencode/opencode.json --write
+  switchyard export claude-code --model 3090-flint-40b --shell &gt;&gt; ~/.profile
+  switchyard export pi &gt; ~/.pi/agent/models.json
+  switchyard export codex --merge ~/.codex/config.toml --write
+  switchyard export codex --catalog ~/.codex/switchyard-models.json &gt; ~/.codex/config.toml
+  switchyard export cline &gt; ~/.cline/data/settings/providers.json
+  switchyard export qwen --merge ~/.qwen/settings.json --write
+</translation>
+    </message>
+    <message>
+        <location line="+328"/>
         <source>wrote %1 for %2</source>
         <translation>%1 für %2 geschrieben</translation>
     </message>
@@ -2008,9 +2025,19 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::CodexExport</name>
     <message>
-        <location filename="../src/export/codexexport.cpp" line="+162"/>
+        <location filename="../src/export/codexexport.cpp" line="+147"/>
+        <source>cannot read Codex&apos;s base prompt %1: %2</source>
+        <translation>der Basis-Prompt von Codex, %1, lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <location line="+121"/>
         <source>%1: a multi-line string is not closed; nothing was changed</source>
         <translation>%1: eine mehrzeilige Zeichenkette ist nicht geschlossen; nichts wurde geändert</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 names a model_catalog_json of its own (%2); Codex reads one catalog: leave out --catalog, or take that line out</source>
+        <translation>%1 nennt ein eigenes model_catalog_json (%2); Codex liest nur einen Katalog: --catalog weglassen oder diese Zeile entfernen</translation>
     </message>
 </context>
 <context>
@@ -2335,7 +2362,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message>
         <source>Merge Into opencode.json</source>
-        <translation>Mit opencode.json zusammenführen</translation>
+        <translation type="vanished">Mit opencode.json zusammenführen</translation>
     </message>
     <message>
         <source>opencode config (*.json *.jsonc);;All files (*)</source>

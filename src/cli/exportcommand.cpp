@@ -56,7 +56,10 @@ QString helpText()
         "  codex         a config.toml for Codex ($CODEX_HOME/config.toml, ~/.codex by default): a\n"
         "                [model_providers.switchyard] table on the Responses API, the model and its context\n"
         "                window, and retries that never repeat a refusal. Codex sends $SWITCHYARD_API_KEY\n"
-        "                as the key: set it (to anything when the relay wants no key).\n"
+        "                as the key: set it (to anything when the relay wants no key). With --catalog FILE\n"
+        "                it also writes Codex's model catalog for the relay's models to FILE and names it\n"
+        "                (model_catalog_json): each model's context window, no \"Model metadata not found\"\n"
+        "                warning, and Codex 0.169.0's own base prompt (other Codex versions get that one).\n"
         "  cline         Cline's providers.json (~/.cline/data/settings/providers.json): the\n"
         "                openai-compatible provider with the model and its context window; --shell prints\n"
         "                the `cline auth` line instead, --settings its global-settings.json (no telemetry,\n"
@@ -79,6 +82,7 @@ QString helpText()
         "  --shell            claude-code, qwen: print `export NAME=value` lines instead of JSON;\n"
         "                     cline: print the `cline auth` line\n"
         "  --settings         cline: print (or --merge into) global-settings.json\n"
+        "  --catalog FILE     codex: write the model catalog to FILE (atomically) and name it in the config\n"
         "  --list FILE        read the model list from FILE (a saved /v1/models answer) instead of\n"
         "                     asking the relay\n"
         "  -h, --help         this text\n"
@@ -89,6 +93,7 @@ QString helpText()
         "  switchyard export claude-code --model 3090-flint-40b --shell >> ~/.profile\n"
         "  switchyard export pi > ~/.pi/agent/models.json\n"
         "  switchyard export codex --merge ~/.codex/config.toml --write\n"
+        "  switchyard export codex --catalog ~/.codex/switchyard-models.json > ~/.codex/config.toml\n"
         "  switchyard export cline > ~/.cline/data/settings/providers.json\n"
         "  switchyard export qwen --merge ~/.qwen/settings.json --write\n");
 }
@@ -185,9 +190,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const QCommandLineOption shellOption(u"shell"_s, QString());
     const QCommandLineOption settingsOption(u"settings"_s, QString());
     const QCommandLineOption listOption(u"list"_s, QString(), u"FILE"_s);
+    const QCommandLineOption catalogOption(u"catalog"_s, QString(), u"FILE"_s);
     const QCommandLineOption helpOption(QStringList{u"h"_s, u"help"_s}, QString());
     parser.addOptions({baseUrlOption, modelsOption, modelOption, providerOption, mergeOption, writeOption,
-                       shellOption, settingsOption, listOption, helpOption});
+                       shellOption, settingsOption, listOption, catalogOption, helpOption});
 
     auto fail = [&err](const QString &message) {
         err << "switchyard export: " << message << Qt::endl;
@@ -222,7 +228,8 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
                                              std::pair{&mergeOption, mergeable},
                                              std::pair{&writeOption, mergeable},
                                              std::pair{&shellOption, QStringList{u"claude-code"_s, u"cline"_s, u"qwen"_s}},
-                                             std::pair{&settingsOption, QStringList{u"cline"_s}}}) {
+                                             std::pair{&settingsOption, QStringList{u"cline"_s}},
+                                             std::pair{&catalogOption, QStringList{u"codex"_s}}}) {
         if (notFor(*option, forClients))
             return usage(tr("--%1 is not an option of export %2").arg(option->names().first(), client));
     }
@@ -283,7 +290,20 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     std::function<bool(const QByteArray &, QByteArray *)> merge;
     const QString path = parser.value(mergeOption);
     if (client == "codex"_L1) {
-        const CodexExport exporter(base, providerName, alias, models);
+        CodexExport exporter(base, providerName, alias, models);
+        if (parser.isSet(catalogOption)) {
+            // Codex reads the file from wherever it is started: the config names it absolutely.
+            const QString catalogPath = QFileInfo(parser.value(catalogOption)).absoluteFilePath();
+            const QByteArray catalog = exporter.catalogJson(&error);
+            if (catalog.isEmpty())
+                return fail(error);
+            QSaveFile file(catalogPath);
+            if (!file.open(QIODevice::WriteOnly) || file.write(catalog) != catalog.size() || !file.commit())
+                return fail(tr("cannot write %1: %2").arg(catalogPath, file.errorString()));
+            err << tr("wrote %1 (Codex's model catalog)").arg(catalogPath)
+                << Qt::endl;
+            exporter.setCatalogFile(catalogPath);
+        }
         fresh = exporter.toml().toUtf8();
         merge = [exporter, path, &error](const QByteArray &existing, QByteArray *merged) {
             return exporter.merge(existing, path, merged, &error);

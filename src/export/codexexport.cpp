@@ -1,7 +1,13 @@
 #include "export/codexexport.h"
 
 #include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -51,6 +57,57 @@ QString keyOf(const QString &line)
     return {};
 }
 
+// The window Codex 0.169's fallback metadata assumes for a model it does not know.
+constexpr int FallbackContextWindow = 272000;
+
+// One model_catalog_json entry: every field as Codex 0.169.0's fallback metadata
+// (model_info_from_slug in codex-rs's models-manager) sets it, so that the request Codex sends is
+// the one it sends without the catalog; only the window is the model's own. The e2e test
+// (tests/e2e/tests/codex.test.mjs) compares the two requests.
+QJsonObject catalogEntry(const RelayModel &model, const QString &prompt)
+{
+    const int window = model.contextSize > 0 ? model.contextSize : FallbackContextWindow;
+    return QJsonObject{
+        {u"slug"_s, model.alias},
+        {u"display_name"_s, model.alias},
+        {u"description"_s, QJsonValue::Null},
+        {u"supported_reasoning_levels"_s, QJsonArray()},
+        {u"shell_type"_s, u"unified_exec"_s},
+        {u"visibility"_s, u"none"_s},
+        {u"supported_in_api"_s, true},
+        {u"priority"_s, 99},
+        {u"additional_speed_tiers"_s, QJsonArray()},
+        {u"service_tiers"_s, QJsonArray()},
+        {u"availability_nux"_s, QJsonValue::Null},
+        {u"upgrade"_s, QJsonValue::Null},
+        {u"base_instructions"_s, prompt},
+        {u"include_skills_usage_instructions"_s, false},
+        {u"include_plugin_usage_instructions"_s, false},
+        {u"include_apps_usage_instructions"_s, false},
+        {u"default_reasoning_summary"_s, u"auto"_s},
+        {u"support_verbosity"_s, false},
+        {u"default_verbosity"_s, QJsonValue::Null},
+        {u"apply_patch_tool_type"_s, QJsonValue::Null},
+        {u"web_search_tool_type"_s, u"text"_s},
+        {u"truncation_policy"_s, QJsonObject{{u"mode"_s, u"bytes"_s}, {u"limit"_s, 10000}}},
+        {u"supports_image_detail_original"_s, false},
+        // Both: model_context_window in config.toml is capped at max_context_window, and the
+        // fallback's 272,000 cap is what this lifts.
+        {u"context_window"_s, window},
+        {u"max_context_window"_s, window},
+        {u"comp_hash"_s, QJsonValue::Null},
+        {u"effective_context_window_percent"_s, 95},
+        {u"experimental_supported_tools"_s, QJsonArray()},
+        {u"input_modalities"_s, QJsonArray{u"text"_s, u"image"_s}},
+        {u"supports_search_tool"_s, false},
+        {u"supports_experimental_context"_s, false},
+        {u"use_responses_lite"_s, false},
+        {u"supports_reasoning_effort_updates"_s, false},
+        {u"node_repl_auto_review_required"_s, false},
+        {u"node_repl_disabled"_s, false},
+    };
+}
+
 } // namespace
 
 CodexExport::CodexExport(const QString &baseUrl, const QString &provider, const QString &alias,
@@ -77,14 +134,48 @@ QString CodexExport::tomlString(const QString &text)
     return u'"' + out + u'"';
 }
 
+void CodexExport::setCatalogFile(const QString &path)
+{
+    m_catalogFile = path;
+}
+
+QString CodexExport::builtInPrompt(QString *error)
+{
+    const QString name = u":/codex/prompt-%1.md"_s.arg(QLatin1String(PromptVersion));
+    QFile file(name);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("cannot read Codex's base prompt %1: %2").arg(name, file.errorString());
+        return {};
+    }
+    return QString::fromUtf8(file.readAll());
+}
+
+QByteArray CodexExport::catalogJson(QString *error) const
+{
+    const QString prompt = builtInPrompt(error);
+    if (prompt.isEmpty())
+        return {};
+    QJsonArray entries;
+    for (const RelayModel &m : m_models)
+        entries.append(catalogEntry(m, prompt));
+    return QJsonDocument(QJsonObject{{u"models"_s, entries}}).toJson(QJsonDocument::Indented);
+}
+
 QStringList CodexExport::topLevelLines() const
 {
     QStringList lines{u"model = "_s + tomlString(m_alias), u"model_provider = "_s + tomlString(m_provider)};
+    if (!m_catalogFile.isEmpty())
+        return lines;
     // Codex takes a model it has no metadata for as a 272,000-token one (95 % of it usable)
     // unless told; it caps this at that figure.
     if (const RelayModel *m = RelayModel::find(m_models, m_alias); m && m->contextSize > 0)
         lines.append(u"model_context_window = %1"_s.arg(m->contextSize));
     return lines;
+}
+
+QString CodexExport::catalogLine() const
+{
+    return m_catalogFile.isEmpty() ? QString() : u"model_catalog_json = "_s + tomlString(m_catalogFile);
 }
 
 QString CodexExport::providerTable() const
@@ -112,17 +203,32 @@ QString CodexExport::toml() const
 {
     QString out = u"# Codex: $CODEX_HOME/config.toml (~/.codex/config.toml). Set %1 (any value when the\n"
                   "# relay wants no client key).\n"_s.arg(QLatin1String(KeyVariable));
-    out += topLevelLines().join(u'\n') + u"\n\n"_s + providerTable();
+    if (!m_catalogFile.isEmpty())
+        out += catalogComment();
+    out += topLevelLines().join(u'\n') + u'\n';
+    if (!m_catalogFile.isEmpty())
+        out += catalogLine() + u'\n';
+    out += u'\n' + providerTable();
     QStringList others;
     for (const RelayModel &m : m_models) {
         if (m.alias == m_alias)
             continue;
-        others.append(m.contextSize > 0 ? u"#   codex -m %1 -c model_context_window=%2"_s.arg(m.alias).arg(m.contextSize)
-                                        : u"#   codex -m %1"_s.arg(m.alias));
+        others.append(m.contextSize > 0 && m_catalogFile.isEmpty()
+                          ? u"#   codex -m %1 -c model_context_window=%2"_s.arg(m.alias).arg(m.contextSize)
+                          : u"#   codex -m %1"_s.arg(m.alias));
     }
     if (!others.isEmpty())
         out += u"\n# The relay's other models:\n"_s + others.join(u'\n') + u'\n';
     return out;
+}
+
+QString CodexExport::catalogComment()
+{
+    return u"# model_catalog_json: Codex's model metadata for the relay's models (their context windows;\n"
+           "# no \"Model metadata ... not found\" warning). Each entry carries Codex %1's own base\n"
+           "# prompt, so Codex %1 sends what it sends without the catalog; another Codex version\n"
+           "# is sent %1's prompt, not its own. The catalog takes the place of Codex's bundled one:\n"
+           "# OpenAI's own models get fallback metadata with this config.\n"_s.arg(QLatin1String(PromptVersion));
 }
 
 bool CodexExport::merge(const QByteArray &existing, const QString &fileName, QByteArray *out, QString *error) const
@@ -170,6 +276,21 @@ bool CodexExport::merge(const QByteArray &existing, const QString &fileName, QBy
         for (const QString &line : topLevelLines()) {
             if (!topKeys.contains(keyOf(line)))
                 top.append(line);
+        }
+    }
+    // The catalog is for every model of the relay, whichever is the default. Codex reads one
+    // catalog file: a file that names another one keeps it, and says so.
+    if (!m_catalogFile.isEmpty()) {
+        const QString ours = catalogLine();
+        const auto named = std::find_if(top.cbegin(), top.cend(),
+                                        [](const QString &line) { return keyOf(line) == "model_catalog_json"_L1; });
+        if (named == top.cend()) {
+            top.append(ours);
+        } else if (named->trimmed() != ours) {
+            *error = tr("%1 names a model_catalog_json of its own (%2); Codex reads one catalog: leave out "
+                        "--catalog, or take that line out")
+                         .arg(fileName, named->trimmed());
+            return false;
         }
     }
     while (!rest.isEmpty() && rest.back().trimmed().isEmpty())

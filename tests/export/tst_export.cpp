@@ -8,6 +8,7 @@
 #include "export/relaymodel.h"
 #include "export/samplerwords.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -99,6 +100,10 @@ private slots:
     void codex();
     void codexMerge_data();
     void codexMerge();
+    void codexCatalog();
+    void codexCatalogConfig();
+    void codexCatalogMerge();
+    void codexCatalogCommand();
     void cline();
     void clineMerge();
     void qwen();
@@ -544,6 +549,151 @@ void TestExport::codexMerge()
     // A multi-line string left open: nothing is changed.
     QVERIFY(!exporter.merge("x = \"\"\"\n[y]\n", u"config.toml"_s, &merged, &error));
     QVERIFY2(error.startsWith("config.toml:"_L1), qPrintable(error));
+}
+
+void TestExport::codexCatalog()
+{
+    const CodexExport exporter(u"http://h:1"_s, u"switchyard"_s, u"h-a"_s, {model(u"h-a"_s, 400000), model(u"h-c"_s)});
+    QString error;
+    const QByteArray json = exporter.catalogJson(&error);
+    QVERIFY2(!json.isEmpty(), qPrintable(error));
+    const QJsonArray entries = parseObject(json).value("models"_L1).toArray();
+    QCOMPARE(entries.size(), 2);
+
+    // The base prompt is Codex 0.169.0's own, from the resources, byte for byte.
+    QFile prompt(QStringLiteral(SWITCHYARD_SOURCE_DIR "/resources/codex/prompt-0.169.0.md"));
+    QVERIFY(prompt.open(QIODevice::ReadOnly));
+    const QString builtIn = QString::fromUtf8(prompt.readAll());
+    QCOMPARE(builtIn.size(), 16979);
+    QVERIFY(builtIn.startsWith("You are a coding agent running in the Codex CLI"_L1));
+    QCOMPARE(CodexExport::builtInPrompt(&error), builtIn);
+
+    const QJsonObject a = entries.at(0).toObject();
+    QCOMPARE(a.value("slug"_L1).toString(), u"h-a"_s);
+    QCOMPARE(a.value("display_name"_L1).toString(), u"h-a"_s);
+    QCOMPARE(a.value("base_instructions"_L1).toString(), builtIn);
+    // The model's own window, above the 272,000 Codex's fallback caps it at.
+    QCOMPARE(a.value("context_window"_L1).toInt(), 400000);
+    QCOMPARE(a.value("max_context_window"_L1).toInt(), 400000);
+    // Every field Codex 0.169 requires of an entry, at the fallback metadata's value.
+    QCOMPARE(a.value("supported_reasoning_levels"_L1).toArray(), QJsonArray());
+    QCOMPARE(a.value("shell_type"_L1).toString(), u"unified_exec"_s);
+    QCOMPARE(a.value("visibility"_L1).toString(), u"none"_s);
+    QCOMPARE(a.value("supported_in_api"_L1).toBool(false), true);
+    QCOMPARE(a.value("priority"_L1).toInt(), 99);
+    QCOMPARE(a.value("support_verbosity"_L1).toBool(true), false);
+    QCOMPARE(a.value("truncation_policy"_L1).toObject(),
+             (QJsonObject{{u"mode"_s, u"bytes"_s}, {u"limit"_s, 10000}}));
+    QCOMPARE(a.value("experimental_supported_tools"_L1).toArray(), QJsonArray());
+    QCOMPARE(a.value("effective_context_window_percent"_L1).toInt(), 95);
+    QCOMPARE(a.value("default_reasoning_summary"_L1).toString(), u"auto"_s);
+    QCOMPARE(a.value("web_search_tool_type"_L1).toString(), u"text"_s);
+    QCOMPARE(a.value("input_modalities"_L1).toArray(), (QJsonArray{u"text"_s, u"image"_s}));
+    QVERIFY(!a.contains("model_messages"_L1));
+    // A model whose context nobody reported gets the fallback's window.
+    const QJsonObject c = entries.at(1).toObject();
+    QCOMPARE(c.value("slug"_L1).toString(), u"h-c"_s);
+    QCOMPARE(c.value("context_window"_L1).toInt(), 272000);
+    QCOMPARE(c.value("max_context_window"_L1).toInt(), 272000);
+    // The two entries differ only where the models do.
+    QJsonObject same = c;
+    for (const char *key : {"slug", "display_name", "context_window", "max_context_window"})
+        same.insert(QLatin1String(key), a.value(QLatin1String(key)));
+    QCOMPARE(same, a);
+}
+
+void TestExport::codexCatalogConfig()
+{
+    CodexExport exporter(u"http://h:1"_s, u"switchyard"_s, u"h-a"_s, {model(u"h-a"_s, 65536), model(u"h-b"_s, 8192)});
+    exporter.setCatalogFile(u"/home/u/.codex/switchyard \"models\".json"_s);
+    const QString toml = exporter.toml();
+    const QStringList lines = toml.split(u'\n');
+    QVERIFY2(lines.contains(u"model_catalog_json = \"/home/u/.codex/switchyard \\\"models\\\".json\""_s), qPrintable(toml));
+    QVERIFY(toml.indexOf("model_catalog_json"_L1) < toml.indexOf(u'['));
+    // Each model's window comes from its entry: no model_context_window, which would apply to
+    // every model picked with -m, and no -c in the other models' lines.
+    QVERIFY2(!lines.contains(u"model_context_window = 65536"_s), qPrintable(toml));
+    QVERIFY2(lines.contains(u"#   codex -m h-b"_s), qPrintable(toml));
+    // The comment says whose prompt the catalog carries, and what another Codex gets.
+    QVERIFY2(toml.contains("Codex 0.169.0's own base"_L1), qPrintable(toml));
+    QVERIFY2(toml.contains("another Codex version"_L1), qPrintable(toml));
+}
+
+void TestExport::codexCatalogMerge()
+{
+    CodexExport exporter(u"http://h:1"_s, u"switchyard"_s, u"h-a"_s, {model(u"h-a"_s, 4096)});
+    exporter.setCatalogFile(u"/c/models.json"_s);
+    QByteArray merged;
+    QString error;
+    // The catalog line is added whether or not the file names its own default model.
+    QVERIFY2(exporter.merge("model = \"gpt-5\"\n", u"config.toml"_s, &merged, &error), qPrintable(error));
+    QVERIFY2(merged.startsWith("model = \"gpt-5\"\nmodel_catalog_json = \"/c/models.json\"\n\n[model_providers.switchyard]\n"),
+             merged.constData());
+    QVERIFY(exporter.merge(QByteArray(), u"config.toml"_s, &merged, &error));
+    QVERIFY2(merged.startsWith("model = \"h-a\"\nmodel_provider = \"switchyard\"\nmodel_catalog_json = \"/c/models.json\"\n\n"),
+             merged.constData());
+    // Merging again changes nothing.
+    QByteArray again;
+    QVERIFY2(exporter.merge(merged, u"config.toml"_s, &again, &error), qPrintable(error));
+    QCOMPARE(again, merged);
+    // Codex reads one catalog: a file with another one is not touched.
+    QVERIFY(!exporter.merge("model_catalog_json = \"/mine.json\"\n", u"config.toml"_s, &merged, &error));
+    QVERIFY2(error.startsWith("config.toml names a model_catalog_json of its own"_L1), qPrintable(error));
+    QVERIFY2(error.contains("/mine.json"_L1), qPrintable(error));
+}
+
+void TestExport::codexCatalogCommand()
+{
+    QTemporaryDir dir;
+    const QString list = dir.filePath(u"models.json"_s);
+    QFile listFile(list);
+    QVERIFY(listFile.open(QIODevice::WriteOnly));
+    listFile.write(kRelayList);
+    listFile.close();
+
+    const QString catalog = dir.filePath(u"catalog.json"_s);
+    CommandResult r = runCommand({u"codex"_s, u"--list"_s, list, u"--catalog"_s, catalog});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(u"model_catalog_json = \""_s + catalog + u'"'), qPrintable(r.out));
+    QVERIFY2(r.err.contains(catalog), qPrintable(r.err));
+    QFile file(catalog);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray entries = parseObject(file.readAll()).value("models"_L1).toArray();
+    file.close();
+    QCOMPARE(entries.size(), 5);
+    QStringList slugs;
+    QList<int> windows;
+    for (const QJsonValue &e : entries) {
+        slugs.append(e.toObject().value("slug"_L1).toString());
+        windows.append(e.toObject().value("context_window"_L1).toInt());
+    }
+    QCOMPARE(slugs, (QStringList{u"3090-qwen38-27b"_s, u"3090-flint-40b"_s, u"a9-MiniMax-M2-q4"_s, u"a9-tiny"_s, u"a9-q38-27b-128k"_s}));
+    QCOMPARE(windows, (QList<int>{131072, 65536, 8192, 272000, 131072}));
+
+    // --models: only those in the catalog too.
+    r = runCommand({u"codex"_s, u"--list"_s, list, u"--models"_s, u"a9-tiny"_s, u"--catalog"_s, catalog});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(parseObject(file.readAll()).value("models"_L1).toArray().size(), 1);
+    file.close();
+
+    // A relative path is named absolutely: Codex reads it from wherever it is started.
+    const QString cwd = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    r = runCommand({u"codex"_s, u"--list"_s, list, u"--catalog"_s, u"rel.json"_s});
+    QDir::setCurrent(cwd);
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(u"model_catalog_json = \""_s + dir.filePath(u"rel.json"_s) + u'"'), qPrintable(r.out));
+
+    // Codex's alone; an unwritable file is an error that names it, and nothing is printed.
+    r = runCommand({u"pi"_s, u"--list"_s, list, u"--catalog"_s, catalog});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("--catalog"_L1), qPrintable(r.err));
+    const QString bad = dir.filePath(u"no/such/dir/c.json"_s);
+    r = runCommand({u"codex"_s, u"--list"_s, list, u"--catalog"_s, bad});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(bad), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
 }
 
 void TestExport::cline()

@@ -103,13 +103,17 @@ export function piText(message) {
 
 // ---- Codex
 
-// Writes `switchyard export codex` output, unmodified, to HOME/.codex/config.toml.
-export async function installCodexConfig(t, home, exportArgs) {
+// Writes `switchyard export codex` output, unmodified, to HOME/.codex/config.toml; with
+// `catalog`, the export also writes its model catalog to HOME/.codex/switchyard-models.json.
+export async function installCodexConfig(t, home, exportArgs, { catalog = false } = {}) {
   const dir = path.join(home, '.codex');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'config.toml'), await exportConfig(t, ['codex', ...exportArgs]));
+  const args = catalog ? [...exportArgs, '--catalog', codexCatalogFile(home)] : exportArgs;
+  writeFileSync(path.join(dir, 'config.toml'), await exportConfig(t, ['codex', ...args]));
   return dir;
 }
+
+export const codexCatalogFile = (home) => path.join(home, '.codex', 'switchyard-models.json');
 
 // `codex exec` runs one turn headless; --disable plugins keeps its plugin sync from calling the
 // internet at start. The exported provider sends $SWITCHYARD_API_KEY, which must be set.

@@ -75,6 +75,13 @@ export const CLIENTS = {
     const run = await runCodex(t, home, { timeoutMs: 90000 });
     return { gaveUp: !run.timedOut && run.code !== 0, detail: `exit ${run.code} after ${run.ms} ms: ${run.stdout.slice(-500)} ${run.stderr.slice(-500)}` };
   },
+  // With the exported model catalog (`--catalog`): Codex knows the model, and still gives up at once.
+  async 'codex-catalog'(t, baseUrl, model) {
+    const home = scratchHome(t);
+    await installCodexConfig(t, home, ['--base-url', baseUrl, '--model', model, '--list', listFile(t, model)], { catalog: true });
+    const run = await runCodex(t, home, { timeoutMs: 90000 });
+    return { gaveUp: !run.timedOut && run.code !== 0, detail: `exit ${run.code} after ${run.ms} ms: ${run.stdout.slice(-500)} ${run.stderr.slice(-500)}` };
+  },
   // Codex's own retry settings (the export's two lines taken out): what a user who wrote the
   // provider table by hand has. The relay alone must keep this to one request per refusal.
   async 'codex-own-retries'(t, baseUrl, model) {

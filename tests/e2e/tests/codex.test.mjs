@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { scratchHome, startFake, startRelay } from '../lib/harness.mjs';
-import { codexContextWindows, codexNotices, codexText, installCodexConfig, runCodex } from '../lib/clients.mjs';
+import { E2E_DIR, scratchHome, startFake, startRelay } from '../lib/harness.mjs';
+import { codexCatalogFile, codexContextWindows, codexNotices, codexText, installCodexConfig, runCodex } from '../lib/clients.mjs';
 import { refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('codex exec with the exported config.toml completes a turn and knows the context window', async (t) => {
@@ -44,79 +44,106 @@ test('codex exec with the exported config.toml completes a turn and knows the co
 });
 
 // Codex 0.169 says "Model metadata for `ALIAS` not found" for every model it has no catalog entry
-// for, and no config can give it one without a prompt text (docs/CLIENTS.md, "Codex"). What the
-// export can and cannot do, pinned, so that a Codex that changes any of it fails here:
-//  1. the exported config: the warning, the real window, and Codex's built-in prompt sent as the
-//     first developer message; Codex never asks the relay for its models;
-//  2. a catalog entry (model_catalog_json) with every field but an empty base_instructions: no
-//     warning, the real window, but no built-in prompt in the request: Codex sends the entry's
-//     text verbatim and has no fallback for an empty one;
-//  3. the same entry without base_instructions: Codex refuses to start.
-test('codex: the model metadata warning, and why the export cannot take it away', async (t) => {
+// for, and caps the window of such a model at 272,000 tokens. `export codex --catalog FILE` writes
+// an entry per relay model: the fallback metadata's values, the model's n_ctx, and, since an entry
+// must carry a base prompt that Codex then sends verbatim, Codex 0.169.0's own built-in one
+// (resources/codex/prompt-0.169.0.md; docs/CLIENTS.md, "Codex"). Pinned, with a model whose n_ctx
+// (400,000) is above that cap:
+//  1. the exported config without the catalog: the warning, the capped window, and Codex's
+//     built-in prompt as the first developer message; Codex never asks the relay for its models;
+//  2. with the catalog, unmodified: no warning, 95 % of n_ctx, and the same request: the same base
+//     prompt byte for byte (a Codex whose built-in prompt is another text fails here), the same
+//     tools and settings, but for the spawn_agent tool's list of OpenAI's models, which the
+//     catalog takes the place of;
+//  3. an entry without base_instructions: Codex refuses the catalog and does not start.
+test('codex: the exported model catalog takes the metadata warning away and sends what Codex sends without it', async (t) => {
+  const nCtx = 400000;
   const fake = await startFake(t, {
-    models: ['flint-40b'], loaded: ['flint-40b'], extraArgs: ['--max-reply-tokens', '8', '--model-ctx', 'flint-40b=65536'],
+    models: ['flint-40b'], loaded: ['flint-40b'], extraArgs: ['--max-reply-tokens', '8', '--model-ctx', `flint-40b=${nCtx}`],
   });
   const relay = await startRelay(t, { upstreams: { h1: fake.url } });
   await relay.waitForModels(['h1-flint-40b']);
   const warning = /^Model metadata for `h1-flint-40b` not found\. Defaulting to fallback metadata/;
-  const developerTexts = (request) => (request.json.input ?? [])
-    .filter((m) => m.role === 'developer' || m.role === 'system')
-    .map((m) => (m.content ?? []).map((c) => c.text ?? '').join(''));
-  const run = async (catalogEntry) => {
+  const run = async (catalog, edit) => {
     await fake.reset();
     const home = scratchHome(t);
-    const dir = await installCodexConfig(t, home, ['--base-url', relay.url]);
-    if (catalogEntry) {
-      const catalog = path.join(dir, 'catalog.json');
-      writeFileSync(catalog, JSON.stringify({ models: [catalogEntry] }));
-      const toml = readFileSync(path.join(dir, 'config.toml'), 'utf8');
-      writeFileSync(path.join(dir, 'config.toml'), `model_catalog_json = ${JSON.stringify(catalog)}\n${toml}`);
-    }
+    await installCodexConfig(t, home, ['--base-url', relay.url], { catalog });
+    edit?.(home);
     const result = await runCodex(t, home);
     return { ...result, home, requests: await fake.inferenceRequests() };
   };
+  const firstDeveloperText = (request) => {
+    const message = (request.json.input ?? []).find((m) => m.role === 'developer');
+    return (message?.content ?? []).map((c) => c.text ?? '').join('');
+  };
+  // A request with what differs from run to run (ids, times, the scratch HOME, the order of
+  // client_metadata's keys) made the same, and the spawn_agent tool's list of models taken out.
+  const comparable = (request, home) => {
+    const same = (v) => {
+      if (Array.isArray(v))
+        return v.map(same);
+      if (v && typeof v === 'object')
+        return Object.fromEntries(Object.keys(v).sort().map((k) => [k, same(v[k])]));
+      if (typeof v !== 'string')
+        return v;
+      return v.split(home).join('HOME')
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
+        .replace(/\d{13}/g, 'MS')
+        .replace(/Available model overrides \(optional[^\n]*\n(- `[^`]+`:[^\n]*\n)+|No picker-visible model overrides are currently loaded\.\n/g, 'MODELS\n');
+    };
+    return JSON.stringify(same(request.json), null, 1).split('\n');
+  };
 
-  // 1. As exported.
-  const exported = await run(null);
-  assert.equal(exported.code, 0, `${exported.stdout.slice(-2000)} ${exported.stderr.slice(-2000)}`);
-  assert.match(codexText(exported), /tok0 tok1/);
-  assert.equal(codexNotices(exported).filter((m) => warning.test(m)).length, 1, codexNotices(exported).join('\n'));
-  assert.deepEqual([...new Set(codexContextWindows(exported.home))], [Math.floor(65536 * 0.95)]);
-  assert.equal(exported.requests.length, 1);
-  const builtIn = developerTexts(exported.requests[0]).find((text) => text.length > 10000);
-  assert.ok(builtIn, `Codex's built-in prompt is the first developer message: ${developerTexts(exported.requests[0]).map((x) => x.length)}`);
+  // 1. Without the catalog.
+  const plain = await run(false);
+  assert.equal(plain.code, 0, `${plain.stdout.slice(-2000)} ${plain.stderr.slice(-2000)}`);
+  assert.match(codexText(plain), /tok0 tok1/);
+  assert.equal(codexNotices(plain).filter((m) => warning.test(m)).length, 1, codexNotices(plain).join('\n'));
+  assert.deepEqual([...new Set(codexContextWindows(plain.home))], [Math.floor(272000 * 0.95)]);
+  assert.equal(plain.requests.length, 1);
+  const builtIn = firstDeveloperText(plain.requests[0]);
+  assert.ok(builtIn.startsWith('You are a coding agent running in the Codex CLI'), builtIn.slice(0, 200));
   assert.equal(relay.journal().filter((e) => e.method === 'GET' && /ua="codex_/.test(e.line)).length, 0,
     'Codex asks a provider with an env_key for no model list');
 
-  // 2. A catalog entry with every field Codex requires, its instructions empty.
-  const entry = {
-    slug: 'h1-flint-40b', display_name: 'h1-flint-40b', supported_reasoning_levels: [], shell_type: 'default',
-    visibility: 'list', supported_in_api: true, priority: 0, support_verbosity: false,
-    truncation_policy: { mode: 'bytes', limit: 10000 }, experimental_supported_tools: [],
-    context_window: 65536, max_context_window: 65536, base_instructions: '',
-  };
-  const empty = await run(entry);
-  assert.equal(empty.code, 0, `${empty.stdout.slice(-2000)} ${empty.stderr.slice(-2000)}`);
-  assert.match(codexText(empty), /tok0 tok1/);
-  assert.deepEqual(codexNotices(empty).filter((m) => warning.test(m)), []);
-  assert.deepEqual([...new Set(codexContextWindows(empty.home))], [Math.floor(65536 * 0.95)]);
-  assert.equal(empty.requests.length, 1);
-  const head = builtIn.slice(0, 200);
-  assert.ok(!developerTexts(empty.requests[0]).some((text) => text.includes(head)),
-    'with an empty base_instructions Codex sends none of its built-in prompt');
+  // 2. With the catalog, as exported.
+  const cataloged = await run(true);
+  assert.equal(cataloged.code, 0, `${cataloged.stdout.slice(-2000)} ${cataloged.stderr.slice(-2000)}`);
+  assert.match(codexText(cataloged), /tok0 tok1/);
+  assert.deepEqual(codexNotices(cataloged).filter((m) => warning.test(m)), []);
+  assert.deepEqual([...new Set(codexContextWindows(cataloged.home))], [Math.floor(nCtx * 0.95)]);
+  assert.equal(cataloged.requests.length, 1);
+  const sent = firstDeveloperText(cataloged.requests[0]);
+  assert.equal(sent.length, builtIn.length, 'the base prompt with the catalog is as long as Codex\'s own');
+  assert.ok(sent === builtIn, 'the base prompt with the catalog is Codex\'s own, byte for byte');
+  // The export's prompt is the one in resources/, and that is what this Codex sends.
+  const shipped = readFileSync(path.join(E2E_DIR, '..', '..', 'resources', 'codex', 'prompt-0.169.0.md'), 'utf8');
+  assert.ok(shipped === builtIn, 'resources/codex/prompt-0.169.0.md is the pinned Codex\'s built-in prompt');
+  const [withCatalog, without] = [comparable(cataloged.requests[0], cataloged.home), comparable(plain.requests[0], plain.home)];
+  const differing = withCatalog.map((line, i) => [i, line]).filter(([i, line]) => line !== without[i]);
+  assert.deepEqual(differing.map(([i, line]) => `${i}: ${line.slice(0, 300)} | ${(without[i] ?? '').slice(0, 300)}`), [],
+    'with the catalog Codex sends the request it sends without it');
+  assert.equal(withCatalog.length, without.length);
+  assert.match(JSON.stringify(plain.requests[0].json.tools), /Available model overrides/);
+  assert.match(JSON.stringify(cataloged.requests[0].json.tools), /No picker-visible model overrides/);
 
-  // 3. The same entry without instructions: the whole catalog is refused, Codex does not start.
-  const { base_instructions: _, ...bare } = entry;
-  const refused = await run(bare);
+  // 3. An entry without base_instructions: the whole catalog is refused, Codex does not start.
+  const refused = await run(true, (home) => {
+    const file = codexCatalogFile(home);
+    const catalog = JSON.parse(readFileSync(file, 'utf8'));
+    for (const m of catalog.models)
+      delete m.base_instructions;
+    writeFileSync(file, JSON.stringify(catalog));
+  });
   assert.equal(refused.code, 1, refused.stderr.slice(-2000));
   assert.match(refused.stderr, /model `h1-flint-40b` is missing both `base_instructions` and `model_messages\.instructions_template`/);
   assert.equal(refused.requests.length, 0);
 });
 
-// With the exported config, and with Codex's own retry settings (five repeats of anything but a
+// With the exported config, with its model catalog too, and with Codex's own retry settings (five repeats of anything but a
 // 400 or a response.failed it gives up at): one request each way.
 test('codex makes one attempt on a refusal', { concurrency: true },
-  (t) => refuseBeforeAnswering(t, ['codex', 'codex-own-retries']));
+  (t) => refuseBeforeAnswering(t, ['codex', 'codex-catalog', 'codex-own-retries']));
 
 test('codex makes one attempt on a refusal that comes after the early 200', { concurrency: true },
-  (t) => refuseAfterEarly200(t, ['codex', 'codex-own-retries']));
+  (t) => refuseAfterEarly200(t, ['codex', 'codex-catalog', 'codex-own-retries']));
