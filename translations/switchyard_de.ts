@@ -258,7 +258,7 @@ Befehle:
         <location line="+68"/>
         <location line="+69"/>
         <location filename="../src/config/engineurl.cpp" line="+8"/>
-        <location filename="../src/config/hostconfigreader.cpp" line="+298"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+388"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
@@ -369,7 +369,7 @@ Befehle:
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-242"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-329"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
@@ -405,7 +405,7 @@ Befehle:
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="+128"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+206"/>
         <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
         <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
     </message>
@@ -426,6 +426,7 @@ Befehle:
     </message>
     <message>
         <location filename="../src/config/fieldreader.cpp" line="+23"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-125"/>
         <source>must not be empty: give the program and its arguments</source>
         <translation>darf nicht leer sein: das Programm und seine Argumente angeben</translation>
     </message>
@@ -556,12 +557,12 @@ Befehle:
         <translation>das Programm darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-164"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-117"/>
         <source>not used with driver &quot;static&quot;: its engines are never stopped</source>
         <translation>nicht mit Treiber &quot;static&quot; verwendet: seine Engines werden nie gestoppt</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>must not be empty (leave the field out for no key)</source>
         <translation>darf nicht leer sein (das Feld weglassen für keinen Schlüssel)</translation>
     </message>
@@ -601,7 +602,39 @@ Befehle:
         <translation>%1 &quot;%2&quot; ist nicht prompt_cache.dir &quot;%3&quot; (weglassen: das Relay fügt es hinzu)</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+13"/>
+        <location line="+1"/>
+        <location line="+161"/>
+        <source>not used with driver &quot;static&quot;: its engine is never stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-142"/>
+        <source>never run: neither the host nor an engine has idle_stop_after_s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>not used with driver &quot;local&quot;: its engines run on this machine, which is awake</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&quot;%1&quot; is not a MAC address (six pairs of hex digits, e.g. 3c:7c:3f:1e:22:0a)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&quot;%1&quot; is not an IPv4 address (the LAN&apos;s broadcast address, e.g. 192.168.1.255)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>must be a whole number from 1 to 65535</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+90"/>
         <source>only used with drivers &quot;local&quot; and &quot;agent&quot;</source>
         <translation>wird nur mit den Treibern &quot;local&quot; und &quot;agent&quot; verwendet</translation>
     </message>
@@ -611,7 +644,7 @@ Befehle:
         <translation>wird mit dem Treiber &quot;static&quot; nicht verwendet: dessen Engines werden nie gestartet oder gestoppt</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+23"/>
         <source>only used with driver &quot;command&quot;</source>
         <translation>wird nur mit dem Treiber &quot;command&quot; verwendet</translation>
     </message>
@@ -721,12 +754,14 @@ Befehle:
         <translation>eckige Klammern sind für IPv6-Adressen: &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configwriter.cpp" line="+167"/>
+        <location filename="../src/config/configwriter.cpp" line="+186"/>
+        <location filename="../src/config/hostseditormodel.cpp" line="+99"/>
         <source>the file is not a JSON object</source>
         <translation>die Datei ist kein JSON-Objekt</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../src/config/hostseditormodel.cpp" line="+1"/>
         <source>the file is not valid JSON: %1</source>
         <translation>die Datei ist kein gültiges JSON: %1</translation>
     </message>
@@ -754,6 +789,31 @@ Befehle:
         <location line="+7"/>
         <source>cannot write %1: %2</source>
         <translation>%1 lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <location filename="../src/config/configdiff.cpp" line="+21"/>
+        <source>(not shown)</source>
+        <translation>(nicht gezeigt)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1: removed</source>
+        <translation>%1: entfernt</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1: added</source>
+        <translation>%1: hinzugefügt</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1: changed (not shown)</source>
+        <translation>%1: geändert (nicht gezeigt)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: %2 → %3</source>
+        <translation>%1: %2 → %3</translation>
     </message>
 </context>
 <context>
@@ -1351,7 +1411,7 @@ Beispiele:
 </translation>
     </message>
     <message>
-        <location filename="../src/cli/exportcommand.cpp" line="+112"/>
+        <location filename="../src/cli/exportcommand.cpp" line="+117"/>
         <source>--base-url wants an http:// or https:// URL, not &apos;%1&apos;</source>
         <translation>--base-url erwartet eine http://- oder https://-URL, nicht &apos;%1&apos;</translation>
     </message>
@@ -1376,7 +1436,7 @@ Beispiele:
         <translation>%1 lässt sich nicht lesen: %2</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+53"/>
         <source>see switchyard export --help</source>
         <translation>siehe switchyard export --help</translation>
     </message>
@@ -1399,7 +1459,7 @@ Beispiele:
         <translation>unbekannter Client %1: nimm opencode, claude-code, pi, codex, cline oder qwen</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>--%1 is not an option of export %2</source>
         <translation>--%1 ist keine Option von export %2</translation>
     </message>
@@ -1426,16 +1486,17 @@ Beispiele:
     <message>
         <location line="+7"/>
         <location line="+8"/>
+        <location line="+11"/>
         <source>unknown model %1; known: %2</source>
         <translation>unbekanntes Modell %1; bekannt: %2</translation>
     </message>
     <message>
-        <location line="-6"/>
+        <location line="-17"/>
         <source>--models names no model</source>
         <translation>--models nennt kein Modell</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+43"/>
         <source>wrote %1 (Codex&apos;s model catalog)</source>
         <translation>%1 geschrieben (Modellkatalog für Codex)</translation>
     </message>
@@ -1451,7 +1512,7 @@ Beispiele:
         <translation>%1 lässt sich nicht schreiben: %2</translation>
     </message>
     <message>
-        <location line="-327"/>
+        <location line="-345"/>
         <source>Usage: switchyard export opencode|claude-code|pi|codex|cline|qwen [options]
 
 Prints a client config that points at the relay, with the models the relay lists now
@@ -1570,7 +1631,20 @@ Beispiele:
 </translation>
     </message>
     <message>
-        <location line="+328"/>
+        <location line="+58"/>
+        <source>Claude Code&apos;s tiers (claude-code only; a tier left out gets the default model):
+  --opus ALIAS       its opus model
+  --sonnet ALIAS     its sonnet model
+  --haiku ALIAS      its haiku model, also for its small, fast requests
+</source>
+        <translation>Die Stufen von Claude Code (nur claude-code; eine weggelassene Stufe bekommt das Standardmodell):
+  --opus ALIAS       sein Opus-Modell
+  --sonnet ALIAS     sein Sonnet-Modell
+  --haiku ALIAS      sein Haiku-Modell, auch für seine kleinen, schnellen Anfragen
+</translation>
+    </message>
+    <message>
+        <location line="+288"/>
         <source>wrote %1 for %2</source>
         <translation>%1 für %2 geschrieben</translation>
     </message>
@@ -2124,7 +2198,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::ConfigReloader</name>
     <message>
-        <location filename="../src/app/configreloader.cpp" line="+56"/>
+        <location filename="../src/app/configreloader.cpp" line="+60"/>
         <source>the command line and settings</source>
         <translation>der Befehlszeile und den Einstellungen</translation>
     </message>
@@ -2140,7 +2214,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>switchyard: Konfiguration nicht neu geladen, die laufende bleibt: %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>switchyard: config reloaded from %1</source>
         <translation>switchyard: Konfiguration neu geladen aus %1</translation>
     </message>
@@ -2148,7 +2222,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::DesktopApp</name>
     <message>
-        <location filename="../ui/desktop/desktopapp.cpp" line="+53"/>
+        <location filename="../ui/desktop/desktopapp.cpp" line="+56"/>
         <source>Switchyard is still relaying</source>
         <translation>Switchyard vermittelt weiter</translation>
     </message>
@@ -2181,6 +2255,16 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+71"/>
         <source>Settings are not available in this mode</source>
         <translation>In diesem Modus gibt es keine Einstellungen</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>This session has no config file (its hosts come from the command line or the demo): choose one in Settings to edit hosts.</source>
+        <translation>Diese Sitzung hat keine Konfigurationsdatei (ihre Hosts kommen von der Befehlszeile oder aus der Demo): wählen Sie in den Einstellungen eine, um Hosts zu bearbeiten.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Edit Hosts</source>
+        <translation>Hosts bearbeiten</translation>
     </message>
 </context>
 <context>
@@ -2282,7 +2366,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation type="vanished">Als Shell-E&amp;xporte (export NAME=Wert)</translation>
     </message>
     <message>
-        <location filename="../ui/dialogs/exportdialog.cpp" line="+34"/>
+        <location filename="../ui/dialogs/exportdialog.cpp" line="+40"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -2316,7 +2400,32 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Als Shell-&amp;Befehle (export NAME=Wert, cline auth)</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
+        <source>Opus:</source>
+        <translation>Opus:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Sonnet:</source>
+        <translation>Sonnet:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Haiku:</source>
+        <translation>Haiku:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>as the default</source>
+        <translation>wie das Standardmodell</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The models Claude Code uses for its opus, sonnet and haiku tiers (haiku also for its small, fast requests). One model for all keeps a one-model router from swapping.</source>
+        <translation>Die Modelle, die Claude Code für seine Stufen Opus, Sonnet und Haiku nimmt (Haiku auch für seine kleinen, schnellen Anfragen). Ein Modell für alle erspart einem Router mit einem Modell das Wechseln.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Add the relay&apos;s provider to the client&apos;s existing config file, keeping everything else; the result is shown here and written when you save it</source>
         <translation>Den Provider des Relays zur vorhandenen Konfigurationsdatei des Clients hinzufügen und alles andere behalten; das Ergebnis wird hier gezeigt und beim Speichern geschrieben</translation>
     </message>
@@ -2331,7 +2440,12 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Standard&amp;modell:</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+1"/>
+        <source>Claude Code &amp;tiers:</source>
+        <translation>Claude-Code-&amp;Stufen:</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Copied to the clipboard.</source>
         <translation>In die Zwischenablage kopiert.</translation>
     </message>
@@ -2346,7 +2460,43 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Mit %1 zusammengeführt; Speichern schreibt das Ergebnis dorthin zurück.</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+62"/>
+        <source>%1 is the key %2</source>
+        <translation>%1 hat den Schlüssel %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>opencode chooses sampler settings by a model&apos;s name, which would override the host&apos;s presets: the config&apos;s keys leave those words out (%1). The &quot;id&quot; opencode sends is still the alias.</source>
+        <translation>opencode wählt Sampler-Einstellungen nach dem Namen eines Modells, und die würden die Voreinstellungen des Hosts überschreiben: die Schlüssel der Konfiguration lassen diese Wörter weg (%1). Die &quot;id&quot;, die opencode sendet, bleibt der Alias.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+6"/>
+        <source>Add these lines to your shell&apos;s profile (~/.profile or ~/.bashrc).</source>
+        <translation>Fügen Sie diese Zeilen dem Profil Ihrer Shell hinzu (~/.profile oder ~/.bashrc).</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Claude Code reads ~/.claude/settings.json: copy the &quot;env&quot; block into it, or save this as that file if you have none.</source>
+        <translation>Claude Code liest ~/.claude/settings.json: kopieren Sie den &quot;env&quot;-Block hinein, oder speichern Sie dies als diese Datei, wenn Sie keine haben.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run this command once: it writes Cline&apos;s provider settings.</source>
+        <translation>Führen Sie diesen Befehl einmal aus: er schreibt die Anbieter-Einstellungen von Cline.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 reads %2: Merge Into… adds the relay to it and keeps your settings; Save As… writes a new file.</source>
+        <translation>%1 liest %2: „Zusammenführen mit …“ fügt das Relay hinzu und behält Ihre Einstellungen; „Speichern unter …“ schreibt eine neue Datei.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 reads %2: Save As… writes it there.</source>
+        <translation>%1 liest %2: „Speichern unter …“ schreibt sie dorthin.</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Asking the relay for its models…</source>
         <translation>Frage das Relay nach seinen Modellen…</translation>
     </message>
@@ -2642,7 +2792,27 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+5"/>
+        <source>engine stopped after being idle; the next request starts it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>asleep; the next request wakes it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>asleep; the next request starts its engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>waking: waiting for the host to answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+171"/>
         <source>waiting for first poll</source>
         <translation>wartet auf die erste Abfrage</translation>
     </message>
@@ -2700,6 +2870,208 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+25"/>
         <source>Last error: %1</source>
         <translation>Letzter Fehler: %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::HostsEditorDialog</name>
+    <message>
+        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+44"/>
+        <source>Add &amp;Host</source>
+        <translation>&amp;Host hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add &amp;Engine</source>
+        <translation>&amp;Engine hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Remove</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hosts — %1</source>
+        <translation>Hosts — %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Hosts and engines</source>
+        <translation>Hosts und Engines</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save Hosts</source>
+        <translation>Hosts speichern</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Saved to %1; the previous file is kept as %2.bak. The relay applies it at once, without dropping a stream.</source>
+        <translation>Wird in %1 gespeichert; die vorige Datei bleibt als %2.bak erhalten. Das Relay übernimmt es sofort, ohne einen Stream abzubrechen.</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 cannot be edited here: %2</source>
+        <translation>%1 lässt sich hier nicht bearbeiten: %2</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>Fix what is marked in red first</source>
+        <translation>Erst beheben, was rot markiert ist</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+41"/>
+        <source>and %n more change(s)</source>
+        <translation>
+            <numerusform>und %n weitere Änderung</numerusform>
+            <numerusform>und %n weitere Änderungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>lays the file out again: its spacing and line breaks change</source>
+        <translation>ordnet die Datei neu an: Abstände und Zeilenumbrüche ändern sich</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>keeps its %n comment(s)</source>
+        <translation>
+            <numerusform>behält ihren %n Kommentar</numerusform>
+            <numerusform>behält ihre %n Kommentare</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>keeps as they are the fields this editor does not show: %1</source>
+        <translation>lässt die Felder, die dieser Editor nicht zeigt, wie sie sind: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>keeps the file as it is now in %1.bak</source>
+        <translation>hebt die Datei, wie sie jetzt ist, in %1.bak auf</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 was written by hand. Saving changes:</source>
+        <translation>%1 wurde von Hand geschrieben. Speichern ändert:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>and:</source>
+        <translation>und:</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 changed on disk since it was opened here; nothing was saved. Close this window and open it again to edit the new file.</source>
+        <translation>%1 hat sich auf der Festplatte geändert, seit es hier geöffnet wurde; nichts wurde gespeichert. Schließen Sie dieses Fenster und öffnen Sie es erneut, um die neue Datei zu bearbeiten.</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::HostsEditorForm</name>
+    <message>
+        <location filename="../ui/dialogs/hostseditorform.cpp" line="+35"/>
+        <source>static: the relay only forwards to a running server. local: it starts and stops llama-server on this machine. agent: through `switchyard agent` on the GPU box. command: with your own start and stop commands.</source>
+        <translation>static: das Relay leitet nur an einen laufenden Server weiter. local: es startet und stoppt llama-server auf diesem Rechner. agent: über `switchyard agent` auf dem GPU-Rechner. command: mit Ihren eigenen Start- und Stoppbefehlen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Driver:</source>
+        <translation>&amp;Treiber:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;API key:</source>
+        <translation>&amp;API-Schlüssel:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A&amp;gent URL:</source>
+        <translation>A&amp;gent-URL:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Agent &amp;token:</source>
+        <translation>Agent-&amp;Token:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;URL:</source>
+        <translation>&amp;URL:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Models:</source>
+        <translation>&amp;Modelle:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Command line:</source>
+        <translation>&amp;Befehlszeile:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Start command:</source>
+        <translation>&amp;Startbefehl:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>St&amp;op command:</source>
+        <translation>St&amp;oppbefehl:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>none (the engines&apos; --api-key, if they have one)</source>
+        <translation>keiner (das --api-key der Engines, falls sie eines haben)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>empty: learnt from the engine (a router lists its own)</source>
+        <translation>leer: von der Engine erfahren (ein Router listet seine selbst)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model keys, separated by commas: for a single-model server or one that does not list its models</source>
+        <translation>Modellschlüssel, durch Kommas getrennt: für einen Server mit einem Modell oder einen, der seine Modelle nicht auflistet</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The program and its arguments; quote an argument that has spaces</source>
+        <translation>Das Programm und seine Argumente; ein Argument mit Leerzeichen in Anführungszeichen setzen</translation>
+    </message>
+    <message>
+        <location line="+101"/>
+        <source>Choose a host or an engine on the left, or add one.</source>
+        <translation>Wählen Sie links einen Host oder eine Engine, oder fügen Sie eine hinzu.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The first engine of a host is its default. A router lists its models itself; list them here only for a server that does not.</source>
+        <translation>Die erste Engine eines Hosts ist seine Vorgabe. Ein Router listet seine Modelle selbst; führen Sie sie hier nur für einen Server auf, der das nicht tut.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fields a host may also have (scheduling, prompt cache, timeouts) stay as they are in the file.</source>
+        <translation>Weitere Felder eines Hosts (Planung, Prompt-Cache, Zeitlimits) bleiben, wie sie in der Datei stehen.</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>another host is called &quot;%1&quot;</source>
+        <translation>ein anderer Host heißt &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another engine of this host is called &quot;%1&quot;</source>
+        <translation>eine andere Engine dieses Hosts heißt &quot;%1&quot;</translation>
     </message>
 </context>
 <context>
@@ -2770,7 +3142,17 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Engine-URL &amp;kopieren</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+6"/>
+        <source>&amp;Edit Host…</source>
+        <translation>Host &amp;bearbeiten …</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change the host&apos;s engines, URLs and keys in the config file</source>
+        <translation>Die Engines, URLs und Schlüssel des Hosts in der Konfigurationsdatei ändern</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>This host has no controller</source>
         <translation>Dieser Host hat keine Steuerung</translation>
     </message>
@@ -2918,7 +3300,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Wechsel-Zeitleiste</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+79"/>
         <source>&amp;Relay</source>
         <translation>&amp;Relay</translation>
     </message>
@@ -2964,6 +3346,16 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message>
         <location line="+8"/>
+        <source>E&amp;dit Hosts…</source>
+        <translation>Hosts &amp;bearbeiten …</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add, change or remove hosts and their engines in the config file</source>
+        <translation>Hosts und ihre Engines in der Konfigurationsdatei hinzufügen, ändern oder entfernen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <location line="+5"/>
         <source>&amp;Models</source>
         <translation>&amp;Modelle</translation>
@@ -3088,7 +3480,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::ModelTableModel</name>
     <message>
-        <location filename="../ui/models/modeltablemodel.cpp" line="+182"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+183"/>
         <source>loaded</source>
         <translation>geladen</translation>
     </message>
@@ -3300,7 +3692,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>unbekanntes Modell %1; bekannt: %2</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Switchyard (%1)</source>
         <translation>Switchyard (%1)</translation>
     </message>
@@ -3344,7 +3736,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+142"/>
+        <location filename="../src/app/relayservice.cpp" line="+143"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>
@@ -3853,6 +4245,11 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Switchyard bei der Anmeldung in der Systemleiste starten</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Edit Hosts…</source>
+        <translation>Hosts &amp;bearbeiten …</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>Switchyard Settings</source>
         <translation>Switchyard-Einstellungen</translation>
@@ -3899,12 +4296,12 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message>
         <location line="+0"/>
-        <location line="+6"/>
+        <location line="+12"/>
         <source>Browse…</source>
         <translation>Durchsuchen …</translation>
     </message>
     <message>
-        <location line="-5"/>
+        <location line="-11"/>
         <source>Config File</source>
         <translation>Konfigurationsdatei</translation>
     </message>
@@ -3915,6 +4312,16 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message>
         <location line="+4"/>
+        <source>Add, change or remove the config file&apos;s hosts and their engines</source>
+        <translation>Die Hosts der Konfigurationsdatei und ihre Engines hinzufügen, ändern oder entfernen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Hosts:</source>
+        <translation>Hosts:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;Data folder:</source>
         <translation>&amp;Datenordner:</translation>
     </message>
@@ -4100,6 +4507,31 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+1"/>
         <source>prompt cache restored</source>
         <translation>Prompt-Cache wiederhergestellt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>awake</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>did not wake</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>idle stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>asleep</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+76"/>

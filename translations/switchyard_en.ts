@@ -39,7 +39,7 @@
 <context>
     <name>TimelineText</name>
     <message numerus="yes">
-        <location filename="../ui/timeline/timelinetext.cpp" line="+93"/>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+100"/>
         <source>%n request(s) active</source>
         <translation>
             <numerusform>%n request active</numerusform>
@@ -68,7 +68,7 @@
 <context>
     <name>switchyard::AddHostDialog</name>
     <message numerus="yes">
-        <location filename="../ui/dialogs/addhostdialog.cpp" line="+156"/>
+        <location filename="../ui/dialogs/addhostdialog.cpp" line="+161"/>
         <source>A llama.cpp router with %n model(s).</source>
         <translation>
             <numerusform>A llama.cpp router with %n model.</numerusform>
@@ -87,7 +87,7 @@
 <context>
     <name>switchyard::HistoryWriter</name>
     <message numerus="yes">
-        <location filename="../src/store/historywriter.cpp" line="+216"/>
+        <location filename="../src/store/historywriter.cpp" line="+224"/>
         <source>The history database is not open; %n row(s) not stored.</source>
         <translation>
             <numerusform>The history database is not open; %n row not stored.</numerusform>
@@ -95,7 +95,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+74"/>
+        <location line="+81"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n row not stored in the history: %1</numerusform>
@@ -142,9 +142,28 @@
     </message>
 </context>
 <context>
+    <name>switchyard::HostsEditorDialog</name>
+    <message numerus="yes">
+        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+243"/>
+        <source>and %n more change(s)</source>
+        <translation>
+            <numerusform>and %n more change</numerusform>
+            <numerusform>and %n more changes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>keeps its %n comment(s)</source>
+        <translation>
+            <numerusform>keeps its %n comment</numerusform>
+            <numerusform>keeps its %n comments</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>switchyard::MainWindow</name>
     <message numerus="yes">
-        <location filename="../ui/window/mainwindow.cpp" line="+285"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+306"/>
         <source>%1 of %n host(s) up</source>
         <translation>
             <numerusform>%1 of %n host up</numerusform>
@@ -188,7 +207,7 @@
 <context>
     <name>switchyard::ModelTableModel</name>
     <message numerus="yes">
-        <location filename="../ui/models/modeltablemodel.cpp" line="+275"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+276"/>
         <source>%n request(s) today, %1 failed</source>
         <translation>
             <numerusform>%n request today, %1 failed</numerusform>
@@ -199,7 +218,7 @@
 <context>
     <name>switchyard::RequestLogView</name>
     <message numerus="yes">
-        <location filename="../ui/window/requestlogview.cpp" line="+110"/>
+        <location filename="../ui/window/requestlogview.cpp" line="+119"/>
         <source>Copied %n journal line(s)</source>
         <translation>
             <numerusform>Copied %n journal line</numerusform>
@@ -207,7 +226,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+109"/>
+        <location line="+136"/>
         <source>%n request(s)</source>
         <translation>
             <numerusform>%n request</numerusform>

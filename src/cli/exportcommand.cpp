@@ -95,7 +95,12 @@ QString helpText()
         "  switchyard export codex --merge ~/.codex/config.toml --write\n"
         "  switchyard export codex --catalog ~/.codex/switchyard-models.json > ~/.codex/config.toml\n"
         "  switchyard export cline > ~/.cline/data/settings/providers.json\n"
-        "  switchyard export qwen --merge ~/.qwen/settings.json --write\n");
+        "  switchyard export qwen --merge ~/.qwen/settings.json --write\n")
+        + u"\n"_s
+        + tr("Claude Code's tiers (claude-code only; a tier left out gets the default model):\n"
+             "  --opus ALIAS       its opus model\n"
+             "  --sonnet ALIAS     its sonnet model\n"
+             "  --haiku ALIAS      its haiku model, also for its small, fast requests\n");
 }
 
 // "http://h:1/v1/" -> "http://h:1"
@@ -192,8 +197,12 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const QCommandLineOption listOption(u"list"_s, QString(), u"FILE"_s);
     const QCommandLineOption catalogOption(u"catalog"_s, QString(), u"FILE"_s);
     const QCommandLineOption helpOption(QStringList{u"h"_s, u"help"_s}, QString());
+    const QCommandLineOption opusOption(u"opus"_s, QString(), u"ALIAS"_s);
+    const QCommandLineOption sonnetOption(u"sonnet"_s, QString(), u"ALIAS"_s);
+    const QCommandLineOption haikuOption(u"haiku"_s, QString(), u"ALIAS"_s);
     parser.addOptions({baseUrlOption, modelsOption, modelOption, providerOption, mergeOption, writeOption,
-                       shellOption, settingsOption, listOption, catalogOption, helpOption});
+                       shellOption, settingsOption, listOption, catalogOption, helpOption, opusOption,
+                       sonnetOption, haikuOption});
 
     auto fail = [&err](const QString &message) {
         err << "switchyard export: " << message << Qt::endl;
@@ -229,7 +238,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
                                              std::pair{&writeOption, mergeable},
                                              std::pair{&shellOption, QStringList{u"claude-code"_s, u"cline"_s, u"qwen"_s}},
                                              std::pair{&settingsOption, QStringList{u"cline"_s}},
-                                             std::pair{&catalogOption, QStringList{u"codex"_s}}}) {
+                                             std::pair{&catalogOption, QStringList{u"codex"_s}},
+                                             std::pair{&opusOption, QStringList{u"claude-code"_s}},
+                                             std::pair{&sonnetOption, QStringList{u"claude-code"_s}},
+                                             std::pair{&haikuOption, QStringList{u"claude-code"_s}}}) {
         if (notFor(*option, forClients))
             return usage(tr("--%1 is not an option of export %2").arg(option->names().first(), client));
     }
@@ -276,7 +288,13 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const RelayModel &model = *RelayModel::find(models, alias);
     const bool shell = parser.isSet(shellOption);
     if (client == "claude-code"_L1) {
-        const ClaudeCodeExport exporter(base, alias, model.contextSize);
+        ClaudeCodeExport::Tiers tiers{parser.value(opusOption).trimmed(), parser.value(sonnetOption).trimmed(),
+                                      parser.value(haikuOption).trimmed()};
+        for (const QString &tier : {tiers.opus, tiers.sonnet, tiers.haiku}) {
+            if (!tier.isEmpty() && !RelayModel::find(models, tier))
+                return fail(tr("unknown model %1; known: %2").arg(tier, known.join(u", "_s)));
+        }
+        const ClaudeCodeExport exporter(base, alias, model.contextSize, tiers);
         out << (shell ? exporter.shell() : QString::fromUtf8(indented(exporter.settings())));
         return 0;
     }

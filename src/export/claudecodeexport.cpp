@@ -6,18 +6,19 @@ using namespace Qt::StringLiterals;
 
 namespace switchyard {
 
-ClaudeCodeExport::ClaudeCodeExport(const QString &baseUrl, const QString &alias, int contextSize)
+ClaudeCodeExport::ClaudeCodeExport(const QString &baseUrl, const QString &alias, int contextSize, const Tiers &tiers)
 {
+    const auto tier = [&alias](const QString &chosen) { return chosen.isEmpty() ? alias : chosen; };
     m_variables = {
         {u"ANTHROPIC_BASE_URL"_s, baseUrl},
         // A token rather than ANTHROPIC_API_KEY: Claude Code asks before it uses a custom API
         // key in an interactive session, but sends a token as it is (Authorization: Bearer).
         {u"ANTHROPIC_AUTH_TOKEN"_s, u"switchyard"_s},
         {u"ANTHROPIC_MODEL"_s, alias},
-        {u"ANTHROPIC_DEFAULT_OPUS_MODEL"_s, alias},
-        {u"ANTHROPIC_DEFAULT_SONNET_MODEL"_s, alias},
-        {u"ANTHROPIC_DEFAULT_HAIKU_MODEL"_s, alias},
-        {u"ANTHROPIC_SMALL_FAST_MODEL"_s, alias},
+        {u"ANTHROPIC_DEFAULT_OPUS_MODEL"_s, tier(tiers.opus)},
+        {u"ANTHROPIC_DEFAULT_SONNET_MODEL"_s, tier(tiers.sonnet)},
+        {u"ANTHROPIC_DEFAULT_HAIKU_MODEL"_s, tier(tiers.haiku)},
+        {u"ANTHROPIC_SMALL_FAST_MODEL"_s, tier(tiers.haiku)},
         {u"CLAUDE_CODE_SUBAGENT_MODEL"_s, alias},
         {u"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"_s, u"1"_s},
         {u"DISABLE_TELEMETRY"_s, u"1"_s},

@@ -116,8 +116,9 @@ QJsonObject OpencodeExport::provider() const
                                                  {"output"_L1, outputLimit(e.model.contextSize)}});
         }
         // opencode 1.18.33 reads the sampler words from the id it sends, not from the key: a null
-        // top_p overrides its choice and reads as "not set" to llama.cpp, so the host's preset holds.
-        if (SamplerWords::contains(e.model.alias))
+        // top_p overrides its choice and reads as "not set" to llama.cpp, so the host's preset
+        // holds. "qwen" it reads from the key only, which has none: no null needed there.
+        if (SamplerWords::choosesTopP(e.model.alias))
             model.insert("options"_L1, QJsonObject{{"top_p"_L1, QJsonValue(QJsonValue::Null)}});
         models.insert(e.key, model);
     }

@@ -13,6 +13,15 @@ QStringList SamplerWords::found(QStringView name)
     return result;
 }
 
+bool SamplerWords::choosesTopP(QStringView id)
+{
+    for (const Word &w : words) {
+        if (w.inId && id.contains(QString::fromLatin1(w.word), Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}
+
 QString SamplerWords::safeKey(const QString &name)
 {
     QString key = name;

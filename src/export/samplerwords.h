@@ -19,21 +19,24 @@ public:
     {
         const char *word;        // lower case, matched case-insensitively
         const char *replacement; // contains no word of the list
+        bool inId;               // opencode 1.18.33 reads it from the model's "id" (not only the key)
     };
 
     static constexpr std::array<Word, 7> words{{
-        {"deepseek-v4-flash", "ds-v4-flash"},
-        {"minimax-m2", "mm2"},
-        {"kimi-k2.5", "kk2.5"},
-        {"kimi-k2p5", "kk2p5"},
-        {"kimi-k2-5", "kk2-5"},
-        {"gemini", "gmn"},
-        {"qwen", "q"},
+        {"deepseek-v4-flash", "ds-v4-flash", true},
+        {"minimax-m2", "mm2", true},
+        {"kimi-k2.5", "kk2.5", true},
+        {"kimi-k2p5", "kk2p5", true},
+        {"kimi-k2-5", "kk2-5", true},
+        {"gemini", "gmn", true},
+        {"qwen", "q", false},
     }};
 
     // The words of the list that name contains, case-insensitively.
     static QStringList found(QStringView name);
     static bool contains(QStringView name) { return !found(name).isEmpty(); }
+    // Whether an id (the alias opencode sends) makes opencode 1.18.33 choose a top_p itself.
+    static bool choosesTopP(QStringView id);
     // name with every listed word replaced ("3090-qwen38-27b" -> "3090-q38-27b"). The result
     // contains none of the words; a name that contains none comes back unchanged.
     static QString safeKey(const QString &name);

@@ -5,6 +5,7 @@
 #include "app/catalogeventrecorder.h"
 #include "app/launch.h"
 #include "catalog/catalog.h"
+#include "dialogs/exportdialog.h"
 #include "dialogs/leasedialog.h"
 #include "dialogs/settingsdialog.h"
 #include "dialogs/welcomedialog.h"
@@ -13,6 +14,7 @@
 #include "models/inflightcounter.h"
 #include "models/modelfilterproxy.h"
 #include "models/modeltablemodel.h"
+#include "shared/clientconfigexporter.h"
 #include "shared/statuspalette.h"
 #include "store/timelinemodel.h"
 #include "timeline/timelinescale.h"
@@ -27,6 +29,10 @@
 #include "window/relayclient.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPlainTextEdit>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -76,6 +82,7 @@ private Q_SLOTS:
     void contextForUnloadedModels();
     void contextForOtherEnginesModels();
     void reloadKeepsTheEngineBar();
+    void exportDialogModelsTiersAndHints();
     void selectionSurvivesALoad();
     void settingsSayWhatRuns();
     void leaseIsOneDialog();
@@ -277,6 +284,61 @@ void TstStates::reloadKeepsTheEngineBar()
     QCOMPARE(bars.first().engine, u"b"_s);
     QVERIFY(bars.first().ongoing);
     QVERIFY2(!seen.join(u'\n').contains(u"host_down"_s), qPrintable(seen.join(u'\n')));
+}
+
+void TstStates::exportDialogModelsTiersAndHints()
+{
+    // Item 13: every model is offered (not only loaded ones); opencode's renamed keys are
+    // explained; a qwen model gets its limits and no "top_p": null; Claude Code's tiers each
+    // get a model; and each client says which file it reads.
+    fake::FakeOptions o = GuiFleet::defaultH1();
+    o.models = {u"qwen38-27b"_s, u"m2"_s};
+    o.loaded = {u"qwen38-27b"_s};
+    o.modelContext = {{u"qwen38-27b"_s, 131072}};
+    GuiFleet fleet;
+    QVERIFY(fleet.start(o));
+    const QStringList aliases = fleet.service()->catalog()->aliases();
+    QVERIFY(aliases.contains(u"h1-m2"_s) && aliases.contains(u"h2-m3"_s));   // neither is loaded
+    ExportDialog dialog(fleet.endpoint(), QString(), aliases);
+    dialog.exporter()->setProgram(qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u"/switchyard"_s);
+    QSignalSpy exported(&dialog, &ExportDialog::exported);
+    dialog.show();
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, WaitMs * 2);
+    QVERIFY2(exported.last().first().toBool(), qPrintable(dialog.preview()));
+    QStringList offered;
+    for (int i = 0; i < dialog.modelBox()->count(); ++i)
+        offered.append(dialog.modelBox()->itemData(i).toString());
+    for (const QString &alias : aliases)
+        QVERIFY2(offered.contains(alias), qPrintable(alias));
+
+    // opencode (the first client): the key rename said, the qwen entry with limits, no top_p.
+    QVERIFY(dialog.renameNote()->isVisible());
+    QVERIFY2(dialog.renameNote()->text().contains(u"h1-q38-27b"_s), qPrintable(dialog.renameNote()->text()));
+    QVERIFY(!dialog.tiersShown());
+    QVERIFY2(dialog.fileHint()->text().contains(u"opencode.json"_s), qPrintable(dialog.fileHint()->text()));
+    const QJsonObject models = QJsonDocument::fromJson(dialog.preview().toUtf8()).object().value("provider"_L1).toObject()
+                                   .value("switchyard"_L1).toObject().value("models"_L1).toObject();
+    const QJsonObject qwen = models.value("h1-q38-27b"_L1).toObject();
+    QCOMPARE(qwen.value("id"_L1).toString(), u"h1-qwen38-27b"_s);
+    QCOMPARE(qwen.value("limit"_L1).toObject().value("context"_L1).toInt(), 131072);
+    QVERIFY2(!qwen.contains("options"_L1), qPrintable(dialog.preview()));
+
+    // Claude Code: one model per tier.
+    dialog.setClient(u"claude-code"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, WaitMs * 2);
+    QVERIFY(dialog.tiersShown());
+    QVERIFY(!dialog.renameNote()->isVisible());
+    QVERIFY2(dialog.fileHint()->text().contains(u"~/.claude/settings.json"_s), qPrintable(dialog.fileHint()->text()));
+    QComboBox *haiku = dialog.tierBox(u"haiku"_s);
+    QVERIFY(haiku);
+    haiku->setCurrentIndex(haiku->findData(u"h2-m3"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.preview().contains(u"\"ANTHROPIC_DEFAULT_HAIKU_MODEL\": \"h2-m3\""_s), WaitMs * 2);
+    QVERIFY(dialog.preview().contains(u"\"ANTHROPIC_SMALL_FAST_MODEL\": \"h2-m3\""_s));
+    QVERIFY(!dialog.preview().contains(u"\"ANTHROPIC_DEFAULT_OPUS_MODEL\": \"h2-m3\""_s));
+
+    dialog.setClient(u"codex"_s);
+    QVERIFY2(dialog.fileHint()->text().contains(u"config.toml"_s), qPrintable(dialog.fileHint()->text()));
+    QVERIFY(!dialog.tiersShown());
 }
 
 void TstStates::timelineSpanFromTheData()

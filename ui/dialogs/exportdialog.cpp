@@ -1,5 +1,6 @@
 #include "dialogs/exportdialog.h"
 
+#include "export/samplerwords.h"
 #include "shared/clientconfigexporter.h"
 
 #include <QApplication>
@@ -28,6 +29,11 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     , m_exporter(new ClientConfigExporter(this))
     , m_client(new QComboBox(this))
     , m_model(new QComboBox(this))
+    , m_form(new QFormLayout)
+    , m_tiers(new QWidget(this))
+    , m_renameNote(new QLabel(this))
+    , m_fileHint(new QLabel(this))
+    , m_aliases(aliases)
     , m_shell(new QCheckBox(tr("As shell &commands (export NAME=value, cline auth)"), this))
     , m_preview(new QPlainTextEdit(this))
     , m_status(new QLabel(this))
@@ -44,6 +50,29 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     m_model->addItem(tr("The first loaded model"), QString());
     for (const QString &alias : aliases)
         m_model->addItem(alias, alias);
+    // Claude Code's opus, sonnet and haiku tiers, each its own model if wanted.
+    auto *tierRow = new QHBoxLayout(m_tiers);
+    tierRow->setContentsMargins(0, 0, 0, 0);
+    const QStringList tierTitles{tr("Opus:"), tr("Sonnet:"), tr("Haiku:")};
+    for (const QString &title : tierTitles) {
+        auto *box = new QComboBox(m_tiers);
+        box->addItem(tr("as the default"), QString());
+        for (const QString &alias : aliases)
+            box->addItem(alias, alias);
+        auto *label = new QLabel(title, m_tiers);
+        label->setBuddy(box);
+        tierRow->addWidget(label);
+        tierRow->addWidget(box, 1);
+        m_tierBoxes.append(box);
+        connect(box, &QComboBox::currentIndexChanged, this, &ExportDialog::refresh);
+    }
+    m_tiers->setToolTip(tr("The models Claude Code uses for its opus, sonnet and haiku tiers (haiku also for its "
+                           "small, fast requests). One model for all keeps a one-model router from swapping."));
+    for (QLabel *label : {m_renameNote, m_fileHint}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    m_renameNote->setForegroundRole(QPalette::PlaceholderText);
     m_preview->setReadOnly(true);
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -51,10 +80,12 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     m_merge->setToolTip(tr("Add the relay's provider to the client's existing config file, keeping everything "
                            "else; the result is shown here and written when you save it"));
 
-    auto *form = new QFormLayout;
+    QFormLayout *form = m_form;
     form->addRow(tr("C&lient:"), m_client);
     form->addRow(tr("&Default model:"), m_model);
+    form->addRow(tr("Claude Code &tiers:"), m_tiers);
     form->addRow(QString(), m_shell);
+    form->addRow(QString(), m_renameNote);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addButton(m_copy, QDialogButtonBox::ActionRole);
     buttons->addButton(m_save, QDialogButtonBox::ActionRole);
@@ -62,6 +93,7 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_preview, 1);
+    layout->addWidget(m_fileHint);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
     resize(720, 560);
@@ -73,6 +105,7 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     });
     connect(m_model, &QComboBox::currentIndexChanged, this, &ExportDialog::refresh);
     connect(m_shell, &QCheckBox::toggled, this, &ExportDialog::refresh);
+    updateNotes();
     connect(m_copy, &QPushButton::clicked, this, [this] {
         QApplication::clipboard()->setText(m_preview->toPlainText());
         m_status->setText(tr("Copied to the clipboard."));
@@ -131,9 +164,57 @@ QString ExportDialog::preview() const
     return m_preview->toPlainText();
 }
 
+QComboBox *ExportDialog::tierBox(const QString &tier) const
+{
+    const qsizetype at = QStringList{u"opus"_s, u"sonnet"_s, u"haiku"_s}.indexOf(tier);
+    return at < 0 ? nullptr : m_tierBoxes.value(at);
+}
+
+bool ExportDialog::tiersShown() const
+{
+    return m_form->isRowVisible(m_tiers);
+}
+
+void ExportDialog::updateNotes()
+{
+    const QString c = client();
+    m_form->setRowVisible(m_tiers, c == "claude-code"_L1);
+    // opencode picks samplers by name: its keys leave those words out (docs/CLIENTS.md).
+    QStringList renamed;
+    for (const QString &alias : std::as_const(m_aliases)) {
+        const QString key = SamplerWords::safeKey(alias);
+        if (key != alias && renamed.size() < 3)
+            renamed.append(tr("%1 is the key %2").arg(alias, key));
+    }
+    const bool note = c == "opencode"_L1 && !renamed.isEmpty();
+    if (note)
+        m_renameNote->setText(tr("opencode chooses sampler settings by a model's name, which would override the "
+                                 "host's presets: the config's keys leave those words out (%1). The \"id\" opencode "
+                                 "sends is still the alias.").arg(renamed.join(u"; "_s)));
+    m_form->setRowVisible(m_renameNote, note);
+
+    const QString file = QDir::toNativeSeparators(defaultFileName()).replace(QDir::homePath(), u"~"_s);
+    QString hint;
+    if (c == "claude-code"_L1)
+        hint = m_shell->isChecked() ? tr("Add these lines to your shell's profile (~/.profile or ~/.bashrc).")
+                                    : tr("Claude Code reads ~/.claude/settings.json: copy the \"env\" block into it, "
+                                         "or save this as that file if you have none.");
+    else if (c == "cline"_L1 && m_shell->isChecked())
+        hint = tr("Run this command once: it writes Cline's provider settings.");
+    else if (hasShellForm(c) && m_shell->isChecked())
+        hint = tr("Add these lines to your shell's profile (~/.profile or ~/.bashrc).");
+    else if (isMergeable(c))
+        hint = tr("%1 reads %2: Merge Into… adds the relay to it and keeps your settings; Save As… writes a "
+                  "new file.").arg(m_client->currentText(), file);
+    else
+        hint = tr("%1 reads %2: Save As… writes it there.").arg(m_client->currentText(), file);
+    m_fileHint->setText(hint);
+}
+
 void ExportDialog::refresh()
 {
     const QString c = client();
+    updateNotes();
     m_shell->setEnabled(hasShellForm(c));
     m_merge->setEnabled(isMergeable(c) && !(hasShellForm(c) && m_shell->isChecked()));
     m_copy->setEnabled(false);
@@ -145,6 +226,13 @@ void ExportDialog::refresh()
     QStringList extra;
     if (const QString model = m_model->currentData().toString(); !model.isEmpty())
         extra << u"--model"_s << model;
+    if (c == "claude-code"_L1) {
+        const QStringList flags{u"--opus"_s, u"--sonnet"_s, u"--haiku"_s};
+        for (qsizetype i = 0; i < m_tierBoxes.size(); ++i) {
+            if (const QString tier = m_tierBoxes.at(i)->currentData().toString(); !tier.isEmpty())
+                extra << flags.at(i) << tier;
+        }
+    }
     if (hasShellForm(c) && m_shell->isChecked())
         extra << u"--shell"_s;
     else if (isMergeable(c) && !m_mergeFile.isEmpty())

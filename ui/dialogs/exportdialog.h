@@ -5,6 +5,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -23,7 +24,7 @@ class ExportDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(ExportDialog)
 
 public:
-    // aliases: the relay's models now, for the default model choice.
+    // aliases: every model the relay lists (loaded or not), for the default model choice.
     ExportDialog(const QUrl &endpoint, const QString &apiKey, const QStringList &aliases, QWidget *parent = nullptr);
 
     ClientConfigExporter *exporter() const { return m_exporter; }
@@ -36,6 +37,14 @@ public:
     QString preview() const;
     QString saveTarget() const { return m_saveTarget; }
     QPushButton *copyButton() const { return m_copy; }
+    QComboBox *modelBox() const { return m_model; }
+    // Claude Code's tiers: "opus", "sonnet", "haiku".
+    QComboBox *tierBox(const QString &tier) const;
+    bool tiersShown() const;
+    // Why opencode's keys differ from the aliases, when they do (opencode only).
+    QLabel *renameNote() const { return m_renameNote; }
+    // Which file the chosen client reads, and how to write it.
+    QLabel *fileHint() const { return m_fileHint; }
 
 Q_SIGNALS:
     void exported(bool ok);   // the preview has been refreshed (or the export failed)
@@ -46,10 +55,17 @@ private:
     void chooseMergeFile();
     void chooseSaveFile();
     QString defaultFileName() const;
+    void updateNotes();
 
     ClientConfigExporter *m_exporter;
     QComboBox *m_client;
     QComboBox *m_model;
+    QFormLayout *m_form;
+    QWidget *m_tiers;
+    QList<QComboBox *> m_tierBoxes;   // opus, sonnet, haiku
+    QLabel *m_renameNote;
+    QLabel *m_fileHint;
+    QStringList m_aliases;
     QCheckBox *m_shell;
     QPlainTextEdit *m_preview;
     QLabel *m_status;
