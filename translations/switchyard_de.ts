@@ -258,7 +258,7 @@ Befehle:
         <location line="+68"/>
         <location line="+69"/>
         <location filename="../src/config/engineurl.cpp" line="+8"/>
-        <location filename="../src/config/hostconfigreader.cpp" line="+298"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+388"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
@@ -369,7 +369,7 @@ Befehle:
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-242"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-329"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
@@ -405,7 +405,7 @@ Befehle:
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="+128"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+206"/>
         <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
         <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
     </message>
@@ -426,6 +426,7 @@ Befehle:
     </message>
     <message>
         <location filename="../src/config/fieldreader.cpp" line="+23"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-125"/>
         <source>must not be empty: give the program and its arguments</source>
         <translation>darf nicht leer sein: das Programm und seine Argumente angeben</translation>
     </message>
@@ -556,12 +557,12 @@ Befehle:
         <translation>das Programm darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-164"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-117"/>
         <source>not used with driver &quot;static&quot;: its engines are never stopped</source>
         <translation>nicht mit Treiber &quot;static&quot; verwendet: seine Engines werden nie gestoppt</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>must not be empty (leave the field out for no key)</source>
         <translation>darf nicht leer sein (das Feld weglassen für keinen Schlüssel)</translation>
     </message>
@@ -601,7 +602,39 @@ Befehle:
         <translation>%1 &quot;%2&quot; ist nicht prompt_cache.dir &quot;%3&quot; (weglassen: das Relay fügt es hinzu)</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+13"/>
+        <location line="+1"/>
+        <location line="+161"/>
+        <source>not used with driver &quot;static&quot;: its engine is never stopped</source>
+        <translation>bei Treiber &quot;static&quot; nicht verwendet: seine Engine wird nie gestoppt</translation>
+    </message>
+    <message>
+        <location line="-142"/>
+        <source>never run: neither the host nor an engine has idle_stop_after_s</source>
+        <translation>läuft nie: weder der Host noch eine Engine hat idle_stop_after_s</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>not used with driver &quot;local&quot;: its engines run on this machine, which is awake</source>
+        <translation>bei Treiber &quot;local&quot; nicht verwendet: seine Engines laufen auf diesem Rechner, und der ist wach</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&quot;%1&quot; is not a MAC address (six pairs of hex digits, e.g. 3c:7c:3f:1e:22:0a)</source>
+        <translation>&quot;%1&quot; ist keine MAC-Adresse (sechs Paare Hexziffern, z. B. 3c:7c:3f:1e:22:0a)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&quot;%1&quot; is not an IPv4 address (the LAN&apos;s broadcast address, e.g. 192.168.1.255)</source>
+        <translation>&quot;%1&quot; ist keine IPv4-Adresse (die Broadcast-Adresse des LANs, z. B. 192.168.1.255)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>must be a whole number from 1 to 65535</source>
+        <translation>muss eine ganze Zahl von 1 bis 65535 sein</translation>
+    </message>
+    <message>
+        <location line="+90"/>
         <source>only used with drivers &quot;local&quot; and &quot;agent&quot;</source>
         <translation>wird nur mit den Treibern &quot;local&quot; und &quot;agent&quot; verwendet</translation>
     </message>
@@ -611,7 +644,7 @@ Befehle:
         <translation>wird mit dem Treiber &quot;static&quot; nicht verwendet: dessen Engines werden nie gestartet oder gestoppt</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+23"/>
         <source>only used with driver &quot;command&quot;</source>
         <translation>wird nur mit dem Treiber &quot;command&quot; verwendet</translation>
     </message>
@@ -892,6 +925,31 @@ Befehle:
         <location line="+1"/>
         <source>prompt cache of &lt;b&gt;%1&lt;/b&gt; restored (engine %2)</source>
         <translation>Prompt-Cache von &lt;b&gt;%1&lt;/b&gt; wiederhergestellt (Engine %2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;waking&lt;/b&gt;: wake-on-LAN sent</source>
+        <translation>&lt;b&gt;wird geweckt&lt;/b&gt;: Wake-on-LAN gesendet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;awake&lt;/b&gt;</source>
+        <translation>&lt;b&gt;wach&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;did not wake&lt;/b&gt;</source>
+        <translation>&lt;b&gt;nicht aufgewacht&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>engine %1 &lt;b&gt;stopped&lt;/b&gt;: idle</source>
+        <translation>Engine %1 &lt;b&gt;gestoppt&lt;/b&gt;: untätig</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;asleep&lt;/b&gt;: sleep command ran</source>
+        <translation>&lt;b&gt;schläft&lt;/b&gt;: Schlafbefehl ausgeführt</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2615,7 +2673,27 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+5"/>
+        <source>engine stopped after being idle; the next request starts it</source>
+        <translation>Engine nach Untätigkeit gestoppt; die nächste Anfrage startet sie</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>asleep; the next request wakes it</source>
+        <translation>schläft; die nächste Anfrage weckt ihn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>asleep; the next request starts its engine</source>
+        <translation>schläft; die nächste Anfrage startet seine Engine</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>waking: waiting for the host to answer</source>
+        <translation>wird geweckt: wartet, bis der Host antwortet</translation>
+    </message>
+    <message>
+        <location line="+171"/>
         <source>waiting for first poll</source>
         <translation>wartet auf die erste Abfrage</translation>
     </message>
@@ -3317,7 +3395,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+142"/>
+        <location filename="../src/app/relayservice.cpp" line="+143"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>
@@ -4062,6 +4140,31 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+1"/>
         <source>prompt cache restored</source>
         <translation>Prompt-Cache wiederhergestellt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waking</source>
+        <translation>wird geweckt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>awake</source>
+        <translation>wach</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>did not wake</source>
+        <translation>nicht aufgewacht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>idle stop</source>
+        <translation>Stopp wegen Untätigkeit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>asleep</source>
+        <translation>schläft</translation>
     </message>
     <message>
         <location line="+76"/>
