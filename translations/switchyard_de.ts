@@ -2460,7 +2460,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+80"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+84"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 von %n Modell geladen</numerusform>
@@ -2479,7 +2479,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Engine %1 · %2</translation>
     </message>
     <message>
-        <location line="-21"/>
+        <location line="-25"/>
         <source>stopping %1</source>
         <translation>beendet %1</translation>
     </message>
@@ -2507,6 +2507,16 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+2"/>
         <source>no engine running · the next request starts one</source>
         <translation>keine Engine läuft · die nächste Anfrage startet eine</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>asleep · the next request wakes or starts it</source>
+        <translation>schläft · die nächste Anfrage weckt oder startet ihn</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>waking · waiting for the host to answer</source>
+        <translation>wird geweckt · wartet, bis der Host antwortet</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2693,7 +2703,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>wird geweckt: wartet, bis der Host antwortet</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+173"/>
         <source>waiting for first poll</source>
         <translation>wartet auf die erste Abfrage</translation>
     </message>
@@ -2726,6 +2736,16 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+1"/>
         <source>idle</source>
         <translation>bereit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waking</source>
+        <translation>wird geweckt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>asleep</source>
+        <translation>schläft</translation>
     </message>
     <message>
         <location line="+11"/>
