@@ -606,32 +606,32 @@ Befehle:
         <location line="+1"/>
         <location line="+161"/>
         <source>not used with driver &quot;static&quot;: its engine is never stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>bei Treiber &quot;static&quot; nicht verwendet: seine Engine wird nie gestoppt</translation>
     </message>
     <message>
         <location line="-142"/>
         <source>never run: neither the host nor an engine has idle_stop_after_s</source>
-        <translation type="unfinished"></translation>
+        <translation>läuft nie: weder der Host noch eine Engine hat idle_stop_after_s</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>not used with driver &quot;local&quot;: its engines run on this machine, which is awake</source>
-        <translation type="unfinished"></translation>
+        <translation>bei Treiber &quot;local&quot; nicht verwendet: seine Engines laufen auf diesem Rechner, und der ist wach</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>&quot;%1&quot; is not a MAC address (six pairs of hex digits, e.g. 3c:7c:3f:1e:22:0a)</source>
-        <translation type="unfinished"></translation>
+        <translation>&quot;%1&quot; ist keine MAC-Adresse (sechs Paare Hexziffern, z. B. 3c:7c:3f:1e:22:0a)</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>&quot;%1&quot; is not an IPv4 address (the LAN&apos;s broadcast address, e.g. 192.168.1.255)</source>
-        <translation type="unfinished"></translation>
+        <translation>&quot;%1&quot; ist keine IPv4-Adresse (die Broadcast-Adresse des LANs, z. B. 192.168.1.255)</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>must be a whole number from 1 to 65535</source>
-        <translation type="unfinished"></translation>
+        <translation>muss eine ganze Zahl von 1 bis 65535 sein</translation>
     </message>
     <message>
         <location line="+90"/>
@@ -952,6 +952,31 @@ Befehle:
         <location line="+1"/>
         <source>prompt cache of &lt;b&gt;%1&lt;/b&gt; restored (engine %2)</source>
         <translation>Prompt-Cache von &lt;b&gt;%1&lt;/b&gt; wiederhergestellt (Engine %2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;waking&lt;/b&gt;: wake-on-LAN sent</source>
+        <translation>&lt;b&gt;wird geweckt&lt;/b&gt;: Wake-on-LAN gesendet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;awake&lt;/b&gt;</source>
+        <translation>&lt;b&gt;wach&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;did not wake&lt;/b&gt;</source>
+        <translation>&lt;b&gt;nicht aufgewacht&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>engine %1 &lt;b&gt;stopped&lt;/b&gt;: idle</source>
+        <translation>Engine %1 &lt;b&gt;gestoppt&lt;/b&gt;: untätig</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;asleep&lt;/b&gt;: sleep command ran</source>
+        <translation>&lt;b&gt;schläft&lt;/b&gt;: Schlafbefehl ausgeführt</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2579,7 +2604,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+80"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+84"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 von %n Modell geladen</numerusform>
@@ -2598,7 +2623,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Engine %1 · %2</translation>
     </message>
     <message>
-        <location line="-21"/>
+        <location line="-25"/>
         <source>stopping %1</source>
         <translation>beendet %1</translation>
     </message>
@@ -2626,6 +2651,16 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+2"/>
         <source>no engine running · the next request starts one</source>
         <translation>keine Engine läuft · die nächste Anfrage startet eine</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>asleep · the next request wakes or starts it</source>
+        <translation>schläft · die nächste Anfrage weckt oder startet ihn</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>waking · waiting for the host to answer</source>
+        <translation>wird geweckt · wartet, bis der Host antwortet</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2794,25 +2829,25 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+5"/>
         <source>engine stopped after being idle; the next request starts it</source>
-        <translation type="unfinished"></translation>
+        <translation>Engine nach Untätigkeit gestoppt; die nächste Anfrage startet sie</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>asleep; the next request wakes it</source>
-        <translation type="unfinished"></translation>
+        <translation>schläft; die nächste Anfrage weckt ihn</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>asleep; the next request starts its engine</source>
-        <translation type="unfinished"></translation>
+        <translation>schläft; die nächste Anfrage startet seine Engine</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>waking: waiting for the host to answer</source>
-        <translation type="unfinished"></translation>
+        <translation>wird geweckt: wartet, bis der Host antwortet</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+173"/>
         <source>waiting for first poll</source>
         <translation>wartet auf die erste Abfrage</translation>
     </message>
@@ -2845,6 +2880,16 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+1"/>
         <source>idle</source>
         <translation>bereit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waking</source>
+        <translation>wird geweckt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>asleep</source>
+        <translation>schläft</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4511,27 +4556,27 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+1"/>
         <source>waking</source>
-        <translation type="unfinished"></translation>
+        <translation>wird geweckt</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>awake</source>
-        <translation type="unfinished"></translation>
+        <translation>wach</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>did not wake</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht aufgewacht</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>idle stop</source>
-        <translation type="unfinished"></translation>
+        <translation>Stopp wegen Untätigkeit</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>asleep</source>
-        <translation type="unfinished"></translation>
+        <translation>schläft</translation>
     </message>
     <message>
         <location line="+76"/>

@@ -39,7 +39,7 @@
 <context>
     <name>TimelineText</name>
     <message numerus="yes">
-        <location filename="../ui/timeline/timelinetext.cpp" line="+100"/>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+105"/>
         <source>%n request(s) active</source>
         <translation>
             <numerusform>%n request active</numerusform>
@@ -87,7 +87,7 @@
 <context>
     <name>switchyard::HistoryWriter</name>
     <message numerus="yes">
-        <location filename="../src/store/historywriter.cpp" line="+224"/>
+        <location filename="../src/store/historywriter.cpp" line="+226"/>
         <source>The history database is not open; %n row(s) not stored.</source>
         <translation>
             <numerusform>The history database is not open; %n row not stored.</numerusform>
@@ -95,7 +95,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+81"/>
+        <location line="+82"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n row not stored in the history: %1</numerusform>
@@ -106,7 +106,7 @@
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+80"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+84"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 of %n model loaded</numerusform>

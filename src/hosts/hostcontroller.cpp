@@ -64,9 +64,11 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
     connect(m_driver.get(), &EngineDriver::statusKnown, this, [this](const QString &running) {
         if (!running.isEmpty() && running != engineIn(m_catalog, m_host))
             m_catalog->setCurrentEngine(m_host, running);
-        // While waking, any answer means the box is up again.
-        carryOut(m_machine.state() == HostStateMachine::State::Waking ? m_machine.woke(running, now())
-                                                                       : m_machine.probed(running, now()));
+        // While waking, any answer means the box is up again. A static driver's answer says
+        // nothing about a box that sleeps: HostPower asks its engine instead.
+        if (canSwitch() || !canWake())
+            carryOut(m_machine.state() == HostStateMachine::State::Waking ? m_machine.woke(running, now())
+                                                                           : m_machine.probed(running, now()));
         emit probed(running);
     });
     connect(m_driver.get(), &EngineDriver::unreachable, this, [this](const QString &) {

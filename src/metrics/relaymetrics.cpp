@@ -10,6 +10,7 @@ namespace switchyard {
 namespace {
 const QList<QByteArray> hostEngine{"host", "engine"};
 const QList<QByteArray> hostEngineOutcome{"host", "engine", "outcome"};
+const QList<QByteArray> hostOutcome{"host", "outcome"};
 
 // A prompt-cache event's outcome, from the keeper's wording (hosts/promptcachekeeper.cpp): a
 // save or restore that happened names its slot first; one that did not says why.
@@ -51,6 +52,8 @@ RelayMetrics::RelayMetrics(QDateTime startedAt, HostSnapshot hosts, AliasCheck s
     , m_cacheRestores("switchyard_prompt_cache_restores_total",
                       "Saved slot prompt caches restored before a request (outcome restored or skipped).",
                       hostEngineOutcome)
+    , m_wakes("switchyard_host_wakes_total", "Wake-on-LAN wakes of a sleeping host (outcome woke or timed_out).", hostOutcome)
+    , m_idleStops("switchyard_idle_stops_total", "Engines stopped after idle_stop_after_s without a request.", hostEngine)
 {
 }
 
@@ -82,6 +85,15 @@ void RelayMetrics::historyEvent(const HistoryEvent &event)
     case HistoryEvent::Kind::CacheRestore:
         m_cacheRestores.add({event.host, event.engine, cacheOutcome(event)});
         break;
+    case HistoryEvent::Kind::Woke:
+        m_wakes.add({event.host, QStringLiteral("woke")});
+        break;
+    case HistoryEvent::Kind::WakeTimedOut:
+        m_wakes.add({event.host, QStringLiteral("timed_out")});
+        break;
+    case HistoryEvent::Kind::IdleStop:
+        m_idleStops.add(where);
+        break;
     default:
         break;
     }
@@ -97,6 +109,8 @@ QByteArray RelayMetrics::exposition() const
     m_loads.write(out);
     m_cacheSaves.write(out);
     m_cacheRestores.write(out);
+    m_wakes.write(out);
+    m_idleStops.write(out);
     writeHostGauges(out, m_hosts ? m_hosts() : QList<HostGauges>{}, hostStates());
     writeProcessMetrics(out, m_startedAt);
     return out.text();

@@ -44,6 +44,8 @@ private:
     CounterFamily m_loads;
     CounterFamily m_cacheSaves;
     CounterFamily m_cacheRestores;
+    CounterFamily m_wakes;
+    CounterFamily m_idleStops;
 };
 
 } // namespace switchyard

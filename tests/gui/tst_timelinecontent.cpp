@@ -230,6 +230,19 @@ void TstTimelineContent::markersAreLoadsAndUnloads()
     QCOMPARE(history.content.markers(u"h1"_s, at(11), at(19)).size(), 0);
     QCOMPARE(history.content.markers(u"h1"_s, at(60), at(80)).value(0).detail, u"out of memory"_s);
 
+    // Wake and idle stop (issue 20): markers, with their words in the tooltip.
+    const History power({historyEvent(HistoryEvent::Kind::IdleStop, 10, u"a"_s, u"no request for 600 s"_s),
+                         historyEvent(HistoryEvent::Kind::SleepCommand, 11, {}, u"true: exit code 0"_s),
+                         historyEvent(HistoryEvent::Kind::WakeSent, 40, {}),
+                         historyEvent(HistoryEvent::Kind::Woke, 50, {}),
+                         historyEvent(HistoryEvent::Kind::WakeTimedOut, 55, {})});
+    const QList<HistoryEvent> powerMarkers = power.content.markers(u"h1"_s, at(0), at(60));
+    QCOMPARE(powerMarkers.size(), 5);
+    QCOMPARE(powerMarkers.at(2).kind, HistoryEvent::Kind::WakeSent);
+    QVERIFY(TimelineText::markerTooltip(powerMarkers.at(2), at(60)).contains(u"wake-on-LAN sent"_s));
+    QVERIFY(TimelineText::markerTooltip(powerMarkers.at(0), at(60)).contains(u"no request for 600 s"_s));
+    QVERIFY(TimelineText::markerTooltip(powerMarkers.at(4), at(60)).contains(u"did not wake"_s));
+
     // Prompt-cache saves and restores (issue 19) are markers too, with their sizes and times.
     const History caches({withDuration(withModel(historyEvent(HistoryEvent::Kind::CacheSave, 10, u"a"_s,
                                                               u"slot 0, 48213 tokens, 1131.4 MB"_s), u"m1"_s), 2s),

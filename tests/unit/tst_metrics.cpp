@@ -229,6 +229,28 @@ private slots:
         QVERIFY(text.contains("switchyard_prompt_cache_restores_total{host=\"3090\",engine=\"fork\",outcome=\"skipped\"} 1\n"));
     }
 
+    void wakesAndIdleStopsAreCounted()
+    {
+        RelayMetrics metrics(QDateTime::currentDateTime(), {}, {});
+        auto event = [](HistoryEvent::Kind kind, const QString &engine) {
+            HistoryEvent e;
+            e.kind = kind;
+            e.host = u"3090"_s;
+            e.engine = engine;
+            return e;
+        };
+        metrics.historyEvent(event(HistoryEvent::Kind::WakeSent, {}));
+        metrics.historyEvent(event(HistoryEvent::Kind::Woke, {}));
+        metrics.historyEvent(event(HistoryEvent::Kind::WakeSent, {}));
+        metrics.historyEvent(event(HistoryEvent::Kind::WakeTimedOut, {}));
+        metrics.historyEvent(event(HistoryEvent::Kind::Woke, u"fork"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::IdleStop, u"fork"_s));
+        const QByteArray text = metrics.exposition();
+        QVERIFY2(text.contains("switchyard_host_wakes_total{host=\"3090\",outcome=\"woke\"} 2\n"), text.constData());
+        QVERIFY(text.contains("switchyard_host_wakes_total{host=\"3090\",outcome=\"timed_out\"} 1\n"));
+        QVERIFY(text.contains("switchyard_idle_stops_total{host=\"3090\",engine=\"fork\"} 1\n"));
+    }
+
     void hostGaugesHaveOneSeriesPerStateAndEngine()
     {
         HostGauges h;

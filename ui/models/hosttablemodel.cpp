@@ -124,11 +124,11 @@ void HostTableModel::syncFromController(HostController *c)
         setActivity(host, HostActivity::Idle, tr("engine stopped after being idle; the next request starts it"));
         break;
     case HostStateMachine::State::Asleep:
-        setActivity(host, HostActivity::Idle, c->power().canWake ? tr("asleep; the next request wakes it")
-                                                                 : tr("asleep; the next request starts its engine"));
+        setActivity(host, HostActivity::Asleep, c->power().canWake ? tr("asleep; the next request wakes it")
+                                                                   : tr("asleep; the next request starts its engine"));
         break;
     case HostStateMachine::State::Waking:
-        setActivity(host, HostActivity::Switching, tr("waking: waiting for the host to answer"));
+        setActivity(host, HostActivity::Waking, tr("waking: waiting for the host to answer"));
         break;
     case HostStateMachine::State::Leased:
     case HostStateMachine::State::Serving:
@@ -280,6 +280,8 @@ int HostTableModel::hostsUp() const
         case HostActivity::Unknown:
         case HostActivity::Down:
         case HostActivity::Leased:
+        case HostActivity::Waking:
+        case HostActivity::Asleep:
             break;
         }
     }
@@ -306,6 +308,8 @@ QString HostTableModel::activityTitle(HostActivity activity)
     case HostActivity::Draining: return tr("draining");
     case HostActivity::Leased: return tr("leased");
     case HostActivity::Idle: return tr("idle");
+    case HostActivity::Waking: return tr("waking");
+    case HostActivity::Asleep: return tr("asleep");
     }
     return {};
 }

@@ -14,6 +14,8 @@ enum class HostActivity {
     Leased,      // something else owns the GPU
     Idle,        // no engine runs (after a lease, or before the first request): the next request
                  // starts one; not down
+    Waking,      // the wake-on-LAN packet went out: waiting for the host to answer
+    Asleep,      // stopped when idle and put to sleep, or found off: the next request wakes it
 };
 
 } // namespace switchyard

@@ -37,10 +37,12 @@ QColor StatusPalette::forActivity(HostActivity activity)
     case HostActivity::Up: return good();
     case HostActivity::Down: return bad();
     case HostActivity::Switching:
-    case HostActivity::Draining: return switching();
+    case HostActivity::Draining:
+    case HostActivity::Waking: return switching();
     case HostActivity::Leased: return lease();
     case HostActivity::Unknown:
-    case HostActivity::Idle: return idle();
+    case HostActivity::Idle:
+    case HostActivity::Asleep: return idle();
     }
     return idle();
 }

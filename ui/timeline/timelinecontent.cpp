@@ -108,6 +108,13 @@ QList<TimelineContent::Span> TimelineContent::spans(const QString &host, qint64 
     return spans;
 }
 
+bool TimelineContent::isPowerEvent(HistoryEvent::Kind kind)
+{
+    return kind == HistoryEvent::Kind::WakeSent || kind == HistoryEvent::Kind::Woke
+        || kind == HistoryEvent::Kind::WakeTimedOut || kind == HistoryEvent::Kind::IdleStop
+        || kind == HistoryEvent::Kind::SleepCommand;
+}
+
 QList<HistoryEvent> TimelineContent::markers(const QString &host, qint64 fromMs, qint64 toMs) const
 {
     QList<HistoryEvent> out;
@@ -117,7 +124,8 @@ QList<HistoryEvent> TimelineContent::markers(const QString &host, qint64 fromMs,
     for (const HistoryEvent &e : events) {
         if (e.host == host && (e.kind == HistoryEvent::Kind::Load || e.kind == HistoryEvent::Kind::Unload
                                || e.kind == HistoryEvent::Kind::Failover
-                               || e.kind == HistoryEvent::Kind::CacheSave || e.kind == HistoryEvent::Kind::CacheRestore))
+                               || e.kind == HistoryEvent::Kind::CacheSave || e.kind == HistoryEvent::Kind::CacheRestore
+                               || isPowerEvent(e.kind)))
             out.append(e);
     }
     return out;

@@ -55,6 +55,8 @@ public:
     QList<Span> spans(const QString &host, qint64 fromMs, qint64 toMs) const;
     // Loads and unloads on host with fromMs <= at <= toMs, in time order.
     QList<HistoryEvent> markers(const QString &host, qint64 fromMs, qint64 toMs) const;
+    // Wake-on-LAN and idle stop events (issue 20): circles on the marker row.
+    static bool isPowerEvent(HistoryEvent::Kind kind);
     // Requests active in [fromMs, toMs); running ones count as active up to nowMs.
     Activity activity(const QString &host, qint64 fromMs, qint64 toMs, qint64 nowMs) const;
     // The most requests active in any bucket of bucketPixels across the scale, over all hosts:

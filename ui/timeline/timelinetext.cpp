@@ -80,6 +80,11 @@ QString TimelineText::markerTooltip(const HistoryEvent &e, qint64 nowMs)
     case HistoryEvent::Kind::Failover: text = tr("<b>%1</b> failed over").arg(model); break;
     case HistoryEvent::Kind::CacheSave: text = tr("prompt cache of <b>%1</b> saved (engine %2)").arg(model, e.engine.toHtmlEscaped()); break;
     case HistoryEvent::Kind::CacheRestore: text = tr("prompt cache of <b>%1</b> restored (engine %2)").arg(model, e.engine.toHtmlEscaped()); break;
+    case HistoryEvent::Kind::WakeSent: text = tr("<b>waking</b>: wake-on-LAN sent"); break;
+    case HistoryEvent::Kind::Woke: text = tr("<b>awake</b>"); break;
+    case HistoryEvent::Kind::WakeTimedOut: text = tr("<b>did not wake</b>"); break;
+    case HistoryEvent::Kind::IdleStop: text = tr("engine %1 <b>stopped</b>: idle").arg(e.engine.toHtmlEscaped()); break;
+    case HistoryEvent::Kind::SleepCommand: text = tr("<b>asleep</b>: sleep command ran"); break;
     default: text = tr("<b>%1</b> unloaded").arg(model); break;
     }
     text += u"<br>"_s + UiFormat::timeOfDay(e.at, dateAt(nowMs));

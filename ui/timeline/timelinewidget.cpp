@@ -423,6 +423,15 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
             p.drawRect(QRectF(x - 3.5, cy - 3.5, 7, 7));
             continue;
         }
+        if (TimelineContent::isPowerEvent(e.kind)) {
+            // Wake and sleep: circles, filled while the host comes up, hollow as it goes to rest.
+            const bool up = e.kind == HistoryEvent::Kind::WakeSent || e.kind == HistoryEvent::Kind::Woke;
+            p.setPen(QPen(up ? palette().color(QPalette::Base) : StatusPalette::idle(), 1.5));
+            p.setBrush(e.kind == HistoryEvent::Kind::WakeTimedOut ? StatusPalette::bad()
+                       : up ? StatusPalette::good() : palette().base());
+            p.drawEllipse(QPointF(x, cy), 4.0, 4.0);
+            continue;
+        }
         if (e.kind == HistoryEvent::Kind::Load) {
             p.setPen(QPen(palette().color(QPalette::Base), 1));
             p.setBrush(e.detail.isEmpty() ? StatusPalette::good() : StatusPalette::bad());

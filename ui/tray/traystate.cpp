@@ -10,7 +10,7 @@ TrayState::Kind TrayState::compute(const QList<HostActivity> &hosts, int request
     for (HostActivity a : hosts) {
         if (a == HostActivity::Down)
             return Kind::Error;
-        if (a == HostActivity::Switching || a == HostActivity::Draining)
+        if (a == HostActivity::Switching || a == HostActivity::Draining || a == HostActivity::Waking)
             switching = true;
     }
     if (switching)

@@ -68,6 +68,10 @@ QString HostCardDelegate::engineLine(const QModelIndex &index, const QDateTime &
         return tr("no engine: the GPU is lent out");
     if (activity == HostActivity::Idle)
         return tr("no engine running · the next request starts one");
+    if (activity == HostActivity::Asleep)
+        return tr("asleep · the next request wakes or starts it");
+    if (activity == HostActivity::Waking)
+        return tr("waking · waiting for the host to answer");
     const QStringList loading = index.data(HostTableModel::LoadingRole).toStringList();
     if (!loading.isEmpty()) {
         const QDateTime since = index.data(HostTableModel::LoadingSinceRole).toDateTime();
@@ -198,8 +202,9 @@ void HostCardDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, co
     const bool changing = activity == HostActivity::Draining || activity == HostActivity::Switching;
     const QString swatchEngine = changing ? index.data(HostTableModel::SwitchToRole).toString() : engine;
     p->setPen(Qt::NoPen);
-    p->setBrush(activity == HostActivity::Leased || activity == HostActivity::Idle ? StatusPalette::idle()
-                                                                                    : StatusPalette::forEngine(swatchEngine));
+    const bool noEngine = activity == HostActivity::Leased || activity == HostActivity::Idle
+        || activity == HostActivity::Asleep || activity == HostActivity::Waking;
+    p->setBrush(noEngine ? StatusPalette::idle() : StatusPalette::forEngine(swatchEngine));
     p->drawRoundedRect(QRectF(content.left(), y + (line - 10) / 2.0, 10, 10), 2, 2);
     const double indent = 16;
     p->setPen(pal.color(QPalette::Text));
