@@ -2282,7 +2282,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation type="vanished">Als Shell-E&amp;xporte (export NAME=Wert)</translation>
     </message>
     <message>
-        <location filename="../ui/dialogs/exportdialog.cpp" line="+34"/>
+        <location filename="../ui/dialogs/exportdialog.cpp" line="+36"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -2311,12 +2311,22 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation type="vanished">Den Provider des Relays in eine vorhandene opencode.json einfügen, alles andere bleibt; das Ergebnis wird hier gezeigt und beim Speichern geschrieben</translation>
     </message>
     <message>
-        <location line="-13"/>
+        <location line="-15"/>
         <source>As shell &amp;commands (export NAME=value, cline auth)</source>
         <translation>Als Shell-&amp;Befehle (export NAME=Wert, cline auth)</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+1"/>
+        <source>Codex: write its model c&amp;atalog too (each model&apos;s context window, no &quot;model metadata not found&quot; warning)</source>
+        <translation>Codex: auch seinen Modellk&amp;atalog schreiben (das Kontextfenster jedes Modells, keine Warnung &quot;model metadata not found&quot;)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Writes switchyard-models.json next to Codex&apos;s config.toml as soon as it is ticked, and names it in the config. It carries Codex 0.169.0&apos;s own base prompt, which another Codex version is sent too.</source>
+        <translation>Schreibt switchyard-models.json neben die config.toml von Codex, sobald es angehakt wird, und nennt die Datei in der Konfiguration. Sie enthält den eigenen Basis-Prompt von Codex 0.169.0, den auch eine andere Codex-Version bekommt.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Add the relay&apos;s provider to the client&apos;s existing config file, keeping everything else; the result is shown here and written when you save it</source>
         <translation>Den Provider des Relays zur vorhandenen Konfigurationsdatei des Clients hinzufügen und alles andere behalten; das Ergebnis wird hier gezeigt und beim Speichern geschrieben</translation>
     </message>
@@ -2331,7 +2341,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Standard&amp;modell:</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Copied to the clipboard.</source>
         <translation>In die Zwischenablage kopiert.</translation>
     </message>
@@ -2346,12 +2356,17 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Mit %1 zusammengeführt; Speichern schreibt das Ergebnis dorthin zurück.</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+2"/>
+        <source>Wrote Codex&apos;s model catalog to %1.</source>
+        <translation>Modellkatalog für Codex nach %1 geschrieben.</translation>
+    </message>
+    <message>
+        <location line="+65"/>
         <source>Asking the relay for its models…</source>
         <translation>Frage das Relay nach seinen Modellen…</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+40"/>
         <source>Merge Into the Client&apos;s Config</source>
         <translation>In die Konfiguration des Clients zusammenführen</translation>
     </message>

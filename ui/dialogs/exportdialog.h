@@ -36,6 +36,10 @@ public:
     QString preview() const;
     QString saveTarget() const { return m_saveTarget; }
     QPushButton *copyButton() const { return m_copy; }
+    QCheckBox *codexCatalogBox() const { return m_codexCatalog; }
+    // Where the Codex export writes its model catalog when asked: next to the config.toml it is
+    // merged into, else in ~/.codex.
+    QString codexCatalogFile() const;
 
 Q_SIGNALS:
     void exported(bool ok);   // the preview has been refreshed (or the export failed)
@@ -51,6 +55,7 @@ private:
     QComboBox *m_client;
     QComboBox *m_model;
     QCheckBox *m_shell;
+    QCheckBox *m_codexCatalog;
     QPlainTextEdit *m_preview;
     QLabel *m_status;
     QPushButton *m_copy;
