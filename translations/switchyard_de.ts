@@ -2391,7 +2391,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation type="vanished">Als Shell-E&amp;xporte (export NAME=Wert)</translation>
     </message>
     <message>
-        <location filename="../ui/dialogs/exportdialog.cpp" line="+40"/>
+        <location filename="../ui/dialogs/exportdialog.cpp" line="+42"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -2420,12 +2420,17 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation type="vanished">Den Provider des Relays in eine vorhandene opencode.json einfügen, alles andere bleibt; das Ergebnis wird hier gezeigt und beim Speichern geschrieben</translation>
     </message>
     <message>
-        <location line="-13"/>
+        <location line="-15"/>
         <source>As shell &amp;commands (export NAME=value, cline auth)</source>
         <translation>Als Shell-&amp;Befehle (export NAME=Wert, cline auth)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+1"/>
+        <source>Codex: write its model c&amp;atalog too (each model&apos;s context window, no &quot;model metadata not found&quot; warning)</source>
+        <translation>Codex: auch seinen Modellk&amp;atalog schreiben (das Kontextfenster jedes Modells, keine Warnung &quot;model metadata not found&quot;)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Opus:</source>
         <translation>Opus:</translation>
     </message>
@@ -2451,6 +2456,11 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message>
         <location line="+11"/>
+        <source>Writes switchyard-models.json next to Codex&apos;s config.toml as soon as it is ticked, and names it in the config. It carries Codex 0.169.0&apos;s own base prompt, which another Codex version is sent too.</source>
+        <translation>Schreibt switchyard-models.json neben die config.toml von Codex, sobald es angehakt wird, und nennt die Datei in der Konfiguration. Sie enthält den eigenen Basis-Prompt von Codex 0.169.0, den auch eine andere Codex-Version bekommt.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Add the relay&apos;s provider to the client&apos;s existing config file, keeping everything else; the result is shown here and written when you save it</source>
         <translation>Den Provider des Relays zur vorhandenen Konfigurationsdatei des Clients hinzufügen und alles andere behalten; das Ergebnis wird hier gezeigt und beim Speichern geschrieben</translation>
     </message>
@@ -2470,7 +2480,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Claude-Code-&amp;Stufen:</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+33"/>
         <source>Copied to the clipboard.</source>
         <translation>In die Zwischenablage kopiert.</translation>
     </message>
@@ -2483,6 +2493,11 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+2"/>
         <source>Merged with %1; Save writes the result back to it.</source>
         <translation>Mit %1 zusammengeführt; Speichern schreibt das Ergebnis dorthin zurück.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Wrote Codex&apos;s model catalog to %1.</source>
+        <translation>Modellkatalog für Codex nach %1 geschrieben.</translation>
     </message>
     <message>
         <location line="+62"/>
@@ -2521,12 +2536,12 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>%1 liest %2: „Speichern unter …“ schreibt sie dorthin.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+35"/>
         <source>Asking the relay for its models…</source>
         <translation>Frage das Relay nach seinen Modellen…</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+40"/>
         <source>Merge Into the Client&apos;s Config</source>
         <translation>In die Konfiguration des Clients zusammenführen</translation>
     </message>

@@ -46,6 +46,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QJsonArray>
 #include <QClipboard>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -1180,10 +1181,38 @@ void TstGui::exportDialogPreviewsCopiesSavesAndMerges()
     dialog.setClient(u"codex"_s);
     QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 4, 20000);
     QVERIFY2(dialog.preview().contains("wire_api = \"responses\""_L1), qPrintable(dialog.preview()));
+    QVERIFY2(!dialog.preview().contains("model_catalog_json"_L1), qPrintable(dialog.preview()));
+    // With its model catalog, asked for: written next to the config.toml merged into, and named.
+    const QString codexConfig = dir.filePath(u"config.toml"_s);
+    {
+        QFile f(codexConfig);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("approval_policy = \"never\"\n");
+    }
+    dialog.mergeInto(codexConfig);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 5, 20000);
+    QVERIFY(dialog.codexCatalogBox()->isEnabled());
+    QCOMPARE(dialog.codexCatalogFile(), dir.filePath(u"switchyard-models.json"_s));
+    QVERIFY(!QFile::exists(dialog.codexCatalogFile()));   // not before it is asked for
+    dialog.codexCatalogBox()->setChecked(true);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 6, 20000);
+    QVERIFY2(exported.last().at(0).toBool(), qPrintable(dialog.preview()));
+    QVERIFY2(dialog.preview().contains(u"model_catalog_json = \""_s + dialog.codexCatalogFile() + u'"'), qPrintable(dialog.preview()));
+    QVERIFY2(dialog.preview().contains("approval_policy = \"never\""_L1), qPrintable(dialog.preview()));
+    {
+        QFile f(dialog.codexCatalogFile());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray entries = QJsonDocument::fromJson(f.readAll()).object().value("models"_L1).toArray();
+        QVERIFY(!entries.isEmpty());
+        QVERIFY(fleet.service()->catalog()->aliases().contains(entries.first().toObject().value("slug"_L1).toString()));
+    }
+    dialog.codexCatalogBox()->setChecked(false);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 7, 20000);
     // A broken export says why, and offers nothing to copy or save.
     dialog.exporter()->setProgram(dir.filePath(u"no-such-switchyard"_s));
     dialog.setClient(u"pi"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 5, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 8, 20000);
+    QVERIFY(!dialog.codexCatalogBox()->isEnabled());
     QVERIFY(!exported.last().at(0).toBool());
     QVERIFY(!dialog.copyButton()->isEnabled());
 }

@@ -92,6 +92,7 @@ expected_files="\
 ./usr/lib/systemd/user/switchyard.service
 ./usr/share/applications/switchyard.desktop
 ./usr/share/doc/switchyard/CLIENTS.md
+./usr/share/doc/switchyard/CODEX_PROMPT_NOTICE.md
 ./usr/share/doc/switchyard/CONFIG.md
 ./usr/share/doc/switchyard/HOSTS.md
 ./usr/share/doc/switchyard/README.md

@@ -35,6 +35,8 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     , m_fileHint(new QLabel(this))
     , m_aliases(aliases)
     , m_shell(new QCheckBox(tr("As shell &commands (export NAME=value, cline auth)"), this))
+    , m_codexCatalog(new QCheckBox(tr("Codex: write its model c&atalog too (each model's context window, no "
+                                      "\"model metadata not found\" warning)"), this))
     , m_preview(new QPlainTextEdit(this))
     , m_status(new QLabel(this))
     , m_copy(new QPushButton(tr("&Copy"), this))
@@ -77,6 +79,9 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_status->setWordWrap(true);
+    m_codexCatalog->setToolTip(tr("Writes switchyard-models.json next to Codex's config.toml as soon as it is "
+                                  "ticked, and names it in the config. It carries Codex 0.169.0's own base "
+                                  "prompt, which another Codex version is sent too."));
     m_merge->setToolTip(tr("Add the relay's provider to the client's existing config file, keeping everything "
                            "else; the result is shown here and written when you save it"));
 
@@ -86,6 +91,7 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     form->addRow(tr("Claude Code &tiers:"), m_tiers);
     form->addRow(QString(), m_shell);
     form->addRow(QString(), m_renameNote);
+    form->addRow(QString(), m_codexCatalog);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addButton(m_copy, QDialogButtonBox::ActionRole);
     buttons->addButton(m_save, QDialogButtonBox::ActionRole);
@@ -106,6 +112,7 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     connect(m_model, &QComboBox::currentIndexChanged, this, &ExportDialog::refresh);
     connect(m_shell, &QCheckBox::toggled, this, &ExportDialog::refresh);
     updateNotes();
+    connect(m_codexCatalog, &QCheckBox::toggled, this, &ExportDialog::refresh);
     connect(m_copy, &QPushButton::clicked, this, [this] {
         QApplication::clipboard()->setText(m_preview->toPlainText());
         m_status->setText(tr("Copied to the clipboard."));
@@ -123,6 +130,8 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
             m_status->setText(tr("The export failed: %1").arg(text));
         else if (!m_mergeFile.isEmpty())
             m_status->setText(tr("Merged with %1; Save writes the result back to it.").arg(m_mergeFile));
+        else if (client() == "codex"_L1 && m_codexCatalog->isChecked())
+            m_status->setText(tr("Wrote Codex's model catalog to %1.").arg(codexCatalogFile()));
         else
             m_status->clear();
         m_copy->setEnabled(ok);
@@ -216,6 +225,7 @@ void ExportDialog::refresh()
     const QString c = client();
     updateNotes();
     m_shell->setEnabled(hasShellForm(c));
+    m_codexCatalog->setEnabled(c == "codex"_L1);
     m_merge->setEnabled(isMergeable(c) && !(hasShellForm(c) && m_shell->isChecked()));
     m_copy->setEnabled(false);
     m_save->setEnabled(false);
@@ -237,6 +247,10 @@ void ExportDialog::refresh()
         extra << u"--shell"_s;
     else if (isMergeable(c) && !m_mergeFile.isEmpty())
         extra << u"--merge"_s << m_mergeFile;
+    if (c == "codex"_L1 && m_codexCatalog->isChecked()) {
+        QDir().mkpath(QFileInfo(codexCatalogFile()).absolutePath());
+        extra << u"--catalog"_s << codexCatalogFile();
+    }
     m_status->setText(tr("Asking the relay for its models…"));
     m_exporter->start(c, extra);
 }
@@ -247,6 +261,12 @@ void ExportDialog::mergeInto(const QString &file)
         setClient(u"opencode"_s);
     m_mergeFile = file;
     refresh();
+}
+
+QString ExportDialog::codexCatalogFile() const
+{
+    const QString config = m_mergeFile.isEmpty() ? QDir::home().filePath(u".codex/config.toml"_s) : m_mergeFile;
+    return QFileInfo(config).absoluteDir().filePath(u"switchyard-models.json"_s);
 }
 
 QString ExportDialog::defaultFileName() const

@@ -45,6 +45,10 @@ public:
     QLabel *renameNote() const { return m_renameNote; }
     // Which file the chosen client reads, and how to write it.
     QLabel *fileHint() const { return m_fileHint; }
+    QCheckBox *codexCatalogBox() const { return m_codexCatalog; }
+    // Where the Codex export writes its model catalog when asked: next to the config.toml it is
+    // merged into, else in ~/.codex.
+    QString codexCatalogFile() const;
 
 Q_SIGNALS:
     void exported(bool ok);   // the preview has been refreshed (or the export failed)
@@ -67,6 +71,7 @@ private:
     QLabel *m_fileHint;
     QStringList m_aliases;
     QCheckBox *m_shell;
+    QCheckBox *m_codexCatalog;
     QPlainTextEdit *m_preview;
     QLabel *m_status;
     QPushButton *m_copy;
