@@ -755,7 +755,7 @@ Befehle:
     </message>
     <message>
         <location filename="../src/config/configwriter.cpp" line="+186"/>
-        <location filename="../src/config/hostseditormodel.cpp" line="+99"/>
+        <location filename="../src/config/hostseditormodel.cpp" line="+115"/>
         <source>the file is not a JSON object</source>
         <translation>die Datei ist kein JSON-Objekt</translation>
     </message>
@@ -2480,7 +2480,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Claude-Code-&amp;Stufen:</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+27"/>
         <source>Copied to the clipboard.</source>
         <translation>In die Zwischenablage kopiert.</translation>
     </message>
@@ -2500,7 +2500,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Modellkatalog für Codex nach %1 geschrieben.</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+72"/>
         <source>%1 is the key %2</source>
         <translation>%1 hat den Schlüssel %2</translation>
     </message>
@@ -3064,7 +3064,37 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Agent-&amp;Token:</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
+        <source>Stop when &amp;idle after (s):</source>
+        <translation>Bei &amp;Leerlauf stoppen nach (s):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;leep command:</source>
+        <translation>&amp;Schlafbefehl:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Wake-on-LAN MAC:</source>
+        <translation>&amp;Wake-on-LAN-MAC:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wake &amp;broadcast:</source>
+        <translation>Weck-&amp;Broadcast:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wake &amp;port:</source>
+        <translation>Weck-&amp;Port:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wake time&amp;out (s):</source>
+        <translation>Weck-&amp;Zeitlimit (s):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;URL:</source>
         <translation>&amp;URL:</translation>
     </message>
@@ -3109,7 +3139,17 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Das Programm und seine Argumente; ein Argument mit Leerzeichen in Anführungszeichen setzen</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+1"/>
+        <source>empty: never</source>
+        <translation>leer: nie</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Empty: the box is not woken; the relay sends a magic packet to this MAC when a request finds the box asleep</source>
+        <translation>Leer: der Rechner wird nicht geweckt; das Relay sendet ein Magic Packet an diese MAC, wenn eine Anfrage den Rechner schlafend vorfindet</translation>
+    </message>
+    <message>
+        <location line="+109"/>
         <source>Choose a host or an engine on the left, or add one.</source>
         <translation>Wählen Sie links einen Host oder eine Engine, oder fügen Sie eine hinzu.</translation>
     </message>

@@ -13,10 +13,10 @@ using Type = JsonNode::Type;
 
 namespace {
 
-// WAKE/IDLE: the wake and idle fields ("wake", "idle_stop_after_s", "sleep_command") join
-// HostKeys once the config reader takes them; until then a file holding them keeps them as
-// hidden fields.
-const QStringList HostKeys = {u"driver"_s, u"api_key"_s, u"agent"_s, u"token"_s, u"engines"_s};
+// The wake and idle fields ("wake" {mac, broadcast, port, timeout_s}, "idle_stop_after_s",
+// "sleep_command") are written through as they are typed; the config readers judge them.
+const QStringList HostKeys = {u"driver"_s, u"api_key"_s, u"agent"_s, u"token"_s, u"engines"_s,
+                              u"wake"_s, u"idle_stop_after_s"_s, u"sleep_command"_s};
 const QStringList EngineKeys = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s};
 
 JsonNode node(Type type, const QString &key = {})
@@ -75,6 +75,22 @@ QString freeName(const QString &base, const QStringList &taken)
     for (int i = 2; taken.contains(name); ++i)
         name = base + QString::number(i);
     return name;
+}
+
+// "wake.mac": a member of a member.
+const JsonNode *find(const JsonNode *object, const QString &key)
+{
+    for (const QString &part : key.split(u'.')) {
+        object = object && object->isObject() ? object->member(part) : nullptr;
+    }
+    return object;
+}
+
+// Seconds and ports are numbers; what does not read as one is written as typed, for the readers
+// to say so.
+bool isNumberKey(const QString &key)
+{
+    return key.endsWith("_s"_L1) || key.endsWith(".port"_L1);
 }
 
 } // namespace
@@ -149,8 +165,9 @@ QStringList HostsEditorModel::engines(const QString &host) const
 
 QString HostsEditorModel::text(const QString &host, const QString &engine, const QString &key) const
 {
-    const JsonNode *o = object(host, engine);
-    const JsonNode *field = o ? o->member(key) : nullptr;
+    const JsonNode *field = find(object(host, engine), key);
+    if (field && field->isNumber())
+        return QString::fromUtf8(ConfigWriter::format(*field)).trimmed();
     return field && field->isString() ? field->string : QString();
 }
 
@@ -171,10 +188,36 @@ void HostsEditorModel::setText(const QString &host, const QString &engine, const
     JsonNode *o = object(host, engine);
     if (!o)
         return;
-    if (value.isEmpty())
-        removeChild(*o, key);
-    else
-        setChild(*o, stringNode(key, value));
+    // Down to the object that holds the last part, made when a value needs it.
+    QStringList parts = key.split(u'.');
+    const QString last = parts.takeLast();
+    std::vector<JsonNode *> chain{o};
+    for (const QString &part : std::as_const(parts)) {
+        JsonNode *next = child(*chain.back(), part);
+        if (!next || !next->isObject()) {
+            if (value.isEmpty())
+                return;
+            setChild(*chain.back(), node(Type::Object, part));
+            next = child(*chain.back(), part);
+        }
+        chain.push_back(next);
+    }
+    if (value.isEmpty()) {
+        removeChild(*chain.back(), last);
+        // An object left empty by it goes too ("wake": {}).
+        for (qsizetype i = qsizetype(chain.size()) - 1; i > 0 && chain[size_t(i)]->children.empty(); --i)
+            removeChild(*chain[size_t(i - 1)], parts.at(i - 1));
+        return;
+    }
+    bool number = false;
+    const double d = isNumberKey(key) ? value.toDouble(&number) : 0;
+    if (number) {
+        JsonNode n = node(Type::Number, last);
+        n.number = d;
+        setChild(*chain.back(), std::move(n));
+    } else {
+        setChild(*chain.back(), stringNode(last, value));
+    }
 }
 
 void HostsEditorModel::setList(const QString &host, const QString &engine, const QString &key, const QStringList &value)

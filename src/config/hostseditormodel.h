@@ -22,8 +22,9 @@ class HostsEditorModel final
     Q_DECLARE_TR_FUNCTIONS(ConfigLoader)
 
 public:
-    // The fields the editor shows. Host: driver, api_key, agent, token. Engine: url, models,
-    // argv (lists), start, stop. Others are kept and listed by hiddenFields().
+    // The fields the editor shows. Host: driver, api_key, agent, token, the wake and idle fields.
+    // Engine: url, models, argv (lists), start, stop. Others are kept and listed by hiddenFields().
+    // A key may name a member of a member: "wake.mac".
     static const QStringList &hostKeys();
     static const QStringList &engineKeys();
     static bool isListKey(const QString &key) { return key == QLatin1String("models") || key == QLatin1String("argv"); }
@@ -39,7 +40,8 @@ public:
     // engine empty: a field of the host itself. A missing field reads as empty.
     QString text(const QString &host, const QString &engine, const QString &key) const;
     QStringList list(const QString &host, const QString &engine, const QString &key) const;
-    // An empty value removes the field (the readers' defaults apply).
+    // An empty value removes the field (the readers' defaults apply). Seconds and ports
+    // ("..._s", "wake.port") are written as numbers when they read as one.
     void setText(const QString &host, const QString &engine, const QString &key, const QString &value);
     void setList(const QString &host, const QString &engine, const QString &key, const QStringList &value);
 

@@ -141,6 +141,7 @@ void TstHostsEditor::fieldErrorShownInline()
     QVERIFY(form->errorLabel(u"driver"_s)->isVisible());
     QVERIFY2(form->errorLabel(u"driver"_s)->text().contains(u"\"static\""_s), qPrintable(form->errorLabel(u"driver"_s)->text()));
     QVERIFY(!form->errorLabel(u"url"_s)->isVisible());   // the engine's fields are not this form's now
+    QVERIFY(form->isFieldShown(u"wake.mac"_s) && form->isFieldShown(u"idle_stop_after_s"_s));
     // A taken name is refused at the name field.
     const QString other = dialog.model()->addHost();
     dialog.select(other);

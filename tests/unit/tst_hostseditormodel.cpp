@@ -37,6 +37,7 @@ private Q_SLOTS:
     void newFileFromNothing();
     void renameRefusesTakenNames();
     void notAnObjectIsNotEdited();
+    void wakeAndIdleWrittenThrough();
 };
 
 void TstHostsEditorModel::readsHostsAndEngines()
@@ -156,6 +157,32 @@ void TstHostsEditorModel::notAnObjectIsNotEdited()
     QVERIFY(!error.isEmpty());
     QVERIFY(!model.load("{ nope", &error));
     QVERIFY(error.contains(u"JSON"_s));
+}
+
+void TstHostsEditorModel::wakeAndIdleWrittenThrough()
+{
+    // Written to the JSON as typed (numbers as numbers); the config readers judge them.
+    HostsEditorModel model;
+    QString error;
+    QVERIFY(model.load(HandEdited, &error));
+    model.setText(u"gpu"_s, {}, u"wake.mac"_s, u"aa:bb:cc:dd:ee:ff"_s);
+    model.setText(u"gpu"_s, {}, u"wake.port"_s, u"9"_s);
+    model.setText(u"gpu"_s, {}, u"idle_stop_after_s"_s, u"600"_s);
+    model.setText(u"gpu"_s, {}, u"sleep_command"_s, u"ssh gpu systemctl suspend"_s);
+    QCOMPARE(model.text(u"gpu"_s, {}, u"wake.mac"_s), u"aa:bb:cc:dd:ee:ff"_s);
+    QCOMPARE(model.text(u"gpu"_s, {}, u"wake.port"_s), u"9"_s);
+    const QByteArray text = model.plan().text;
+    QVERIFY2(text.contains("\"wake\": {\n        \"mac\": \"aa:bb:cc:dd:ee:ff\",\n        \"port\": 9\n      }"), text.constData());
+    QVERIFY(text.contains("\"idle_stop_after_s\": 600"));
+    QVERIFY(model.hiddenFields().join(u' ').indexOf(u"wake"_s) < 0);   // shown, not hidden
+    // Not a number: written as typed, for the readers to say so.
+    model.setText(u"gpu"_s, {}, u"wake.port"_s, u"nine"_s);
+    QVERIFY(model.plan().text.contains("\"port\": \"nine\""));
+    // Emptied: the fields go, and "wake" with them once it holds nothing.
+    model.setText(u"gpu"_s, {}, u"wake.port"_s, {});
+    model.setText(u"gpu"_s, {}, u"wake.mac"_s, {});
+    QVERIFY(!model.plan().text.contains("\"wake\""));
+    QVERIFY(model.changes().contains(u"hosts.gpu.idle_stop_after_s: added"_s));
 }
 
 QTEST_GUILESS_MAIN(TstHostsEditorModel)

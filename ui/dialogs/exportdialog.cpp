@@ -90,7 +90,6 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     form->addRow(tr("&Default model:"), m_model);
     form->addRow(tr("Claude Code &tiers:"), m_tiers);
     form->addRow(QString(), m_shell);
-    form->addRow(QString(), m_renameNote);
     form->addRow(QString(), m_codexCatalog);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addButton(m_copy, QDialogButtonBox::ActionRole);
@@ -98,6 +97,7 @@ ExportDialog::ExportDialog(const QUrl &endpoint, const QString &apiKey, const QS
     buttons->addButton(m_merge, QDialogButtonBox::ActionRole);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_renameNote);   // outside the form: see showRow()
     layout->addWidget(m_preview, 1);
     layout->addWidget(m_fileHint);
     layout->addWidget(m_status);
@@ -149,6 +149,16 @@ bool hasShellForm(const QString &client)
     return client == "claude-code"_L1 || client == "cline"_L1 || client == "qwen"_L1;
 }
 
+// Not QFormLayout::setRowVisible, and no word-wrapped label in the form: with hidden rows and a
+// label that has a height for its width, Qt 6.4's QFormLayout::heightForWidth writes past its
+// arrays (valgrind). Hidden widgets take no room.
+void showRow(QFormLayout *form, QWidget *field, bool shown)
+{
+    if (QWidget *label = form->labelForField(field))
+        label->setVisible(shown);
+    field->setVisible(shown);
+}
+
 bool isMergeable(const QString &client)
 {
     return client == "opencode"_L1 || client == "codex"_L1 || client == "cline"_L1 || client == "qwen"_L1;
@@ -181,13 +191,13 @@ QComboBox *ExportDialog::tierBox(const QString &tier) const
 
 bool ExportDialog::tiersShown() const
 {
-    return m_form->isRowVisible(m_tiers);
+    return !m_tiers->isHidden();
 }
 
 void ExportDialog::updateNotes()
 {
     const QString c = client();
-    m_form->setRowVisible(m_tiers, c == "claude-code"_L1);
+    showRow(m_form, m_tiers, c == "claude-code"_L1);
     // opencode picks samplers by name: its keys leave those words out (docs/CLIENTS.md).
     QStringList renamed;
     for (const QString &alias : std::as_const(m_aliases)) {
@@ -200,7 +210,7 @@ void ExportDialog::updateNotes()
         m_renameNote->setText(tr("opencode chooses sampler settings by a model's name, which would override the "
                                  "host's presets: the config's keys leave those words out (%1). The \"id\" opencode "
                                  "sends is still the alias.").arg(renamed.join(u"; "_s)));
-    m_form->setRowVisible(m_renameNote, note);
+    m_renameNote->setVisible(note);
 
     const QString file = QDir::toNativeSeparators(defaultFileName()).replace(QDir::homePath(), u"~"_s);
     QString hint;

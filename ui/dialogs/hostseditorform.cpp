@@ -3,7 +3,7 @@
 #include "config/hostseditormodel.h"
 
 #include <QComboBox>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -26,7 +26,7 @@ bool isUnder(const QString &path, const QString &field)
 
 HostsEditorForm::HostsEditorForm(QWidget *parent)
     : QWidget(parent)
-    , m_form(new QFormLayout)
+    , m_form(new QGridLayout)
     , m_hint(new QLabel(this))
 {
     auto *driver = new QComboBox(this);
@@ -41,9 +41,13 @@ HostsEditorForm::HostsEditorForm(QWidget *parent)
     addRow(u"api_key"_s, tr("&API key:"), false);
     addRow(u"agent"_s, tr("A&gent URL:"), false);
     addRow(u"token"_s, tr("Agent &token:"), false);
-    // WAKE/IDLE: "wake" {mac, broadcast, port, timeout_s}, "idle_stop_after_s" and
-    // "sleep_command" get their rows here once the config reader takes them (see
-    // HostsEditorModel's HostKeys).
+    // Wake and idle: written through to the JSON as typed; the config readers judge them.
+    addRow(u"idle_stop_after_s"_s, tr("Stop when &idle after (s):"), false);
+    addRow(u"sleep_command"_s, tr("S&leep command:"), false);
+    addRow(u"wake.mac"_s, tr("&Wake-on-LAN MAC:"), false);
+    addRow(u"wake.broadcast"_s, tr("Wake &broadcast:"), false);
+    addRow(u"wake.port"_s, tr("Wake &port:"), false);
+    addRow(u"wake.timeout_s"_s, tr("Wake time&out (s):"), false);
     addRow(u"url"_s, tr("&URL:"), true);
     addRow(u"models"_s, tr("&Models:"), true);
     addRow(u"argv"_s, tr("&Command line:"), true);
@@ -60,6 +64,10 @@ HostsEditorForm::HostsEditorForm(QWidget *parent)
                                             "that does not list its models"));
     m_rows[u"argv"_s].edit->setPlaceholderText(u"llama-server --port 8080 --models-dir ~/models"_s);
     m_rows[u"argv"_s].edit->setToolTip(tr("The program and its arguments; quote an argument that has spaces"));
+    m_rows[u"idle_stop_after_s"_s].edit->setPlaceholderText(tr("empty: never"));
+    m_rows[u"wake.mac"_s].edit->setPlaceholderText(u"aa:bb:cc:dd:ee:ff"_s);
+    m_rows[u"wake.mac"_s].edit->setToolTip(tr("Empty: the box is not woken; the relay sends a magic packet to this "
+                                               "MAC when a request finds the box asleep"));
 
     m_hint->setWordWrap(true);
     m_hint->setForegroundRole(QPalette::PlaceholderText);
@@ -89,7 +97,11 @@ void HostsEditorForm::addRow(const QString &key, const QString &label, bool engi
     row.error->hide();
     column->addWidget(row.error);
     connect(row.edit, &QLineEdit::textChanged, this, [this, key] { fieldEdited(key); });
-    m_form->addRow(label, row.box);
+    row.label = new QLabel(label, this);
+    row.label->setBuddy(row.edit);
+    const int at = m_form->rowCount();
+    m_form->addWidget(row.label, at, 0, Qt::AlignLeft | Qt::AlignTop);
+    m_form->addWidget(row.box, at, 1);
     m_rows.insert(key, row);
     m_order.append(key);
 }
@@ -149,6 +161,8 @@ void HostsEditorForm::updateRows()
     const QHash<QString, bool> used = {
         {Name, true}, {u"driver"_s, true}, {u"api_key"_s, true},
         {u"agent"_s, driver == u"agent"}, {u"token"_s, driver == u"agent"},
+        {u"idle_stop_after_s"_s, true}, {u"sleep_command"_s, true}, {u"wake.mac"_s, true},
+        {u"wake.broadcast"_s, true}, {u"wake.port"_s, true}, {u"wake.timeout_s"_s, true},
         {u"url"_s, true}, {u"models"_s, true},
         {u"argv"_s, driver == u"local" || driver == u"agent"},
         {u"start"_s, driver == u"command"}, {u"stop"_s, driver == u"command"},
@@ -157,7 +171,8 @@ void HostsEditorForm::updateRows()
         const Row &row = m_rows[key];
         const bool mine = key == Name || row.engine == engine;
         const bool shown = m_model && mine && (used.value(key) || !row.edit->text().isEmpty() || row.error->isVisible());
-        m_form->setRowVisible(row.box, shown);
+        row.label->setVisible(shown);
+        row.box->setVisible(shown);
     }
     if (!m_model)
         m_hint->setText(tr("Choose a host or an engine on the left, or add one."));
@@ -228,6 +243,9 @@ QList<ConfigError> HostsEditorForm::showErrors(const QList<ConfigError> &errors)
                 if (key != Name && m_rows[key].engine == !m_engine.isEmpty() && isUnder(e.fieldPath, pathOf(key)))
                     owner = key;
             }
+            // "wake" itself (not one of its fields): said at its first row.
+            if (owner.isEmpty() && m_engine.isEmpty() && e.fieldPath == pathOf(u"wake"_s))
+                owner = u"wake.mac"_s;
         }
         if (owner.isEmpty())
             rest.append(e);
@@ -259,7 +277,7 @@ QLabel *HostsEditorForm::errorLabel(const QString &key) const
 
 bool HostsEditorForm::isFieldShown(const QString &key) const
 {
-    return m_rows.contains(key) && m_form->isRowVisible(m_rows.value(key).box);
+    return m_rows.contains(key) && !m_rows.value(key).box->isHidden();
 }
 
 QString HostsEditorForm::joinArgv(const QStringList &argv)

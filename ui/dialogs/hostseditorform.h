@@ -6,7 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
-class QFormLayout;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 
@@ -53,6 +53,7 @@ private:
     struct Row
     {
         QWidget *box = nullptr;
+        QLabel *label = nullptr;
         QLineEdit *edit = nullptr;
         QComboBox *combo = nullptr;
         QLabel *error = nullptr;
@@ -66,7 +67,9 @@ private:
     QString value(const QString &key) const;
     QString pathOf(const QString &key) const;
 
-    QFormLayout *m_form;
+    // A grid, not a QFormLayout: Qt 6.4's QFormLayout::heightForWidth writes past its arrays
+    // when rows hide and word-wrapped error labels show (seen with valgrind).
+    QGridLayout *m_form;
     QHash<QString, Row> m_rows;
     QStringList m_order;
     QLabel *m_hint;
