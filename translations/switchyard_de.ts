@@ -1850,7 +1850,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::AgentDriver</name>
     <message>
-        <location filename="../src/engines/agentdriver.cpp" line="+60"/>
+        <location filename="../src/engines/agentdriver.cpp" line="+64"/>
         <source>the agent at %1 refused the token (401): check &quot;token&quot; in both configs</source>
         <translation>der Agent unter %1 hat das Token abgelehnt (401): &quot;token&quot; in beiden Konfigurationen prüfen</translation>
     </message>
@@ -1860,7 +1860,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>der Agent unter %1 antwortete %2</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+83"/>
         <source>the agent at %1 sent a status that is not JSON</source>
         <translation>der Agent unter %1 hat einen Status geschickt, der kein JSON ist</translation>
     </message>
@@ -1881,7 +1881,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::AgentService</name>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="+64"/>
+        <location filename="../src/engines/agentservice.cpp" line="+72"/>
         <source>cannot listen on %1:%2: %3</source>
         <translation>auf %1:%2 lässt sich nicht lauschen: %3</translation>
     </message>
@@ -1942,7 +1942,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>der Agent fährt herunter</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+63"/>
         <source>expected a JSON object like {&quot;engine&quot;:&quot;NAME&quot;}</source>
         <translation>ein JSON-Objekt wie {&quot;engine&quot;:&quot;NAME&quot;} erwartet</translation>
     </message>
@@ -2402,7 +2402,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+80"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+85"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 von %n Modell geladen</numerusform>
@@ -2511,6 +2511,41 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
             <numerusform>Treiber %1 · %n Engines</numerusform>
         </translation>
     </message>
+    <message>
+        <location line="+31"/>
+        <source>%1 of %2 GiB</source>
+        <translation>%1 von %2 GiB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1% busy</source>
+        <translation>%1 % ausgelastet</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>up to %1 °C</source>
+        <translation>bis %1 °C</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 °C</source>
+        <translation>%1 °C</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no figures</source>
+        <translation>keine Messwerte</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 GPUs: %2</source>
+        <translation>%1 GPUs: %2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>GPU: %1</source>
+        <translation>GPU: %1</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::HostFilterCombo</name>
@@ -2578,7 +2613,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostTableModel</name>
     <message>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+74"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+81"/>
         <source>finishing %1 (since %2)</source>
         <translation>beendet %1 (seit %2)</translation>
     </message>
@@ -3317,7 +3352,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+142"/>
+        <location filename="../src/app/relayservice.cpp" line="+147"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>

@@ -2,6 +2,7 @@
 
 #include "admin/usagequery.h"
 #include "common/clock.h"
+#include "engines/gpuboard.h"
 #include "hosts/hostcontroller.h"
 #include "hosts/promptcachekeeper.h"
 #include "http/incomingrequest.h"
@@ -197,7 +198,8 @@ void AdminApi::hosts(ResponseWriter *writer)
                       {"waiting"_L1, c->waitingRequests()},
                       {"last_error"_L1, c->lastError()},
                       {"running_requests"_L1, heldJson(c->runningList(), now)},
-                      {"waiting_requests"_L1, heldJson(c->waitingList(), now)}};
+                      {"waiting_requests"_L1, heldJson(c->waitingList(), now)},
+                      {"gpus"_L1, GpuReading::toJson(m_gpus ? m_gpus->gpus(c->host()) : QList<GpuReading>())}};
         if (!c->leaseOwner().isEmpty())
             o.insert("lease"_L1, QJsonObject{{"owner"_L1, c->leaseOwner()}, {"until"_L1, c->leaseUntil().toString(Qt::ISODate)}});
         if (const PromptCacheKeeper *caches = c->promptCacheKeeper())

@@ -10,6 +10,7 @@
 namespace switchyard {
 
 class Clock;
+class GpuBoard;
 class HistoryStore;
 class ResponseWriter;
 struct IncomingRequest;
@@ -42,6 +43,8 @@ public:
     void setHistory(HistoryStore *store) { m_store = store; }
     void setMetrics(const RelayMetrics *metrics) { m_metrics = metrics; }
     void setActiveRequests(const ActiveRequests *active) { m_active = active; }
+    // Each host's "gpus" in /admin/hosts (an empty list where its agent reported none).
+    void setGpuBoard(const GpuBoard *board) { m_gpus = board; }
 
     // Returns the status it answered with (for the journal).
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
@@ -62,6 +65,7 @@ private:
     HistoryStore *m_store = nullptr;   // outlives the relay
     const RelayMetrics *m_metrics = nullptr;
     const ActiveRequests *m_active = nullptr;
+    const GpuBoard *m_gpus = nullptr;
     const Clock *m_clock;
 };
 

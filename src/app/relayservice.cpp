@@ -7,6 +7,7 @@
 #include "common/clock.h"
 #include "engines/driverfactory.h"
 #include "engines/enginedriver.h"
+#include "engines/gpuboard.h"
 #include "hosts/enginediscovery.h"
 #include "hosts/hostcontroller.h"
 #include "hosts/promptcachekeeper.h"
@@ -58,10 +59,12 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     , m_admin(new AdminApi(m_clock, this))
     , m_relay(new Relay(config, m_catalog, m_pool, m_admin, this))
     , m_server(new HttpServer(serverLimits(config), m_relay, m_clock, this))
+    , m_gpus(new GpuBoard(this))
     , m_metrics(new RelayMetrics(m_clock->now(), [this] { return fleetGauges(*m_catalog, controllersByHost(m_controllers)); },
                                  [this](const QString &alias) { return m_servedAliases.contains(alias); }, this))
 {
     m_admin->setMetrics(m_metrics);
+    m_admin->setGpuBoard(m_gpus);
     m_admin->setActiveRequests(&m_active);
     connect(m_relay, &Relay::requestProgress, this,
             [this](const RequestRecord &record, RequestPhase phase) { m_active.update(record, phase); });
@@ -77,6 +80,8 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     if (drivers) {
         for (const HostConfig &host : config.hosts) {
             if (std::unique_ptr<EngineDriver> driver = drivers(host)) {
+                connect(driver.get(), &EngineDriver::gpusKnown, m_gpus,
+                        [board = m_gpus, name = host.name](const QList<GpuReading> &gpus) { board->set(name, gpus); });
                 auto *controller = new HostController(host.name, std::move(driver), m_catalog, m_wording.get(),
                                                       m_clock, host.scheduling, this);
                 if (host.promptCache.enabled() && controller->canSwitch())

@@ -21,6 +21,7 @@ class Clock;
 class ConsoleJournal;
 class AdminApi;
 class EngineDriver;
+class GpuBoard;
 class HistoryStore;
 class HostController;
 class HttpServer;
@@ -65,6 +66,8 @@ public:
     Catalog *catalog() const { return m_catalog; }
     Relay *relay() const { return m_relay; }
     ModelEvents *modelEvents() const { return m_events; }
+    // What each host's agent last said about its GPUs.
+    GpuBoard *gpus() const { return m_gpus; }
     HttpServer *server() const { return m_server; }
     const Config &config() const { return m_config; }
 
@@ -82,6 +85,7 @@ private:
     Relay *m_relay;
     HttpServer *m_server;
     QList<HostController *> m_controllers;
+    GpuBoard *m_gpus;
     RelayMetrics *m_metrics;
     QSet<QString> m_servedAliases;   // what the catalog lists, for the metrics' alias labels
     ActiveRequests m_active;         // what the relay serves now, for /admin/requests?state=active

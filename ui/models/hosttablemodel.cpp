@@ -2,6 +2,7 @@
 
 #include "app/relayservice.h"
 #include "catalog/modelevents.h"
+#include "engines/gpuboard.h"
 #include "hosts/hostcontroller.h"
 #include "models/inflightcounter.h"
 
@@ -20,6 +21,8 @@ void HostTableModel::setService(RelayService *service)
 {
     if (m_catalog)
         disconnect(m_catalog, nullptr, this, nullptr);
+    if (m_service)
+        disconnect(m_service->gpus(), nullptr, this, nullptr);
     for (const QPointer<HostController> &c : std::as_const(m_controllers)) {
         if (c)
             disconnect(c, nullptr, this, nullptr);
@@ -35,6 +38,10 @@ void HostTableModel::setService(RelayService *service)
         connect(m_catalog, &Catalog::changed, this, &HostTableModel::syncFromCatalog);
     syncFromCatalog();
     if (service) {
+        connect(service->gpus(), &GpuBoard::changed, this, [this](const QString &host) {
+            if (const int row = rowOf(host); row >= 0)
+                emit dataChanged(index(row), index(row), {GpusRole});
+        });
         for (HostController *c : service->hostControllers()) {
             m_controllers.append(c);
             connect(c, &HostController::stateChanged, this, [this, c] { syncFromController(c); });
@@ -397,6 +404,8 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
     }
     case LiveRole:
         return s.reachable && m_service && m_service->modelEvents() && m_service->modelEvents()->isConnected(s.host);
+    case GpusRole:
+        return QVariant::fromValue(m_service ? m_service->gpus()->gpus(s.host) : QList<GpuReading>());
     default:
         return {};
     }
@@ -426,6 +435,7 @@ QHash<int, QByteArray> HostTableModel::roleNames() const
     names.insert(LoadingRole, "loading");
     names.insert(LoadingSinceRole, "loadingSince");
     names.insert(LiveRole, "live");
+    names.insert(GpusRole, "gpus");
     return names;
 }
 

@@ -51,6 +51,7 @@ public:
         LoadingRole,           // QStringList: the models loading now
         LoadingSinceRole,      // QDateTime: when the first of them was seen loading
         LiveRole,              // bool: the host's /models/sse feed is connected (events come at once)
+        GpusRole,              // QList<GpuReading>: what the host's agent reads off its GPUs; empty without
     };
 
     explicit HostTableModel(QObject *parent = nullptr);
