@@ -65,6 +65,11 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
 {
     m_admin->setMetrics(m_metrics);
     m_admin->setGpuBoard(m_gpus);
+    m_admin->setCatalog(m_catalog);
+    QHash<QString, QString> driverNames;
+    for (const HostConfig &host : config.hosts)
+        driverNames.insert(host.name, host.driver);
+    m_admin->setDrivers(driverNames);
     m_admin->setActiveRequests(&m_active);
     connect(m_relay, &Relay::requestProgress, this,
             [this](const RequestRecord &record, RequestPhase phase) { m_active.update(record, phase); });

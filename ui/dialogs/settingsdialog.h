@@ -5,6 +5,7 @@
 class QCheckBox;
 class QLabel;
 class QLineEdit;
+class QRadioButton;
 class QSpinBox;
 
 namespace switchyard {
@@ -40,6 +41,11 @@ public:
     QSpinBox *early200Field() const { return m_early200; }
     QSpinBox *commentEveryField() const { return m_commentEvery; }
     QCheckBox *autostartField() const { return m_autostart; }
+    // "Run the relay here" or "Watch the relay at" a URL, with its admin token.
+    QRadioButton *runHereField() const { return m_runHere; }
+    QRadioButton *watchField() const { return m_watch; }
+    QLineEdit *watchUrlField() const { return m_watchUrl; }
+    QLineEdit *watchTokenField() const { return m_watchToken; }
 
     void accept() override;
 
@@ -58,6 +64,10 @@ private:
     QSpinBox *m_early200;
     QSpinBox *m_commentEvery;
     QCheckBox *m_autostart;
+    QRadioButton *m_runHere;
+    QRadioButton *m_watch;
+    QLineEdit *m_watchUrl;
+    QLineEdit *m_watchToken;
     QLabel *m_problems;
 };
 
