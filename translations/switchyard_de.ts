@@ -2613,7 +2613,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostTableModel</name>
     <message>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+143"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+153"/>
         <source>finishing %1 (since %2)</source>
         <translation>beendet %1 (seit %2)</translation>
     </message>
@@ -2645,8 +2645,8 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation type="vanished">zu %1</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+103"/>
+        <location line="-104"/>
+        <location line="+113"/>
         <source>no engine running; the next request starts one</source>
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>
@@ -2851,7 +2851,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="-15"/>
         <source>%1 was not leased: %2</source>
-        <translation>%1 wurde nicht verliehen: %2</translation>
+        <translation>%1 wurde nicht reserviert: %2</translation>
     </message>
     <message>
         <location line="+17"/>

@@ -299,6 +299,7 @@ QList<RemoteRelayFeed::Host> RemoteRelayFeed::hostsFromJson(const QJsonArray &ar
         h.leaseOwner = lease.value("owner"_L1).toString();
         h.leaseUntil = timeFrom(lease.value("until"_L1));
         h.gpus = GpuReading::fromJson(o.value("gpus"_L1).toArray());
+        h.inFlight = o.value("running"_L1).toInt() + o.value("waiting"_L1).toInt();
         out.append(h);
     }
     std::sort(out.begin(), out.end(), [](const Host &a, const Host &b) { return a.state.host < b.state.host; });

@@ -46,6 +46,7 @@ public:
         QString leaseOwner;
         QDateTime leaseUntil;
         QList<GpuReading> gpus;
+        int inFlight = 0;           // its running and waiting requests
     };
 
     RemoteRelayFeed(const QUrl &relay, const QString &adminToken, HistoryStore *store,

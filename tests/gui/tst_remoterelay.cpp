@@ -42,10 +42,10 @@ struct RemoteRelay
     std::unique_ptr<HistoryStore> store;
     std::unique_ptr<RelayService> relay;
 
-    bool start()
+    bool start(fake::FakeOptions o2 = GuiFleet::defaultH2())
     {
         r1 = std::make_unique<fake::FakeLlamaServer>(GuiFleet::defaultH1());
-        r2 = std::make_unique<fake::FakeLlamaServer>(GuiFleet::defaultH2());
+        r2 = std::make_unique<fake::FakeLlamaServer>(o2);
         if (!dir.isValid() || !r1->listen() || !r2->listen())
             return false;
         ConfigResult result = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"r1="_s + r1->baseUrl().toString(),
@@ -79,6 +79,7 @@ class TstRemoteRelay : public QObject
 
 private Q_SLOTS:
     void attachShowsHostsAndRequests();
+    void inFlightOnTheRemote();
     void settingsChooseWhichRelay();
     void refusedTokenIsSaid();
 };
@@ -144,6 +145,31 @@ void TstRemoteRelay::attachShowsHostsAndRequests()
     QCOMPARE(desktop.hosts()->hostNames(), (QStringList{u"h1"_s, u"h2"_s}));
     QVERIFY(desktop.window()->statusText().contains(u"Listening on"_s));
     QVERIFY(!logHasModel(desktop.window()->requestLog(), u"r1-m1"_s));
+}
+
+void TstRemoteRelay::inFlightOnTheRemote()
+{
+    GuiFleet local;
+    QVERIFY(local.start());
+    fake::FakeOptions slow = GuiFleet::defaultH2();
+    slow.prefillDelay = std::chrono::seconds(6);   // longer than two polls
+    RemoteRelay remote;
+    QVERIFY(remote.start(slow));
+    DesktopApp desktop(local.clock, local.runner.get(), local.store.get(), nullptr, nullptr, DesktopApp::Options());
+    desktop.start();
+    desktop.watchRemote(remote.relay->endpoint(), Token);
+    QTRY_COMPARE_WITH_TIMEOUT(desktop.hosts()->hostNames(), (QStringList{u"r1"_s, u"r2"_s}), WaitMs);
+    RawHttpClient client(remote.relay->endpoint().port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions",
+                                    R"({"model":"r2-m3","stream":true,"messages":[{"role":"user","content":"hi"}]})"));
+    // The remote's card and status bar count it while it runs (the relay here has nothing).
+    const QModelIndex r2 = desktop.hosts()->index(desktop.hosts()->rowOf(u"r2"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(r2.data(HostTableModel::InFlightRole).toInt(), 1, WaitMs);
+    QCOMPARE(desktop.hosts()->inFlightTotal(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(desktop.window()->statusText().contains(u"1 request"_s), WaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 3 * WaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(r2.data(HostTableModel::InFlightRole).toInt(), 0, WaitMs);
 }
 
 void TstRemoteRelay::settingsChooseWhichRelay()

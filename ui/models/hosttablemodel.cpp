@@ -55,7 +55,7 @@ void HostTableModel::syncFromRemote()
     QList<Row> rows;
     const QList<RemoteRelayFeed::Host> hosts = m_remote ? m_remote->hosts() : QList<RemoteRelayFeed::Host>();
     for (const RemoteRelayFeed::Host &h : hosts)
-        rows.append(Row{h.state, h.engines, h.driver, h.gpus});
+        rows.append(Row{h.state, h.engines, h.driver, h.gpus, h.inFlight});
     for (const RemoteRelayFeed::Host &h : hosts) {
         Overlay &o = m_overlays[h.state.host];
         const bool changing = h.controllerState == "draining"_L1 || h.controllerState == "switching"_L1;
@@ -110,6 +110,16 @@ void HostTableModel::setService(RelayService *service)
             syncFromController(c);
         }
     }
+}
+
+int HostTableModel::inFlightTotal() const
+{
+    if (!m_remote)
+        return m_inFlight ? m_inFlight->total() : 0;
+    int total = 0;
+    for (const Row &row : m_rows)
+        total += row.inFlight;
+    return total;
 }
 
 HostController *HostTableModel::controller(const QString &host) const
@@ -439,6 +449,8 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
     case ModelsTotalRole:
         return int(s.models.size());
     case InFlightRole:
+        if (m_remote)
+            return row.inFlight;
         return m_inFlight ? m_inFlight->forHost(s.host) : 0;
     case LeaseOwnerRole:
         return m_overlays.value(s.host).leaseOwner;

@@ -81,6 +81,8 @@ public:
     // host is not counted; hostsLeased() says how many are.
     int hostsUp() const;
     int hostsLeased() const;
+    // Requests in flight on every host (a watched relay's, as its hosts report them).
+    int inFlightTotal() const;
 
     static QString activityTitle(HostActivity activity);
 
@@ -101,6 +103,7 @@ private:
         QStringList engines;
         QString driver;
         QList<GpuReading> gpus;   // a watched relay's; the local relay's come from its GpuBoard
+        int inFlight = 0;         // a watched relay's; the local one's come from the InFlightCounter
     };
     // What the host controllers said; kept by host name, so it survives a rebind.
     struct Overlay

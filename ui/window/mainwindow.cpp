@@ -320,7 +320,7 @@ void MainWindow::updateStatus()
     const int total = m_hosts->rowCount();
     const int up = m_hosts->hostsUp();
     const int leased = m_hosts->hostsLeased();
-    const int inFlight = m_inFlight->total();
+    const int inFlight = m_remote ? m_hosts->inFlightTotal() : m_inFlight->total();
     if (m_remote) {
         // Watching a relay elsewhere: say so, and whether it answers.
         const QString relay = m_remote->relay().toString().toHtmlEscaped();
