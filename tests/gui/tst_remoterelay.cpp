@@ -138,6 +138,14 @@ void TstRemoteRelay::attachShowsHostsAndRequests()
     view->releaseLeaseAction()->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(r1.data(HostTableModel::LeaseOwnerRole).toString(), QString(), WaitMs);
     QVERIFY(remote.relay->hostController(u"r1"_s)->leaseOwner().isEmpty());
+    // The lease's events reach the watched history the timeline reads.
+    const auto leaseReleasedSeen = [&desktop] {
+        const QList<HistoryEvent> events = desktop.remote()->store()->events(QDateTime());
+        return std::any_of(events.cbegin(), events.cend(), [](const HistoryEvent &e) {
+            return e.kind == HistoryEvent::Kind::LeaseReleased && e.host == "r1"_L1;
+        });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(leaseReleasedSeen(), WaitMs);
 
     // Back to the relay here: its hosts, and its status line.
     desktop.runHere();
