@@ -3039,7 +3039,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>&lt;h3&gt;Switchyard %1&lt;/h3&gt;&lt;p&gt;Ein Endpunkt im LAN vor mehreren llama.cpp-GPU-Rechnern.&lt;/p&gt;&lt;p&gt;Clients sprechen Modelle als &lt;i&gt;host-key&lt;/i&gt; an; Switchyard wechselt Engines, ohne einen Stream abzubrechen, und antwortet in der Sprache des jeweiligen Clients, wenn es nicht bedienen kann.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+24"/>
         <source>Switchyard — watching %1</source>
         <translation>Switchyard — beobachtet %1</translation>
     </message>
@@ -3397,7 +3397,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RemoteRelayFeed</name>
     <message>
-        <location filename="../src/app/remoterelayfeed.cpp" line="+126"/>
+        <location filename="../src/app/remoterelayfeed.cpp" line="+130"/>
         <source>%1: the relay refused the admin token: %2</source>
         <translation>%1: das Relay hat das Admin-Token abgelehnt: %2</translation>
     </message>

@@ -28,6 +28,8 @@ QDateTime timeFrom(const QJsonValue &v)
     return QDateTime::fromString(v.toString(), Qt::ISODateWithMs).toLocalTime();
 }
 
+const QByteArray OwnUserAgent = QByteArrayLiteral("switchyard-desktop/" SWITCHYARD_VERSION);
+
 // The first poll copies the last day; later ones what is new since.
 constexpr int FirstLimit = 1000;
 constexpr int NextLimit = 200;
@@ -69,6 +71,8 @@ QNetworkRequest RemoteRelayFeed::requestFor(const QString &pathAndQuery) const
     QNetworkRequest request(url);
     if (!m_token.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + m_token);
+    // The window's own calls: its log hides them, and the feed does not show them in flight.
+    request.setHeader(QNetworkRequest::UserAgentHeader, OwnUserAgent);
     request.setTransferTimeout(int(std::max<qint64>(m_timer.interval() * 3, 5000)));
     return request;
 }
@@ -149,7 +153,7 @@ void RemoteRelayFeed::poll()
 {
     if (m_pending > 0)
         return;   // the last poll is still out: a slow relay is not asked twice
-    m_pending = 3;
+    m_pending = 4;
     auto done = [this] { --m_pending; };
 
     QNetworkReply *hosts = get(u"/admin/hosts"_s);
@@ -173,6 +177,14 @@ void RemoteRelayFeed::poll()
             readRequests(doc.array());
     });
 
+    QNetworkReply *active = get(u"/admin/requests?state=active"_s);
+    connect(active, &QNetworkReply::finished, this, [this, active, done] {
+        done();
+        QJsonDocument doc;
+        if (readReply(active, &doc))
+            readActive(doc.array());
+    });
+
     QNetworkReply *events = get(u"/admin/events?limit=%1&since=%2"_s.arg(m_lastEventId < 0 ? FirstLimit : NextLimit).arg(since));
     connect(events, &QNetworkReply::finished, this, [this, events, done] {
         done();
@@ -182,15 +194,48 @@ void RemoteRelayFeed::poll()
     });
 }
 
+// The same request in flight and finished: the relay's liveId is not in its history.
+QString RemoteRelayFeed::liveKey(const QJsonObject &o)
+{
+    const qint64 started = QDateTime::fromString(o.value("started_at"_L1).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch();
+    return QString::number(started) + u'\n' + o.value("method"_L1).toString() + u'\n'
+           + o.value("path"_L1).toString() + u'\n' + o.value("client"_L1).toString();
+}
+
+void RemoteRelayFeed::readActive(const QJsonArray &array)
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (m_liveIds.size() > 10000)
+        m_liveIds.clear();   // finished records that never came (pruned, or past the poll's limit)
+    for (const QJsonValue &v : array) {
+        const QJsonObject o = v.toObject();
+        RequestRecord r = requestFromJson(o);
+        r.liveId = quint64(o.value("live_id"_L1).toDouble());
+        if (r.liveId == 0 || r.userAgent.startsWith("switchyard-desktop/"_L1))
+            continue;   // this very poll, or the window's own load
+        // Its age and wait so far, on this machine's steady clock.
+        r.startedSteady = now - std::chrono::duration_cast<std::chrono::steady_clock::duration>(r.duration);
+        const QString state = o.value("state"_L1).toString();
+        const RequestPhase phase = state == "waiting"_L1    ? RequestPhase::Waiting
+                                   : state == "upstream"_L1  ? RequestPhase::Upstream
+                                   : state == "streaming"_L1 ? RequestPhase::Streaming
+                                                             : RequestPhase::Arrived;
+        m_liveIds.insert(liveKey(o), r.liveId);
+        emit requestActive(r, phase);
+    }
+}
+
 void RemoteRelayFeed::readRequests(const QJsonArray &array)
 {
     // Newest first; copied oldest first, each once (by the remote's id).
     QList<RequestRecord> fresh;
     qint64 newest = m_lastRequestId;
     for (const QJsonValue &v : array) {
-        const RequestRecord r = requestFromJson(v.toObject());
-        if (r.id > m_lastRequestId)
+        RequestRecord r = requestFromJson(v.toObject());
+        if (r.id > m_lastRequestId) {
+            r.liveId = m_liveIds.take(liveKey(v.toObject()));   // replaces its row in flight
             fresh.prepend(r);
+        }
         newest = std::max(newest, r.id);
     }
     m_lastRequestId = std::max<qint64>(newest, 0);

@@ -3,9 +3,11 @@
 #include "catalog/catalog.h"
 #include "engines/gpureading.h"
 #include "journal/requestrecord.h"
+#include "journal/waitreason.h"
 #include "store/historyevent.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -77,6 +79,9 @@ Q_SIGNALS:
     void hostsChanged();
     // The relay answered (again) or stopped answering; error() says why.
     void connectionChanged(bool connected);
+    // A request the watched relay serves now (each poll, while it runs), with the relay's liveId;
+    // its finished record, when copied into the store, carries the same liveId.
+    void requestActive(const switchyard::RequestRecord &record, switchyard::RequestPhase phase);
 
 private:
     void poll();
@@ -88,6 +93,8 @@ private:
     void setConnected(bool connected, const QString &error);
     void readRequests(const QJsonArray &array);
     void readEvents(const QJsonArray &array);
+    void readActive(const QJsonArray &array);
+    static QString liveKey(const QJsonObject &o);
 
     QUrl m_relay;
     QByteArray m_token;
@@ -100,6 +107,7 @@ private:
     int m_pending = 0;           // replies of the poll under way
     qint64 m_lastRequestId = -1; // the remote's ids already copied (newest); -1: none yet
     qint64 m_lastEventId = -1;
+    QHash<QString, quint64> m_liveIds;   // requests seen in flight, by liveKey(), until they finish
 };
 
 } // namespace switchyard

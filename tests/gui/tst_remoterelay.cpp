@@ -119,6 +119,16 @@ void TstRemoteRelay::attachShowsHostsAndRequests()
     QTRY_VERIFY_WITH_TIMEOUT(logHasModel(desktop.window()->requestLog(), u"r1-m1"_s), WaitMs);
     // ...and not a request of the relay here.
     QVERIFY(!logHasModel(desktop.window()->requestLog(), u"h1-m1"_s));
+    // The window's own polls of the admin API are its own calls, hidden like its loads.
+    const RequestLogModel *log = desktop.window()->requestLog();
+    int polls = 0;
+    for (int row = 0; row < log->rowCount(); ++row) {
+        if (log->recordAt(row).path.startsWith("/admin/"_L1)) {
+            ++polls;
+            QVERIFY2(RequestLogModel::isOwnRequest(log->recordAt(row)), qPrintable(log->recordAt(row).userAgent));
+        }
+    }
+    QVERIFY(polls > 0);
 
     // Actions go back through the admin API: the lease shows on the card and the menu follows.
     HostsView *view = desktop.window()->hostsView();
@@ -176,8 +186,21 @@ void TstRemoteRelay::inFlightOnTheRemote()
     QTRY_COMPARE_WITH_TIMEOUT(r2.data(HostTableModel::InFlightRole).toInt(), 1, WaitMs);
     QCOMPARE(desktop.hosts()->inFlightTotal(), 1);
     QTRY_VERIFY_WITH_TIMEOUT(desktop.window()->statusText().contains(u"1 request"_s), WaitMs);
+    // ...and the log shows it in flight, then its finished record in the same row.
+    RequestLogModel *log = desktop.window()->requestLog();
+    QTRY_VERIFY_WITH_TIMEOUT(log->liveCount() == 1 && logHasModel(log, u"r2-m3"_s), WaitMs);
     QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 3 * WaitMs);
     QTRY_COMPARE_WITH_TIMEOUT(r2.data(HostTableModel::InFlightRole).toInt(), 0, WaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(log->liveCount(), 0, WaitMs);
+    int rows = 0;
+    for (int row = 0; row < log->rowCount(); ++row) {
+        if (log->recordAt(row).model == "r2-m3"_L1) {
+            ++rows;
+            QCOMPARE(log->recordAt(row).status, 200);
+            QVERIFY(!log->isLive(row));
+        }
+    }
+    QCOMPARE(rows, 1);
 }
 
 void TstRemoteRelay::settingsChooseWhichRelay()

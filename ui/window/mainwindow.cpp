@@ -246,6 +246,9 @@ void MainWindow::setRemote(RemoteRelayFeed *feed)
         m_client->setEndpoint(feed->relay());
         m_client->setApiKey(QString());
         connect(feed, &RemoteRelayFeed::connectionChanged, this, &MainWindow::updateStatus);
+        // Its requests in flight show in the log as the local relay's do.
+        connect(feed, &RemoteRelayFeed::requestActive, this,
+                [this](const RequestRecord &record, RequestPhase phase) { m_requestLog->updateLive(record, phase); });
         setWindowTitle(tr("Switchyard — watching %1").arg(feed->relay().authority()));
     }
     updateStatus();
