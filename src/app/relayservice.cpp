@@ -127,6 +127,12 @@ RelayService::DriverFactory RelayService::standardDrivers(const Config &config)
     return [context](const HostConfig &host) { return createEngineDriver(host, context); };
 }
 
+bool RelayService::isWatcherPoll(const RequestRecord &record)
+{
+    return (record.method == "GET"_L1 || record.method == "HEAD"_L1) && record.path.startsWith("/admin/"_L1)
+           && record.userAgent.startsWith("switchyard-desktop/"_L1) && record.status == 200;
+}
+
 HostController *RelayService::hostController(const QString &host) const
 {
     for (HostController *c : m_controllers) {
@@ -215,7 +221,10 @@ void RelayService::setHistory(HistoryStore *store)
 {
     m_admin->setHistory(store);
     store->setSecrets(m_config.secrets());
-    connect(m_relay, &Relay::requestFinished, store, &HistoryStore::record);
+    connect(m_relay, &Relay::requestFinished, store, [store](const RequestRecord &record) {
+        if (!isWatcherPoll(record))
+            store->record(record);
+    });
     connect(m_relay, &Relay::historyEvent, store, &HistoryStore::recordEvent);   // failovers
     for (HostController *c : std::as_const(m_controllers))
         connect(c, &HostController::historyEvent, store, &HistoryStore::recordEvent);
@@ -224,7 +233,10 @@ void RelayService::setHistory(HistoryStore *store)
 void RelayService::setJournal(ConsoleJournal *journal)
 {
     journal->setSecrets(m_config.secrets());
-    connect(m_relay, &Relay::requestFinished, journal, &ConsoleJournal::request);
+    connect(m_relay, &Relay::requestFinished, journal, [journal](const RequestRecord &record) {
+        if (!isWatcherPoll(record))
+            journal->request(record);
+    });
     connect(m_relay, &Relay::historyEvent, journal, [journal](const HistoryEvent &e) { journal->event(e.toString()); });
     for (HostController *c : std::as_const(m_controllers))
         connect(c, &HostController::historyEvent, journal, [journal](const HistoryEvent &e) { journal->event(e.toString()); });

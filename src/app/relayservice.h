@@ -58,8 +58,12 @@ public:
     QUrl endpoint() const;
 
     void setJournal(ConsoleJournal *journal);
-    // Every finished request goes into the store as well (it redacts and batches on its own).
+    // Every finished request goes into the store as well (it redacts and batches on its own),
+    // but for a watching window's polls (isWatcherPoll()), which neither it nor the journal keeps.
     void setHistory(HistoryStore *store);
+    // A window watching this relay from elsewhere asking its admin API (GET /admin/..., answered
+    // 200, user agent switchyard-desktop/): several a second, they would crowd out the requests.
+    static bool isWatcherPoll(const RequestRecord &record);
     QList<HostController *> hostControllers() const { return m_controllers; }
     HostController *hostController(const QString &host) const;
 
