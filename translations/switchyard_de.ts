@@ -1966,7 +1966,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::AgentDriver</name>
     <message>
-        <location filename="../src/engines/agentdriver.cpp" line="+60"/>
+        <location filename="../src/engines/agentdriver.cpp" line="+64"/>
         <source>the agent at %1 refused the token (401): check &quot;token&quot; in both configs</source>
         <translation>der Agent unter %1 hat das Token abgelehnt (401): &quot;token&quot; in beiden Konfigurationen prüfen</translation>
     </message>
@@ -1976,7 +1976,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>der Agent unter %1 antwortete %2</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+83"/>
         <source>the agent at %1 sent a status that is not JSON</source>
         <translation>der Agent unter %1 hat einen Status geschickt, der kein JSON ist</translation>
     </message>
@@ -1997,7 +1997,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::AgentService</name>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="+64"/>
+        <location filename="../src/engines/agentservice.cpp" line="+72"/>
         <source>cannot listen on %1:%2: %3</source>
         <translation>auf %1:%2 lässt sich nicht lauschen: %3</translation>
     </message>
@@ -2058,7 +2058,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>der Agent fährt herunter</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+63"/>
         <source>expected a JSON object like {&quot;engine&quot;:&quot;NAME&quot;}</source>
         <translation>ein JSON-Objekt wie {&quot;engine&quot;:&quot;NAME&quot;} erwartet</translation>
     </message>
@@ -2247,7 +2247,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::DesktopApp</name>
     <message>
-        <location filename="../ui/desktop/desktopapp.cpp" line="+56"/>
+        <location filename="../ui/desktop/desktopapp.cpp" line="+58"/>
         <source>Switchyard is still relaying</source>
         <translation>Switchyard vermittelt weiter</translation>
     </message>
@@ -2272,17 +2272,17 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Konfiguration neu geladen aus %1</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+82"/>
         <source>No system tray was found, so Switchyard runs in this window: closing it stops the relay.</source>
         <translation>Es wurde keine Systemleiste gefunden, deshalb läuft Switchyard in diesem Fenster: Schließen beendet das Relay.</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>Settings are not available in this mode</source>
         <translation>In diesem Modus gibt es keine Einstellungen</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>This session has no config file (its hosts come from the command line or the demo): choose one in Settings to edit hosts.</source>
         <translation>Diese Sitzung hat keine Konfigurationsdatei (ihre Hosts kommen von der Befehlszeile oder aus der Demo): wählen Sie in den Einstellungen eine, um Hosts zu bearbeiten.</translation>
     </message>
@@ -2619,7 +2619,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+84"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+89"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 von %n Modell geladen</numerusform>
@@ -2738,6 +2738,41 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
             <numerusform>Treiber %1 · %n Engines</numerusform>
         </translation>
     </message>
+    <message>
+        <location line="+31"/>
+        <source>%1 of %2 GiB</source>
+        <translation>%1 von %2 GiB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1% busy</source>
+        <translation>%1 % ausgelastet</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>up to %1 °C</source>
+        <translation>bis %1 °C</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 °C</source>
+        <translation>%1 °C</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no figures</source>
+        <translation>keine Messwerte</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 GPUs: %2</source>
+        <translation>%1 GPUs: %2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>GPU: %1</source>
+        <translation>GPU: %1</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::HostFilterCombo</name>
@@ -2805,7 +2840,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostTableModel</name>
     <message>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+74"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+153"/>
         <source>finishing %1 (since %2)</source>
         <translation>beendet %1 (seit %2)</translation>
     </message>
@@ -2837,7 +2872,8 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation type="vanished">zu %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-104"/>
+        <location line="+113"/>
         <source>no engine running; the next request starts one</source>
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>
@@ -2862,7 +2898,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>wird geweckt: wartet, bis der Host antwortet</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+178"/>
         <source>waiting for first poll</source>
         <translation>wartet auf die erste Abfrage</translation>
     </message>
@@ -3177,7 +3213,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostsView</name>
     <message>
-        <location filename="../ui/window/hostsview.cpp" line="+41"/>
+        <location filename="../ui/window/hostsview.cpp" line="+42"/>
         <source>Hosts</source>
         <translation>Hosts</translation>
     </message>
@@ -3232,12 +3268,18 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Den Host dem Relay zurückgeben</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
+        <location line="+7"/>
         <source>%1 is back with the relay</source>
         <translation>%1 ist zurück beim Relay</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-6"/>
+        <source>%1 was not released: %2</source>
+        <translation>%1 wurde nicht freigegeben: %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>&amp;Copy Engine URL</source>
         <translation>Engine-URL &amp;kopieren</translation>
     </message>
@@ -3252,7 +3294,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Die Engines, URLs und Schlüssel des Hosts in der Konfigurationsdatei ändern</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+50"/>
         <source>This host has no controller</source>
         <translation>Dieser Host hat keine Steuerung</translation>
     </message>
@@ -3270,17 +3312,20 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation type="vanished">Zu startende Engine (laufende Anfragen werden erst beendet):</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+47"/>
+        <location line="+16"/>
         <source>Switching %1 to %2…</source>
         <translation>Wechsle %1 zu %2…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-13"/>
+        <location line="+19"/>
         <source>%1 runs %2</source>
         <translation>%1 läuft mit %2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-18"/>
+        <location line="+20"/>
         <source>%1 did not switch to %2: %3</source>
         <translation>%1 hat nicht zu %2 gewechselt: %3</translation>
     </message>
@@ -3302,16 +3347,23 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message>
         <location line="+14"/>
+        <location line="+15"/>
         <source>Waiting for %1 to finish its requests and stop its engine…</source>
         <translation>Warte, bis %1 seine Anfragen beendet und seine Engine gestoppt hat …</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-12"/>
+        <location line="+16"/>
         <source>%1 is yours: its GPU is free until you release it</source>
         <translation>%1 gehört dir: seine GPU ist frei, bis du sie freigibst</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-15"/>
+        <source>%1 was not leased: %2</source>
+        <translation>%1 wurde nicht reserviert: %2</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>The lease on %1 was released before it was granted</source>
         <translation>Die Reservierung von %1 wurde aufgehoben, bevor sie erteilt wurde</translation>
     </message>
@@ -3375,7 +3427,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/window/mainwindow.cpp" line="+70"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+71"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
@@ -3506,12 +3558,27 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>&lt;h3&gt;Switchyard %1&lt;/h3&gt;&lt;p&gt;Ein Endpunkt im LAN vor mehreren llama.cpp-GPU-Rechnern.&lt;/p&gt;&lt;p&gt;Clients sprechen Modelle als &lt;i&gt;host-key&lt;/i&gt; an; Switchyard wechselt Engines, ohne einen Stream abzubrechen, und antwortet in der Sprache des jeweiligen Clients, wenn es nicht bedienen kann.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+24"/>
+        <source>Switchyard — watching %1</source>
+        <translation>Switchyard — beobachtet %1</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Switchyard — %1</source>
         <translation>Switchyard — %1</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+49"/>
+        <source>Watching the relay at &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Beobachtet das Relay unter &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Watching the relay at &lt;b&gt;%1&lt;/b&gt;: %2</source>
+        <translation>Beobachtet das Relay unter &lt;b&gt;%1&lt;/b&gt;: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>not listening</source>
         <translation>lauscht nicht</translation>
     </message>
@@ -3521,7 +3588,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Lauscht auf &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+5"/>
         <source>%1 of %n host(s) up</source>
         <translation>
             <numerusform>%1 von %n Host erreichbar</numerusform>
@@ -3836,7 +3903,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+143"/>
+        <location filename="../src/app/relayservice.cpp" line="+159"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>
@@ -3844,6 +3911,24 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+6"/>
         <source>cannot listen on %1:%2: %3</source>
         <translation>auf %1:%2 lässt sich nicht lauschen: %3</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::RemoteRelayFeed</name>
+    <message>
+        <location filename="../src/app/remoterelayfeed.cpp" line="+130"/>
+        <source>%1: the relay refused the admin token: %2</source>
+        <translation>%1: das Relay hat das Admin-Token abgelehnt: %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 answered with something that is not JSON</source>
+        <translation>%1 hat mit etwas geantwortet, das kein JSON ist</translation>
     </message>
 </context>
 <context>
@@ -4330,7 +4415,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::SettingsDialog</name>
     <message>
-        <location filename="../ui/dialogs/settingsdialog.cpp" line="+40"/>
+        <location filename="../ui/dialogs/settingsdialog.cpp" line="+41"/>
         <source> s</source>
         <translation> s</translation>
     </message>
@@ -4350,7 +4435,17 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Hosts &amp;bearbeiten …</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>&amp;Run the relay here</source>
+        <translation>Relay &amp;hier ausführen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wat&amp;ch the relay at:</source>
+        <translation>Relay &amp;beobachten unter:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Switchyard Settings</source>
         <translation>Switchyard-Einstellungen</translation>
     </message>
@@ -4386,6 +4481,21 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message>
         <location line="+7"/>
+        <source>http://gpu-server.lan:18766</source>
+        <translation>http://gpu-server.lan:18766</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its admin token (none: it must be this machine)</source>
+        <translation>sein Admin-Token (ohne: nur auf diesem Rechner)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Admin &amp;token:</source>
+        <translation>Admin-&amp;Token:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;Listen on:</source>
         <translation>&amp;Lauschen auf:</translation>
     </message>
@@ -4479,7 +4589,12 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Lauschen auf: %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
+        <source>Watch the relay at: expected a URL such as http://gpu-server.lan:18766, not &quot;%1&quot;</source>
+        <translation>Relay beobachten unter: eine URL wie http://gpu-server.lan:18766 erwartet, nicht &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>%1 could not be read</source>
         <translation>%1 ließ sich nicht lesen</translation>
     </message>

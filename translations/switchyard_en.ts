@@ -106,7 +106,7 @@
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+84"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+89"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 of %n model loaded</numerusform>
@@ -133,7 +133,7 @@
 <context>
     <name>switchyard::HostTableModel</name>
     <message numerus="yes">
-        <location filename="../ui/models/hosttablemodel.cpp" line="+77"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+156"/>
         <source>%n waiting since %1</source>
         <translation>
             <numerusform>%n waiting since %1</numerusform>
@@ -163,7 +163,7 @@
 <context>
     <name>switchyard::MainWindow</name>
     <message numerus="yes">
-        <location filename="../ui/window/mainwindow.cpp" line="+306"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+345"/>
         <source>%1 of %n host(s) up</source>
         <translation>
             <numerusform>%1 of %n host up</numerusform>

@@ -2,6 +2,8 @@
 
 #include "admin/usagequery.h"
 #include "common/clock.h"
+#include "catalog/catalog.h"
+#include "engines/gpuboard.h"
 #include "hosts/hostcontroller.h"
 #include "hosts/promptcachekeeper.h"
 #include "http/incomingrequest.h"
@@ -199,11 +201,26 @@ void AdminApi::hosts(ResponseWriter *writer)
                       {"waiting"_L1, c->waitingRequests()},
                       {"last_error"_L1, c->lastError()},
                       {"running_requests"_L1, heldJson(c->runningList(), now)},
-                      {"waiting_requests"_L1, heldJson(c->waitingList(), now)}};
+                      {"waiting_requests"_L1, heldJson(c->waitingList(), now)},
+                      {"gpus"_L1, GpuReading::toJson(m_gpus ? m_gpus->gpus(c->host()) : QList<GpuReading>())}};
         if (!c->leaseOwner().isEmpty())
             o.insert("lease"_L1, QJsonObject{{"owner"_L1, c->leaseOwner()}, {"until"_L1, c->leaseUntil().toString(Qt::ISODate)}});
         if (const PromptCacheKeeper *caches = c->promptCacheKeeper())
             o.insert("prompt_caches"_L1, promptCachesJson(*caches));
+        o.insert("engines"_L1, QJsonArray::fromStringList(c->engines()));
+        if (m_drivers.contains(c->host()))
+            o.insert("driver"_L1, m_drivers.value(c->host()));
+        if (const Catalog::HostState *s = m_catalog ? m_catalog->host(c->host()) : nullptr) {
+            QJsonArray models;
+            for (const ModelEntry &m : s->models)
+                models.append(QJsonObject{{"key"_L1, m.key}, {"status"_L1, m.status}});
+            o.insert("url"_L1, s->url.toString());
+            o.insert("reachable"_L1, s->reachable);
+            o.insert("round_trip_ms"_L1, double(s->roundTripMs));
+            o.insert("last_poll"_L1, s->lastPoll.isValid() ? QJsonValue(s->lastPoll.toString(Qt::ISODateWithMs)) : QJsonValue());
+            o.insert("poll_error"_L1, s->lastError);
+            o.insert("models"_L1, models);
+        }
         out.append(o);
     }
     replyJson(writer, 200, QJsonDocument(out));

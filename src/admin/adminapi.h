@@ -9,7 +9,9 @@
 
 namespace switchyard {
 
+class Catalog;
 class Clock;
+class GpuBoard;
 class HistoryStore;
 class ResponseWriter;
 struct IncomingRequest;
@@ -42,6 +44,13 @@ public:
     void setHistory(HistoryStore *store) { m_store = store; }
     void setMetrics(const RelayMetrics *metrics) { m_metrics = metrics; }
     void setActiveRequests(const ActiveRequests *active) { m_active = active; }
+    // Each host's "gpus" in /admin/hosts (an empty list where its agent reported none).
+    void setGpuBoard(const GpuBoard *board) { m_gpus = board; }
+    // Each host's "url", "reachable", "round_trip_ms", "last_poll" and "models" in /admin/hosts
+    // (what a window watching this relay from elsewhere shows on its cards).
+    void setCatalog(const Catalog *catalog) { m_catalog = catalog; }
+    // Each host's "driver" (static, local, agent, command), from the config.
+    void setDrivers(const QHash<QString, QString> &drivers) { m_drivers = drivers; }
 
     // Returns the status it answered with (for the journal).
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
@@ -62,6 +71,9 @@ private:
     HistoryStore *m_store = nullptr;   // outlives the relay
     const RelayMetrics *m_metrics = nullptr;
     const ActiveRequests *m_active = nullptr;
+    const GpuBoard *m_gpus = nullptr;
+    const Catalog *m_catalog = nullptr;
+    QHash<QString, QString> m_drivers;
     const Clock *m_clock;
 };
 

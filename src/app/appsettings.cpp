@@ -21,6 +21,10 @@ AppSettings::~AppSettings() = default;
 
 QString AppSettings::listen() const { return m_settings->value(u"relay/listen"_s).toString(); }
 void AppSettings::setListen(const QString &listen) { m_settings->setValue(u"relay/listen"_s, listen); }
+QString AppSettings::watchUrl() const { return m_settings->value(u"watch/url"_s).toString(); }
+void AppSettings::setWatchUrl(const QString &url) { m_settings->setValue(u"watch/url"_s, url); }
+QString AppSettings::watchToken() const { return m_settings->value(u"watch/token"_s).toString(); }
+void AppSettings::setWatchToken(const QString &token) { m_settings->setValue(u"watch/token"_s, token); }
 QString AppSettings::configPath() const { return m_settings->value(u"relay/config"_s).toString(); }
 void AppSettings::setConfigPath(const QString &path) { m_settings->setValue(u"relay/config"_s, path); }
 QString AppSettings::dataDir() const { return m_settings->value(u"relay/dataDir"_s).toString(); }

@@ -33,6 +33,13 @@ public:
     std::optional<std::chrono::seconds> commentEvery() const;
     void setCommentEvery(std::optional<std::chrono::seconds> value);
 
+    // "Watch the relay at URL" instead of running one here: the URL (empty: run it here) and the
+    // relay's admin token (empty: none; the relay then answers only its own machine).
+    QString watchUrl() const;
+    void setWatchUrl(const QString &url);
+    QString watchToken() const;
+    void setWatchToken(const QString &token);
+
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);
     QByteArray windowState() const;

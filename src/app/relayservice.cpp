@@ -7,6 +7,7 @@
 #include "common/clock.h"
 #include "engines/driverfactory.h"
 #include "engines/enginedriver.h"
+#include "engines/gpuboard.h"
 #include "hosts/enginediscovery.h"
 #include "hosts/hostcontroller.h"
 #include "hosts/promptcachekeeper.h"
@@ -58,10 +59,17 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     , m_admin(new AdminApi(m_clock, this))
     , m_relay(new Relay(config, m_catalog, m_pool, m_admin, this))
     , m_server(new HttpServer(serverLimits(config), m_relay, m_clock, this))
+    , m_gpus(new GpuBoard(this))
     , m_metrics(new RelayMetrics(m_clock->now(), [this] { return fleetGauges(*m_catalog, controllersByHost(m_controllers)); },
                                  [this](const QString &alias) { return m_servedAliases.contains(alias); }, this))
 {
     m_admin->setMetrics(m_metrics);
+    m_admin->setGpuBoard(m_gpus);
+    m_admin->setCatalog(m_catalog);
+    QHash<QString, QString> driverNames;
+    for (const HostConfig &host : config.hosts)
+        driverNames.insert(host.name, host.driver);
+    m_admin->setDrivers(driverNames);
     m_admin->setActiveRequests(&m_active);
     connect(m_relay, &Relay::requestProgress, this,
             [this](const RequestRecord &record, RequestPhase phase) { m_active.update(record, phase); });
@@ -77,6 +85,8 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     if (drivers) {
         for (const HostConfig &host : config.hosts) {
             if (std::unique_ptr<EngineDriver> driver = drivers(host)) {
+                connect(driver.get(), &EngineDriver::gpusKnown, m_gpus,
+                        [board = m_gpus, name = host.name](const QList<GpuReading> &gpus) { board->set(name, gpus); });
                 auto *controller = new HostController(host.name, std::move(driver), m_catalog, m_wording.get(),
                                                       m_clock, host.scheduling, this);
                 controller->setPower(host, m_pool);
@@ -116,6 +126,12 @@ RelayService::DriverFactory RelayService::standardDrivers(const Config &config)
     context.stateDir = config.stateDir;
     context.connectTimeout = config.limits.upstreamConnectTimeout;
     return [context](const HostConfig &host) { return createEngineDriver(host, context); };
+}
+
+bool RelayService::isWatcherPoll(const RequestRecord &record)
+{
+    return (record.method == "GET"_L1 || record.method == "HEAD"_L1) && record.path.startsWith("/admin/"_L1)
+           && record.userAgent.startsWith("switchyard-desktop/"_L1) && record.status == 200;
 }
 
 HostController *RelayService::hostController(const QString &host) const
@@ -206,7 +222,10 @@ void RelayService::setHistory(HistoryStore *store)
 {
     m_admin->setHistory(store);
     store->setSecrets(m_config.secrets());
-    connect(m_relay, &Relay::requestFinished, store, &HistoryStore::record);
+    connect(m_relay, &Relay::requestFinished, store, [store](const RequestRecord &record) {
+        if (!isWatcherPoll(record))
+            store->record(record);
+    });
     connect(m_relay, &Relay::historyEvent, store, &HistoryStore::recordEvent);   // failovers
     for (HostController *c : std::as_const(m_controllers))
         connect(c, &HostController::historyEvent, store, &HistoryStore::recordEvent);
@@ -215,7 +234,10 @@ void RelayService::setHistory(HistoryStore *store)
 void RelayService::setJournal(ConsoleJournal *journal)
 {
     journal->setSecrets(m_config.secrets());
-    connect(m_relay, &Relay::requestFinished, journal, &ConsoleJournal::request);
+    connect(m_relay, &Relay::requestFinished, journal, [journal](const RequestRecord &record) {
+        if (!isWatcherPoll(record))
+            journal->request(record);
+    });
     connect(m_relay, &Relay::historyEvent, journal, [journal](const HistoryEvent &e) { journal->event(e.toString()); });
     for (HostController *c : std::as_const(m_controllers))
         connect(c, &HostController::historyEvent, journal, [journal](const HistoryEvent &e) { journal->event(e.toString()); });

@@ -21,6 +21,7 @@ class Clock;
 class ConsoleJournal;
 class AdminApi;
 class EngineDriver;
+class GpuBoard;
 class HistoryStore;
 class HostController;
 class HttpServer;
@@ -57,14 +58,20 @@ public:
     QUrl endpoint() const;
 
     void setJournal(ConsoleJournal *journal);
-    // Every finished request goes into the store as well (it redacts and batches on its own).
+    // Every finished request goes into the store as well (it redacts and batches on its own),
+    // but for a watching window's polls (isWatcherPoll()), which neither it nor the journal keeps.
     void setHistory(HistoryStore *store);
+    // A window watching this relay from elsewhere asking its admin API (GET /admin/..., answered
+    // 200, user agent switchyard-desktop/): several a second, they would crowd out the requests.
+    static bool isWatcherPoll(const RequestRecord &record);
     QList<HostController *> hostControllers() const { return m_controllers; }
     HostController *hostController(const QString &host) const;
 
     Catalog *catalog() const { return m_catalog; }
     Relay *relay() const { return m_relay; }
     ModelEvents *modelEvents() const { return m_events; }
+    // What each host's agent last said about its GPUs.
+    GpuBoard *gpus() const { return m_gpus; }
     HttpServer *server() const { return m_server; }
     const Config &config() const { return m_config; }
 
@@ -82,6 +89,7 @@ private:
     Relay *m_relay;
     HttpServer *m_server;
     QList<HostController *> m_controllers;
+    GpuBoard *m_gpus;
     RelayMetrics *m_metrics;
     QSet<QString> m_servedAliases;   // what the catalog lists, for the metrics' alias labels
     ActiveRequests m_active;         // what the relay serves now, for /admin/requests?state=active

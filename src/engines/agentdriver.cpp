@@ -3,6 +3,7 @@
 #include "engines/agentrequest.h"
 #include "upstream/upstreampool.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -27,6 +28,9 @@ AgentDriver::AgentDriver(const HostConfig &host, const QString &token, UpstreamP
     , m_pool(pool ? pool : new UpstreamPool(this))
     , m_connectTimeout(connectTimeout)
 {
+    // The host controller probes only at start and after a failure; the GPU figures move on.
+    m_gpuPoll.setInterval(GpuPollInterval);
+    connect(&m_gpuPoll, &QTimer::timeout, this, &AgentDriver::pollGpus);
 }
 
 AgentDriver::~AgentDriver() = default;
@@ -120,8 +124,24 @@ void AgentDriver::stopEngine(const QString &engine)
          [this](const QString &reason) { emit unreachable(reason); });
 }
 
+void AgentDriver::pollGpus()
+{
+    if (m_gpuPollRunning)
+        return;
+    m_gpuPollRunning = true;
+    call("GET", "/agent/status", {}, StatusDeadline,
+         [this](int status, const QByteArray &body) {
+             m_gpuPollRunning = false;
+             if (status == 200)
+                 emit gpusKnown(GpuReading::fromJson(QJsonDocument::fromJson(body).object().value("gpus"_L1).toArray()));
+         },
+         [this](const QString &) { m_gpuPollRunning = false; });
+}
+
 void AgentDriver::probe()
 {
+    if (!m_gpuPoll.isActive())
+        m_gpuPoll.start();
     call("GET", "/agent/status", {}, StatusDeadline,
          [this](int status, const QByteArray &body) {
              if (status != 200) {
@@ -135,6 +155,7 @@ void AgentDriver::probe()
              }
              // "engine" is the engine that is up (null while none is): only that one can serve.
              m_running = o.value("engine"_L1).toString();
+             emit gpusKnown(GpuReading::fromJson(o.value("gpus"_L1).toArray()));
              emit statusKnown(m_running);
          },
          [this](const QString &reason) { emit unreachable(reason); });

@@ -4,6 +4,7 @@
 #include "engines/enginedriver.h"
 
 #include <QByteArray>
+#include <QTimer>
 
 #include <chrono>
 #include <functional>
@@ -31,10 +32,14 @@ public:
     void probe() override;
     QString runningEngine() const override { return m_running; }
     bool canSwitch() const override { return true; }
+    // Asks the agent for its GPUs now: gpusKnown() (nothing when the agent does not answer).
+    // After the first probe() this runs every GpuPollInterval.
+    void pollGpus();
 
     // Slack on top of the engines' own timeouts for how long a switch may take on the box.
     static constexpr std::chrono::milliseconds Slack{std::chrono::seconds(30)};
     static constexpr std::chrono::milliseconds StatusDeadline{std::chrono::seconds(15)};
+    static constexpr std::chrono::milliseconds GpuPollInterval{std::chrono::seconds(15)};
 
 private:
     using Answer = std::function<void(int status, const QByteArray &body)>;
@@ -49,6 +54,8 @@ private:
     UpstreamPool *m_pool;
     std::chrono::milliseconds m_connectTimeout;
     QString m_running;
+    QTimer m_gpuPoll;
+    bool m_gpuPollRunning = false;
 };
 
 } // namespace switchyard

@@ -3,6 +3,7 @@
 #include "common/constanttime.h"
 
 #include "engines/enginesupervisor.h"
+#include "engines/gpustatsreader.h"
 #include "http/httpserver.h"
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
@@ -40,8 +41,15 @@ AgentService::AgentService(const AgentConfig &config, QObject *parent)
                                             + u'/' + stateFileName(),
                                         nullptr, this))
     , m_server(new HttpServer(agentLimits(), this, nullptr, this))
+    , m_gpus(new GpuStatsReader(std::chrono::seconds(3), this))
 {
     watchSupervisor();
+    connect(m_gpus, &GpuStatsReader::finished, this, [this] {
+        const QList<QPointer<ResponseWriter>> waiting = std::exchange(m_statusWaiting, {});
+        const QByteArray body = statusJson();
+        for (const QPointer<ResponseWriter> &w : waiting)
+            replyJson(w, 200, body);
+    });
 }
 
 AgentService::~AgentService()
@@ -213,7 +221,19 @@ void AgentService::handleRequest(const IncomingRequest &request, ResponseWriter 
     replyError(writer, 404, tr("no such path: %1").arg(path));
 }
 
+// The GPU figures are at most GpuMaxAge old: a status waits for one read (bounded by the
+// reader's timeout) rather than run nvidia-smi on a timer of its own.
 void AgentService::status(ResponseWriter *writer)
+{
+    if (m_gpus->isFresh(GpuMaxAge)) {
+        replyJson(writer, 200, statusJson());
+        return;
+    }
+    m_statusWaiting.append(writer);
+    m_gpus->refresh();
+}
+
+QByteArray AgentService::statusJson() const
 {
     QJsonArray engines;
     bool anyStopping = false;
@@ -240,8 +260,9 @@ void AgentService::status(ResponseWriter *writer)
                            {"state"_L1, state},
                            {"target"_L1, nameOrNull(target)},
                            {"engines"_L1, engines},
+                           {"gpus"_L1, GpuReading::toJson(m_gpus->readings())},
                            {"version"_L1, QStringLiteral(SWITCHYARD_VERSION)}};
-    replyJson(writer, 200, QJsonDocument(root).toJson(QJsonDocument::Compact));
+    return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
 
 bool AgentService::readEngine(const IncomingRequest &request, ResponseWriter *writer, bool required, QString *engine)

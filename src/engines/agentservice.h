@@ -15,12 +15,13 @@
 namespace switchyard {
 
 class EngineSupervisor;
+class GpuStatsReader;
 class HttpServer;
 class ResponseWriter;
 
 // What `switchyard agent` serves on a GPU box: an EngineSupervisor for the box's engines and
 // its HTTP API for the relay (docs/CONFIG.md, "The agent"):
-//   GET  /agent/status                → {"engine", "state", "target", "engines": [...]}
+//   GET  /agent/status                → {"engine", "state", "target", "engines": [...], "gpus": [...]}
 //   POST /agent/switch {"engine":"x"} → 200 {"engine":"x"} once it is up, 424 when it failed
 //   POST /agent/stop [{"engine":"x"}] → 200 once it (or, without a body, every engine) is down
 // With a token configured every /agent/ path needs "Authorization: Bearer TOKEN", else 401.
@@ -43,6 +44,9 @@ public:
 
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
 
+    // A status waits for a fresh GPU read when the last one is older than this.
+    static constexpr std::chrono::milliseconds GpuMaxAge{std::chrono::seconds(2)};
+
     static QString stateFileName();
     // Compares in constant time (through SHA-256, so not even the length leaks).
     static bool tokenMatches(QByteArrayView presented, QByteArrayView expected);
@@ -54,6 +58,7 @@ Q_SIGNALS:
 
 private:
     void status(ResponseWriter *writer);
+    QByteArray statusJson() const;
     void switchEngine(const IncomingRequest &request, ResponseWriter *writer);
     void stopEngine(const IncomingRequest &request, ResponseWriter *writer);
     bool authorized(const IncomingRequest &request) const;
@@ -74,6 +79,8 @@ private:
     HttpServer *m_server;
     QList<Waiting> m_switches;
     QList<Waiting> m_stops;
+    GpuStatsReader *m_gpus;
+    QList<QPointer<ResponseWriter>> m_statusWaiting;   // for the GPU read under way
     QHash<QString, QElapsedTimer> m_startedAt;
     bool m_shuttingDown = false;
 };

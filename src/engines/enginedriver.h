@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engines/gpureading.h"
+
 #include <QObject>
 #include <QString>
 
@@ -36,6 +38,8 @@ Q_SIGNALS:
     void engineStopped(const QString &engine);
     void statusKnown(const QString &runningEngine);
     void unreachable(const QString &reason);
+    // The box's GPUs as its agent reads them (agent driver only; the others have no agent).
+    void gpusKnown(const QList<switchyard::GpuReading> &gpus);
 };
 
 } // namespace switchyard

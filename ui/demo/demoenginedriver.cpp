@@ -37,6 +37,7 @@ void DemoEngineDriver::startEngine(const QString &engine)
         }
         m_running = engine;
         emit engineStarted(engine);
+        reportGpu();
     });
 }
 
@@ -46,12 +47,24 @@ void DemoEngineDriver::stopEngine(const QString &engine)
         server->close();
     if (m_running == engine)
         m_running.clear();
-    QTimer::singleShot(0ms, this, [this, engine] { emit engineStopped(engine); });
+    QTimer::singleShot(0ms, this, [this, engine] {
+        emit engineStopped(engine);
+        reportGpu();
+    });
+}
+
+void DemoEngineDriver::reportGpu()
+{
+    const bool running = !m_running.isEmpty();
+    emit gpusKnown({GpuReading{0, QStringLiteral("nvidia"), running ? 20582 : 412, 24576, running ? 31 : 0, running ? 58 : 36}});
 }
 
 void DemoEngineDriver::probe()
 {
-    QTimer::singleShot(0ms, this, [this] { emit statusKnown(m_running); });
+    QTimer::singleShot(0ms, this, [this] {
+        reportGpu();
+        emit statusKnown(m_running);
+    });
 }
 
 } // namespace switchyard

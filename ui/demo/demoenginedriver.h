@@ -32,6 +32,9 @@ public:
     bool canSwitch() const override { return true; }
 
 private:
+    // What an agent on a 24 GiB card would report: most of it taken while an engine runs.
+    void reportGpu();
+
     QHash<QString, fake::FakeLlamaServer *> m_engines;
     QHash<QString, quint16> m_ports;
     QString m_running;

@@ -5,6 +5,8 @@
 #include "app/relayrunner.h"
 #include "app/relayservice.h"
 #include "dialogs/hostseditordialog.h"
+#include "app/remoterelayfeed.h"
+#include "store/historystore.h"
 #include "dialogs/settingsdialog.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
@@ -109,10 +111,51 @@ DesktopApp::~DesktopApp()
     // The window and the tray use the models; they go first.
     m_tray.reset();
     m_window.reset();
+    m_remote.reset();
+}
+
+void DesktopApp::watchRemote(const QUrl &relay, const QString &token)
+{
+    m_remote.reset();
+    m_remoteHistory.reset();
+    m_remoteDir = std::make_unique<QTemporaryDir>();
+    m_remoteHistory = std::make_unique<HistoryStore>(m_remoteDir->filePath(u"watched.sqlite"_s), m_clock);
+    m_remote = std::make_unique<RemoteRelayFeed>(relay, token, m_remoteHistory.get());
+    m_hosts->setRemote(m_remote.get());
+    m_window->setRemote(m_remote.get());
+    m_window->setHistory(m_remoteHistory.get());
+    m_tray->setEndpoint(relay, QString());
+    m_remote->start();
+}
+
+void DesktopApp::runHere()
+{
+    if (!m_remote)
+        return;
+    m_window->setHistory(m_history);
+    const std::unique_ptr<RemoteRelayFeed> watched = std::move(m_remote);
+    bindService(m_runner->service());   // also leaves the watched relay
+    m_remoteHistory.reset();
+    m_remoteDir.reset();
+}
+
+void DesktopApp::applyRelayChoice()
+{
+    if (!m_settings)
+        return;
+    const QUrl url(m_settings->watchUrl());
+    if (url.isValid() && !url.isEmpty()) {
+        if (!m_remote || m_remote->relay() != url)
+            watchRemote(url, m_settings->watchToken());
+    } else {
+        runHere();
+    }
 }
 
 void DesktopApp::bindService(RelayService *service)
 {
+    if (m_remote)
+        return;   // the relay here changed while another one is watched: shown when back
     m_hosts->setService(service);
     m_window->setService(service);
     if (service)
@@ -126,6 +169,7 @@ QString DesktopApp::noTrayMessage()
 
 void DesktopApp::start()
 {
+    applyRelayChoice();
     if (TrayController::isAvailable()) {
         showTrayOrFallBack();
         return;
@@ -200,6 +244,7 @@ void DesktopApp::openSettings()
     dialog.setRunning(m_runner->service() ? m_runner->service()->endpoint().authority() : QString(),
                       m_options.overrides.contains(u"--demo"_s));
     connect(&dialog, &SettingsDialog::applied, this, [this] {
+        applyRelayChoice();
         if (!m_reloader)
             return;
         m_reloader->rewatch();

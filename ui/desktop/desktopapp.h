@@ -4,6 +4,9 @@
 #include <QPointer>
 #include <QStringList>
 #include <QTimer>
+#include <QUrl>
+
+#include <QTemporaryDir>
 
 #include <chrono>
 #include <memory>
@@ -21,6 +24,7 @@ class InFlightCounter;
 class MainWindow;
 class RelayRunner;
 class RelayService;
+class RemoteRelayFeed;
 class SingleInstance;
 class TrayController;
 
@@ -60,6 +64,12 @@ public:
     SingleInstance *instance() const { return m_instance; }
     bool hasTray() const { return m_trayShown; }
 
+    // Watch the relay at `relay` (its admin API, with `token`) instead of the one running here:
+    // hosts, request log and timeline come from it. runHere() goes back.
+    void watchRemote(const QUrl &relay, const QString &token);
+    void runHere();
+    RemoteRelayFeed *remote() const { return m_remote.get(); }
+
     void activate();
     void toggleWindow();
     void openSettings();
@@ -80,6 +90,7 @@ private:
     void bindService(switchyard::RelayService *service);
     void showTrayOrFallBack();
     void fallBackToWindow();
+    void applyRelayChoice();   // the settings' "run here" or "watch URL"
 
     const Clock &m_clock;
     RelayRunner *m_runner;
@@ -92,6 +103,10 @@ private:
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<TrayController> m_tray;
     std::unique_ptr<Autostart> m_autostart;
+    // While watching a relay elsewhere: its history, copied into a store of its own.
+    std::unique_ptr<QTemporaryDir> m_remoteDir;
+    std::unique_ptr<HistoryStore> m_remoteHistory;
+    std::unique_ptr<RemoteRelayFeed> m_remote;
     SingleInstance *m_instance = nullptr;
     bool m_trayShown = false;
     bool m_quitting = false;

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -56,6 +57,10 @@ SettingsDialog::SettingsDialog(AppSettings *settings, Autostart *autostart, cons
     , m_commentEvery(secondsBox(this, settings->commentEvery()))
     , m_autostart(new QCheckBox(tr("Start Switchyard in the tray when I log in"), this))
     , m_editHosts(new QPushButton(tr("&Edit Hosts…"), this))
+    , m_runHere(new QRadioButton(tr("&Run the relay here"), this))
+    , m_watch(new QRadioButton(tr("Wat&ch the relay at:"), this))
+    , m_watchUrl(new QLineEdit(settings->watchUrl(), this))
+    , m_watchToken(new QLineEdit(settings->watchToken(), this))
     , m_problems(new QLabel(this))
 {
     setWindowTitle(tr("Switchyard Settings"));
@@ -71,7 +76,22 @@ SettingsDialog::SettingsDialog(AppSettings *settings, Autostart *autostart, cons
     m_autostart->setChecked(autostart->isEnabled());
     m_autostart->setToolTip(autostart->filePath());
 
+    // A relay elsewhere (headless, by the GPU boxes) shown here through its admin API.
+    m_watchUrl->setPlaceholderText(tr("http://gpu-server.lan:18766"));
+    m_watchToken->setPlaceholderText(tr("its admin token (none: it must be this machine)"));
+    m_watchToken->setEchoMode(QLineEdit::Password);
+    (settings->watchUrl().isEmpty() ? m_runHere : m_watch)->setChecked(true);
+    const auto followChoice = [this] {
+        m_watchUrl->setEnabled(m_watch->isChecked());
+        m_watchToken->setEnabled(m_watch->isChecked());
+    };
+    connect(m_watch, &QRadioButton::toggled, this, followChoice);
+    followChoice();
+
     auto *form = new QFormLayout;
+    form->addRow(m_runHere);
+    form->addRow(m_watch, m_watchUrl);
+    form->addRow(tr("Admin &token:"), m_watchToken);
     form->addRow(tr("&Listen on:"), m_listen);
     form->addRow(tr("&Config file:"), withButton(this, m_config, tr("Browse…"), [this] {
         const QString file = QFileDialog::getOpenFileName(this, tr("Config File"), m_config->text(),
@@ -147,6 +167,12 @@ QStringList SettingsDialog::validate() const
         if (!ConfigLoader::parseListen(listen, &address, &port, &why))
             problems.append(tr("Listen on: %1").arg(why));
     }
+    if (m_watch->isChecked()) {
+        const QUrl url(m_watchUrl->text().trimmed(), QUrl::StrictMode);
+        if (!url.isValid() || (url.scheme() != "http"_L1 && url.scheme() != "https"_L1) || url.host().isEmpty())
+            problems.append(tr("Watch the relay at: expected a URL such as http://gpu-server.lan:18766, not \"%1\"")
+                                .arg(m_watchUrl->text().trimmed()));
+    }
     const QString config = m_config->text().trimmed();
     if (!config.isEmpty()) {
         const ConfigResult result = ConfigLoader::load(config);
@@ -177,6 +203,8 @@ bool SettingsDialog::save()
             return false;
         }
     }
+    m_settings->setWatchUrl(m_watch->isChecked() ? m_watchUrl->text().trimmed() : QString());
+    m_settings->setWatchToken(m_watch->isChecked() ? m_watchToken->text().trimmed() : QString());
     m_settings->setListen(m_listen->text().trimmed());
     m_settings->setConfigPath(m_config->text().trimmed());
     m_settings->setDataDir(m_dataDir->text().trimmed());

@@ -6,6 +6,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QRadioButton;
 class QSpinBox;
 
 namespace switchyard {
@@ -42,6 +43,11 @@ public:
     QSpinBox *commentEveryField() const { return m_commentEvery; }
     QCheckBox *autostartField() const { return m_autostart; }
     QPushButton *editHostsButton() const { return m_editHosts; }
+    // "Run the relay here" or "Watch the relay at" a URL, with its admin token.
+    QRadioButton *runHereField() const { return m_runHere; }
+    QRadioButton *watchField() const { return m_watch; }
+    QLineEdit *watchUrlField() const { return m_watchUrl; }
+    QLineEdit *watchTokenField() const { return m_watchToken; }
 
     void accept() override;
 
@@ -63,6 +69,10 @@ private:
     QSpinBox *m_commentEvery;
     QCheckBox *m_autostart;
     QPushButton *m_editHosts;
+    QRadioButton *m_runHere;
+    QRadioButton *m_watch;
+    QLineEdit *m_watchUrl;
+    QLineEdit *m_watchToken;
     QLabel *m_problems;
 };
 

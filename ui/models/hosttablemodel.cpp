@@ -1,7 +1,9 @@
 #include "models/hosttablemodel.h"
 
 #include "app/relayservice.h"
+#include "app/remoterelayfeed.h"
 #include "catalog/modelevents.h"
+#include "engines/gpuboard.h"
 #include "hosts/hostcontroller.h"
 #include "models/inflightcounter.h"
 
@@ -16,16 +18,79 @@ HostTableModel::HostTableModel(QObject *parent)
 {
 }
 
-void HostTableModel::setService(RelayService *service)
+void HostTableModel::detach()
 {
     if (m_catalog)
         disconnect(m_catalog, nullptr, this, nullptr);
+    if (m_service)
+        disconnect(m_service->gpus(), nullptr, this, nullptr);
+    if (m_remote)
+        disconnect(m_remote, nullptr, this, nullptr);
     for (const QPointer<HostController> &c : std::as_const(m_controllers)) {
         if (c)
             disconnect(c, nullptr, this, nullptr);
     }
     m_controllers.clear();
     m_overlays.clear();   // the new service's controllers say again
+    m_remote = nullptr;
+    m_service = nullptr;
+    m_catalog = nullptr;
+}
+
+void HostTableModel::setRemote(RemoteRelayFeed *feed)
+{
+    detach();
+    m_remote = feed;
+    beginResetModel();
+    m_rows.clear();
+    endResetModel();
+    if (feed)
+        connect(feed, &RemoteRelayFeed::hostsChanged, this, &HostTableModel::syncFromRemote);
+    syncFromRemote();
+}
+
+// What the watched relay's host controllers say, as the local ones would (syncFromController).
+void HostTableModel::syncFromRemote()
+{
+    QList<Row> rows;
+    const QList<RemoteRelayFeed::Host> hosts = m_remote ? m_remote->hosts() : QList<RemoteRelayFeed::Host>();
+    for (const RemoteRelayFeed::Host &h : hosts)
+        rows.append(Row{h.state, h.engines, h.driver, h.gpus, h.inFlight});
+    for (const RemoteRelayFeed::Host &h : hosts) {
+        Overlay &o = m_overlays[h.state.host];
+        const bool changing = h.controllerState == "draining"_L1 || h.controllerState == "switching"_L1;
+        if (changing && !o.since.isValid()) {
+            o.since = QDateTime::currentDateTime();
+            o.from = h.state.engine;
+        }
+        if (!changing) {
+            o.from.clear();
+            o.since = QDateTime();
+        }
+        o.to = changing ? h.targetEngine : QString();
+        const bool leased = h.controllerState == "leased"_L1;
+        o.leaseOwner = leased ? h.leaseOwner : QString();
+        o.leaseUntil = leased ? h.leaseUntil : QDateTime();
+        if (h.controllerState == "draining"_L1)
+            o.activity = HostActivity::Draining;
+        else if (h.controllerState == "switching"_L1)
+            o.activity = HostActivity::Switching;
+        else if (h.controllerState == "down"_L1)
+            o.activity = HostActivity::Down;
+        else if (h.controllerState == "unknown"_L1 && h.state.engine.isEmpty() && h.engines.size() > 0)
+            o.activity = HostActivity::Idle;
+        else
+            o.activity = std::nullopt;
+        o.detail = h.controllerState == "down"_L1 ? h.state.lastError
+                   : o.activity == HostActivity::Idle ? tr("no engine running; the next request starts one")
+                                                      : QString();
+    }
+    replaceRows(rows);
+}
+
+void HostTableModel::setService(RelayService *service)
+{
+    detach();
     m_service = service;
     m_catalog = service ? service->catalog() : nullptr;
     beginResetModel();
@@ -35,12 +100,26 @@ void HostTableModel::setService(RelayService *service)
         connect(m_catalog, &Catalog::changed, this, &HostTableModel::syncFromCatalog);
     syncFromCatalog();
     if (service) {
+        connect(service->gpus(), &GpuBoard::changed, this, [this](const QString &host) {
+            if (const int row = rowOf(host); row >= 0)
+                emit dataChanged(index(row), index(row), {GpusRole});
+        });
         for (HostController *c : service->hostControllers()) {
             m_controllers.append(c);
             connect(c, &HostController::stateChanged, this, [this, c] { syncFromController(c); });
             syncFromController(c);
         }
     }
+}
+
+int HostTableModel::inFlightTotal() const
+{
+    if (!m_remote)
+        return m_inFlight ? m_inFlight->total() : 0;
+    int total = 0;
+    for (const Row &row : m_rows)
+        total += row.inFlight;
+    return total;
 }
 
 HostController *HostTableModel::controller(const QString &host) const
@@ -168,6 +247,11 @@ void HostTableModel::syncFromCatalog()
             rows.append(row);
         }
     }
+    replaceRows(rows);
+}
+
+void HostTableModel::replaceRows(const QList<Row> &rows)
+{
     // When each model was first seen loading, for "loading M · 12 s".
     QHash<QString, QDateTime> loading;
     for (const Row &row : std::as_const(rows)) {
@@ -379,6 +463,8 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
     case ModelsTotalRole:
         return int(s.models.size());
     case InFlightRole:
+        if (m_remote)
+            return row.inFlight;
         return m_inFlight ? m_inFlight->forHost(s.host) : 0;
     case LeaseOwnerRole:
         return m_overlays.value(s.host).leaseOwner;
@@ -411,6 +497,8 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
     }
     case LiveRole:
         return s.reachable && m_service && m_service->modelEvents() && m_service->modelEvents()->isConnected(s.host);
+    case GpusRole:
+        return QVariant::fromValue(m_service ? m_service->gpus()->gpus(s.host) : row.gpus);
     default:
         return {};
     }
@@ -440,6 +528,7 @@ QHash<int, QByteArray> HostTableModel::roleNames() const
     names.insert(LoadingRole, "loading");
     names.insert(LoadingSinceRole, "loadingSince");
     names.insert(LiveRole, "live");
+    names.insert(GpusRole, "gpus");
     return names;
 }
 

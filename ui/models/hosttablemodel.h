@@ -1,6 +1,8 @@
 #pragma once
 
 #include "catalog/catalog.h"
+#include "app/remoterelayfeed.h"
+#include "engines/gpureading.h"
 #include "shared/hostactivity.h"
 
 #include <QAbstractListModel>
@@ -15,6 +17,7 @@ namespace switchyard {
 class HostController;
 class InFlightCounter;
 class RelayService;
+class RemoteRelayFeed;
 
 // One row per configured host, from the catalog's snapshots (reachable, engine, last poll,
 // round trip, last error, models) and the requests in flight. The Hosts view paints each row
@@ -51,6 +54,7 @@ public:
         LoadingRole,           // QStringList: the models loading now
         LoadingSinceRole,      // QDateTime: when the first of them was seen loading
         LiveRole,              // bool: the host's /models/sse feed is connected (events come at once)
+        GpusRole,              // QList<GpuReading>: what the host's agent reads off its GPUs; empty without
     };
 
     explicit HostTableModel(QObject *parent = nullptr);
@@ -58,6 +62,10 @@ public:
     // Follows the service's catalog; rebinding (after a config reload) resets the rows.
     void setService(switchyard::RelayService *service);
     void setInFlightCounter(InFlightCounter *counter);
+    // Follows a relay watched from here instead (its /admin/hosts); setService() goes back.
+    void setRemote(switchyard::RemoteRelayFeed *feed);
+    bool isRemote() const { return m_remote != nullptr; }
+    RemoteRelayFeed *remote() const { return m_remote; }
 
     // For the host controllers: what the host is doing beyond up/down. nullopt: back to what
     // the polls say.
@@ -73,6 +81,8 @@ public:
     // host is not counted; hostsLeased() says how many are.
     int hostsUp() const;
     int hostsLeased() const;
+    // Requests in flight on every host (a watched relay's, as its hosts report them).
+    int inFlightTotal() const;
 
     static QString activityTitle(HostActivity activity);
 
@@ -92,6 +102,8 @@ private:
         Catalog::HostState state;
         QStringList engines;
         QString driver;
+        QList<GpuReading> gpus;   // a watched relay's; the local relay's come from its GpuBoard
+        int inFlight = 0;         // a watched relay's; the local one's come from the InFlightCounter
     };
     // What the host controllers said; kept by host name, so it survives a rebind.
     struct Overlay
@@ -106,6 +118,9 @@ private:
     };
 
     void syncFromCatalog();
+    void syncFromRemote();
+    void detach();
+    void replaceRows(const QList<Row> &rows);
     void syncFromController(switchyard::HostController *controller);
     static QString drainDetail(const switchyard::HostController *controller);
     void emitRowChanged(int row);
@@ -114,6 +129,7 @@ private:
 
     QPointer<RelayService> m_service;
     QPointer<Catalog> m_catalog;
+    QPointer<RemoteRelayFeed> m_remote;
     QPointer<InFlightCounter> m_inFlight;
     QList<QPointer<HostController>> m_controllers;
     QList<Row> m_rows;

@@ -4,6 +4,7 @@
 #include "shared/statuspalette.h"
 #include "shared/uiformat.h"
 #include "common/clock.h"
+#include "engines/gpureading.h"
 
 #include <QApplication>
 #include <QPainter>
@@ -33,11 +34,15 @@ HostCardDelegate::HostCardDelegate(const Clock &clock, QObject *parent)
 {
 }
 
-QSize HostCardDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const
+QSize HostCardDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
     const QFontMetrics fm(option.font);
     const int line = fm.height() + 4;
-    return QSize(m_cardWidth, 2 * Margin + 2 * Padding + int(line * 1.35) + 4 * line);
+    // The cards share one height (uniform item sizes): a GPU row on any card makes room on all.
+    bool gpus = false;
+    for (int row = 0; index.model() && !gpus && row < index.model()->rowCount(); ++row)
+        gpus = !gpuLine(index.model()->index(row, 0)).isEmpty();
+    return QSize(m_cardWidth, 2 * Margin + 2 * Padding + int(line * 1.35) + (gpus ? 5 : 4) * line);
 }
 
 namespace {
@@ -127,6 +132,43 @@ QString HostCardDelegate::detailLine(const QModelIndex &index, const QDateTime &
     const QString driver = index.data(HostTableModel::DriverRole).toString();
     const int engines = int(index.data(HostTableModel::EnginesRole).toStringList().size());
     return tr("driver %1 · %n engine(s)", nullptr, engines).arg(driver);
+}
+
+QString HostCardDelegate::gpuLine(const QModelIndex &index)
+{
+    const auto gpus = index.data(HostTableModel::GpusRole).value<QList<GpuReading>>();
+    if (gpus.isEmpty())
+        return {};
+    // Several GPUs read as one box: memory summed, utilisation averaged, the hottest one.
+    qint64 used = 0;
+    qint64 total = 0;
+    bool memory = false;
+    int busySum = 0;
+    int busyCount = 0;
+    std::optional<int> hottest;
+    for (const GpuReading &g : gpus) {
+        if (g.memoryUsedMiB && g.memoryTotalMiB) {
+            used += *g.memoryUsedMiB;
+            total += *g.memoryTotalMiB;
+            memory = true;
+        }
+        if (g.utilizationPercent) {
+            busySum += *g.utilizationPercent;
+            ++busyCount;
+        }
+        if (g.temperatureC && (!hottest || *g.temperatureC > *hottest))
+            hottest = g.temperatureC;
+    }
+    const QLocale locale;
+    QStringList parts;
+    if (memory)
+        parts.append(tr("%1 of %2 GiB").arg(locale.toString(used / 1024.0, 'f', 1), locale.toString(total / 1024.0, 'f', 1)));
+    if (busyCount)
+        parts.append(tr("%1% busy").arg(busySum / busyCount));
+    if (hottest)
+        parts.append(gpus.size() > 1 ? tr("up to %1 °C").arg(*hottest) : tr("%1 °C").arg(*hottest));
+    const QString figures = parts.isEmpty() ? tr("no figures") : parts.join(u" · "_s);
+    return gpus.size() > 1 ? tr("%1 GPUs: %2").arg(gpus.size()).arg(figures) : tr("GPU: %1").arg(figures);
 }
 
 void HostCardDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, const QModelIndex &index) const
@@ -226,6 +268,11 @@ void HostCardDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, co
                                : changing                          ? pal.color(QPalette::Text)
                                                                    : muted;
     text(detailLine(index, m_clock.now()), detailColor);
+
+    // Row 6, for a box whose agent reads its GPUs.
+    const QString gpus = gpuLine(index);
+    if (!gpus.isEmpty())
+        text(gpus, muted);
     p->restore();
 }
 

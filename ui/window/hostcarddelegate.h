@@ -28,6 +28,8 @@ public:
     static QString engineLine(const QModelIndex &index, const QDateTime &now);
     static QString factsLine(const QModelIndex &index, const QDateTime &now);
     static QString detailLine(const QModelIndex &index, const QDateTime &now);
+    // The GPUs its agent reports ("GPU: 20.1 of 24.0 GiB · 37% busy · 61 °C"); empty without.
+    static QString gpuLine(const QModelIndex &index);
 
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;

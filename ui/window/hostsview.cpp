@@ -1,6 +1,7 @@
 #include "window/hostsview.h"
 
 #include "app/relayservice.h"
+#include "app/remoterelayfeed.h"
 #include "catalog/catalog.h"
 #include "dialogs/leasedialog.h"
 #include "hosts/hostcontroller.h"
@@ -62,6 +63,15 @@ HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
     m_releaseLease = new QAction(tr("Re&lease Lease"), this);
     m_releaseLease->setToolTip(tr("Give the host back to the relay"));
     connect(m_releaseLease, &QAction::triggered, this, [this] {
+        if (RemoteRelayFeed *feed = m_model->remote(); feed && !currentHost().isEmpty()) {
+            const QString host = currentHost();
+            feed->releaseLease(host, [self = QPointer<HostsView>(this), host](int status, const QString &why) {
+                if (self)
+                    emit self->message(status == 200 ? tr("%1 is back with the relay").arg(host)
+                                                     : tr("%1 was not released: %2").arg(host, why));
+            });
+            return;
+        }
         if (HostController *c = m_model->controller(currentHost())) {
             c->releaseLease();
             emit message(tr("%1 is back with the relay").arg(c->host()));
@@ -108,6 +118,15 @@ void HostsView::updateActions()
 {
     m_refresh->setEnabled(m_service != nullptr);
     m_copyUrl->setEnabled(currentIndex().isValid());
+    if (m_model->remote()) {
+        // A watched relay: its host controllers act through its admin API.
+        const QModelIndex index = currentIndex();
+        const bool leased = index.isValid() && !index.data(HostTableModel::LeaseOwnerRole).toString().isEmpty();
+        m_switchEngine->setEnabled(index.isValid() && !leased && index.data(HostTableModel::EnginesRole).toStringList().size() > 1);
+        m_takeLease->setEnabled(index.isValid() && !leased);
+        m_releaseLease->setEnabled(leased);
+        return;
+    }
     HostController *c = m_model->controller(currentHost());
     const bool leased = c && c->state() == HostStateMachine::State::Leased;
     const bool leaseWanted = currentIndex().isValid() && !currentIndex().data(HostTableModel::LeaseOwnerRole).toString().isEmpty();
@@ -150,6 +169,26 @@ QList<SwitchEngineDialog::Engine> HostsView::enginesOf(const QString &host) cons
 
 void HostsView::switchEngine()
 {
+    if (RemoteRelayFeed *feed = m_model->remote()) {
+        const QModelIndex index = currentIndex();
+        if (!index.isValid())
+            return;
+        const QString host = currentHost();
+        QList<SwitchEngineDialog::Engine> engines;
+        for (const QString &name : index.data(HostTableModel::EnginesRole).toStringList())
+            engines.append({name, {}});
+        SwitchEngineDialog dialog(host, engines, index.data(HostTableModel::EngineRole).toString(), this);
+        if (dialog.exec() != QDialog::Accepted || dialog.engine().isEmpty())
+            return;
+        const QString engine = dialog.engine();
+        emit message(tr("Switching %1 to %2…").arg(host, engine));
+        feed->switchEngine(host, engine, [self = QPointer<HostsView>(this), host, engine](int status, const QString &why) {
+            if (self)
+                emit self->message(status == 200 ? tr("%1 runs %2").arg(host, engine)
+                                                 : tr("%1 did not switch to %2: %3").arg(host, engine, why));
+        });
+        return;
+    }
     HostController *c = m_model->controller(currentHost());
     if (!c)
         return;
@@ -173,6 +212,21 @@ void HostsView::switchEngine()
 
 void HostsView::takeLease()
 {
+    if (RemoteRelayFeed *feed = m_model->remote()) {
+        const QString host = currentHost();
+        if (host.isEmpty())
+            return;
+        LeaseDialog dialog(host, this);
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        emit message(tr("Waiting for %1 to finish its requests and stop its engine…").arg(host));
+        feed->takeLease(host, dialog.owner(), dialog.duration(), [self = QPointer<HostsView>(this), host](int status, const QString &why) {
+            if (self)
+                emit self->message(status == 200 ? tr("%1 is yours: its GPU is free until you release it").arg(host)
+                                                 : tr("%1 was not leased: %2").arg(host, why));
+        });
+        return;
+    }
     HostController *c = m_model->controller(currentHost());
     if (!c)
         return;

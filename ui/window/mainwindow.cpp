@@ -2,6 +2,7 @@
 
 #include "app/appsettings.h"
 #include "app/relayservice.h"
+#include "app/remoterelayfeed.h"
 #include "relay/relay.h"
 #include "catalog/catalog.h"
 #include "dialogs/exportdialog.h"
@@ -236,8 +237,34 @@ void MainWindow::buildMenus()
     });
 }
 
+void MainWindow::setRemote(RemoteRelayFeed *feed)
+{
+    if (m_remote)
+        disconnect(m_remote, nullptr, this, nullptr);
+    disconnect(m_liveRequests);
+    m_service = nullptr;
+    m_remote = feed;
+    m_modelTable->setService(nullptr);
+    m_hostsView->setService(nullptr);
+    if (feed) {
+        // Loads and unloads go to the watched relay, like any client's.
+        m_client->setEndpoint(feed->relay());
+        m_client->setApiKey(QString());
+        connect(feed, &RemoteRelayFeed::connectionChanged, this, &MainWindow::updateStatus);
+        // Its requests in flight show in the log as the local relay's do.
+        connect(feed, &RemoteRelayFeed::requestActive, this,
+                [this](const RequestRecord &record, RequestPhase phase) { m_requestLog->updateLive(record, phase); });
+        setWindowTitle(tr("Switchyard — watching %1").arg(feed->relay().authority()));
+    }
+    updateStatus();
+}
+
 void MainWindow::setService(RelayService *service)
 {
+    if (m_remote) {
+        disconnect(m_remote, nullptr, this, nullptr);
+        m_remote = nullptr;
+    }
     m_service = service;
     m_modelTable->setService(service);
     m_hostsView->setService(service);
@@ -279,12 +306,16 @@ void MainWindow::setHistory(HistoryStore *store)
 {
     m_modelTable->setHistory(store);
     m_timelineView->setHistory(store);
+    const bool another = m_history && m_history != store;
     m_history = store;
+    disconnect(m_recorded);
+    if (another)
+        m_requestLog->clear();   // a watched relay's history, or back to the local one
     if (!store)
         return;
     // The last day's requests, then every new one as the store records it.
     m_requestLog->loadFrom(*store, QDateTime::currentDateTime().addDays(-1));
-    connect(store, &HistoryStore::requestRecorded, m_requestLog, &RequestLogModel::append);
+    m_recorded = connect(store, &HistoryStore::requestRecorded, m_requestLog, &RequestLogModel::append);
 }
 
 QString MainWindow::statusText() const
@@ -297,9 +328,17 @@ void MainWindow::updateStatus()
     const int total = m_hosts->rowCount();
     const int up = m_hosts->hostsUp();
     const int leased = m_hosts->hostsLeased();
-    const int inFlight = m_inFlight->total();
-    const QString endpoint = m_service ? m_service->endpoint().toString() : tr("not listening");
-    m_endpointLabel->setText(tr("Listening on <b>%1</b>").arg(endpoint.toHtmlEscaped()));
+    const int inFlight = m_remote ? m_hosts->inFlightTotal() : m_inFlight->total();
+    if (m_remote) {
+        // Watching a relay elsewhere: say so, and whether it answers.
+        const QString relay = m_remote->relay().toString().toHtmlEscaped();
+        m_endpointLabel->setText(m_remote->error().isEmpty()
+                                     ? tr("Watching the relay at <b>%1</b>").arg(relay)
+                                     : tr("Watching the relay at <b>%1</b>: %2").arg(relay, m_remote->error().toHtmlEscaped()));
+    } else {
+        const QString endpoint = m_service ? m_service->endpoint().toString() : tr("not listening");
+        m_endpointLabel->setText(tr("Listening on <b>%1</b>").arg(endpoint.toHtmlEscaped()));
+    }
     // A leased host is neither up nor a problem: counted on its own.
     const QColor hostsColor = total == 0 ? StatusPalette::idle() : up + leased == total ? StatusPalette::good()
                             : up == 0 && leased == 0 ? StatusPalette::bad() : StatusPalette::busy();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/remoterelayfeed.h"
+
 #include <QMainWindow>
 #include <QPointer>
 #include <QTimer>
@@ -22,6 +24,7 @@ class ModelsView;
 class NoticeBar;
 class RelayClient;
 class RelayService;
+class RemoteRelayFeed;
 class RequestLogModel;
 class RequestLogView;
 class TimelineView;
@@ -42,6 +45,9 @@ public:
 
     void setService(switchyard::RelayService *service);
     void setHistory(switchyard::HistoryStore *store);
+    // Shows a relay watched from here (its hosts; its history comes through setHistory() with
+    // the feed's store) instead of the local one; setService() goes back.
+    void setRemote(switchyard::RemoteRelayFeed *feed);
 
     NoticeBar *notice() const { return m_notice; }
     HostsView *hostsView() const { return m_hostsView; }
@@ -90,6 +96,7 @@ private:
     InFlightCounter *m_inFlight;
     AppSettings *m_settings;
     QPointer<RelayService> m_service;
+    QPointer<RemoteRelayFeed> m_remote;
     ModelTableModel *m_modelTable;
     RequestLogModel *m_requestLog;
     RelayClient *m_client;
@@ -107,6 +114,7 @@ private:
     QTimer m_statusTimer;
     QPointer<HistoryStore> m_history;
     QMetaObject::Connection m_liveRequests;   // the service's relay to the request log
+    QMetaObject::Connection m_recorded;       // the store's new requests to the request log
     bool m_splitByUser = false;   // the splitter was moved (or restored): leave it be
 };
 
