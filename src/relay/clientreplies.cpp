@@ -18,6 +18,14 @@ const HeaderList AskForBearer{{"WWW-Authenticate", "Bearer"}};
 
 } // namespace
 
+HeaderList corsHeaders()
+{
+    return {{"Access-Control-Allow-Origin", "*"},
+            {"Access-Control-Allow-Methods", "GET, POST, OPTIONS"},
+            {"Access-Control-Allow-Headers", "*"},
+            {"Access-Control-Max-Age", "86400"}};
+}
+
 ClientReply adminOnlyHere()
 {
     return reply(403, u"the admin API answers only on this machine, or with the admin token "

@@ -35,6 +35,7 @@ struct ClientReply
 namespace ClientReplies {
 
 // Before a request is routed.
+HeaderList corsHeaders();   // a browser's preflight: anything from anywhere, cached for a day
 ClientReply adminOnlyHere();
 ClientReply keyMissing();
 ClientReply keyWrong();

@@ -5,6 +5,7 @@
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
 #include "relay/clientreplies.h"
+#include "relay/hostwaitreason.h"
 #include "relay/jsonmodelfield.h"
 #include "relay/proxiedrequest.h"
 #include "relay/replicarouter.h"
@@ -36,14 +37,6 @@ bool modelLoading(const Catalog *catalog, const QString &host, const QString &ke
     return entry && entry->status != "loaded"_L1;
 }
 
-HeaderList corsHeaders()
-{
-    return {{"Access-Control-Allow-Origin", "*"},
-            {"Access-Control-Allow-Methods", "GET, POST, OPTIONS"},
-            {"Access-Control-Allow-Headers", "*"},
-            {"Access-Control-Max-Age", "86400"}};
-}
-
 bool isMutatingAdminPath(const QByteArray &method, const QString &path)
 {
     const bool modelsPath = path == "/models"_L1 || path.startsWith("/models/"_L1) || path == "/v1/models"_L1
@@ -68,6 +61,7 @@ Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, Request
 Relay::~Relay() = default;
 
 namespace {
+
 RequestRecord recordFor(const IncomingRequest &request)
 {
     RequestRecord record;
@@ -119,7 +113,7 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
     const QByteArray &method = request.method;
 
     if (method == "OPTIONS") {
-        writer->respond(204, corsHeaders(), {});
+        writer->respond(204, ClientReplies::corsHeaders(), {});
         finishRecord(record, writer);
         return;
     }
@@ -487,7 +481,8 @@ void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwa
         });
     if (!f->live.admitted && !f->live.done) {
         // Not admitted at once: it waits for the host, from its arrival on.
-        f->live.wait(hostWaitReason(controller, f->engine), f->live.record.startedSteady);
+        f->live.wait(hostWaitReason(controller->waitFor(), controller->state(), controller->currentEngine(), f->engine),
+                     f->live.record.startedSteady);
         emit requestProgress(f->live.record, f->live.phase);
     }
 }
@@ -535,26 +530,6 @@ void Relay::retarget(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Fo
     f->live.record.engine = f->engine;
     p->retarget(upstreamRequest(request, f->route, f->engine, field));
     admit(p, f, request, field);
-}
-
-WaitReason Relay::hostWaitReason(const HostController *controller, const QString &engine) const
-{
-    const HostStateMachine::Wait wait = controller->waitFor();
-    switch (wait.phase) {
-    case HostStateMachine::Wait::Phase::Draining:
-    case HostStateMachine::Wait::Phase::Switching:
-        // Behind a switch to its own engine, or queued behind others' switch.
-        if (wait.engine == engine)
-            return {WaitReason::Kind::Switch, controller->currentEngine(), engine};
-        return {WaitReason::Kind::Queue, {}, {}};
-    case HostStateMachine::Wait::Phase::Stopping:
-        return {WaitReason::Kind::Lease, {}, {}};   // the engine stops for (or after) a lease
-    case HostStateMachine::Wait::Phase::Waking:
-        return {WaitReason::Kind::HostCheck, {}, {}};
-    case HostStateMachine::Wait::Phase::Other:
-        break;
-    }
-    return {controller->state() == HostStateMachine::State::Leased ? WaitReason::Kind::Lease : WaitReason::Kind::Queue, {}, {}};
 }
 
 void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,

@@ -114,7 +114,6 @@ private:
                        const ModelRoute &route, const JsonModelField &field);
     void finishRecord(RequestRecord record, ResponseWriter *writer);
     void subscribe(ResponseWriter *writer, RequestRecord record);
-    WaitReason hostWaitReason(const HostController *controller, const QString &engine) const;
 
     Config m_config;
     Catalog *m_catalog;
