@@ -3,12 +3,12 @@
 #include "shared/statuspalette.h"
 #include "common/clock.h"
 #include "store/timelinemodel.h"
+#include "timeline/timelinemarker.h"
 #include "timeline/timelinetext.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -406,44 +406,8 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
         p.drawRoundedRect(rect, 2, 2);
     }
     // Loads and unloads: diamonds; prompt-cache saves and restores: squares.
-    for (const HistoryEvent &e : m_content.markers(host, from, to)) {
-        const double x = m_scale.xForTime(e.at.toMSecsSinceEpoch());
-        const double cy = markers.center().y() + 0.5;
-        QPainterPath diamond;
-        diamond.moveTo(x, cy - 5);
-        diamond.lineTo(x + 5, cy);
-        diamond.lineTo(x, cy + 5);
-        diamond.lineTo(x - 5, cy);
-        diamond.closeSubpath();
-        if (e.kind == HistoryEvent::Kind::CacheSave || e.kind == HistoryEvent::Kind::CacheRestore) {
-            // Prompt caches: small squares, hollow when the save or restore did not happen.
-            const bool skipped = e.detail.contains(u" not "_s) || e.detail.contains(u" dropped"_s);
-            p.setPen(QPen(skipped ? StatusPalette::idle() : palette().color(QPalette::Base), 1));
-            p.setBrush(skipped ? palette().base() : palette().brush(QPalette::Highlight));
-            p.drawRect(QRectF(x - 3.5, cy - 3.5, 7, 7));
-            continue;
-        }
-        if (TimelineContent::isPowerEvent(e.kind)) {
-            // Wake and sleep: circles, filled while the host comes up, hollow as it goes to rest.
-            const bool up = e.kind == HistoryEvent::Kind::WakeSent || e.kind == HistoryEvent::Kind::Woke;
-            p.setPen(QPen(up ? palette().color(QPalette::Base) : StatusPalette::idle(), 1.5));
-            p.setBrush(e.kind == HistoryEvent::Kind::WakeTimedOut ? StatusPalette::bad()
-                       : up ? StatusPalette::good() : palette().base());
-            p.drawEllipse(QPointF(x, cy), 4.0, 4.0);
-            continue;
-        }
-        if (e.kind == HistoryEvent::Kind::Load) {
-            p.setPen(QPen(palette().color(QPalette::Base), 1));
-            p.setBrush(e.detail.isEmpty() ? StatusPalette::good() : StatusPalette::bad());
-        } else if (e.kind == HistoryEvent::Kind::Failover) {
-            p.setPen(QPen(palette().color(QPalette::Base), 1));
-            p.setBrush(StatusPalette::bad());
-        } else {
-            p.setPen(QPen(StatusPalette::idle(), 1.5));
-            p.setBrush(palette().base());
-        }
-        p.drawPath(diamond);
-    }
+    for (const HistoryEvent &e : m_content.markers(host, from, to))
+        paintTimelineMarker(p, palette(), e, QPointF(m_scale.xForTime(e.at.toMSecsSinceEpoch()), markers.center().y() + 0.5));
     p.restore();
 }
 
