@@ -3647,7 +3647,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::ModelTableModel</name>
     <message>
-        <location filename="../ui/models/modeltablemodel.cpp" line="+183"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+184"/>
         <source>loaded</source>
         <translation>geladen</translation>
     </message>
@@ -3677,7 +3677,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>unbekannt</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+111"/>
         <source>The last load failed (exit code %1)</source>
         <translation>Das letzte Laden ist fehlgeschlagen (Exit-Code %1)</translation>
     </message>
@@ -3695,9 +3695,19 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Median der Zeit bis zum ersten Byte heute: %1 ms</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Clients ask for &quot;%1&quot;; each request goes to the best of its replicas: %2</source>
+        <translation>Clients fragen nach „%1“; jede Anfrage geht an die beste seiner Repliken: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Clients ask for &quot;%1&quot;; host %2 serves it as &quot;%3&quot;</source>
         <translation>Clients fragen nach &quot;%1&quot;; Host %2 bedient es als &quot;%3&quot;</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Replicated on %1 hosts</source>
+        <translation>Repliziert auf %1 Hosts</translation>
     </message>
     <message>
         <location line="+34"/>

@@ -81,6 +81,7 @@ private Q_SLOTS:
     void timelineSpanFromTheData();
     void contextForUnloadedModels();
     void contextForOtherEnginesModels();
+    void replicatedAliasHasItsRow();
     void reloadKeepsTheEngineBar();
     void exportDialogModelsTiersAndHints();
     void selectionSurvivesALoad();
@@ -220,6 +221,46 @@ void TstStates::contextForOtherEnginesModels()
     QCOMPARE(models.index(small, ModelTableModel::EngineColumn).data().toString(), u"first"_s);
     QCOMPARE(contextOf(u"box-small"_s), u"8k"_s);
     QCOMPARE(models.index(small, ModelTableModel::ContextColumn).data(ModelTableModel::SortRole).toLongLong(), 8192);
+}
+
+void TstStates::replicatedAliasHasItsRow()
+{
+    // Issue 20: one name served by two boxes is one row, named by the alias, with the hosts of
+    // its replicas, the status and context of the best of them, and the replicas in its tooltip.
+    fake::FakeOptions a;
+    a.models = {u"flint"_s};
+    a.loaded = a.models;
+    a.contextSize = 65536;
+    fake::FakeOptions b = a;
+    b.loaded.clear();
+    fake::FakeLlamaServer one(a);
+    fake::FakeLlamaServer two(b);
+    QVERIFY(one.listen() && two.listen());
+    const QByteArray json = "{\"listen\": \"127.0.0.1:0\", \"hosts\": {"
+                            "\"h1\": {\"engines\": {\"main\": {\"url\": \"" + one.baseUrl().toString().toUtf8() + "\"}}},"
+                            "\"h2\": {\"engines\": {\"main\": {\"url\": \"" + two.baseUrl().toString().toUtf8() + "\"}}}},"
+                            "\"aliases\": {\"coder\": [\"h2-flint\", \"h1-flint\"]}}";
+    const ConfigResult config = ConfigLoader::parse(json, u"replicas.json"_s);
+    QVERIFY2(config.ok(), qPrintable(config.errors.value(0).toString()));
+    QTemporaryDir dir;
+    SystemClock clock;
+    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
+    RelayRunner runner(nullptr, &store);
+    QString error;
+    QVERIFY2(runner.start(*config.config, &error), qPrintable(error));
+    ModelTableModel models(clock);
+    models.setService(runner.service());
+    QTRY_VERIFY_WITH_TIMEOUT(models.rowOfAlias(u"coder"_s) >= 0 && models.rowOfAlias(u"h1-flint"_s) >= 0
+                                 && models.statusAt(models.rowOfAlias(u"coder"_s)) == "loaded"_L1,
+                             WaitMs);
+    const int coder = models.rowOfAlias(u"coder"_s);
+    QCOMPARE(models.index(coder, ModelTableModel::HostColumn).data().toString(), u"h2, h1"_s);
+    QCOMPARE(models.index(coder, ModelTableModel::ContextColumn).data().toString(), u"64k"_s);
+    const QString tip = models.index(coder, ModelTableModel::AliasColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(u"h2-flint, h1-flint"_s), qPrintable(tip));
+    QCOMPARE(models.index(coder, ModelTableModel::HostColumn).data(Qt::ToolTipRole).toString(), u"Replicated on 2 hosts"_s);
+    // Each box's own row stays, with its own status.
+    QCOMPARE(models.statusAt(models.rowOfAlias(u"h2-flint"_s)), u"unloaded"_s);
 }
 
 void TstStates::reloadKeepsTheEngineBar()

@@ -130,6 +130,7 @@ void ModelTableModel::syncFromCatalog()
             row.context = listed.contextSize > 0 ? listed.contextSize : listed.entry.contextSize().value_or(0);
             rows.append(row);
         }
+        appendReplicaRows(rows);
     }
     bool same = rows.size() == m_rows.size();
     for (qsizetype i = 0; same && i < rows.size(); ++i)
@@ -202,6 +203,40 @@ int ModelTableModel::rowCount(const QModelIndex &parent) const
 int ModelTableModel::columnCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : ColumnCount;
+}
+
+// One row per replicated alias, as /models lists it: the status, engine and context of its best
+// target (loaded before loading before the rest), the hosts of all of them. Requests for the
+// alias count on this row, as the request log names them.
+void ModelTableModel::appendReplicaRows(QList<Row> &rows) const
+{
+    const auto rank = [](const Row &r) {
+        return r.entry.status == "loaded"_L1 ? 0 : r.entry.status == "loading"_L1 ? 1 : 2;
+    };
+    const qsizetype targetRows = rows.size();
+    for (const ReplicaSet &set : m_catalog->replicaSets()) {
+        Row row;
+        row.alias = set.alias;
+        QStringList hosts;
+        const Row *best = nullptr;
+        for (const ReplicaSet::Target &t : set.targets) {
+            row.replicas.append(Catalog::aliasFor(t.host, t.key));
+            hosts.append(t.host);
+            for (qsizetype i = 0; i < targetRows; ++i) {
+                const Row &candidate = rows.at(i);
+                if (candidate.host == t.host && candidate.key == t.key && (!best || rank(candidate) < rank(*best)))
+                    best = &candidate;
+            }
+        }
+        row.host = hosts.join(u", "_s);
+        if (best) {
+            row.key = best->key;
+            row.engine = best->engine;
+            row.entry = best->entry;
+            row.context = best->context;
+        }
+        rows.append(row);
+    }
 }
 
 QVariant ModelTableModel::display(const Row &r, int column) const
@@ -279,7 +314,13 @@ QVariant ModelTableModel::data(const QModelIndex &index, int role) const
             return r.medianTtfbMs ? tr("Median time to first byte today: %1 ms").arg(qRound64(*r.medianTtfbMs))
                                   : QVariant();
         case AliasColumn:
+            if (!r.replicas.isEmpty())
+                return tr("Clients ask for \"%1\"; each request goes to the best of its replicas: %2")
+                    .arg(r.alias, r.replicas.join(u", "_s));
             return tr("Clients ask for \"%1\"; host %2 serves it as \"%3\"").arg(r.alias, r.host, r.key);
+        case HostColumn:
+            // A replica set has two targets or more.
+            return r.replicas.isEmpty() ? QVariant() : tr("Replicated on %1 hosts").arg(r.replicas.size());
         default:
             return {};
         }

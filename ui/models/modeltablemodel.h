@@ -74,6 +74,7 @@ private:
         // Tokens, 0 = unknown: the catalog's (an unloaded model's, another engine's, a configured
         // model's last seen size included), which entry alone no longer says.
         qint64 context = 0;
+        QStringList replicas;   // a replicated alias's row: its targets ("3090-flint-40b", ...)
         QDateTime lastUsed;
         qint64 requestsToday = 0;
         qint64 errorsToday = 0;
@@ -82,6 +83,7 @@ private:
     };
 
     void syncFromCatalog();
+    void appendReplicaRows(QList<Row> &rows) const;
     void noteRequest(const switchyard::RequestRecord &record);
     void applyStats(Row &row) const;
     void readLastUsed(Row &row);
