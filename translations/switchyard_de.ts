@@ -2884,18 +2884,18 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     </message>
     <message>
         <location line="+3"/>
-        <source>asleep; the next request wakes it</source>
-        <translation>schläft; die nächste Anfrage weckt ihn</translation>
+        <source>the next request wakes it</source>
+        <translation>die nächste Anfrage weckt ihn</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>asleep; the next request starts its engine</source>
-        <translation>schläft; die nächste Anfrage startet seine Engine</translation>
+        <source>the next request starts its engine</source>
+        <translation>die nächste Anfrage startet seine Engine</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>waking: waiting for the host to answer</source>
-        <translation>wird geweckt: wartet, bis der Host antwortet</translation>
+        <source>waiting for the host to answer</source>
+        <translation>wartet, bis der Host antwortet</translation>
     </message>
     <message>
         <location line="+178"/>

@@ -203,11 +203,11 @@ void HostTableModel::syncFromController(HostController *c)
         setActivity(host, HostActivity::Idle, tr("engine stopped after being idle; the next request starts it"));
         break;
     case HostStateMachine::State::Asleep:
-        setActivity(host, HostActivity::Asleep, c->power().canWake ? tr("asleep; the next request wakes it")
-                                                                   : tr("asleep; the next request starts its engine"));
+        setActivity(host, HostActivity::Asleep, c->power().canWake ? tr("the next request wakes it")
+                                                                   : tr("the next request starts its engine"));
         break;
     case HostStateMachine::State::Waking:
-        setActivity(host, HostActivity::Waking, tr("waking: waiting for the host to answer"));
+        setActivity(host, HostActivity::Waking, tr("waiting for the host to answer"));
         break;
     case HostStateMachine::State::Leased:
     case HostStateMachine::State::Serving:
