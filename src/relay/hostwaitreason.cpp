@@ -7,9 +7,14 @@ WaitReason hostWaitReason(const HostStateMachine::Wait &wait, HostStateMachine::
 {
     using Phase = HostStateMachine::Wait::Phase;
     switch (wait.phase) {
+    case Phase::Batching:
+        // The running engine (wait.engine) still has work; a request for another one is held
+        // for the switch to its engine that comes after.
+        if (wait.engine != engine)
+            return {WaitReason::Kind::Switch, currentEngine, engine};
+        return {WaitReason::Kind::Queue, {}, {}};
     case Phase::Draining:
     case Phase::Switching:
-    case Phase::Batching:   // held while the running engine has work; the switch comes after
         if (wait.engine == engine)
             return {WaitReason::Kind::Switch, currentEngine, engine};
         return {WaitReason::Kind::Queue, {}, {}};

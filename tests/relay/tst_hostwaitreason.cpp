@@ -19,16 +19,17 @@ private Q_SLOTS:
         using Phase = HostStateMachine::Wait::Phase;
         using State = HostStateMachine::State;
         QTest::addColumn<Phase>("phase");
-        QTest::addColumn<QString>("switchTo");   // the engine the host switches to
+        QTest::addColumn<QString>("switchTo");   // Wait::engine: the engine it switches to (batching: the one running)
         QTest::addColumn<State>("state");
         QTest::addColumn<QString>("expected");   // WaitReason::toString()
 
         // The request is for "mainline"; "fork" runs now.
         QTest::newRow("draining for its engine") << Phase::Draining << u"mainline"_s << State::Draining << u"switch fork→mainline"_s;
         QTest::newRow("switching to its engine") << Phase::Switching << u"mainline"_s << State::Switching << u"switch fork→mainline"_s;
-        QTest::newRow("held while fork has work") << Phase::Batching << u"mainline"_s << State::Serving << u"switch fork→mainline"_s;
+        // While batching, the host's wait names the engine that runs and still has work.
+        QTest::newRow("held while fork has work") << Phase::Batching << u"fork"_s << State::Serving << u"switch fork→mainline"_s;
         QTest::newRow("behind a switch to another") << Phase::Switching << u"other"_s << State::Switching << u"queue"_s;
-        QTest::newRow("batching for another") << Phase::Batching << u"other"_s << State::Serving << u"queue"_s;
+        QTest::newRow("batching, its own engine runs") << Phase::Batching << u"mainline"_s << State::Serving << u"queue"_s;
         QTest::newRow("stopping for a lease") << Phase::Stopping << QString() << State::Draining << u"lease"_s;
         QTest::newRow("waking") << Phase::Waking << QString() << State::Waking << u"host check"_s;
         QTest::newRow("leased") << Phase::Other << QString() << State::Leased << u"lease"_s;
