@@ -3,6 +3,7 @@
 // client receives, what the journal and the store record, and (in cleanup()) that the test
 // process's open file descriptors come back to where they were: the relay runs in-process here,
 // so a leaked socket of the relay is a leaked fd of this process.
+#include "laterport.h"
 #include "rawhttpclient.h"
 #include "relayfixture.h"
 #include "slowreader.h"
@@ -71,9 +72,7 @@ QStringList fdTargets()
 
 quint16 freePort()
 {
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
+    return portForLater();
 }
 
 QString binary(const QString &name)

@@ -5,6 +5,7 @@
 #include "catalog/catalog.h"
 #include "config/configloader.h"
 #include "hosts/hostcontroller.h"
+#include "laterport.h"
 #include "rawhttpclient.h"
 
 #include <QElapsedTimer>
@@ -24,9 +25,7 @@ namespace {
 
 quint16 freePort()
 {
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
+    return portForLater();
 }
 
 QString fakeBinary()

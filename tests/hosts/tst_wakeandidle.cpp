@@ -9,6 +9,7 @@
 #include "engines/wakeonlan.h"
 #include "fakellama/fakellamaserver.h"
 #include "hosts/hostcontroller.h"
+#include "laterport.h"
 #include "rawhttpclient.h"
 #include "store/historyevent.h"
 
@@ -35,9 +36,7 @@ const QByteArray Mac = QByteArray::fromHex("3c7c3f1e220a");
 
 quint16 freePort()
 {
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
+    return portForLater();
 }
 
 QString fakeBinary()
