@@ -69,6 +69,25 @@ QString labelFor(QWidget *field)
     return label ? label->text() : QString();
 }
 
+// A relay started from a config text, with a history store in a temporary folder.
+struct RelayFromJson
+{
+    QTemporaryDir dir;
+    SystemClock clock;
+    HistoryStore store{dir.filePath(u"h.sqlite"_s), clock};
+    RelayRunner runner{nullptr, &store};
+
+    // Empty when it started, else what went wrong.
+    QString start(const QByteArray &json, const QString &fileName)
+    {
+        const ConfigResult config = ConfigLoader::parse(json, fileName);
+        if (!config.ok())
+            return config.errors.value(0).toString();
+        QString error;
+        return runner.start(*config.config, &error) ? QString() : error;
+    }
+};
+
 } // namespace
 
 class TstStates : public QObject
@@ -197,17 +216,12 @@ void TstStates::contextForOtherEnginesModels()
     const QByteArray json = "{\"listen\": \"127.0.0.1:0\", \"hosts\": {\"box\": {\"engines\": {"
                             "\"first\": {\"url\": \"" + one.baseUrl().toString().toUtf8() + "\", \"models\": [\"small\"]},"
                             "\"second\": {\"url\": \"" + two.baseUrl().toString().toUtf8() + "\", \"models\": [\"big\"]}}}}}";
-    const ConfigResult config = ConfigLoader::parse(json, u"two-engines.json"_s);
-    QVERIFY2(config.ok(), qPrintable(config.errors.value(0).toString()));
-    QTemporaryDir dir;
-    SystemClock clock;
-    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
-    RelayRunner runner(nullptr, &store);
-    QString error;
-    QVERIFY2(runner.start(*config.config, &error), qPrintable(error));
-    Catalog *catalog = runner.service()->catalog();
-    ModelTableModel models(clock);
-    models.setService(runner.service());
+    RelayFromJson relay;
+    const QString error = relay.start(json, u"two-engines.json"_s);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    Catalog *catalog = relay.runner.service()->catalog();
+    ModelTableModel models(relay.clock);
+    models.setService(relay.runner.service());
     const auto contextOf = [&](const QString &alias) {
         const int row = models.rowOfAlias(alias);
         return row < 0 ? QString() : models.index(row, ModelTableModel::ContextColumn).data().toString();
@@ -240,16 +254,11 @@ void TstStates::replicatedAliasHasItsRow()
                             "\"h1\": {\"engines\": {\"main\": {\"url\": \"" + one.baseUrl().toString().toUtf8() + "\"}}},"
                             "\"h2\": {\"engines\": {\"main\": {\"url\": \"" + two.baseUrl().toString().toUtf8() + "\"}}}},"
                             "\"aliases\": {\"coder\": [\"h2-flint\", \"h1-flint\"]}}";
-    const ConfigResult config = ConfigLoader::parse(json, u"replicas.json"_s);
-    QVERIFY2(config.ok(), qPrintable(config.errors.value(0).toString()));
-    QTemporaryDir dir;
-    SystemClock clock;
-    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
-    RelayRunner runner(nullptr, &store);
-    QString error;
-    QVERIFY2(runner.start(*config.config, &error), qPrintable(error));
-    ModelTableModel models(clock);
-    models.setService(runner.service());
+    RelayFromJson relay;
+    const QString error = relay.start(json, u"replicas.json"_s);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    ModelTableModel models(relay.clock);
+    models.setService(relay.runner.service());
     QTRY_VERIFY_WITH_TIMEOUT(models.rowOfAlias(u"coder"_s) >= 0 && models.rowOfAlias(u"h1-flint"_s) >= 0
                                  && models.statusAt(models.rowOfAlias(u"coder"_s)) == "loaded"_L1,
                              WaitMs);
