@@ -44,6 +44,21 @@ QDateTime timeParam(const IncomingRequest &request, const QString &name, const Q
     return parsed.isValid() ? parsed : fallback;
 }
 
+// A time with its zone offset ("...T18:00:00.000+05:30"): a local QDateTime alone prints none, and
+// a window watching from another zone would read it as its own.
+QString isoTime(const QDateTime &t)
+{
+    return t.isValid() ? t.toOffsetFromUtc(t.offsetFromUtc()).toString(Qt::ISODateWithMs) : QString();
+}
+
+// A cursor (after_id=N): only rows stored after id N, oldest first; -1 when not given.
+qint64 afterIdParam(const IncomingRequest &request)
+{
+    bool ok = false;
+    const qint64 id = request.queryItem(u"after_id"_s).toLongLong(&ok);
+    return ok && id >= 0 ? id : -1;
+}
+
 QJsonValue optionalNumber(const std::optional<double> &v)
 {
     return v ? QJsonValue(*v) : QJsonValue();
@@ -52,7 +67,7 @@ QJsonValue optionalNumber(const std::optional<double> &v)
 QJsonObject recordJson(const RequestRecord &r)
 {
     QJsonObject o{{"id"_L1, r.id},
-                  {"started_at"_L1, r.startedAt.toString(Qt::ISODateWithMs)},
+                  {"started_at"_L1, isoTime(r.startedAt)},
                   {"method"_L1, r.method},
                   {"path"_L1, r.path},
                   {"model"_L1, r.model},
@@ -143,6 +158,11 @@ void AdminApi::handleRequest(const IncomingRequest &request, ResponseWriter *wri
             return stats(request, writer);
         if (parts.at(1) == "usage"_L1)
             return usage(request, writer);
+        if (parts.at(1) == "models"_L1 && m_catalog) {
+            // The models as /v1/models lists them (host, engine, status, context in "proxy"),
+            // for a window watching this relay with the admin token rather than a client key.
+            return writer->respond(200, {{"Content-Type", "application/json; charset=utf-8"}}, m_catalog->modelsJson());
+        }
     }
     error(writer, 404, u"no admin endpoint %1 %2"_s.arg(QString::fromLatin1(method), request.path));
 }
@@ -204,7 +224,7 @@ void AdminApi::hosts(ResponseWriter *writer)
                       {"waiting_requests"_L1, heldJson(c->waitingList(), now)},
                       {"gpus"_L1, GpuReading::toJson(m_gpus ? m_gpus->gpus(c->host()) : QList<GpuReading>())}};
         if (!c->leaseOwner().isEmpty())
-            o.insert("lease"_L1, QJsonObject{{"owner"_L1, c->leaseOwner()}, {"until"_L1, c->leaseUntil().toString(Qt::ISODate)}});
+            o.insert("lease"_L1, QJsonObject{{"owner"_L1, c->leaseOwner()}, {"until"_L1, isoTime(c->leaseUntil())}});
         if (const PromptCacheKeeper *caches = c->promptCacheKeeper())
             o.insert("prompt_caches"_L1, promptCachesJson(*caches));
         o.insert("engines"_L1, QJsonArray::fromStringList(c->engines()));
@@ -217,7 +237,7 @@ void AdminApi::hosts(ResponseWriter *writer)
             o.insert("url"_L1, s->url.toString());
             o.insert("reachable"_L1, s->reachable);
             o.insert("round_trip_ms"_L1, double(s->roundTripMs));
-            o.insert("last_poll"_L1, s->lastPoll.isValid() ? QJsonValue(s->lastPoll.toString(Qt::ISODateWithMs)) : QJsonValue());
+            o.insert("last_poll"_L1, s->lastPoll.isValid() ? QJsonValue(isoTime(s->lastPoll)) : QJsonValue());
             o.insert("poll_error"_L1, s->lastError);
             o.insert("models"_L1, models);
         }
@@ -250,7 +270,7 @@ void AdminApi::takeLease(HostController *c, const IncomingRequest &request, Resp
             return error(w, status, reason);
         replyJson(w, 200, QJsonDocument(QJsonObject{{"host"_L1, host},
                                                     {"owner"_L1, controller->leaseOwner()},
-                                                    {"until"_L1, controller->leaseUntil().toString(Qt::ISODate)}}));
+                                                    {"until"_L1, isoTime(controller->leaseUntil())}}));
     });
 }
 
@@ -318,6 +338,7 @@ void AdminApi::requests(const IncomingRequest &request, ResponseWriter *writer)
     q.model = request.queryItem(u"model"_s);
     q.status = request.queryItem(u"status"_s).toInt();
     q.errorsOnly = request.queryItem(u"errors"_s) == "1"_L1;
+    q.afterId = afterIdParam(request);
     const QString limit = request.queryItem(u"limit"_s);
     q.limit = limit.isEmpty() ? 100 : qBound(1, limit.toInt(), 10000);
     QJsonArray out;
@@ -332,9 +353,10 @@ void AdminApi::events(const IncomingRequest &request, ResponseWriter *writer)
         return error(writer, 424, u"no history store is open"_s);
     const QString limit = request.queryItem(u"limit"_s);
     QJsonArray out;
-    for (const HistoryEvent &e : m_store->events(timeParam(request, u"since"_s, QDateTime()), limit.isEmpty() ? 1000 : limit.toInt())) {
+    const QDateTime since = timeParam(request, u"since"_s, QDateTime());
+    for (const HistoryEvent &e : m_store->events(since, limit.isEmpty() ? 1000 : limit.toInt(), afterIdParam(request))) {
         QJsonObject o{{"id"_L1, e.id},
-                      {"at"_L1, e.at.toString(Qt::ISODateWithMs)},
+                      {"at"_L1, isoTime(e.at)},
                       {"kind"_L1, HistoryEvent::kindName(e.kind)},
                       {"host"_L1, e.host},
                       {"engine"_L1, e.engine},
@@ -361,7 +383,7 @@ void AdminApi::stats(const IncomingRequest &request, ResponseWriter *writer)
                                {"median_ttfb_ms"_L1, optionalNumber(it->medianTtfbMs)},
                                {"median_tokens_per_s"_L1, optionalNumber(it->medianTokensPerSecond)}});
     }
-    replyJson(writer, 200, QJsonDocument(QJsonObject{{"since"_L1, since.toString(Qt::ISODate)}, {"aliases"_L1, out}}));
+    replyJson(writer, 200, QJsonDocument(QJsonObject{{"since"_L1, isoTime(since)}, {"aliases"_L1, out}}));
 }
 
 void AdminApi::usage(const IncomingRequest &request, ResponseWriter *writer)

@@ -21,9 +21,14 @@ struct IncomingRequest;
 //   GET    /admin/hosts
 //   POST   /admin/hosts/{host}/lease   {"owner":"bench queue","ttl_s":3600}  answers once drained and stopped
 //   DELETE /admin/hosts/{host}/lease
-//   GET    /admin/requests?since=&until=&host=&model=&status=&errors=1&limit=
+//   GET    /admin/models                   the models as /v1/models lists them (for the admin token)
+//   POST   /admin/models/load, /admin/models/unload  {"model": alias}  as a client's /models/load
+//                                          (the relay serves these two itself; see Relay)
+//   GET    /admin/requests?since=&until=&host=&model=&status=&errors=1&limit=&after_id=
+//          after_id=N: the requests stored after id N, oldest first (a cursor to page with)
 //   GET    /admin/requests?state=active    what the relay serves now: waiting (why, how long), streaming
-//   GET    /admin/events?since=&limit=
+//   GET    /admin/events?since=&limit=&after_id=
+// Times carry their zone offset ("2026-12-02T18:00:00.000+05:30").
 //   GET    /admin/stats?since=             (default: the last 24 hours)
 //   GET    /admin/usage?since=7d&by=key|client|alias|host   (default: 7d, key; see usagequery.h)
 //   GET    /metrics                        Prometheus text format (docs/METRICS.md)

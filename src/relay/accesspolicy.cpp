@@ -5,6 +5,8 @@
 
 namespace switchyard {
 
+using namespace Qt::StringLiterals;
+
 AccessPolicy::AccessPolicy(const AccessConfig &config)
     : m_adminToken(config.adminToken.toUtf8())
     , m_metricsToken(config.metricsToken.toUtf8())
@@ -63,6 +65,18 @@ bool AccessPolicy::admin(const IncomingRequest &request) const
         return false;
     const QByteArray bearer = bearerToken(request.header("authorization"));
     return constantTimeEquals(bearer, m_adminToken) && !bearer.isEmpty();
+}
+
+std::optional<IncomingRequest> AccessPolicy::adminModelAction(const IncomingRequest &request)
+{
+    if (request.method != "POST" || (request.path != "/admin/models/load"_L1 && request.path != "/admin/models/unload"_L1))
+        return std::nullopt;
+    IncomingRequest action = request;
+    action.path = request.path.mid(int(qstrlen("/admin")));
+    action.headers.removeIf([](const QPair<QByteArray, QByteArray> &h) {
+        return h.first.compare("authorization", Qt::CaseInsensitive) == 0 || h.first.compare("x-api-key", Qt::CaseInsensitive) == 0;
+    });
+    return action;
 }
 
 bool AccessPolicy::metrics(const IncomingRequest &request) const

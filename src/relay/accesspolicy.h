@@ -1,15 +1,16 @@
 #pragma once
 
 #include "config/config.h"
+#include "http/incomingrequest.h"
 #include "relay/peerpolicy.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QStringList>
 
-namespace switchyard {
+#include <optional>
 
-struct IncomingRequest;
+namespace switchyard {
 
 // Who may use what (docs/SECURITY.md). Client routes need one of the configured client keys, as
 // "Authorization: Bearer KEY" or "x-api-key: KEY"; the admin API and leases need a trusted peer
@@ -33,6 +34,12 @@ public:
 
     void setPeerPolicy(const PeerPolicy &peers) { m_peers = peers; }
     const PeerPolicy &peers() const { return m_peers; }
+
+    // POST /admin/models/load or /admin/models/unload, let in by admin(): the client request
+    // (/models/load, /models/unload) it stands for, without the caller's credentials (they never
+    // go to an engine); nullopt for any other request. A window watching this relay from
+    // elsewhere loads with the admin token, which opens no client route.
+    static std::optional<IncomingRequest> adminModelAction(const IncomingRequest &request);
 
     // The token of "Authorization: Bearer TOKEN" (scheme case-insensitive), or empty.
     static QByteArray bearerToken(const QByteArray &authorization);

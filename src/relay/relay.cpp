@@ -14,7 +14,6 @@
 #include <QUrlQuery>
 
 #include <atomic>
-#include <memory>
 
 namespace switchyard {
 
@@ -39,9 +38,8 @@ bool modelLoading(const Catalog *catalog, const QString &host, const QString &ke
 
 bool isMutatingAdminPath(const QByteArray &method, const QString &path)
 {
-    const bool modelsPath = path == "/models"_L1 || path.startsWith("/models/"_L1) || path == "/v1/models"_L1
-        || path.startsWith("/v1/models/"_L1);
-    return modelsPath && method != "GET" && method != "HEAD" && method != "POST" && method != "OPTIONS";
+    return (path == "/models"_L1 || path.startsWith("/models/"_L1) || path == "/v1/models"_L1 || path.startsWith("/v1/models/"_L1))
+        && method != "GET" && method != "HEAD" && method != "POST" && method != "OPTIONS";
 }
 
 } // namespace
@@ -132,6 +130,10 @@ void Relay::handleRequest(const IncomingRequest &request, ResponseWriter *writer
         if (!m_admin || !allowed) {
             refuse(request, writer, record, ClientReplies::adminOnlyHere());
             return;
+        }
+        if (const std::optional<IncomingRequest> action = AccessPolicy::adminModelAction(request)) {
+            record.path = action->path;   // served as a client's load: its switch, journal and record
+            return handleModelRequest(*action, writer, record);
         }
         QPointer<ResponseWriter> w(writer);
         connect(writer, &ResponseWriter::finished, this, [this, record, w] { finishRecord(record, w); });

@@ -203,14 +203,14 @@ QList<RequestRecord> HistoryStore::requests(const RequestQuery &query)
     return result;
 }
 
-QList<HistoryEvent> HistoryStore::events(const QDateTime &since, int limit)
+QList<HistoryEvent> HistoryStore::events(const QDateTime &since, int limit, qint64 afterId)
 {
     const HistoryBatch batch = takeBatch();
     HistoryWriter *writer = m_writer.get();
     QList<HistoryEvent> result;
     QMetaObject::invokeMethod(writer, [&] {
         writer->write(batch);
-        result = writer->events(since, limit);
+        result = writer->events(since, limit, afterId);
     }, Qt::BlockingQueuedConnection);
     return result;
 }

@@ -88,9 +88,9 @@ public:
     // Removes what retention no longer keeps, in small steps on the worker; emits pruned().
     void prune();
 
-    // Newest first.
+    // Newest first (or, with a cursor, oldest first after it: see RequestQuery::afterId).
     QList<RequestRecord> requests(const RequestQuery &query);
-    QList<HistoryEvent> events(const QDateTime &since, int limit = 1000);
+    QList<HistoryEvent> events(const QDateTime &since, int limit = 1000, qint64 afterId = -1);
     AliasStats stats(const QDateTime &since);
 
 Q_SIGNALS:

@@ -433,10 +433,14 @@ QList<RequestRecord> HistoryWriter::requests(const RequestQuery &query)
     }
     if (query.errorsOnly)
         where << u"status >= 400"_s;
+    if (query.afterId >= 0) {
+        where << u"id > ?"_s;
+        values << query.afterId;
+    }
     QString sql = u"SELECT "_s + RequestColumns + u" FROM requests"_s;
     if (!where.isEmpty())
         sql += u" WHERE "_s + where.join(u" AND "_s);
-    sql += u" ORDER BY started_at DESC, id DESC"_s;
+    sql += query.afterId >= 0 ? u" ORDER BY id ASC"_s : u" ORDER BY started_at DESC, id DESC"_s;
     if (query.limit > 0)
         sql += u" LIMIT %1"_s.arg(query.limit);
     QSqlQuery q(m_db);
@@ -453,15 +457,20 @@ QList<RequestRecord> HistoryWriter::requests(const RequestQuery &query)
     return result;
 }
 
-QList<HistoryEvent> HistoryWriter::events(const QDateTime &since, int limit)
+QList<HistoryEvent> HistoryWriter::events(const QDateTime &since, int limit, qint64 afterId)
 {
     QList<HistoryEvent> result;
     if (!m_db.isOpen())
         return result;
-    QString sql = u"SELECT "_s + EventColumns + u" FROM events"_s;
+    QStringList where;
     if (since.isValid())
-        sql += u" WHERE at >= ?"_s;
-    sql += u" ORDER BY at DESC, id DESC"_s;
+        where << u"at >= ?"_s;
+    if (afterId >= 0)
+        where << u"id > ?"_s;
+    QString sql = u"SELECT "_s + EventColumns + u" FROM events"_s;
+    if (!where.isEmpty())
+        sql += u" WHERE "_s + where.join(u" AND "_s);
+    sql += afterId >= 0 ? u" ORDER BY id ASC"_s : u" ORDER BY at DESC, id DESC"_s;
     if (limit > 0)
         sql += u" LIMIT %1"_s.arg(limit);
     QSqlQuery q(m_db);
@@ -469,6 +478,8 @@ QList<HistoryEvent> HistoryWriter::events(const QDateTime &since, int limit)
     q.prepare(sql);
     if (since.isValid())
         q.addBindValue(epochMs(since));
+    if (afterId >= 0)
+        q.addBindValue(afterId);
     if (!q.exec()) {
         qCWarning(lcStore) << "event query failed:" << q.lastError().text();
         return result;

@@ -59,7 +59,7 @@ public:
     void startPrune(qint64 cutoffMs, qint64 maxRows);
 
     QList<RequestRecord> requests(const RequestQuery &query);
-    QList<HistoryEvent> events(const QDateTime &since, int limit);
+    QList<HistoryEvent> events(const QDateTime &since, int limit, qint64 afterId = -1);
     AliasStats stats(const QDateTime &since);
 
 Q_SIGNALS:
