@@ -18,21 +18,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-std::chrono::nanoseconds fromMs(const QJsonValue &v)
-{
-    return std::chrono::nanoseconds(qint64(v.toDouble() * 1e6));
-}
-
-QDateTime timeFrom(const QJsonValue &v)
-{
-    return QDateTime::fromString(v.toString(), Qt::ISODateWithMs).toLocalTime();
-}
-
 const QByteArray OwnUserAgent = QByteArrayLiteral("switchyard-desktop/" SWITCHYARD_VERSION);
-
-// The first poll copies the last day; later ones what is new since.
-constexpr int FirstLimit = 1000;
-constexpr int NextLimit = 200;
 
 } // namespace
 
@@ -56,9 +42,32 @@ void RemoteRelayFeed::start()
     poll();
 }
 
-QNetworkReply *RemoteRelayFeed::get(const QString &pathAndQuery)
+void RemoteRelayFeed::refresh()
 {
-    return m_network->get(requestFor(pathAndQuery));
+    if (m_pending > 0) {
+        m_again = true;
+        return;
+    }
+    if (m_timer.isActive())
+        m_timer.start();   // the next timed poll counts from now
+    poll();
+}
+
+void RemoteRelayFeed::track(const QString &pathAndQuery, std::function<void(QNetworkReply *)> read)
+{
+    ++m_pending;
+    QNetworkReply *reply = m_network->get(requestFor(pathAndQuery));
+    connect(reply, &QNetworkReply::finished, this, [this, reply, read = std::move(read)] {
+        reply->deleteLater();
+        read(reply);   // may ask for the next page (and count it) before this one is done
+        if (--m_pending > 0)
+            return;
+        emit pollFinished();
+        if (m_again) {
+            m_again = false;
+            poll();
+        }
+    });
 }
 
 QNetworkRequest RemoteRelayFeed::requestFor(const QString &pathAndQuery) const
@@ -93,7 +102,7 @@ void RemoteRelayFeed::act(const QByteArray &method, const QString &path, const Q
             message = reply->errorString();
         if (done)
             done(status, message);
-        poll();
+        refresh();
     });
 }
 
@@ -114,9 +123,18 @@ void RemoteRelayFeed::releaseLease(const QString &host, Done done)
     act("DELETE", u"/admin/hosts/%1/lease"_s.arg(QString::fromLatin1(QUrl::toPercentEncoding(host))), {}, std::move(done));
 }
 
+void RemoteRelayFeed::loadModel(const QString &alias, Done done)
+{
+    act("POST", u"/admin/models/load"_s, QJsonObject{{"model"_L1, alias}}, std::move(done));
+}
+
+void RemoteRelayFeed::unloadModel(const QString &alias, Done done)
+{
+    act("POST", u"/admin/models/unload"_s, QJsonObject{{"model"_L1, alias}}, std::move(done));
+}
+
 bool RemoteRelayFeed::readReply(QNetworkReply *reply, QJsonDocument *document)
 {
-    reply->deleteLater();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status == 0) {
         setConnected(false, reply->errorString());
@@ -153,45 +171,61 @@ void RemoteRelayFeed::poll()
 {
     if (m_pending > 0)
         return;   // the last poll is still out: a slow relay is not asked twice
-    m_pending = 4;
-    auto done = [this] { --m_pending; };
-
-    QNetworkReply *hosts = get(u"/admin/hosts"_s);
-    connect(hosts, &QNetworkReply::finished, this, [this, hosts, done] {
-        done();
+    ++m_polls;
+    track(u"/admin/hosts"_s, [this](QNetworkReply *reply) {
         QJsonDocument doc;
-        if (!readReply(hosts, &doc))
+        if (!readReply(reply, &doc))
             return;
         setConnected(true, {});
-        m_hosts = hostsFromJson(doc.array());
+        m_hosts = RemoteRelayJson::hosts(doc.array());
         emit hostsChanged();
     });
-
-    const bool first = m_lastRequestId < 0;
-    const QString since = QString::number(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
-    QNetworkReply *requests = get(u"/admin/requests?limit=%1&since=%2"_s.arg(first ? FirstLimit : NextLimit).arg(since));
-    connect(requests, &QNetworkReply::finished, this, [this, requests, done] {
-        done();
+    track(u"/admin/models"_s, [this](QNetworkReply *reply) { readModels(reply); });
+    track(u"/admin/requests?state=active"_s, [this](QNetworkReply *reply) {
         QJsonDocument doc;
-        if (readReply(requests, &doc))
-            readRequests(doc.array());
-    });
-
-    QNetworkReply *active = get(u"/admin/requests?state=active"_s);
-    connect(active, &QNetworkReply::finished, this, [this, active, done] {
-        done();
-        QJsonDocument doc;
-        if (readReply(active, &doc))
+        if (readReply(reply, &doc))
             readActive(doc.array());
     });
+    fetchRequests();
+    fetchEvents();
+}
 
-    QNetworkReply *events = get(u"/admin/events?limit=%1&since=%2"_s.arg(m_lastEventId < 0 ? FirstLimit : NextLimit).arg(since));
-    connect(events, &QNetworkReply::finished, this, [this, events, done] {
-        done();
+// Pages from the cursor on, oldest first; the first poll starts a day back.
+void RemoteRelayFeed::fetchRequests()
+{
+    QString query = u"/admin/requests?limit=%1&after_id=%2"_s.arg(PageSize).arg(std::max<qint64>(m_lastRequestId, 0));
+    if (m_lastRequestId < 0)
+        query += u"&since=%1"_s.arg(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
+    track(query, [this](QNetworkReply *reply) {
         QJsonDocument doc;
-        if (readReply(events, &doc))
-            readEvents(doc.array());
+        if (readReply(reply, &doc) && readRequests(doc.array()))
+            fetchRequests();
     });
+}
+
+void RemoteRelayFeed::fetchEvents()
+{
+    QString query = u"/admin/events?limit=%1&after_id=%2"_s.arg(PageSize).arg(std::max<qint64>(m_lastEventId, 0));
+    if (m_lastEventId < 0)
+        query += u"&since=%1"_s.arg(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
+    track(query, [this](QNetworkReply *reply) {
+        QJsonDocument doc;
+        if (readReply(reply, &doc) && readEvents(doc.array()))
+            fetchEvents();
+    });
+}
+
+void RemoteRelayFeed::readModels(QNetworkReply *reply)
+{
+    if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 404)
+        return;   // a relay from before /admin/models: its hosts' cards only
+    QJsonDocument doc;
+    if (!readReply(reply, &doc))
+        return;
+    if (const std::optional<QList<Model>> models = RemoteRelayJson::models(doc.toJson(QJsonDocument::Compact))) {
+        m_models = *models;
+        emit modelsChanged();
+    }
 }
 
 // The same request in flight and finished: the relay's liveId is not in its history.
@@ -209,7 +243,7 @@ void RemoteRelayFeed::readActive(const QJsonArray &array)
         m_liveIds.clear();   // finished records that never came (pruned, or past the poll's limit)
     for (const QJsonValue &v : array) {
         const QJsonObject o = v.toObject();
-        RequestRecord r = requestFromJson(o);
+        RequestRecord r = RemoteRelayJson::request(o);
         r.liveId = quint64(o.value("live_id"_L1).toDouble());
         if (r.liveId == 0 || r.userAgent.startsWith("switchyard-desktop/"_L1))
             continue;   // this very poll, or the window's own load
@@ -225,130 +259,46 @@ void RemoteRelayFeed::readActive(const QJsonArray &array)
     }
 }
 
-void RemoteRelayFeed::readRequests(const QJsonArray &array)
+bool RemoteRelayFeed::readRequests(const QJsonArray &array)
 {
-    // Newest first; copied oldest first, each once (by the remote's id).
-    QList<RequestRecord> fresh;
-    qint64 newest = m_lastRequestId;
+    // Oldest first from a relay that knows the cursor, newest first from one before it: copied
+    // oldest first either way, each once (by the remote's id).
+    QList<std::pair<RequestRecord, QString>> fresh;
     for (const QJsonValue &v : array) {
-        RequestRecord r = requestFromJson(v.toObject());
-        if (r.id > m_lastRequestId) {
-            r.liveId = m_liveIds.take(liveKey(v.toObject()));   // replaces its row in flight
-            fresh.prepend(r);
-        }
-        newest = std::max(newest, r.id);
+        const RequestRecord r = RemoteRelayJson::request(v.toObject());
+        if (r.id > m_lastRequestId)
+            fresh.append({r, liveKey(v.toObject())});
     }
-    m_lastRequestId = std::max<qint64>(newest, 0);
-    if (!m_store)
-        return;
-    for (RequestRecord r : std::as_const(fresh)) {
-        r.id = 0;   // the local store numbers its own rows
-        m_store->record(r);
+    std::sort(fresh.begin(), fresh.end(), [](const auto &a, const auto &b) { return a.first.id < b.first.id; });
+    const qint64 before = m_lastRequestId;
+    m_lastRequestId = fresh.isEmpty() ? std::max<qint64>(m_lastRequestId, 0) : fresh.last().first.id;
+    for (auto &[r, key] : fresh) {
+        r.liveId = m_liveIds.take(key);   // replaces its row in flight
+        r.id = 0;                         // the local store numbers its own rows
+        if (m_store)
+            m_store->record(r);
     }
+    return array.size() >= PageSize && m_lastRequestId > before;
 }
 
-void RemoteRelayFeed::readEvents(const QJsonArray &array)
+bool RemoteRelayFeed::readEvents(const QJsonArray &array)
 {
-    QList<HistoryEvent> fresh;
-    qint64 newest = m_lastEventId;
+    QList<std::pair<qint64, std::optional<HistoryEvent>>> fresh;   // nullopt: a kind this window does not know
     for (const QJsonValue &v : array) {
         const QJsonObject o = v.toObject();
         const qint64 id = o.value("id"_L1).toInteger();
-        newest = std::max(newest, id);
         if (id <= m_lastEventId)
             continue;
-        if (const std::optional<HistoryEvent> e = eventFromJson(o))
-            fresh.prepend(*e);
+        fresh.append({id, RemoteRelayJson::event(o)});
     }
-    m_lastEventId = std::max<qint64>(newest, 0);
-    if (!m_store)
-        return;
-    for (const HistoryEvent &e : std::as_const(fresh))
-        m_store->recordEvent(e);
-}
-
-RequestRecord RemoteRelayFeed::requestFromJson(const QJsonObject &o)
-{
-    RequestRecord r;
-    r.id = o.value("id"_L1).toInteger();
-    r.startedAt = timeFrom(o.value("started_at"_L1));
-    r.method = o.value("method"_L1).toString();
-    r.path = o.value("path"_L1).toString();
-    r.model = o.value("model"_L1).toString();
-    r.host = o.value("host"_L1).toString();
-    r.engine = o.value("engine"_L1).toString();
-    r.status = o.value("status"_L1).toInt();
-    r.bytesOut = o.value("bytes"_L1).toInteger();
-    r.duration = fromMs(o.value("duration_ms"_L1));
-    if (o.value("ttfb_ms"_L1).isDouble())
-        r.timeToFirstByte = fromMs(o.value("ttfb_ms"_L1));
-    if (o.value("tokens"_L1).isDouble())
-        r.streamedTokens = qint64(o.value("tokens"_L1).toDouble());
-    if (o.value("tokens_per_s"_L1).isDouble())
-        r.tokensPerSecond = o.value("tokens_per_s"_L1).toDouble();
-    r.clientAddress = o.value("client"_L1).toString();
-    r.userAgent = o.value("user_agent"_L1).toString();
-    r.relayError = o.value("relay_error"_L1).toString();
-    r.bytesIn = o.value("bytes_in"_L1).toInteger();
-    r.waited = fromMs(o.value("waited_ms"_L1));
-    r.waitReason = WaitReason::fromString(o.value("wait_reason"_L1).toString());
-    r.keyName = o.value("key"_L1).toString();
-    if (o.value("tokens_in"_L1).isDouble())
-        r.promptTokens = qint64(o.value("tokens_in"_L1).toDouble());
-    return r;
-}
-
-std::optional<HistoryEvent> RemoteRelayFeed::eventFromJson(const QJsonObject &o)
-{
-    const std::optional<HistoryEvent::Kind> kind = HistoryEvent::kindFromName(o.value("kind"_L1).toString());
-    if (!kind)
-        return std::nullopt;   // a kind this window does not know (a newer relay)
-    HistoryEvent e;
-    e.kind = *kind;
-    e.at = timeFrom(o.value("at"_L1));
-    e.host = o.value("host"_L1).toString();
-    e.engine = o.value("engine"_L1).toString();
-    e.model = o.value("model"_L1).toString();
-    e.detail = o.value("detail"_L1).toString();
-    if (o.value("duration_ms"_L1).isDouble())
-        e.duration = std::chrono::milliseconds(qint64(o.value("duration_ms"_L1).toDouble()));
-    return e;
-}
-
-QList<RemoteRelayFeed::Host> RemoteRelayFeed::hostsFromJson(const QJsonArray &array)
-{
-    QList<Host> out;
-    for (const QJsonValue &v : array) {
-        const QJsonObject o = v.toObject();
-        Host h;
-        h.state.host = o.value("host"_L1).toString();
-        if (h.state.host.isEmpty())
-            continue;
-        h.state.engine = o.value("engine"_L1).toString();
-        h.state.url = QUrl(o.value("url"_L1).toString());
-        h.controllerState = o.value("state"_L1).toString();
-        h.state.reachable = o.contains("reachable"_L1) ? o.value("reachable"_L1).toBool() : h.controllerState != "down"_L1;
-        h.state.everFetched = true;
-        h.state.roundTripMs = qint64(o.value("round_trip_ms"_L1).toDouble(-1));
-        h.state.lastPoll = timeFrom(o.value("last_poll"_L1));
-        h.state.lastError = o.value("last_error"_L1).toString();
-        if (h.state.lastError.isEmpty())
-            h.state.lastError = o.value("poll_error"_L1).toString();
-        for (const QJsonValue &m : o.value("models"_L1).toArray())
-            h.state.models.append(ModelEntry{m.toObject().value("key"_L1).toString(), m.toObject().value("status"_L1).toString(), {}});
-        h.targetEngine = o.value("target_engine"_L1).toString();
-        for (const QJsonValue &e : o.value("engines"_L1).toArray())
-            h.engines.append(e.toString());
-        h.driver = o.value("driver"_L1).toString();
-        const QJsonObject lease = o.value("lease"_L1).toObject();
-        h.leaseOwner = lease.value("owner"_L1).toString();
-        h.leaseUntil = timeFrom(lease.value("until"_L1));
-        h.gpus = GpuReading::fromJson(o.value("gpus"_L1).toArray());
-        h.inFlight = o.value("running"_L1).toInt() + o.value("waiting"_L1).toInt();
-        out.append(h);
+    std::sort(fresh.begin(), fresh.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    const qint64 before = m_lastEventId;
+    m_lastEventId = fresh.isEmpty() ? std::max<qint64>(m_lastEventId, 0) : fresh.last().first;
+    for (const auto &[id, e] : std::as_const(fresh)) {
+        if (m_store && e)
+            m_store->recordEvent(*e);
     }
-    std::sort(out.begin(), out.end(), [](const Host &a, const Host &b) { return a.state.host < b.state.host; });
-    return out;
+    return array.size() >= PageSize && m_lastEventId > before;
 }
 
 } // namespace switchyard

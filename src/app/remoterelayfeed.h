@@ -1,12 +1,8 @@
 #pragma once
 
-#include "catalog/catalog.h"
-#include "engines/gpureading.h"
-#include "journal/requestrecord.h"
+#include "app/remoterelayjson.h"
 #include "journal/waitreason.h"
-#include "store/historyevent.h"
 
-#include <QDateTime>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -27,56 +23,54 @@ namespace switchyard {
 class HistoryStore;
 
 // A relay running elsewhere, watched through its admin API instead of running one here: its
-// hosts (GET /admin/hosts), and its finished requests and events (GET /admin/requests,
-// /admin/events) copied into a local HistoryStore, so the window's request log, timeline and
-// model statistics read them as they read the local relay's. Polls every `interval`; the admin
-// token goes in "Authorization: Bearer" and nowhere else.
+// hosts (GET /admin/hosts), its models (GET /admin/models), and its finished requests and events
+// (GET /admin/requests, /admin/events, paged with an after_id cursor so none is missed however
+// many come between two polls) copied into a local HistoryStore, so the window's request log,
+// timeline and model statistics read them as they read the local relay's. Polls every
+// `interval`; the admin token goes in "Authorization: Bearer" and nowhere else.
 class RemoteRelayFeed final : public QObject
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RemoteRelayFeed)
 
 public:
-    // One host as the remote relay reports it: what a card shows.
-    struct Host
-    {
-        Catalog::HostState state;   // host, engine, url, reachable, last poll, round trip, models
-        QString controllerState;    // serving | draining | switching | leased | down | unknown
-        QString targetEngine;
-        QStringList engines;
-        QString driver;
-        QString leaseOwner;
-        QDateTime leaseUntil;
-        QList<GpuReading> gpus;
-        int inFlight = 0;           // its running and waiting requests
-    };
+    using Host = RemoteRelayJson::Host;
+    using Model = RemoteRelayJson::Model;
+
+    // Requests and events asked for per page; a full page is followed by the next at once.
+    static constexpr int PageSize = 500;
 
     RemoteRelayFeed(const QUrl &relay, const QString &adminToken, HistoryStore *store,
                     std::chrono::milliseconds interval = std::chrono::seconds(2), QObject *parent = nullptr);
     ~RemoteRelayFeed() override;
 
     void start();
+    // Polls now ("Refresh Now"); when a poll is out, another follows as soon as it is done.
+    void refresh();
     QUrl relay() const { return m_relay; }
     HistoryStore *store() const { return m_store; }
     QList<Host> hosts() const { return m_hosts; }
+    QList<Model> models() const { return m_models; }
     // Empty while the last poll was answered; else what went wrong ("401: wrong admin token").
     QString error() const { return m_error; }
     bool connected() const { return m_connected; }
+    // Polls sent so far (each asks every endpoint once, pages aside).
+    int pollCount() const { return m_polls; }
 
-    // Actions on the watched relay's hosts, through its admin API; each ends in `done` with the
-    // HTTP status (0: no answer) and the relay's message, then the hosts are asked again.
+    // Actions on the watched relay, through its admin API; each ends in `done` with the HTTP
+    // status (0: no answer) and the relay's message, then the relay is asked again.
     using Done = std::function<void(int status, const QString &message)>;
     void switchEngine(const QString &host, const QString &engine, Done done);   // POST /admin/hosts/H/engine
     void takeLease(const QString &host, const QString &owner, std::chrono::seconds ttl, Done done);
     void releaseLease(const QString &host, Done done);                          // DELETE /admin/hosts/H/lease
-
-    // Reads /admin/requests and /admin/events entries back into what the store keeps.
-    static RequestRecord requestFromJson(const QJsonObject &o);
-    static std::optional<HistoryEvent> eventFromJson(const QJsonObject &o);
-    static QList<Host> hostsFromJson(const QJsonArray &array);
+    void loadModel(const QString &alias, Done done);                            // POST /admin/models/load
+    void unloadModel(const QString &alias, Done done);                          // POST /admin/models/unload
 
 Q_SIGNALS:
     void hostsChanged();
+    void modelsChanged();
+    // A poll is done: every endpoint answered (or not), every page read.
+    void pollFinished();
     // The relay answered (again) or stopped answering; error() says why.
     void connectionChanged(bool connected);
     // A request the watched relay serves now (each poll, while it runs), with the relay's liveId;
@@ -85,15 +79,20 @@ Q_SIGNALS:
 
 private:
     void poll();
-    QNetworkReply *get(const QString &pathAndQuery);
+    // Sends a GET of this poll; `read` gets the reply (deleted after it returns).
+    void track(const QString &pathAndQuery, std::function<void(QNetworkReply *)> read);
     QNetworkRequest requestFor(const QString &pathAndQuery) const;
     void act(const QByteArray &method, const QString &path, const QJsonObject &body, Done done);
     // Answers 200 with JSON: true; else records why and returns false.
     bool readReply(QNetworkReply *reply, QJsonDocument *document);
     void setConnected(bool connected, const QString &error);
-    void readRequests(const QJsonArray &array);
-    void readEvents(const QJsonArray &array);
+    void fetchRequests();
+    void fetchEvents();
+    // Each returns whether the page was full and moved the cursor on (then the next is asked).
+    bool readRequests(const QJsonArray &array);
+    bool readEvents(const QJsonArray &array);
     void readActive(const QJsonArray &array);
+    void readModels(QNetworkReply *reply);
     static QString liveKey(const QJsonObject &o);
 
     QUrl m_relay;
@@ -102,10 +101,13 @@ private:
     QNetworkAccessManager *m_network;
     QTimer m_timer;
     QList<Host> m_hosts;
+    QList<Model> m_models;
     QString m_error;
     bool m_connected = false;
-    int m_pending = 0;           // replies of the poll under way
-    qint64 m_lastRequestId = -1; // the remote's ids already copied (newest); -1: none yet
+    int m_pending = 0;           // replies of the poll under way (its pages included)
+    bool m_again = false;        // refresh() asked while a poll was out
+    int m_polls = 0;
+    qint64 m_lastRequestId = -1; // the cursor: the remote's newest request id copied; -1: none yet
     qint64 m_lastEventId = -1;
     QHash<QString, quint64> m_liveIds;   // requests seen in flight, by liveKey(), until they finish
 };

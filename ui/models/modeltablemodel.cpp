@@ -1,6 +1,7 @@
 #include "models/modeltablemodel.h"
 
 #include "app/relayservice.h"
+#include "app/remoterelayfeed.h"
 #include "catalog/catalog.h"
 #include "shared/statuspalette.h"
 #include "shared/uiformat.h"
@@ -34,11 +35,41 @@ void ModelTableModel::setService(RelayService *service)
 {
     if (m_catalog)
         disconnect(m_catalog, nullptr, this, nullptr);
+    if (m_remote)
+        disconnect(m_remote, nullptr, this, nullptr);
+    m_remote = nullptr;
     m_service = service;
     m_catalog = service ? service->catalog() : nullptr;
     if (m_catalog)
         connect(m_catalog, &Catalog::changed, this, &ModelTableModel::syncFromCatalog);
     syncFromCatalog();
+}
+
+void ModelTableModel::setRemote(RemoteRelayFeed *feed)
+{
+    setService(nullptr);
+    m_remote = feed;
+    if (feed)
+        connect(feed, &RemoteRelayFeed::modelsChanged, this, &ModelTableModel::syncFromRemote);
+    syncFromRemote();
+}
+
+void ModelTableModel::syncFromRemote()
+{
+    QList<Row> rows;
+    const QList<RemoteRelayFeed::Model> models = m_remote ? m_remote->models() : QList<RemoteRelayFeed::Model>();
+    for (const RemoteRelayFeed::Model &m : models) {
+        Row row;
+        row.alias = m.alias;
+        row.host = m.host;
+        row.key = m.key;
+        row.engine = m.engine;
+        row.entry = m.entry;
+        row.context = m.context;
+        row.replicas = m.replicas;
+        rows.append(row);
+    }
+    setRows(rows);
 }
 
 void ModelTableModel::setHistory(HistoryStore *store)
@@ -132,6 +163,11 @@ void ModelTableModel::syncFromCatalog()
         }
         appendReplicaRows(rows);
     }
+    setRows(rows);
+}
+
+void ModelTableModel::setRows(QList<Row> rows)
+{
     bool same = rows.size() == m_rows.size();
     for (qsizetype i = 0; same && i < rows.size(); ++i)
         same = rows.at(i).alias == m_rows.at(i).alias;

@@ -17,10 +17,12 @@ class Catalog;
 class Clock;
 class HistoryStore;
 class RelayService;
+class RemoteRelayFeed;
 
 // One row per alias (<host>-<key>) the catalog lists: where it lives, its state on its engine,
 // its context size, and what it did today (requests, median tokens/s) from the history store.
-// Rows follow the catalog: states update in place; models appearing or going reset the model.
+// Rows follow the catalog (or a watched relay's model list): states update in place; models
+// appearing or going reset the model.
 class ModelTableModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -44,6 +46,8 @@ public:
     explicit ModelTableModel(const Clock &clock, QObject *parent = nullptr);
 
     void setService(switchyard::RelayService *service);
+    // The models of a relay watched from here (its /admin/models) instead; setService() goes back.
+    void setRemote(switchyard::RemoteRelayFeed *feed);
     // Today's requests and medians come from here; every recorded request updates "last used".
     void setHistory(switchyard::HistoryStore *store);
 
@@ -83,6 +87,9 @@ private:
     };
 
     void syncFromCatalog();
+    void syncFromRemote();
+    // The rows now: states update in place when the aliases are the same, else a reset.
+    void setRows(QList<Row> rows);
     void appendReplicaRows(QList<Row> &rows) const;
     void noteRequest(const switchyard::RequestRecord &record);
     void applyStats(Row &row) const;
@@ -93,6 +100,7 @@ private:
     const Clock &m_clock;
     QPointer<RelayService> m_service;
     QPointer<Catalog> m_catalog;
+    QPointer<RemoteRelayFeed> m_remote;
     QPointer<HistoryStore> m_store;
     QList<Row> m_rows;
     AliasStats m_stats;

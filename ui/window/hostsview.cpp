@@ -45,6 +45,11 @@ HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
     m_refresh->setToolTip(tr("Ask the host for its models now, instead of at the next poll"));
     connect(m_refresh, &QAction::triggered, this, [this] {
         const QString host = currentHost();
+        if (RemoteRelayFeed *feed = m_model->remote()) {
+            feed->refresh();   // a watched relay: ask it again now, not at the next poll
+            emit message(tr("Asking %1 again").arg(feed->relay().authority()));
+            return;
+        }
         if (!m_service)
             return;
         if (host.isEmpty())
@@ -116,7 +121,7 @@ QString HostsView::currentHost() const
 
 void HostsView::updateActions()
 {
-    m_refresh->setEnabled(m_service != nullptr);
+    m_refresh->setEnabled(m_service != nullptr || m_model->remote());
     m_copyUrl->setEnabled(currentIndex().isValid());
     if (m_model->remote()) {
         // A watched relay: its host controllers act through its admin API.

@@ -244,12 +244,10 @@ void MainWindow::setRemote(RemoteRelayFeed *feed)
     disconnect(m_liveRequests);
     m_service = nullptr;
     m_remote = feed;
-    m_modelTable->setService(nullptr);
+    m_modelTable->setRemote(feed);
     m_hostsView->setService(nullptr);
+    m_client->setRemote(feed);   // loads and unloads through its admin API
     if (feed) {
-        // Loads and unloads go to the watched relay, like any client's.
-        m_client->setEndpoint(feed->relay());
-        m_client->setApiKey(QString());
         connect(feed, &RemoteRelayFeed::connectionChanged, this, &MainWindow::updateStatus);
         // Its requests in flight show in the log as the local relay's do.
         connect(feed, &RemoteRelayFeed::requestActive, this,
@@ -268,6 +266,7 @@ void MainWindow::setService(RelayService *service)
     m_service = service;
     m_modelTable->setService(service);
     m_hostsView->setService(service);
+    m_client->setRemote(nullptr);
     if (service) {
         m_client->setEndpoint(service->endpoint());
         m_client->setApiKey(service->config().access.clientKeys.value(0).key);

@@ -1,5 +1,7 @@
 #include "window/relayclient.h"
 
+#include "app/remoterelayfeed.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
@@ -28,6 +30,17 @@ void RelayClient::unload(const QString &alias)
 
 void RelayClient::post(const QString &path, const QString &alias, bool load)
 {
+    if (m_remote) {
+        auto done = [this, alias, load](int status, const QString &message) {
+            const bool ok = status >= 200 && status < 300;
+            emit finished(alias, load, ok, ok || !message.isEmpty() ? message : tr("HTTP %1").arg(status));
+        };
+        if (load)
+            m_remote->loadModel(alias, done);
+        else
+            m_remote->unloadModel(alias, done);
+        return;
+    }
     QUrl url = m_endpoint;
     url.setPath(path);
     QNetworkRequest request(url);

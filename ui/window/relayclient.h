@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QSslCertificate>
 #include <QUrl>
 
@@ -9,9 +10,13 @@ class QNetworkAccessManager;
 
 namespace switchyard {
 
+class RemoteRelayFeed;
+
 // Asks the relay, through its own HTTP endpoint like any client, to load or unload a model:
 // POST /models/load and /models/unload with {"model": alias}. Going through the endpoint
-// means the window does exactly what a client would, switch and journal line included.
+// means the window does exactly what a client would, switch and journal line included. A relay
+// watched from elsewhere is asked through its admin API instead (the admin token opens no client
+// route): POST /admin/models/load and /unload, served there as a client's.
 class RelayClient final : public QObject
 {
     Q_OBJECT
@@ -26,6 +31,8 @@ public:
     void setApiKey(const QString &key) { m_apiKey = key.toUtf8(); }
     // A relay serving HTTPS with its own (often self-signed) certificate: trust exactly that one.
     void setRelayCertificates(const QList<QSslCertificate> &chain) { m_relayCertificates = chain; }
+    // Loads and unloads go to this watched relay (null: to the endpoint again).
+    void setRemote(switchyard::RemoteRelayFeed *feed) { m_remote = feed; }
 
     void load(const QString &alias);
     void unload(const QString &alias);
@@ -41,6 +48,7 @@ private:
     QUrl m_endpoint;
     QByteArray m_apiKey;
     QList<QSslCertificate> m_relayCertificates;
+    QPointer<RemoteRelayFeed> m_remote;
 };
 
 } // namespace switchyard

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "catalog/catalog.h"
+#include "catalog/hostmodels.h"
+#include "engines/gpureading.h"
+#include "journal/requestrecord.h"
+#include "store/historyevent.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QStringList>
+
+#include <optional>
+
+namespace switchyard {
+
+// What a watched relay's admin API answers, read into what the window shows (RemoteRelayFeed
+// polls; this reads). Times come with their zone offset and are read into this machine's local
+// time; a time without one (a relay before the offsets) is taken as this machine's.
+class RemoteRelayJson final
+{
+public:
+    // One host as GET /admin/hosts reports it: what a card shows.
+    struct Host
+    {
+        Catalog::HostState state;   // host, engine, url, reachable, last poll, round trip, models
+        QString controllerState;    // serving | draining | switching | leased | down | unknown
+        QString targetEngine;
+        QStringList engines;
+        QString driver;
+        QString leaseOwner;
+        QDateTime leaseUntil;
+        QList<GpuReading> gpus;
+        int inFlight = 0;           // its running and waiting requests
+    };
+
+    // One model as GET /admin/models lists it (the /v1/models shape): a row of the models table.
+    struct Model
+    {
+        QString alias;              // what clients ask for
+        QString host;               // a replicated alias: its targets' hosts, joined by ", "
+        QString key;
+        QString engine;
+        ModelEntry entry;           // status, and the engine's own entry
+        qint64 context = 0;         // tokens; 0: unknown
+        QStringList replicas;       // a replicated alias: its targets ("h1-m1", ...)
+    };
+
+    static QDateTime timeFrom(const QJsonValue &v);
+    static RequestRecord request(const QJsonObject &o);
+    static std::optional<HistoryEvent> event(const QJsonObject &o);
+    static QList<Host> hosts(const QJsonArray &array);
+    // nullopt when the answer is not a model list.
+    static std::optional<QList<Model>> models(const QByteArray &json);
+
+    RemoteRelayJson() = delete;
+};
+
+} // namespace switchyard
