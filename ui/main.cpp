@@ -245,6 +245,7 @@ public:
         desktopOptions.overrides = overridesOf(m_options);
         if (m_demoChosen)
             desktopOptions.overrides.append(u"--demo"_s);
+        desktopOptions.relayFromCommandLine = StartupConfig::commandLineNamesRelay(m_options) || m_demoChosen;
         bool waitOk = false;
         const int waitMs = qEnvironmentVariableIntValue("SWITCHYARD_TRAY_WAIT_MS", &waitOk);
         if (waitOk)

@@ -54,6 +54,17 @@ void ConfigReloader::rewatch()
 
 bool ConfigReloader::reload()
 {
+    // Settings that watch a relay elsewhere: none runs here, and a config change starts none.
+    const QUrl watched = StartupConfig::watchedRelay(m_options, m_settings);
+    if (!watched.isEmpty()) {
+        if (m_runner->service()) {
+            m_runner->retire();
+            if (m_journal)
+                m_journal->line(tr("switchyard: watching the relay at %1; the relay here stops once its requests are done")
+                                    .arg(watched.toString()));
+        }
+        return true;
+    }
     ConfigResult result = StartupConfig::resolve(m_options, m_settings, m_demoUpstreams);
     if (result.ok() && m_addDemoEngines)
         m_addDemoEngines(*result.config);

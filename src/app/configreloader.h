@@ -41,7 +41,8 @@ public:
     void rewatch();
     QString watchedFile() const { return m_watchedFile; }
 
-    // True when the new config runs now. Errors go to reloadFailed as well.
+    // True when the new config runs now. Errors go to reloadFailed as well. While the settings
+    // watch a relay elsewhere (StartupConfig::watchedRelay) it runs none: one running stops.
     bool reload();
 
 Q_SIGNALS:

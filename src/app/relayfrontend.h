@@ -47,7 +47,8 @@ public:
     virtual bool demoChosen() const { return false; }
     // The relay did not start; the error is already printed.
     virtual void startFailed(const QString &error) = 0;
-    // The relay runs: show it, or answer second launches without a window.
+    // The relay runs: show it, or answer second launches without a window. While the desktop's
+    // settings watch a relay elsewhere, none runs here (relay.runner has no service yet).
     virtual void relayStarted(const RunningRelay &relay) = 0;
     // The event loop is done: what relayStarted() made goes before the relay it shows.
     virtual void relayEnded() = 0;

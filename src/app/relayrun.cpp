@@ -17,6 +17,8 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <optional>
+
 namespace switchyard {
 
 namespace {
@@ -65,27 +67,33 @@ int runRelay(const AppOptions &launchOptions, AppSettings *settings, RelayFronte
         err << QCoreApplication::translate("main", "switchyard: cannot start the demo fleet: %1").arg(error) << Qt::endl;
         return false;
     };
-    if (options.demo && !startDemo())
-        return 1;
-    ConfigResult result = StartupConfig::resolve(options, settings, demoUpstreams);
-    if (!result.ok()) {
-        printErrors(err, result);
-        result = frontend.fixConfig(result);
-        if (terminated)
-            return 0;
-        if (!result.ok() && frontend.demoChosen()) {
-            options.demo = true;
-            if (!startDemo())
-                return 1;
-            result = StartupConfig::resolve(options, settings, demoUpstreams);
-        }
-        if (!result.ok())
+    // The desktop's settings may watch a relay elsewhere instead: then nothing starts here (no
+    // config is read, no port is taken, no engine runs) until they say "run the relay here".
+    const QUrl watched = StartupConfig::watchedRelay(options, settings);
+    std::optional<Config> config;
+    if (watched.isEmpty()) {
+        if (options.demo && !startDemo())
             return 1;
+        ConfigResult result = StartupConfig::resolve(options, settings, demoUpstreams);
+        if (!result.ok()) {
+            printErrors(err, result);
+            result = frontend.fixConfig(result);
+            if (terminated)
+                return 0;
+            if (!result.ok() && frontend.demoChosen()) {
+                options.demo = true;
+                if (!startDemo())
+                    return 1;
+                result = StartupConfig::resolve(options, settings, demoUpstreams);
+            }
+            if (!result.ok())
+                return 1;
+        }
+        config = *result.config;
+        if (options.demo)
+            frontend.addDemoEngines(*config);
     }
     const bool demo = options.demo;
-    Config config = *result.config;
-    if (demo)
-        frontend.addDemoEngines(config);
 
     QString dataDir = options.dataDir;
     if (dataDir.isEmpty() && settings)
@@ -111,27 +119,32 @@ int runRelay(const AppOptions &launchOptions, AppSettings *settings, RelayFronte
     CatalogEventRecorder recorder(&history, clock);
     QObject::connect(&runner, &RelayRunner::serviceChanged, &recorder, &CatalogEventRecorder::setService);
     QString error;
-    if (!runner.start(config, &error)) {
+    if (config && !runner.start(*config, &error)) {
         err << "switchyard: " << error << Qt::endl;
         frontend.startFailed(error);
         return 1;
     }
     running = &runner;
-    RelayService &service = *runner.service();
     IdleMemoryTrimmer trimmer;
-    trimmer.watch(service.relay());
+    trimmer.watch(runner.service() ? runner.service()->relay() : nullptr);
     QObject::connect(&runner, &RelayRunner::serviceChanged, &trimmer,
                      [&trimmer](RelayService *s) { trimmer.watch(s ? s->relay() : nullptr); });
-    journal.line(QCoreApplication::translate("main", "switchyard %1 listening on %2 (%3 hosts)")
-                     .arg(QStringLiteral(SWITCHYARD_VERSION), service.endpoint().toString())
-                     .arg(config.hosts.size()));
+    if (config) {
+        journal.line(QCoreApplication::translate("main", "switchyard %1 listening on %2 (%3 hosts)")
+                         .arg(QStringLiteral(SWITCHYARD_VERSION), runner.service()->endpoint().toString())
+                         .arg(config->hosts.size()));
+    } else {
+        journal.line(QCoreApplication::translate("main", "switchyard %1 watching the relay at %2 (none runs here)")
+                         .arg(QStringLiteral(SWITCHYARD_VERSION), watched.toString()));
+    }
     if (demo) {
         journal.line(QCoreApplication::translate("main", "demo fleet: point clients at %1/v1 (models: curl %1/v1/models)")
-                         .arg(service.endpoint().toString()));
+                         .arg(runner.service()->endpoint().toString()));
     }
 
     // A changed config file, or SIGHUP (`systemctl --user reload`), reloads the config: a valid
-    // one replaces the running relay, a broken one is reported and changes nothing.
+    // one replaces the running relay, a broken one is reported and changes nothing. While the
+    // settings watch a relay elsewhere it starts none.
     ConfigReloader reloader(options, settings, &runner, &journal);
     if (demo)
         reloader.setDemo(demoUpstreams, [&frontend](Config &c) { frontend.addDemoEngines(c); });

@@ -74,6 +74,17 @@ bool RelayRunner::replace(const Config &config, QString *error)
     return true;
 }
 
+void RelayRunner::retire()
+{
+    if (!m_service)
+        return;
+    m_service->stopAccepting();
+    m_retiring.append(m_service);
+    m_service = nullptr;
+    m_reaper.start();
+    emit serviceChanged(nullptr);
+}
+
 void RelayRunner::stopAccepting()
 {
     if (m_service)

@@ -48,6 +48,10 @@ public:
     // Starts a service for config in place of the running one. On failure the old one goes on
     // serving (it listens again) and *error says why.
     bool replace(const Config &config, QString *error);
+    // Runs no relay any more: the running service stops accepting and goes once its responses
+    // are out (as replace() retires the old one; its engines stop with it); serviceChanged(null).
+    // For settings that now watch a relay elsewhere. start() or replace() runs one again.
+    void retire();
     void stopAccepting();
     // Stop accepting; let running requests finish for up to `grace` (on every service, the
     // retiring ones too); then emit stopped().

@@ -25,6 +25,19 @@ ConfigError problem(const QString &message)
 
 } // namespace
 
+bool StartupConfig::commandLineNamesRelay(const AppOptions &options)
+{
+    return options.demo || !options.configPath.isEmpty() || !options.upstreams.isEmpty() || !options.listen.isEmpty();
+}
+
+QUrl StartupConfig::watchedRelay(const AppOptions &options, const AppSettings *settings)
+{
+    if (!settings || options.headless || commandLineNamesRelay(options))
+        return {};
+    const QUrl url(settings->watchUrl().trimmed());
+    return url.isValid() && !url.host().isEmpty() ? url : QUrl();
+}
+
 QString StartupConfig::configPath(const AppOptions &options, const AppSettings *settings)
 {
     if (options.demo)

@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QString>
 #include <QStringList>
+#include <QUrl>
 
 namespace switchyard {
 
@@ -29,6 +30,14 @@ public:
     // The listen port the relay asks for, for the single-instance name: the config's, or when
     // the config did not load, the one the flags, the settings or the default name.
     static quint16 listenPort(const ConfigResult &result, const AppOptions &options, const AppSettings *settings);
+
+    // The command line names a relay of its own to run (--config, --upstream, --listen, --demo):
+    // the settings' "watch the relay at URL" does not apply to this launch.
+    static bool commandLineNamesRelay(const AppOptions &options);
+    // The relay to watch instead of running one here: the settings' "watch the relay at URL"
+    // (none in headless mode, which reads no settings), unless the command line names a relay.
+    // Empty: run the relay here.
+    static QUrl watchedRelay(const AppOptions &options, const AppSettings *settings);
 
     StartupConfig() = delete;
 };

@@ -143,7 +143,7 @@ void DesktopApp::applyRelayChoice()
 {
     if (!m_settings)
         return;
-    const QUrl url(m_settings->watchUrl());
+    const QUrl url = m_options.relayFromCommandLine ? QUrl() : QUrl(m_settings->watchUrl().trimmed());
     if (url.isValid() && !url.isEmpty()) {
         if (!m_remote || m_remote->relay() != url)
             watchRemote(url, m_settings->watchToken());

@@ -45,6 +45,9 @@ public:
         // How long --tray waits for a tray to appear (a panel starting at login with us).
         std::chrono::milliseconds trayWait{std::chrono::seconds(3)};
         QStringList overrides;   // command-line flags that win over the settings
+        // The command line names the relay to run (--config, --upstream, --listen, --demo): the
+        // settings' "watch the relay at URL" does not apply (see StartupConfig::watchedRelay).
+        bool relayFromCommandLine = false;
     };
 
     // Everything passed in must outlive the app object; settings and reloader may be null.
