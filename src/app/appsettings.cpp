@@ -1,5 +1,11 @@
 #include "app/appsettings.h"
 
+#include "app/secretfile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
@@ -15,6 +21,10 @@ std::unique_ptr<AppSettings> AppSettings::openDefault()
 AppSettings::AppSettings(std::unique_ptr<QSettings> settings)
     : m_settings(std::move(settings))
 {
+    // A token an older version kept here in clear moves to its own file.
+    const QString clear = m_settings->value(u"watch/token"_s).toString();
+    if (!clear.isEmpty())
+        setWatchToken(clear);
 }
 
 AppSettings::~AppSettings() = default;
@@ -23,8 +33,27 @@ QString AppSettings::listen() const { return m_settings->value(u"relay/listen"_s
 void AppSettings::setListen(const QString &listen) { m_settings->setValue(u"relay/listen"_s, listen); }
 QString AppSettings::watchUrl() const { return m_settings->value(u"watch/url"_s).toString(); }
 void AppSettings::setWatchUrl(const QString &url) { m_settings->setValue(u"watch/url"_s, url); }
-QString AppSettings::watchToken() const { return m_settings->value(u"watch/token"_s).toString(); }
-void AppSettings::setWatchToken(const QString &token) { m_settings->setValue(u"watch/token"_s, token); }
+QString AppSettings::watchToken() const { return SecretFile::read(watchTokenFile()); }
+QString AppSettings::watchTokenFile() const { return m_settings->value(u"watch/tokenFile"_s).toString(); }
+
+bool AppSettings::setWatchToken(const QString &token, QString *error)
+{
+    m_settings->remove(u"watch/token"_s);
+    const QString own = QDir(QFileInfo(m_settings->fileName()).absolutePath()).filePath(u"watch-token"_s);
+    QString path = watchTokenFile();
+    if (token.isEmpty()) {
+        if (path == own)
+            QFile::remove(path);   // ours; a file the user named is theirs to keep
+        m_settings->remove(u"watch/tokenFile"_s);
+        return true;
+    }
+    if (path.isEmpty())
+        path = own;
+    if (!SecretFile::write(path, token, error))
+        return false;
+    m_settings->setValue(u"watch/tokenFile"_s, path);
+    return true;
+}
 QString AppSettings::configPath() const { return m_settings->value(u"relay/config"_s).toString(); }
 void AppSettings::setConfigPath(const QString &path) { m_settings->setValue(u"relay/config"_s, path); }
 QString AppSettings::dataDir() const { return m_settings->value(u"relay/dataDir"_s).toString(); }

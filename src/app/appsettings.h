@@ -34,11 +34,16 @@ public:
     void setCommentEvery(std::optional<std::chrono::seconds> value);
 
     // "Watch the relay at URL" instead of running one here: the URL (empty: run it here) and the
-    // relay's admin token (empty: none; the relay then answers only its own machine).
+    // relay's admin token (empty: none; the relay then answers only its own machine). The token
+    // is not in the settings file: it is kept in a file of its own, 0600 (SecretFile), next to
+    // it ("watch-token"), which the settings name (watch/tokenFile; point it elsewhere by hand
+    // to keep the token in a file of your choice). An empty token forgets it (and removes
+    // its own file, never one named by hand).
     QString watchUrl() const;
     void setWatchUrl(const QString &url);
     QString watchToken() const;
-    void setWatchToken(const QString &token);
+    bool setWatchToken(const QString &token, QString *error = nullptr);
+    QString watchTokenFile() const;   // empty: no token
 
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);

@@ -80,6 +80,7 @@ SettingsDialog::SettingsDialog(AppSettings *settings, Autostart *autostart, cons
     m_watchUrl->setPlaceholderText(tr("http://gpu-server.lan:18766"));
     m_watchToken->setPlaceholderText(tr("its admin token (none: it must be this machine)"));
     m_watchToken->setEchoMode(QLineEdit::Password);
+    m_watchToken->setToolTip(tr("Kept in a file of its own that only you can read, not in the settings file"));
     (settings->watchUrl().isEmpty() ? m_runHere : m_watch)->setChecked(true);
     const auto followChoice = [this] {
         m_watchUrl->setEnabled(m_watch->isChecked());
@@ -203,8 +204,12 @@ bool SettingsDialog::save()
             return false;
         }
     }
+    QString tokenError;
+    if (!m_settings->setWatchToken(m_watch->isChecked() ? m_watchToken->text().trimmed() : QString(), &tokenError)) {
+        showProblems({tr("The admin token could not be saved: %1").arg(tokenError)});
+        return false;
+    }
     m_settings->setWatchUrl(m_watch->isChecked() ? m_watchUrl->text().trimmed() : QString());
-    m_settings->setWatchToken(m_watch->isChecked() ? m_watchToken->text().trimmed() : QString());
     m_settings->setListen(m_listen->text().trimmed());
     m_settings->setConfigPath(m_config->text().trimmed());
     m_settings->setDataDir(m_dataDir->text().trimmed());
