@@ -1,12 +1,18 @@
 // Watching a relay that runs elsewhere (issue 22): the window attaches to a second relay by URL
-// and admin token and shows its hosts, its requests in the log and, in the status bar, which
-// relay it shows; Settings chooses "run here" or "watch URL"; a refused token is said.
+// and admin token and shows its hosts, its models (loaded and unloaded from here, through its
+// admin API), its requests in the log and, in the status bar, which relay it shows; Refresh Now
+// asks it at once; a busy relay's requests are paged through, none lost; its times keep their
+// zone; Settings chooses "run here" or "watch URL"; a refused token is said.
 #include "app/appsettings.h"
 #include "app/remoterelayfeed.h"
 #include "desktop/desktopapp.h"
 #include "dialogs/settingsdialog.h"
 #include "guifleet.h"
+#include "remoterelayfixture.h"
 #include "models/hosttablemodel.h"
+#include "models/modeltablemodel.h"
+#include "journal/journalformat.h"
+#include "window/modelsview.h"
 #include "rawhttpclient.h"
 #include "store/requestlogmodel.h"
 #include "store/requestquery.h"
@@ -16,12 +22,20 @@
 #include "window/mainwindow.h"
 
 #include <QAction>
+#include <QFile>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QRadioButton>
 #include <QSettings>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QScopeGuard>
+
+#include <ctime>
 
 using namespace switchyard;
 using namespace switchyard::test;
@@ -30,38 +44,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr int WaitMs = 10000;
-const QString Token = u"watch-t0ken-for-tests"_s;
-
-// The relay "elsewhere": two fake routers (r1, r2), a relay with an admin token in front of
-// them and a history store of its own.
-struct RemoteRelay
-{
-    QTemporaryDir dir;
-    SystemClock clock;
-    std::unique_ptr<fake::FakeLlamaServer> r1;
-    std::unique_ptr<fake::FakeLlamaServer> r2;
-    std::unique_ptr<HistoryStore> store;
-    std::unique_ptr<RelayService> relay;
-
-    bool start(fake::FakeOptions o2 = GuiFleet::defaultH2())
-    {
-        r1 = std::make_unique<fake::FakeLlamaServer>(GuiFleet::defaultH1());
-        r2 = std::make_unique<fake::FakeLlamaServer>(o2);
-        if (!dir.isValid() || !r1->listen() || !r2->listen())
-            return false;
-        ConfigResult result = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"r1="_s + r1->baseUrl().toString(),
-                                                                         u"r2="_s + r2->baseUrl().toString()});
-        if (!result.ok())
-            return false;
-        Config config = *result.config;
-        config.access.adminToken = Token;
-        store = std::make_unique<HistoryStore>(dir.filePath(u"remote.sqlite"_s), clock);
-        relay = std::make_unique<RelayService>(config, RelayService::standardDrivers(config));
-        relay->setHistory(store.get());
-        QString error;
-        return store->isOpen() && relay->start(&error);
-    }
-};
+const QString Token = RemoteToken;
 
 bool logHasModel(const RequestLogModel *log, const QString &model)
 {
@@ -70,6 +53,63 @@ bool logHasModel(const RequestLogModel *log, const QString &model)
             return true;
     }
     return false;
+}
+
+int requestsFor(HistoryStore &store, const QString &model)
+{
+    RequestQuery query;
+    query.model = model;
+    query.limit = 0;
+    return int(store.requests(query).size());
+}
+
+// A relay stood in by a socket that answers each admin path with a canned body (keep-alive, so
+// several requests may come on one connection) and keeps what was asked.
+struct CannedRelay
+{
+    QTcpServer server;
+    QHash<QString, QByteArray> bodies;   // by path; "?state=active" told apart by its query
+    QByteArrayList asked;
+
+    bool listen()
+    {
+        QObject::connect(&server, &QTcpServer::newConnection, &server, [this] {
+            while (QTcpSocket *socket = server.nextPendingConnection()) {
+                auto buffer = std::make_shared<QByteArray>();
+                QObject::connect(socket, &QTcpSocket::readyRead, socket, [this, socket, buffer] {
+                    *buffer += socket->readAll();
+                    qsizetype end;
+                    while ((end = buffer->indexOf("\r\n\r\n")) >= 0) {
+                        const QByteArray target = buffer->left(buffer->indexOf("\r\n")).split(' ').value(1);
+                        buffer->remove(0, end + 4);
+                        asked.append(target);
+                        const QByteArray path = target.contains("state=active") ? target : target.split('?').first();
+                        const QByteArray body = bodies.value(QString::fromLatin1(path), "[]");
+                        socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                                      + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                    }
+                });
+            }
+        });
+        return server.listen(QHostAddress::LocalHost, 0);
+    }
+    QUrl url() const { return QUrl(u"http://127.0.0.1:%1"_s.arg(server.serverPort())); }
+};
+
+// This process's zone for a test, and back after it.
+auto inZone(const QByteArray &zone)
+{
+    const QByteArray before = qgetenv("TZ");
+    const bool had = qEnvironmentVariableIsSet("TZ");
+    qputenv("TZ", zone);
+    tzset();
+    return qScopeGuard([before, had] {
+        if (had)
+            qputenv("TZ", before);
+        else
+            qunsetenv("TZ");
+        tzset();
+    });
 }
 
 } // namespace
@@ -81,6 +121,10 @@ class TstRemoteRelay : public QObject
 private Q_SLOTS:
     void attachShowsHostsAndRequests();
     void inFlightOnTheRemote();
+    void modelsComeFromTheRemote();
+    void refreshNowAsksTheRemoteAtOnce();
+    void busyRemoteLosesNoRequests();
+    void timesKeepTheirZone();
     void settingsChooseWhichRelay();
     void refusedTokenIsSaid();
 };
@@ -109,6 +153,7 @@ void TstRemoteRelay::attachShowsHostsAndRequests()
     QCOMPARE(r1.data(HostTableModel::UrlRole).toString(), remote.r1->baseUrl().toString());
     QCOMPARE(r1.data(HostTableModel::DriverRole).toString(), u"static"_s);
     QCOMPARE(r1.data(HostTableModel::EnginesRole).toStringList().size(), 1);
+    QVERIFY(desktop.window()->hostsView()->refreshAction()->isEnabled());
 
     // A request made to the remote relay shows in this window's log.
     RawHttpClient client(remote.relay->endpoint().port());
@@ -228,6 +273,9 @@ void TstRemoteRelay::settingsChooseWhichRelay()
     }
     QCOMPARE(settings.watchUrl(), remote.relay->endpoint().toString());
     QCOMPARE(settings.watchToken(), Token);
+    QFile ini(settings.fileName());   // the token is in a file of its own (tst_remotewatchstart)
+    QVERIFY(ini.open(QIODevice::ReadOnly));
+    QVERIFY(!ini.readAll().contains(Token.toUtf8()));
 
     // A window started with that setting watches the remote relay from the start.
     DesktopApp desktop(local.clock, local.runner.get(), local.store.get(), &settings, nullptr, DesktopApp::Options());
@@ -272,6 +320,194 @@ void TstRemoteRelay::refusedTokenIsSaid()
     QVERIFY2(feed.error().contains(u"refused the admin token"_s), qPrintable(feed.error()));
     QVERIFY(received.contains("Authorization: Bearer wrong\r\n"));
     QVERIFY(feed.hosts().isEmpty());
+}
+
+void TstRemoteRelay::modelsComeFromTheRemote()
+{
+    GuiFleet local;   // h1, h2 here: none of their models may show
+    QVERIFY(local.start());
+    RemoteRelay remote;
+    QVERIFY(remote.start());
+    DesktopApp desktop(local.clock, local.runner.get(), local.store.get(), nullptr, nullptr, DesktopApp::Options());
+    desktop.start();
+    desktop.watchRemote(remote.relay->endpoint(), Token);
+    ModelTableModel *models = desktop.window()->modelTable();
+    QTRY_COMPARE_WITH_TIMEOUT(models->rowCount(), 3, WaitMs);   // r1-m1, r1-m2, r2-m3
+    QCOMPARE(models->rowOfAlias(u"h1-m1"_s), -1);
+    // Host, engine, status and context as the remote's catalog knows them.
+    const int m1 = models->rowOfAlias(u"r1-m1"_s);
+    QVERIFY(m1 >= 0);
+    const Catalog::ListedModel listed = [&remote] {
+        for (const Catalog::ListedModel &l : remote.relay->catalog()->listedModels()) {
+            if (l.host == "r1"_L1 && l.entry.key == "m1"_L1)
+                return l;
+        }
+        return Catalog::ListedModel();
+    }();
+    QCOMPARE(models->index(m1, ModelTableModel::HostColumn).data().toString(), u"r1"_s);
+    QCOMPARE(models->index(m1, ModelTableModel::EngineColumn).data().toString(), listed.engine);
+    QCOMPARE(models->statusAt(m1), u"loaded"_s);
+    QCOMPARE(models->index(m1, ModelTableModel::ContextColumn).data(ModelTableModel::SortRole).toLongLong(), 32768);
+    QCOMPARE(models->statusAt(models->rowOfAlias(u"r1-m2"_s)), u"unloaded"_s);
+
+    // Load from the window: through the remote's admin API, loaded on the remote's box.
+    ModelsView *view = desktop.window()->modelsView();
+    QSignalSpy messages(view, &ModelsView::message);
+    QVERIFY(view->selectAlias(u"r1-m2"_s));
+    QVERIFY(view->loadAction()->isEnabled());
+    view->loadAction()->trigger();
+    const auto remoteStatus = [&remote](const QString &key) {
+        const std::optional<ModelEntry> m = remote.relay->catalog()->model(u"r1"_s, key);
+        return m ? m->status : QString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(remoteStatus(u"m2"_s), u"loaded"_s, WaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(models->statusAt(models->rowOfAlias(u"r1-m2"_s)), u"loaded"_s, WaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty() && messages.last().value(0).toString().contains(u"load accepted"_s), WaitMs);
+    // The box got a load, and never the admin token.
+    bool loaded = false;
+    for (const fake::ReceivedRequest &r : remote.r1->received()) {
+        loaded = loaded || (r.path == "/models/load" && r.body.contains("\"m2\""));
+        for (const auto &h : r.headers)
+            QVERIFY2(!h.second.contains(Token.toUtf8()), r.path.constData());
+    }
+    QVERIFY(loaded);
+
+    // Unload, the same way.
+    QTRY_VERIFY_WITH_TIMEOUT(view->unloadAction()->isEnabled(), WaitMs);
+    view->unloadAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(remoteStatus(u"m2"_s), u"unloaded"_s, WaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(models->statusAt(models->rowOfAlias(u"r1-m2"_s)), u"unloaded"_s, WaitMs);
+
+    // Back to the relay here: its models again.
+    desktop.runHere();
+    QTRY_VERIFY_WITH_TIMEOUT(models->rowOfAlias(u"h1-m1"_s) >= 0, WaitMs);
+    QCOMPARE(models->rowOfAlias(u"r1-m1"_s), -1);
+}
+
+void TstRemoteRelay::refreshNowAsksTheRemoteAtOnce()
+{
+    RemoteRelay remote;
+    QVERIFY(remote.start());
+    QTemporaryDir dir;
+    HistoryStore store(dir.filePath(u"watched.sqlite"_s), systemClock());
+    // No timed poll within this test: what it sees after the first comes from Refresh Now.
+    RemoteRelayFeed feed(remote.relay->endpoint(), Token, &store, std::chrono::hours(1));
+    HostTableModel hosts;
+    hosts.setRemote(&feed);
+    SystemClock clock;
+    HostsView view(&hosts, clock);
+    QVERIFY(view.refreshAction()->isEnabled());
+    feed.start();
+    QTRY_COMPARE_WITH_TIMEOUT(hosts.hostNames(), (QStringList{u"r1"_s, u"r2"_s}), WaitMs);
+    QCOMPARE(feed.pollCount(), 1);
+    // Someone takes r1 on the remote; the window learns it when it asks.
+    int status = 0;
+    remote.relay->hostController(u"r1"_s)->takeLease(u"someone else"_s, std::chrono::seconds(600),
+                                                      [&status](int s, const QString &) { status = s; });
+    QTRY_COMPARE_WITH_TIMEOUT(status, 200, WaitMs);
+    QCOMPARE(hosts.index(hosts.rowOf(u"r1"_s)).data(HostTableModel::LeaseOwnerRole).toString(), QString());
+    view.refreshAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(hosts.index(hosts.rowOf(u"r1"_s)).data(HostTableModel::LeaseOwnerRole).toString(),
+                              u"someone else"_s, WaitMs);
+    QCOMPARE(feed.pollCount(), 2);
+}
+
+void TstRemoteRelay::busyRemoteLosesNoRequests()
+{
+    RemoteRelay remote;
+    QVERIFY(remote.start());
+    const auto recordMany = [&remote](int n, const QString &model) {
+        for (int i = 0; i < n; ++i) {
+            RequestRecord r;
+            r.startedAt = QDateTime::currentDateTime();
+            r.method = u"POST"_s;
+            r.path = u"/v1/chat/completions"_s;
+            r.model = model;
+            r.host = u"r1"_s;
+            r.status = 200;
+            r.userAgent = u"bench/1"_s;
+            remote.store->record(r);
+            HistoryEvent e;
+            e.at = r.startedAt;
+            e.kind = HistoryEvent::Kind::Load;
+            e.host = u"busy"_s;
+            e.model = model;
+            remote.store->recordEvent(e);
+        }
+    };
+    recordMany(5, u"before"_s);
+    QTemporaryDir dir;
+    HistoryStore store(dir.filePath(u"watched.sqlite"_s), systemClock());
+    RemoteRelayFeed feed(remote.relay->endpoint(), Token, &store, std::chrono::hours(1));   // polls when told
+    QSignalSpy finished(&feed, &RemoteRelayFeed::pollFinished);
+    feed.start();
+    QVERIFY(finished.wait(WaitMs));
+    QCOMPARE(requestsFor(store, u"before"_s), 5);
+    // Between two polls, more than two pages (and far more than the 200 a poll once read).
+    const int between = 2 * RemoteRelayFeed::PageSize + 37;
+    recordMany(between, u"between"_s);
+    // One Refresh Now pages through them all (the poll ends after its last page).
+    feed.refresh();
+    QVERIFY(finished.wait(3 * WaitMs));
+    QCOMPARE(requestsFor(store, u"between"_s), between);
+    const auto busyEvents = [&store] {
+        int n = 0;
+        for (const HistoryEvent &e : store.events(QDateTime(), 0))
+            n += e.host == "busy"_L1;
+        return n;
+    };
+    QCOMPARE(busyEvents(), 5 + between);
+    // Each once: another poll copies none again.
+    feed.refresh();
+    QVERIFY(finished.wait(WaitMs));
+    QCOMPARE(requestsFor(store, u"between"_s), between);
+    QCOMPARE(requestsFor(store, u"before"_s), 5);
+    QCOMPARE(busyEvents(), 5 + between);
+}
+
+void TstRemoteRelay::timesKeepTheirZone()
+{
+    // This window in New York (UTC-5 in December); the remote's times say +05:30.
+    const auto zone = inZone("America/New_York");
+    CannedRelay canned;
+    canned.bodies.insert(u"/admin/hosts"_s, R"([{"host":"far","state":"leased","engine":"main","engines":["main"],
+        "reachable":true,"models":[],"last_poll":"2026-12-02T18:00:05.000+05:30",
+        "lease":{"owner":"bench","until":"2026-12-02T20:00:00.000+05:30"}}])");
+    canned.bodies.insert(u"/admin/requests"_s, R"([{"id":7,"started_at":"2026-12-02T18:00:00.000+05:30","method":"POST",
+        "path":"/v1/chat/completions","model":"far-m1","host":"far","status":200,"duration_ms":12,
+        "client":"10.0.0.2","user_agent":"curl/8"}])");
+    canned.bodies.insert(u"/admin/events"_s, R"([{"id":3,"at":"2026-12-02T18:00:01.000Z","kind":"lease_taken","host":"far"}])");
+    QVERIFY(canned.listen());
+    QTemporaryDir dir;
+    HistoryStore store(dir.filePath(u"watched.sqlite"_s), systemClock());
+    RemoteRelayFeed feed(canned.url(), Token, &store, std::chrono::hours(1));
+    feed.start();
+    QTRY_COMPARE_WITH_TIMEOUT(int(feed.hosts().size()), 1, WaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(requestsFor(store, u"far-m1"_s), 1, WaitMs);
+    // 18:00 at +05:30 is 12:30 UTC, 07:30 in New York, and shows so.
+    const RequestRecord r = store.requests(RequestQuery()).value(0);
+    QCOMPARE(r.startedAt.toMSecsSinceEpoch(), QDateTime(QDate(2026, 12, 2), QTime(12, 30), Qt::UTC).toMSecsSinceEpoch());
+    QVERIFY2(JournalFormat::timestamp(r.startedAt).contains(u"07:30:00"_s), qPrintable(JournalFormat::timestamp(r.startedAt)));
+    const RemoteRelayFeed::Host far = feed.hosts().first();
+    QCOMPARE(far.leaseUntil.toLocalTime().time(), QTime(9, 30));
+    QCOMPARE(far.leaseUntil.toMSecsSinceEpoch(), QDateTime(QDate(2026, 12, 2), QTime(14, 30), Qt::UTC).toMSecsSinceEpoch());
+    QCOMPARE(far.state.lastPoll.toLocalTime().time(), QTime(7, 30, 5));
+    QTRY_COMPARE_WITH_TIMEOUT(int(store.events(QDateTime(), 0).size()), 1, WaitMs);
+    QCOMPARE(store.events(QDateTime(), 0).first().at.toLocalTime().time(), QTime(13, 0, 1));
+
+    // And a relay in this zone says its offset, so a window elsewhere reads it right.
+    RemoteRelay remote;
+    QVERIFY(remote.start());
+    RawHttpClient client(remote.relay->endpoint().port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", R"({"model":"r1-m1","messages":[{"role":"user","content":"hi"}]})"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, WaitMs);
+    client.send(RawHttpClient::get("/admin/requests?limit=5", "Authorization: Bearer " + Token.toUtf8() + "\r\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, WaitMs);
+    const QJsonArray answered = QJsonDocument::fromJson(client.responses().at(1).body).array();
+    QVERIFY(!answered.isEmpty());
+    const QString started = answered.first().toObject().value("started_at"_L1).toString();
+    QVERIFY2(started.endsWith(u"-05:00"_s), qPrintable(started));
 }
 
 QTEST_MAIN(TstRemoteRelay)

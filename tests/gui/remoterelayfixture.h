@@ -1,0 +1,50 @@
+#pragma once
+
+// The relay "elsewhere" for the remote-watching tests: two fake routers (r1, r2), a relay with
+// an admin token in front of them and a history store of its own, all on loopback.
+#include "app/relayservice.h"
+#include "common/clock.h"
+#include "config/configloader.h"
+#include "fakellamaserver.h"
+#include "guifleet.h"
+#include "store/historystore.h"
+
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace switchyard::test {
+
+inline const QString RemoteToken = QStringLiteral("watch-t0ken-for-tests");
+
+struct RemoteRelay
+{
+    QTemporaryDir dir;
+    SystemClock clock;
+    std::unique_ptr<fake::FakeLlamaServer> r1;
+    std::unique_ptr<fake::FakeLlamaServer> r2;
+    std::unique_ptr<HistoryStore> store;
+    std::unique_ptr<RelayService> relay;
+
+    bool start(fake::FakeOptions o2 = GuiFleet::defaultH2())
+    {
+        r1 = std::make_unique<fake::FakeLlamaServer>(GuiFleet::defaultH1());
+        r2 = std::make_unique<fake::FakeLlamaServer>(o2);
+        if (!dir.isValid() || !r1->listen() || !r2->listen())
+            return false;
+        ConfigResult result = ConfigLoader::fromFlags(QStringLiteral("127.0.0.1:0"),
+                                                      {QStringLiteral("r1=") + r1->baseUrl().toString(),
+                                                       QStringLiteral("r2=") + r2->baseUrl().toString()});
+        if (!result.ok())
+            return false;
+        Config config = *result.config;
+        config.access.adminToken = RemoteToken;
+        store = std::make_unique<HistoryStore>(dir.filePath(QStringLiteral("remote.sqlite")), clock);
+        relay = std::make_unique<RelayService>(config, RelayService::standardDrivers(config));
+        relay->setHistory(store.get());
+        QString error;
+        return store->isOpen() && relay->start(&error);
+    }
+};
+
+} // namespace switchyard::test
