@@ -1241,6 +1241,10 @@ Befehle:
         <source>switchyard: unknown command %1</source>
         <translation>switchyard: unbekannter Befehl %1</translation>
     </message>
+    <message>
+        <source>switchyard %1 watching the relay at %2 (none runs here)</source>
+        <translation>switchyard %1 beobachtet das Relay unter %2 (hier läuft keines)</translation>
+    </message>
 </context>
 <context>
     <name>switchyard</name>
@@ -2242,6 +2246,10 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+7"/>
         <source>switchyard: config reloaded from %1</source>
         <translation>switchyard: Konfiguration neu geladen aus %1</translation>
+    </message>
+    <message>
+        <source>switchyard: watching the relay at %1; the relay here stops once its requests are done</source>
+        <translation>switchyard: beobachtet das Relay unter %1; das Relay hier endet, sobald seine Anfragen fertig sind</translation>
     </message>
 </context>
 <context>
@@ -3366,6 +3374,10 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+17"/>
         <source>The lease on %1 was released before it was granted</source>
         <translation>Die Reservierung von %1 wurde aufgehoben, bevor sie erteilt wurde</translation>
+    </message>
+    <message>
+        <source>Asking %1 again</source>
+        <translation>Frage %1 erneut</translation>
     </message>
 </context>
 <context>
@@ -4607,6 +4619,14 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+9"/>
         <source>%1 could not be read</source>
         <translation>%1 ließ sich nicht lesen</translation>
+    </message>
+    <message>
+        <source>Kept in a file of its own that only you can read, not in the settings file</source>
+        <translation>In einer eigenen Datei, die nur Sie lesen können, nicht in der Einstellungsdatei</translation>
+    </message>
+    <message>
+        <source>The admin token could not be saved: %1</source>
+        <translation>Das Admin-Token konnte nicht gespeichert werden: %1</translation>
     </message>
 </context>
 <context>
