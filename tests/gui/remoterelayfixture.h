@@ -11,6 +11,7 @@
 
 #include <QTemporaryDir>
 
+#include <functional>
 #include <memory>
 
 namespace switchyard::test {
@@ -26,7 +27,8 @@ struct RemoteRelay
     std::unique_ptr<HistoryStore> store;
     std::unique_ptr<RelayService> relay;
 
-    bool start(fake::FakeOptions o2 = GuiFleet::defaultH2())
+    // tweak: changes to the relay's config before it starts (client keys, ...).
+    bool start(fake::FakeOptions o2 = GuiFleet::defaultH2(), const std::function<void(Config &)> &tweak = {})
     {
         r1 = std::make_unique<fake::FakeLlamaServer>(GuiFleet::defaultH1());
         r2 = std::make_unique<fake::FakeLlamaServer>(o2);
@@ -39,6 +41,8 @@ struct RemoteRelay
             return false;
         Config config = *result.config;
         config.access.adminToken = RemoteToken;
+        if (tweak)
+            tweak(config);
         store = std::make_unique<HistoryStore>(dir.filePath(QStringLiteral("remote.sqlite")), clock);
         relay = std::make_unique<RelayService>(config, RelayService::standardDrivers(config));
         relay->setHistory(store.get());

@@ -2,7 +2,8 @@
 // and admin token and shows its hosts, its models (loaded and unloaded from here, through its
 // admin API), its requests in the log and, in the status bar, which relay it shows; Refresh Now
 // asks it at once; a busy relay's requests are paged through, none lost; its times keep their
-// zone; Settings chooses "run here" or "watch URL"; a refused token is said.
+// zone; the admin token loads only through the admin API; Settings chooses "run here" or
+// "watch URL"; a refused token is said.
 #include "app/appsettings.h"
 #include "app/remoterelayfeed.h"
 #include "desktop/desktopapp.h"
@@ -18,6 +19,8 @@
 #include "store/requestquery.h"
 #include "tray/autostart.h"
 #include "hosts/hostcontroller.h"
+#include "relay/peerpolicy.h"
+#include "relay/relay.h"
 #include "window/hostsview.h"
 #include "window/mainwindow.h"
 
@@ -125,6 +128,7 @@ private Q_SLOTS:
     void refreshNowAsksTheRemoteAtOnce();
     void busyRemoteLosesNoRequests();
     void timesKeepTheirZone();
+    void adminTokenLoadsOnlyThroughTheAdminApi();
     void settingsChooseWhichRelay();
     void refusedTokenIsSaid();
 };
@@ -508,6 +512,36 @@ void TstRemoteRelay::timesKeepTheirZone()
     QVERIFY(!answered.isEmpty());
     const QString started = answered.first().toObject().value("started_at"_L1).toString();
     QVERIFY2(started.endsWith(u"-05:00"_s), qPrintable(started));
+}
+
+void TstRemoteRelay::adminTokenLoadsOnlyThroughTheAdminApi()
+{
+    // Asked from the LAN (127.0.0.2; only 127.0.0.1 counts as the relay's machine), with client keys.
+    RemoteRelay remote;
+    QVERIFY(remote.start(GuiFleet::defaultH2(), [](Config &c) { c.access.clientKeys = {{u"laptop"_s, u"client-k3y"_s}}; }));
+    PeerPolicy peers;
+    peers.setTrustedNetworks({{QHostAddress(u"127.0.0.1"_s), 32}});
+    remote.relay->relay()->setPeerPolicy(peers);
+    const auto ask = [&remote](const QByteArray &raw) {
+        RawHttpClient client(remote.relay->endpoint().port());
+        if (!client.socket()->bind(QHostAddress(u"127.0.0.2"_s)) || !client.connectToServer())
+            return 0;
+        client.send(raw);
+        return QTest::qWaitFor([&client] { return client.completedResponses() >= 1; }, WaitMs) ? client.responses().first().status : 0;
+    };
+    const QByteArray admin = "Authorization: Bearer " + Token.toUtf8() + "\r\n";
+    const QByteArray key = "Authorization: Bearer client-k3y\r\n";
+    const QByteArray load = R"({"model":"r1-m2"})";
+    QCOMPARE(ask(RawHttpClient::post("/models/load", load, admin)), 401);   // the admin token opens no client route
+    QCOMPARE(ask(RawHttpClient::post("/admin/models/load", load, key)), 403);   // nor a client key the admin API
+    QCOMPARE(ask(RawHttpClient::post("/admin/models/load", load)), 403);
+    QCOMPARE(ask(RawHttpClient::get("/admin/models", key)), 403);
+    QCOMPARE(ask(RawHttpClient::get("/admin/models", admin)), 200);
+    QCOMPARE(remote.relay->catalog()->model(u"r1"_s, u"m2"_s)->status, u"unloaded"_s);
+    QCOMPARE(ask(RawHttpClient::post("/admin/models/load", load, admin)), 200);
+    QTRY_COMPARE_WITH_TIMEOUT(remote.relay->catalog()->model(u"r1"_s, u"m2"_s).value_or(ModelEntry()).status, u"loaded"_s, WaitMs);
+    QCOMPARE(ask(RawHttpClient::post("/admin/models/unload", load, admin)), 200);
+    QTRY_COMPARE_WITH_TIMEOUT(remote.relay->catalog()->model(u"r1"_s, u"m2"_s).value_or(ModelEntry()).status, u"unloaded"_s, WaitMs);
 }
 
 QTEST_MAIN(TstRemoteRelay)
