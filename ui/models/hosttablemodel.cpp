@@ -486,6 +486,16 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
         }
         return keys;
     }
+    case LoadProgressRole: {
+        // Only for a single load: with several, "loading a, b · 40 %" would not say whose.
+        const auto loading = std::count_if(s.models.cbegin(), s.models.cend(),
+                                           [](const ModelEntry &m) { return m.status == "loading"_L1; });
+        for (const ModelEntry &m : s.models) {
+            if (loading == 1 && m.status == "loading"_L1)
+                return QVariant::fromValue(s.loadProgress.value(m.key));
+        }
+        return QVariant::fromValue(LoadProgress());
+    }
     case LoadingSinceRole: {
         QDateTime first;
         for (const ModelEntry &m : s.models) {
@@ -529,6 +539,7 @@ QHash<int, QByteArray> HostTableModel::roleNames() const
     names.insert(LoadingSinceRole, "loadingSince");
     names.insert(LiveRole, "live");
     names.insert(GpusRole, "gpus");
+    names.insert(LoadProgressRole, "loadProgress");
     return names;
 }
 

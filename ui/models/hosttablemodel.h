@@ -55,6 +55,7 @@ public:
         LoadingSinceRole,      // QDateTime: when the first of them was seen loading
         LiveRole,              // bool: the host's /models/sse feed is connected (events come at once)
         GpusRole,              // QList<GpuReading>: what the host's agent reads off its GPUs; empty without
+        LoadProgressRole,      // LoadProgress of the one model loading, as its router said; empty without, or with several
     };
 
     explicit HostTableModel(QObject *parent = nullptr);
