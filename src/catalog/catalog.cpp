@@ -324,14 +324,14 @@ void Catalog::applyLoadProgress(const QString &host, const ProgressEvent &event)
         invalidate();
 }
 
-// A read of the list that shows a model no longer loading ends its progress, also when its
-// last event was missed (the feed was down).
+// A read of the list that shows a model no longer loading (or downloading) ends its progress,
+// also when its last event was missed (the feed was down).
 void Catalog::dropEndedProgress(HostState &state)
 {
     for (auto it = state.loadProgress.begin(); it != state.loadProgress.end();) {
         const auto model = std::find_if(state.models.cbegin(), state.models.cend(),
                                         [&it](const ModelEntry &m) { return m.key == it.key(); });
-        if (model == state.models.cend() || model->status != "loading"_L1)
+        if (model == state.models.cend() || (model->status != "loading"_L1 && model->status != "downloading"_L1))
             it = state.loadProgress.erase(it);
         else
             ++it;

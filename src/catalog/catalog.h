@@ -55,8 +55,8 @@ public:
         // "asleep" or "unloaded" while the relay has stopped the host for idleness (or it sleeps):
         // every model of it reads so, whatever the last snapshot said. Empty = as listed.
         QString powerStatus;
-        // Key -> how far the load of a model that reads "loading" has got, as the host's
-        // /models/sse said; a model the router sent no progress for has none.
+        // Key -> how far the load (or download) of a model that reads "loading" (or
+        // "downloading") has got, as the host's /models/sse said; none before the router says.
         QHash<QString, LoadProgress> loadProgress;
     };
 
@@ -98,7 +98,7 @@ public:
     void markLoading(const QString &host, const QString &key);
     void markUnloading(const QString &host, const QString &key);
     // A /models/sse event about a load (ModelEvents hears them): kept in HostState::loadProgress
-    // until the model no longer reads loading.
+    // until the model no longer reads loading or downloading.
     void applyLoadProgress(const QString &host, const ProgressEvent &event);
     // The host's power state as its models show it: "asleep", "unloaded", or empty for none.
     void setPowerStatus(const QString &host, const QString &status);

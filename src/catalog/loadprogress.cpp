@@ -51,8 +51,8 @@ std::optional<ProgressEvent> loadEvent(const QString &model, const QJsonObject &
     ProgressEvent e;
     e.model = model;
     const QString status = data.value("status"_L1).toString();
-    if (status.isEmpty())
-        return std::nullopt;
+    if (status.isEmpty() || status == "downloading"_L1)
+        return std::nullopt;   // a download's figures come in download_progress events
     if (status != "loading"_L1) {
         e.kind = ProgressEvent::Kind::Ended;
         return e;
@@ -179,6 +179,8 @@ std::optional<ProgressEvent> parseProgressEvent(const QByteArray &dataJson)
         return loadEvent(model, data);
     if (event == "download_progress"_L1)
         return downloadEvent(model, data);
+    if (event == "download_finished"_L1 || event == "download_failed"_L1)
+        return ProgressEvent{model, ProgressEvent::Kind::Ended, {}};
     return std::nullopt;
 }
 

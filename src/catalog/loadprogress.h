@@ -11,8 +11,9 @@
 namespace switchyard {
 
 // How far a model's load has got, as its router's /models/sse says: llama.cpp sends
-// "progress":{"stages":[...],"current":S,"value":0..1} with each "loading" status, and
-// "download_progress" events while it fetches the model's files first.
+// "progress":{"stages":[...],"current":S,"value":0..1} with each "loading" status; and while it
+// downloads a model (POST /models on the router: status "downloading"), "download_progress"
+// events {"progress":{"<url>":{"done":D,"total":T}}}, then download_finished or download_failed.
 struct LoadProgress
 {
     std::optional<double> value;   // 0..1 of the load; nullopt before the router said
@@ -43,7 +44,7 @@ struct ProgressEvent
     enum class Kind {
         Load,       // a "loading" status with its progress: value and stage
         Download,   // download_progress: bytes done and total
-        Ended,      // any other status (loaded, unloaded, sleeping): the load is over
+        Ended,      // any other status (loaded, unloaded, sleeping), a download finished or failed
     };
     QString model;   // the model's key on its engine
     Kind kind = Kind::Ended;

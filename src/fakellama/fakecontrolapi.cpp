@@ -41,8 +41,7 @@ QString FakeControlApi::applyConfig(const QJsonObject &config)
     // Refuse a typo before changing anything.
     static const QStringList knobs = {u"tokens_per_s"_s, u"load_ms"_s, u"unload_ms"_s, u"prefill_ms"_s,
                                       u"ping_ms"_s, u"max_models"_s, u"autoload"_s, u"reject_late_system"_s,
-                                      u"max_reply_tokens"_s, u"fail_next"_s, u"model_status"_s, u"fail_load"_s,
-                                      u"download_bytes"_s};
+                                      u"max_reply_tokens"_s, u"fail_next"_s, u"model_status"_s, u"fail_load"_s};
     for (const QString &key : config.keys()) {
         if (!knobs.contains(key))
             return u"unknown knob '%1'"_s.arg(key);
@@ -61,8 +60,6 @@ QString FakeControlApi::applyConfig(const QJsonObject &config)
             m_server.setPrefillDelay(milliseconds(value));
         } else if (key == u"ping_ms") {
             m_server.setPingInterval(milliseconds(value));
-        } else if (key == u"download_bytes") {
-            m_server.setDownloadBytes(qint64(qMax(0.0, value.toDouble())));
         } else if (key == u"max_models") {
             m_server.setMaxModels(value.toInt());
         } else if (key == u"autoload") {

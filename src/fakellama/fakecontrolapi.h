@@ -16,7 +16,7 @@ struct FakeHttpRequest;
 //   POST /__fake/config                {"tokens_per_s":N, "load_ms":N, "unload_ms":N, "prefill_ms":N,
 //                                       "ping_ms":N, "max_models":N, "autoload":B, "reject_late_system":B,
 //                                       "max_reply_tokens":N, "model_status":{"name":"loaded",…},
-//                                       "fail_load":{"name":true,…}, "download_bytes":N,
+//                                       "fail_load":{"name":true,…},
 //                                       "fail_next":{"count":1,"mode":"drop|stall|status|crash|error",
 //                                                    "status":502,"body":"…" or {…},"after_events":K,"path":"/x"}}
 class FakeControlApi final

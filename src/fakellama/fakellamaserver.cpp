@@ -197,12 +197,6 @@ void FakeLlamaServer::setMaxModels(int count)
     m_registry->setMaxModels(count);
 }
 
-void FakeLlamaServer::setDownloadBytes(qint64 bytes)
-{
-    m_options.downloadBytes = qMax<qint64>(0, bytes);
-    m_registry->setDownloadBytes(m_options.downloadBytes);
-}
-
 void FakeLlamaServer::setRejectLateSystem(bool on)
 {
     m_options.rejectLateSystem = on;

@@ -63,7 +63,6 @@ public:
     void setPingInterval(std::chrono::milliseconds interval);
     void setAutoload(bool on);
     void setMaxModels(int count);
-    void setDownloadBytes(qint64 bytes);
     void setRejectLateSystem(bool on);
     void setMaxReplyTokens(int count);
     // Forces a model's state at once, with its /models/sse event: Loaded lets

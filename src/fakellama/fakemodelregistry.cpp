@@ -17,7 +17,6 @@ FakeModelRegistry::FakeModelRegistry(const FakeOptions &options, QObject *parent
     , m_loadDelay(options.loadDelay)
     , m_unloadDelay(options.unloadDelay)
     , m_maxModels(options.maxModels)
-    , m_downloadBytes(options.downloadBytes)
 {
     initEntries();
 }
@@ -81,19 +80,9 @@ FakeModelRegistry::LoadResult FakeModelRegistry::load(const QString &id)
     e->state.exitCode = 0;
     e->state.childPort = m_nextChildPort++;
     emit event(fakemodelsjson::loadingStartedEvent(id));
-    if (m_downloadBytes > 0) {
-        emit event(fakemodelsjson::downloadProgressEvent(id, 0, m_downloadBytes));
-        schedule(*e, Step::DownloadHalfway, m_loadDelay / 2);
-    } else {
-        startLoading(*e);
-    }
+    emit event(fakemodelsjson::loadingProgressEvent(id, 0.0));
+    schedule(*e, Step::LoadHalfway, m_loadDelay / 2);
     return LoadResult::Started;
-}
-
-void FakeModelRegistry::startLoading(Entry &e)
-{
-    emit event(fakemodelsjson::loadingProgressEvent(e.state.id, 0.0));
-    schedule(e, Step::LoadHalfway, m_loadDelay / 2);
 }
 
 FakeModelRegistry::UnloadResult FakeModelRegistry::unload(const QString &id)
@@ -190,14 +179,6 @@ void FakeModelRegistry::onTimer(const QString &id)
     const Step step = std::exchange(e->step, Step::None);
     switch (step) {
     case Step::None:
-        break;
-    case Step::DownloadHalfway:
-        emit event(fakemodelsjson::downloadProgressEvent(id, m_downloadBytes / 2, m_downloadBytes));
-        schedule(*e, Step::DownloadDone, m_loadDelay - m_loadDelay / 2);
-        break;
-    case Step::DownloadDone:
-        emit event(fakemodelsjson::downloadProgressEvent(id, m_downloadBytes, m_downloadBytes));
-        startLoading(*e);
         break;
     case Step::LoadHalfway:
         // A model that will fail never gets past its first progress event (transcript 50).

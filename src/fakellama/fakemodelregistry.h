@@ -43,7 +43,6 @@ public:
     void setLoadDelay(std::chrono::milliseconds delay) { m_loadDelay = delay; }
     void setUnloadDelay(std::chrono::milliseconds delay) { m_unloadDelay = delay; }
     void setMaxModels(int count) { m_maxModels = count; }
-    void setDownloadBytes(qint64 bytes) { m_downloadBytes = bytes; }
     std::chrono::milliseconds loadDelay() const { return m_loadDelay; }
     int maxModels() const { return m_maxModels; }
 
@@ -57,7 +56,7 @@ signals:
     void modelStopped(const QString &id);       // its child is gone: running requests die
 
 private:
-    enum class Step { None, DownloadHalfway, DownloadDone, LoadHalfway, LoadDone, UnloadDone, WakeDone };
+    enum class Step { None, LoadHalfway, LoadDone, UnloadDone, WakeDone };
 
     struct Entry
     {
@@ -70,7 +69,6 @@ private:
     Entry *entry(const QString &id);
     void schedule(Entry &entry, Step step, std::chrono::milliseconds delay);
     void onTimer(const QString &id);
-    void startLoading(Entry &entry);   // the files are there: progress 0.0, then on to loaded
     void finishLoad(Entry &entry);
     void stopNow(Entry &entry, int exitCode); // → unloaded with an event
     bool evictFor(const QString &id);
@@ -81,7 +79,6 @@ private:
     std::chrono::milliseconds m_loadDelay;
     std::chrono::milliseconds m_unloadDelay;
     int m_maxModels;
-    qint64 m_downloadBytes;
     quint64 m_useClock = 0;
     quint16 m_nextChildPort = 39100;
 };

@@ -207,17 +207,6 @@ QByteArray loadingProgressEvent(const QString &id, double value)
     return json.take();
 }
 
-QByteArray downloadProgressEvent(const QString &id, qint64 done, qint64 total)
-{
-    // As docs/LLAMA_ROUTER_API.md gives it: the bytes of each file by its URL.
-    FakeJsonWriter json;
-    beginEvent(json, id, "download_progress").key("progress").beginObject();
-    json.key(u"https://huggingface.co/fake/"_s + id + u"-GGUF/resolve/main/"_s + id + u".gguf"_s);
-    json.beginObject().key("done").integer(done).key("total").integer(total).endObject();
-    json.endObject().endObject().endObject();
-    return json.take();
-}
-
 QByteArray loadedEvent(const FakeModelState &model)
 {
     FakeJsonWriter json;

@@ -18,7 +18,6 @@ QByteArray childProps(const FakeModelState &model);                   // GET /pr
 // /models/sse payloads ({"model":…,"event":…,"data":…}).
 QByteArray loadingStartedEvent(const QString &id);                    // model_status loading
 QByteArray loadingProgressEvent(const QString &id, double value);     // status_change loading
-QByteArray downloadProgressEvent(const QString &id, qint64 done, qint64 total); // download_progress of its one file
 QByteArray loadedEvent(const FakeModelState &model);                  // status_change loaded + info
 QByteArray unloadedEvent(const QString &id, int exitCode);            // status_change unloaded
 QByteArray sleepingEvent(const QString &id);                          // status_change sleeping

@@ -21,7 +21,6 @@ constexpr Flag kFlags[] = {
     {"models", "A,B,C", "model ids the router serves (required)"},
     {"load-ms", "N", "how long a model takes to load (default 500)"},
     {"unload-ms", "N", "how long a model takes to unload (default 50)"},
-    {"download-mb", "N", "a load first downloads this many MB, another load-ms (default 0: none)"},
     {"tokens-per-s", "N", "generation speed; 0 = as fast as possible (default 1000)"},
     {"max-models", "N", "models loaded at once before LRU eviction (default 4)"},
     {"ctx", "N", "n_ctx of every model (default 4096)"},
@@ -127,7 +126,6 @@ FakeOptions parseFakeOptions(const QStringList &arguments, QString *error)
     const bool numbersOk =
         count("load-ms", 0, [&](int n) { options.loadDelay = std::chrono::milliseconds(n); })
         && count("unload-ms", 0, [&](int n) { options.unloadDelay = std::chrono::milliseconds(n); })
-        && count("download-mb", 0, [&](int n) { options.downloadBytes = qint64(n) * 1'000'000; })
         && count("max-models", 0, [&](int n) { options.maxModels = n; })
         && count("ctx", 1, [&](int n) { options.contextSize = n; })
         && count("prefill-ms", 0, [&](int n) { options.prefillDelay = std::chrono::milliseconds(n); })

@@ -20,9 +20,6 @@ struct FakeOptions
     QHash<QString, int> modelContext;              // ...unless given here (listed as a preset)
     std::chrono::milliseconds loadDelay{500};
     std::chrono::milliseconds unloadDelay{50};
-    // A load first fetches this many bytes of the model's file (download_progress events at the
-    // start, half way and the end, over another loadDelay), as a router given -hf; 0: no download.
-    qint64 downloadBytes = 0;
     double tokensPerSecond = 1000.0;               // 0 = as fast as the event loop goes
     int maxModels = 4;                             // --models-max; least recently used goes first
     bool autoload = true;

@@ -1,6 +1,7 @@
 // A model load's progress from a router's /models/sse (issue 22, item 1): the events as llama.cpp
-// sends them read into the catalog's host state; malformed ones are ignored; and the progress of
-// a slow load on the fake router reaches the catalog through ModelEvents, and ends with the load.
+// sends them (a load's, a download's) read into the catalog's host state; malformed ones are
+// ignored; and the progress of a slow load on the fake router reaches the catalog through
+// ModelEvents, and ends with the load.
 #include "catalog/catalog.h"
 #include "catalog/loadprogress.h"
 #include "catalog/modelevents.h"
@@ -26,6 +27,12 @@ const QByteArray kLoadingStarted = R"({"model":"tiny-llama-a","event":"model_sta
 const QByteArray kProgressZero = R"({"model":"tiny-llama-a","event":"status_change","data":{"status":"loading","progress":{"stages":["text_model"],"current":"text_model","value":0.0}}})";
 const QByteArray kProgressOne = R"({"model":"tiny-llama-a","event":"status_change","data":{"status":"loading","progress":{"stages":["text_model"],"current":"text_model","value":1.0}}})";
 const QByteArray kLoaded = R"({"model":"tiny-llama-a","event":"status_change","data":{"status":"loaded","info":{"id":"tiny-llama-a","aliases":["tiny-llama-a"],"tags":[],"object":"model","created":1795996551,"owned_by":"llamacpp","meta":{"vocab_type":1,"n_vocab":32000,"n_ctx":2048,"n_ctx_train":2048,"n_embd":64,"n_params":4178240,"size":16712960,"ftype":"all F32"}}}})";
+// A download as llama.cpp's router announces it (tools/server/server-models.cpp, no transcript):
+// the model's status, its files' bytes (the model's loaded_info), the end without "data".
+const QString kRepo = u"a/b-GGUF"_s;
+const QByteArray kDownloading = R"({"model":"a/b-GGUF","event":"model_status","data":{"status":"downloading"}})";
+const QByteArray kDownloadHalf = R"({"model":"a/b-GGUF","event":"download_progress","data":{"progress":{"https://huggingface.co/a/b-GGUF/resolve/main/b.gguf":{"done":2000000000,"total":4000000000}}}})";
+const QByteArray kDownloadFinished = R"({"model":"a/b-GGUF","event":"download_finished"})";
 // Transcript 50: a load that fails.
 const QByteArray kFailed = R"({"model":"tiny-broken-e","event":"status_change","data":{"status":"unloaded","exit_code":1}})";
 
@@ -63,7 +70,7 @@ private Q_SLOTS:
     void adminJsonRoundTrip();
     void catalogKeepsItUntilTheLoadEnds();
     void slowFakeLoadReachesTheCatalog();
-    void fakeDownloadReachesTheCatalog();
+    void downloadEndsWithItsEvent();
 };
 
 void TstLoadProgress::readsTheRealRoutersEvents()
@@ -267,33 +274,24 @@ void TstLoadProgress::slowFakeLoadReachesTheCatalog()
     QTRY_VERIFY_WITH_TIMEOUT(catalog.host(u"h1"_s)->loadProgress.isEmpty(), WaitMs);
 }
 
-void TstLoadProgress::fakeDownloadReachesTheCatalog()
+void TstLoadProgress::downloadEndsWithItsEvent()
 {
-    fake::FakeOptions options;
-    options.models = {u"m1"_s};
-    options.loadDelay = 2s;
-    options.downloadBytes = 4'000'000'000;
-    fake::FakeLlamaServer router(options);
-    QVERIFY(router.listen());
+    // llama.cpp's download (POST /models on the router): status "downloading", its bytes, then
+    // download_finished (an event without "data").
+    QVERIFY(!parseProgressEvent(kDownloading));
+    Config config = oneHost(QUrl(u"http://127.0.0.1:9"_s));
     UpstreamPool pool;
-    Catalog catalog(oneHost(router.baseUrl()), &pool);
-    ModelEvents events(&catalog, &pool);
-    catalog.start();
-    events.start();
-    QTRY_VERIFY_WITH_TIMEOUT(events.isConnected(u"h1"_s) && router.sseSubscribers() == 1, WaitMs);
-
-    QNetworkAccessManager http;
-    QNetworkRequest load(router.baseUrl().resolved(QUrl(u"/models/load"_s)));
-    load.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
-    std::unique_ptr<QNetworkReply> reply(http.post(load, R"({"model":"m1"})"));
-    QTRY_COMPARE_WITH_TIMEOUT(catalog.host(u"h1"_s)->loadProgress.value(u"m1"_s).downloadDone, 2'000'000'000, WaitMs);
-    QCOMPARE(catalog.host(u"h1"_s)->loadProgress.value(u"m1"_s).downloadTotal, 4'000'000'000);
-    QVERIFY(!catalog.host(u"h1"_s)->loadProgress.value(u"m1"_s).value);
-    // Then the load itself, the download's figures kept with it, and the end.
-    QTRY_COMPARE_WITH_TIMEOUT(valueOf(catalog.host(u"h1"_s)->loadProgress.value(u"m1"_s)), 0.5, WaitMs);
-    QCOMPARE(catalog.host(u"h1"_s)->loadProgress.value(u"m1"_s).downloadDone, 4'000'000'000);
-    QTRY_VERIFY_WITH_TIMEOUT(catalog.host(u"h1"_s)->loadProgress.isEmpty(), WaitMs);
-    QTRY_COMPARE_WITH_TIMEOUT(catalog.model(u"h1"_s, u"m1"_s).value_or(ModelEntry()).status, u"loaded"_s, WaitMs);
+    Catalog catalog(config, &pool);
+    catalog.applyLoadProgress(u"h1"_s, *parseProgressEvent(kDownloadHalf));
+    QCOMPARE(catalog.host(u"h1"_s)->loadProgress.value(kRepo).downloadDone, 2'000'000'000);
+    QCOMPARE(catalog.host(u"h1"_s)->loadProgress.value(kRepo).downloadTotal, 4'000'000'000);
+    const auto finished = parseProgressEvent(kDownloadFinished);
+    QVERIFY(finished);
+    QCOMPARE(finished->kind, ProgressEvent::Kind::Ended);
+    catalog.applyLoadProgress(u"h1"_s, *finished);
+    QVERIFY(catalog.host(u"h1"_s)->loadProgress.isEmpty());
+    const auto failed = parseProgressEvent(R"({"model":"a/b-GGUF","event":"download_failed"})");
+    QVERIFY(failed && failed->kind == ProgressEvent::Kind::Ended);
 }
 
 QTEST_GUILESS_MAIN(TstLoadProgress)

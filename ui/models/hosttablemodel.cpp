@@ -13,6 +13,16 @@ namespace switchyard {
 
 using namespace Qt::StringLiterals;
 
+namespace {
+
+// On its way to serving: loading, or being downloaded by its router (POST /models on llama.cpp).
+bool isLoading(const ModelEntry &m)
+{
+    return m.status == "loading"_L1 || m.status == "downloading"_L1;
+}
+
+} // namespace
+
 HostTableModel::HostTableModel(QObject *parent)
     : QAbstractListModel(parent)
 {
@@ -256,7 +266,7 @@ void HostTableModel::replaceRows(const QList<Row> &rows)
     QHash<QString, QDateTime> loading;
     for (const Row &row : std::as_const(rows)) {
         for (const ModelEntry &m : row.state.models) {
-            if (m.status != "loading"_L1)
+            if (!isLoading(m))
                 continue;
             const QString key = row.state.host + u'\n' + m.key;
             loading.insert(key, m_loadingSince.value(key, QDateTime::currentDateTime()));
@@ -481,7 +491,7 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
     case LoadingRole: {
         QStringList keys;
         for (const ModelEntry &m : s.models) {
-            if (m.status == "loading"_L1)
+            if (isLoading(m))
                 keys.append(m.key);
         }
         return keys;
@@ -489,9 +499,9 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
     case LoadProgressRole: {
         // Only for a single load: with several, "loading a, b · 40 %" would not say whose.
         const auto loading = std::count_if(s.models.cbegin(), s.models.cend(),
-                                           [](const ModelEntry &m) { return m.status == "loading"_L1; });
+                                           [](const ModelEntry &m) { return isLoading(m); });
         for (const ModelEntry &m : s.models) {
-            if (loading == 1 && m.status == "loading"_L1)
+            if (loading == 1 && isLoading(m))
                 return QVariant::fromValue(s.loadProgress.value(m.key));
         }
         return QVariant::fromValue(LoadProgress());
