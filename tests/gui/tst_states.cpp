@@ -128,9 +128,8 @@ void TstStates::loadingShowsOnTheCard()
     QCOMPARE(HostActivity(h1.data(HostTableModel::ActivityRole).toInt()), HostActivity::Up);
     const QDateTime since = h1.data(HostTableModel::LoadingSinceRole).toDateTime();
     QVERIFY(since.isValid());
-    // (With the router's progress between, when it has sent one: tst_hostcardload.)
     const QString line = HostCardDelegate::engineLine(h1, since.addSecs(2));
-    QVERIFY2(line.startsWith(u"engine main · loading m2 · "_s) && line.endsWith(u" · 2 s"_s), qPrintable(line));
+    QVERIFY2(line.startsWith(u"engine main · loading m2 · "_s) && line.endsWith(u" · 2 s"_s), qPrintable(line));   // progress: tst_hostcardload
     QTRY_VERIFY_WITH_TIMEOUT(h1.data(HostTableModel::LoadingRole).toStringList().isEmpty(), WaitMs);
     QVERIFY(HostCardDelegate::engineLine(h1, QDateTime::currentDateTime()).contains(u"2 of 2 model"_s));
 }
