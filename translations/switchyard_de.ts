@@ -2691,6 +2691,34 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>lädt %1</translation>
     </message>
     <message>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <source>%1 of %2 GB</source>
+        <translation>%1 von %2 GB</translation>
+    </message>
+    <message>
+        <source>%1 of %2 MB</source>
+        <translation>%1 von %2 MB</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>loading %1 · %2</source>
+        <translation>lädt %1 · %2</translation>
+    </message>
+    <message>
+        <source>downloading %1 · %2</source>
+        <translation>lädt %1 herunter · %2</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>engine %1 · %2 · %3</source>
         <translation>Engine %1 · %2 · %3</translation>

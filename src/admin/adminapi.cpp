@@ -232,8 +232,12 @@ void AdminApi::hosts(ResponseWriter *writer)
             o.insert("driver"_L1, m_drivers.value(c->host()));
         if (const Catalog::HostState *s = m_catalog ? m_catalog->host(c->host()) : nullptr) {
             QJsonArray models;
-            for (const ModelEntry &m : s->models)
-                models.append(QJsonObject{{"key"_L1, m.key}, {"status"_L1, m.status}});
+            for (const ModelEntry &m : s->models) {
+                QJsonObject model{{"key"_L1, m.key}, {"status"_L1, m.status}};
+                if (const auto p = s->loadProgress.constFind(m.key); p != s->loadProgress.constEnd())
+                    model.insert("progress"_L1, p->toJson());   // a load the router reports on
+                models.append(model);
+            }
             o.insert("url"_L1, s->url.toString());
             o.insert("reachable"_L1, s->reachable);
             o.insert("round_trip_ms"_L1, double(s->roundTripMs));

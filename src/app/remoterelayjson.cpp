@@ -93,8 +93,14 @@ QList<RemoteRelayJson::Host> RemoteRelayJson::hosts(const QJsonArray &array)
         h.state.lastError = o.value("last_error"_L1).toString();
         if (h.state.lastError.isEmpty())
             h.state.lastError = o.value("poll_error"_L1).toString();
-        for (const QJsonValue &m : o.value("models"_L1).toArray())
-            h.state.models.append(ModelEntry{m.toObject().value("key"_L1).toString(), m.toObject().value("status"_L1).toString(), {}});
+        for (const QJsonValue &v : o.value("models"_L1).toArray()) {
+            const QJsonObject m = v.toObject();
+            const QString key = m.value("key"_L1).toString();
+            h.state.models.append(ModelEntry{key, m.value("status"_L1).toString(), {}});
+            const LoadProgress progress = LoadProgress::fromJson(m.value("progress"_L1).toObject());
+            if (!progress.isEmpty())
+                h.state.loadProgress.insert(key, progress);
+        }
         h.targetEngine = o.value("target_engine"_L1).toString();
         for (const QJsonValue &e : o.value("engines"_L1).toArray())
             h.engines.append(e.toString());

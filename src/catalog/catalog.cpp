@@ -207,6 +207,7 @@ void Catalog::fetch(HostState &state, std::optional<std::chrono::milliseconds> t
             if (models) {
                 s.models = *models;
                 applyLoadingOverlay(s);
+                dropEndedProgress(s);
                 s.reachable = true;
                 s.everFetched = true;
                 s.lastError.clear();
@@ -297,6 +298,8 @@ std::optional<ModelEntry> Catalog::model(const QString &host, const QString &key
 void Catalog::markLoading(const QString &host, const QString &key)
 {
     m_loading.insert(host + u'\n' + key, m_clock->steadyNow());
+    if (auto it = m_hosts.find(host); it != m_hosts.end())
+        it->loadProgress.remove(key);   // a new load: what an earlier one reached says nothing
     setModelStatus(host, key, u"loading"_s);
     invalidate();   // also when the model's engine is not the running one
 }
@@ -304,6 +307,35 @@ void Catalog::markLoading(const QString &host, const QString &key)
 void Catalog::markUnloading(const QString &host, const QString &key)
 {
     m_loading.remove(host + u'\n' + key);
+}
+
+void Catalog::applyLoadProgress(const QString &host, const ProgressEvent &event)
+{
+    auto it = m_hosts.find(host);
+    if (it == m_hosts.end())
+        return;
+    if (event.kind == ProgressEvent::Kind::Ended && !it->loadProgress.contains(event.model))
+        return;
+    LoadProgress &known = it->loadProgress[event.model];
+    const bool visible = event.applyTo(&known);
+    if (known.isEmpty())
+        it->loadProgress.remove(event.model);
+    if (visible)
+        invalidate();
+}
+
+// A read of the list that shows a model no longer loading (or downloading) ends its progress,
+// also when its last event was missed (the feed was down).
+void Catalog::dropEndedProgress(HostState &state)
+{
+    for (auto it = state.loadProgress.begin(); it != state.loadProgress.end();) {
+        const auto model = std::find_if(state.models.cbegin(), state.models.cend(),
+                                        [&it](const ModelEntry &m) { return m.key == it.key(); });
+        if (model == state.models.cend() || (model->status != "loading"_L1 && model->status != "downloading"_L1))
+            it = state.loadProgress.erase(it);
+        else
+            ++it;
+    }
 }
 
 void Catalog::applyLoadingOverlay(HostState &state)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "catalog/hostmodels.h"
+#include "catalog/loadprogress.h"
 #include "catalog/replicaset.h"
 #include "config/config.h"
 
@@ -54,6 +55,9 @@ public:
         // "asleep" or "unloaded" while the relay has stopped the host for idleness (or it sleeps):
         // every model of it reads so, whatever the last snapshot said. Empty = as listed.
         QString powerStatus;
+        // Key -> how far the load (or download) of a model that reads "loading" (or
+        // "downloading") has got, as the host's /models/sse said; none before the router says.
+        QHash<QString, LoadProgress> loadProgress;
     };
 
     // Without a clock, the system's (systemClock()).
@@ -93,6 +97,9 @@ public:
     // loaded, failed, or LoadGrace passes.
     void markLoading(const QString &host, const QString &key);
     void markUnloading(const QString &host, const QString &key);
+    // A /models/sse event about a load (ModelEvents hears them): kept in HostState::loadProgress
+    // until the model no longer reads loading or downloading.
+    void applyLoadProgress(const QString &host, const ProgressEvent &event);
     // The host's power state as its models show it: "asleep", "unloaded", or empty for none.
     void setPowerStatus(const QString &host, const QString &status);
     static constexpr std::chrono::milliseconds LoadGrace{std::chrono::seconds(30)};
@@ -131,6 +138,7 @@ private:
     void fetch(HostState &state, std::optional<std::chrono::milliseconds> timeout = std::nullopt);
     void invalidate();
     void applyLoadingOverlay(HostState &state);
+    static void dropEndedProgress(HostState &state);
     void remember();
 
     UpstreamPool *m_pool;

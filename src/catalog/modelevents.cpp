@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/eventrelabel.h"
+#include "catalog/loadprogress.h"
 #include "upstream/upstreamexchange.h"
 
 #include <QJsonDocument>
@@ -144,6 +145,8 @@ void ModelEvents::onData(const QString &host, const QByteArray &data)
                 continue;
             if (!json.contains("\"download_progress\""))
                 scheduleRefresh(*it);
+            if (const std::optional<ProgressEvent> progress = parseProgressEvent(json))
+                m_catalog->applyLoadProgress(host, *progress);
             emit event(out);
         }
     }

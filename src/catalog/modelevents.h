@@ -18,7 +18,8 @@ class UpstreamPool;
 // "*" or empty -> "<host>-*", plus "proxy":{"host","key"}) to the relay's own /models/sse
 // subscribers, and the catalog hears about it too: it re-reads the host's list on each state
 // change (at most once per MinRefreshGap) and on every (re)connect, for the events it missed
-// while away (llama.cpp does not replay them).
+// while away (llama.cpp does not replay them). A load's progress in the events goes to the
+// catalog as it comes (Catalog::applyLoadProgress), since the list does not carry it.
 class ModelEvents final : public QObject
 {
     Q_OBJECT

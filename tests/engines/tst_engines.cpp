@@ -14,6 +14,7 @@
 #include "engines/processinfo.h"
 #include "engines/staticdriver.h"
 #include "upstream/upstreampool.h"
+#include "laterport.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -22,7 +23,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -30,6 +30,7 @@
 #include <cstdio>
 
 using namespace switchyard;
+using namespace switchyard::test;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
@@ -48,14 +49,6 @@ QString binDir()
 QString fakeLlama()
 {
     return binDir() + u"/switchyard-fakellama"_s;
-}
-
-quint16 freePort()
-{
-    QTcpServer server;
-    if (!server.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return server.serverPort();   // closed again when server goes: the engine binds it next
 }
 
 QUrl localUrl(quint16 port)
@@ -79,7 +72,7 @@ EngineConfig shellEngine(const QString &name, const QString &script, std::chrono
 {
     EngineConfig e;
     e.name = name;
-    e.url = localUrl(freePort());   // nothing ever answers there
+    e.url = localUrl(portForLater());   // nothing ever answers there
     e.argv = {u"/bin/sh"_s, u"-c"_s, script};
     e.startTimeout = startTimeout;
     e.stopTimeout = stopTimeout;
@@ -269,7 +262,7 @@ void TestEngines::staticDriver()
 void TestEngines::localDriverStartsSwitchesStops()
 {
     QTemporaryDir state;
-    const HostConfig ws = host(u"ws"_s, u"local"_s, {fakeEngine(u"alpha"_s, freePort()), fakeEngine(u"beta"_s, freePort())});
+    const HostConfig ws = host(u"ws"_s, u"local"_s, {fakeEngine(u"alpha"_s, portForLater()), fakeEngine(u"beta"_s, portForLater())});
     DriverContext context;
     context.stateDir = state.path();
     context.pool = &m_pool;
@@ -400,7 +393,7 @@ void TestEngines::foreignServerOnPort()
 {
     // Something already answers on the engine's port: say so instead of taking its /health for ours.
     QTemporaryDir state;
-    const quint16 port = freePort();
+    const quint16 port = portForLater();
     QProcess other;
     other.start(fakeLlama(), {u"--port"_s, QString::number(port), u"--models"_s, u"x"_s});
     QVERIFY(other.waitForStarted(Timeout));
@@ -449,7 +442,7 @@ void TestEngines::sigkillAfterStopTimeout()
 void TestEngines::noOrphansWhenSupervisorKilled()
 {
     QTemporaryDir state;
-    const EngineConfig engine = fakeEngine(u"alpha"_s, freePort());
+    const EngineConfig engine = fakeEngine(u"alpha"_s, portForLater());
     const QJsonObject spec{{"state_dir"_L1, state.path()},
                            {"engine"_L1, QJsonObject{{"name"_L1, engine.name},
                                                      {"url"_L1, engine.url.toString()},
@@ -510,7 +503,7 @@ void TestEngines::straysOfEarlierRunAreStopped()
     DriverContext context;
     context.stateDir = state.path();
     const std::unique_ptr<EngineDriver> driver =
-        createEngineDriver(host(u"ws"_s, u"local"_s, {fakeEngine(u"alpha"_s, freePort())}), context);
+        createEngineDriver(host(u"ws"_s, u"local"_s, {fakeEngine(u"alpha"_s, portForLater())}), context);
     // Gone by the time the driver exists: nothing may start while they hold the port and VRAM.
     QVERIFY(!alive(strayPid));
     QVERIFY(!alive(strayChild));
@@ -528,10 +521,10 @@ void TestEngines::secondSupervisorIsRefused()
     // Two live supervisors on one state file would reap each other's engines.
     QTemporaryDir state;
     const QString stateFile = state.filePath(u"agent.json"_s);
-    EngineSupervisor first({fakeEngine(u"alpha"_s, freePort())}, stateFile, &m_pool);
+    EngineSupervisor first({fakeEngine(u"alpha"_s, portForLater())}, stateFile, &m_pool);
     QString error;
     QVERIFY2(first.open(&error), qPrintable(error));
-    EngineSupervisor second({fakeEngine(u"alpha"_s, freePort())}, stateFile, &m_pool);
+    EngineSupervisor second({fakeEngine(u"alpha"_s, portForLater())}, stateFile, &m_pool);
     QVERIFY(!second.open(&error));
     QVERIFY2(error.contains(u"another supervisor"_s), qPrintable(error));
     QSignalSpy failed(&second, &EngineSupervisor::engineStartFailed);
@@ -542,8 +535,8 @@ void TestEngines::secondSupervisorIsRefused()
 void TestEngines::agentEndToEnd()
 {
     QTemporaryDir dir;
-    const EngineConfig alpha = fakeEngine(u"alpha"_s, freePort(), u"a1,a2"_s);
-    const EngineConfig beta = fakeEngine(u"beta"_s, freePort(), u"b1"_s);
+    const EngineConfig alpha = fakeEngine(u"alpha"_s, portForLater(), u"a1,a2"_s);
+    const EngineConfig beta = fakeEngine(u"beta"_s, portForLater(), u"b1"_s);
     const QByteArray token = "s3cret-token-for-tests";
     auto engineJson = [](const EngineConfig &e) {
         return QJsonObject{{"url"_L1, e.url.toString()},
@@ -706,7 +699,7 @@ void TestEngines::commandDriver()
     DriverContext context;
     context.stateDir = dir.path();
     context.pool = &m_pool;
-    const HostConfig box = host(u"box"_s, u"command"_s, {engine(u"alpha"_s, freePort()), engine(u"beta"_s, freePort())});
+    const HostConfig box = host(u"box"_s, u"command"_s, {engine(u"alpha"_s, portForLater()), engine(u"beta"_s, portForLater())});
     const std::unique_ptr<EngineDriver> driver = createEngineDriver(box, context);
     QVERIFY(qobject_cast<CommandDriver *>(driver.get()));
     QSignalSpy started(driver.get(), &EngineDriver::engineStarted);
@@ -748,7 +741,7 @@ void TestEngines::commandDriverStartFails()
     QTemporaryDir dir;
     EngineConfig e;
     e.name = u"alpha"_s;
-    e.url = localUrl(freePort());
+    e.url = localUrl(portForLater());
     e.startCommand = u"echo 'cannot reach gpu box' >&2; exit 3"_s;
     e.stopCommand = u"true"_s;
     e.startTimeout = 10s;

@@ -5,6 +5,7 @@
 #include "config/configloader.h"
 #include "engines/agentrequest.h"
 #include "engines/gpustatsreader.h"
+#include "laterport.h"
 #include "rawhttpclient.h"
 #include "upstream/upstreampool.h"
 
@@ -16,7 +17,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -33,13 +33,6 @@ QString binDir()
 {
     const QString dir = qEnvironmentVariable("SWITCHYARD_BIN_DIR");
     return dir.isEmpty() ? QCoreApplication::applicationDirPath() : dir;
-}
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
 }
 
 // An executable shell script `name` in `dir`.
@@ -174,7 +167,7 @@ void TestGpuStatsReader::agentAndRelayReportThem()
     const QString noTools = dir.filePath(u"empty"_s);
     QVERIFY(QDir().mkpath(noTools));
 
-    const quint16 enginePort = freePort();
+    const quint16 enginePort = portForLater();
     const QJsonObject config{{"listen"_L1, u"127.0.0.1:0"_s},
                              {"state_dir"_L1, dir.filePath(u"state"_s)},
                              {"engines"_L1, QJsonObject{{"alpha"_L1, QJsonObject{

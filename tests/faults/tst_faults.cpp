@@ -70,11 +70,6 @@ QStringList fdTargets()
     return out;
 }
 
-quint16 freePort()
-{
-    return portForLater();
-}
-
 QString binary(const QString &name)
 {
     return qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u'/' + name;
@@ -577,14 +572,14 @@ void TestFaults::unreachableUpstreamAnswers424InTime()
             connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
         }
     });
-    const QString closedUrl = u"http://127.0.0.1:%1"_s.arg(freePort());
+    const QString closedUrl = u"http://127.0.0.1:%1"_s.arg(portForLater());
     QJsonObject host;
     if (kind == "closed-port"_L1) {
         host = QJsonObject{{"engines"_L1, QJsonObject{{"main"_L1, QJsonObject{{"url"_L1, closedUrl}}}}}};
     } else if (kind == "dns"_L1) {
         host = QJsonObject{{"engines"_L1, QJsonObject{{"main"_L1, QJsonObject{{"url"_L1, u"http://switchyard-no-such-host.invalid:8080"_s}}}}}};
     } else {
-        const QString agent = kind == "agent-down"_L1 ? u"http://127.0.0.1:%1"_s.arg(freePort())
+        const QString agent = kind == "agent-down"_L1 ? u"http://127.0.0.1:%1"_s.arg(portForLater())
                                                       : u"http://127.0.0.1:%1"_s.arg(garbage.serverPort());
         host = QJsonObject{{"driver"_L1, "agent"_L1}, {"agent"_L1, agent},
                            {"engines"_L1, QJsonObject{{"main"_L1, QJsonObject{{"url"_L1, closedUrl},
@@ -1000,8 +995,8 @@ void TestFaults::brokenConfigOnReloadKeepsTheRunningOne()
 void TestFaults::sigtermLetsStreamsFinishAndOrphansNoEngine()
 {
     QTemporaryDir dir;
-    const quint16 relayPort = freePort();
-    const quint16 enginePort = freePort();
+    const quint16 relayPort = portForLater();
+    const quint16 enginePort = portForLater();
     const QJsonArray argv{binary(u"switchyard-fakellama"_s), u"--port"_s, QString::number(enginePort),
                           u"--models"_s, u"alpha"_s, u"--loaded"_s, u"alpha"_s, u"--tokens-per-s"_s, u"20"_s};
     const QJsonObject root{
@@ -1076,7 +1071,7 @@ void TestFaults::sighupReloadsHeadlessAndRefusesABrokenFile()
     fake::FakeLlamaServer engine(routerOptions());
     QVERIFY(engine.listen());
     QTemporaryDir dir;
-    const quint16 relayPort = freePort();
+    const quint16 relayPort = portForLater();
     const QString path = dir.filePath(u"relay.json"_s);
     const QByteArray url = engine.baseUrl().toString().toUtf8();
     auto configWith = [&](const QByteArray &host) {

@@ -2,6 +2,7 @@
 // instance before it reads or validates any config, and exits 0. Real processes: the first is
 // `switchyard --demo`, offscreen (no window) and under an Xvfb of its own (a window).
 #include "app/appsettings.h"
+#include "laterport.h"
 #include "processlaunch.h"
 
 #include <QLocalSocket>
@@ -9,7 +10,6 @@
 #include <QScopeGuard>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -26,15 +26,6 @@ namespace {
 
 constexpr int StartTimeoutMs = 20000;
 constexpr int ExitTimeoutMs = 10000;
-
-// A port nobody listens on just now, for the first instance's settings.
-quint16 freePort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort();
-}
 
 bool answersOn(const QString &name)
 {
@@ -139,7 +130,7 @@ void TstSecondLaunch::raisesWindowBeforeReadingConfig()
     // The desktop's settings: a port of the test's own, and a config file that cannot be read
     // (a FIFO nobody writes: reading it blocks). The demo does not read it; a second launch that
     // did would hang.
-    const quint16 port = freePort();
+    const quint16 port = portForLater();
     QVERIFY(port != 0);
     const QString fifo = m_dir->filePath(u"switchyard.json"_s);
     QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);

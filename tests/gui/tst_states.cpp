@@ -129,7 +129,7 @@ void TstStates::loadingShowsOnTheCard()
     const QDateTime since = h1.data(HostTableModel::LoadingSinceRole).toDateTime();
     QVERIFY(since.isValid());
     const QString line = HostCardDelegate::engineLine(h1, since.addSecs(2));
-    QCOMPARE(line, u"engine main · loading m2 · 2 s"_s);
+    QVERIFY2(line.startsWith(u"engine main · loading m2 · "_s) && line.endsWith(u" · 2 s"_s), qPrintable(line));   // progress: tst_hostcardload
     QTRY_VERIFY_WITH_TIMEOUT(h1.data(HostTableModel::LoadingRole).toStringList().isEmpty(), WaitMs);
     QVERIFY(HostCardDelegate::engineLine(h1, QDateTime::currentDateTime()).contains(u"2 of 2 model"_s));
 }

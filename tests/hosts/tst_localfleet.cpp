@@ -23,11 +23,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-quint16 freePort()
-{
-    return portForLater();
-}
-
 QString fakeBinary()
 {
     return qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u"/switchyard-fakellama"_s;
@@ -98,7 +93,7 @@ void TestLocalFleet::probeLoadsEveryModelAcrossSwitches()
         QJsonObject engines;
         QJsonObject remembered;
         for (const QString &e : {u"e1"_s, u"e2"_s}) {
-            engines.insert(e, engine(freePort(), engineModels.value(e).join(u',')));
+            engines.insert(e, engine(portForLater(), engineModels.value(e).join(u',')));
             QJsonArray list;
             for (const QString &m : engineModels.value(e)) {
                 // As the engine listed it while the model was loaded: with its context size.
@@ -176,7 +171,7 @@ void TestLocalFleet::brokenEngineAnswers424WithItsReason()
         {"state_dir"_L1, m_dir.filePath(u"state2"_s)},
         {"hosts"_L1, QJsonObject{{"h3"_L1, QJsonObject{{"driver"_L1, "local"_L1},
                                                      {"engines"_L1, QJsonObject{{"broken"_L1, QJsonObject{
-                                                         {"url"_L1, u"http://127.0.0.1:%1"_s.arg(freePort())},
+                                                         {"url"_L1, u"http://127.0.0.1:%1"_s.arg(portForLater())},
                                                          {"models"_L1, QJsonArray{u"z"_s}},
                                                          {"start_timeout_s"_L1, 5},
                                                          {"argv"_L1, QJsonArray{u"/nonexistent/llama-server"_s}}}}}}}}}}};
@@ -201,8 +196,8 @@ void TestLocalFleet::brokenEngineAnswers424WithItsReason()
 
 void TestLocalFleet::streamOnOneEngineFinishesBeforeTheSwitch()
 {
-    const quint16 portA = freePort();
-    const quint16 portB = freePort();
+    const quint16 portA = portForLater();
+    const quint16 portB = portForLater();
     const QJsonObject root{
         {"listen"_L1, "127.0.0.1:0"_L1},
         {"state_dir"_L1, m_dir.filePath(u"state3"_s)},
@@ -271,8 +266,8 @@ void TestLocalFleet::freshInstallListsEveryRouterEnginesModels()
         {"state_dir"_L1, m_dir.filePath(u"state5"_s)},
         {"hosts"_L1, QJsonObject{{"h5"_L1, QJsonObject{
             {"driver"_L1, "local"_L1},
-            {"engines"_L1, QJsonObject{{"ea"_L1, engine(freePort(), u"alpha,alpha-long"_s)},
-                                       {"eb"_L1, engine(freePort(), u"beta"_s)}}}}}}}};
+            {"engines"_L1, QJsonObject{{"ea"_L1, engine(portForLater(), u"alpha,alpha-long"_s)},
+                                       {"eb"_L1, engine(portForLater(), u"beta"_s)}}}}}}}};
     const ConfigResult result = ConfigLoader::parse(QJsonDocument(root).toJson(), u"fresh.json"_s);
     QVERIFY2(result.ok(), result.errors.isEmpty() ? "" : qPrintable(result.errors.first().toString()));
     const QString memory = m_dir.filePath(u"fresh-engines.json"_s);

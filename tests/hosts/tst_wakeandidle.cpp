@@ -34,11 +34,6 @@ namespace {
 
 const QByteArray Mac = QByteArray::fromHex("3c7c3f1e220a");
 
-quint16 freePort()
-{
-    return portForLater();
-}
-
 QString fakeBinary()
 {
     return qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u"/switchyard-fakellama"_s;
@@ -144,7 +139,7 @@ void TestWakeAndIdle::requestWakesSleepingHost()
 {
     QUdpSocket lan;
     QVERIFY(lan.bind(QHostAddress::LocalHost, 0));
-    const quint16 enginePort = freePort();
+    const quint16 enginePort = portForLater();
     std::unique_ptr<RelayService> relay = sleeperRelay(enginePort, lan.localPort(), 20);
     QVERIFY(relay);
     HostController *host = relay->hostController(u"sleeper"_s);
@@ -198,7 +193,7 @@ void TestWakeAndIdle::noEngineComingUpGets424()
 {
     QUdpSocket lan;
     QVERIFY(lan.bind(QHostAddress::LocalHost, 0));
-    std::unique_ptr<RelayService> relay = sleeperRelay(freePort(), lan.localPort(), 1);
+    std::unique_ptr<RelayService> relay = sleeperRelay(portForLater(), lan.localPort(), 1);
     QVERIFY(relay);
     HostController *host = relay->hostController(u"sleeper"_s);
     QList<HistoryEvent> events;
@@ -238,7 +233,7 @@ void TestWakeAndIdle::noEngineComingUpGets424()
 void TestWakeAndIdle::idleEngineIsStoppedAndSleeps()
 {
     QVERIFY2(QFile::exists(fakeBinary()), qPrintable(fakeBinary()));
-    const quint16 port = freePort();
+    const quint16 port = portForLater();
     const QString slept = m_dir.filePath(u"slept.txt"_s);
     const QJsonArray argv{fakeBinary(), u"--port"_s, QString::number(port), u"--models"_s, u"x1"_s,
                           u"--load-ms"_s, u"50"_s, u"--tokens-per-s"_s, u"10"_s};

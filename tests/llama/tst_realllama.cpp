@@ -11,12 +11,17 @@
 //   a static host whose engine was killed answers 424 in the request's shape and serves again as
 //   soon as the engine is back; an engine killed mid-stream ends the client's stream with an SSE
 //   error event and leaves no process behind; an engine that never becomes healthy is a 424;
-//   router engines without a "models" list are discovered.
+//   router engines without a "models" list are discovered; the relay hears a router's load
+//   progress (0.0 ... 1.0, then loaded) on its /models/sse and keeps none once the model is up.
 #include "app/relayservice.h"
+#include "catalog/catalog.h"
+#include "catalog/loadprogress.h"
+#include "catalog/modelevents.h"
 #include "config/configloader.h"
 #include "hosts/hostcontroller.h"
 #include "hosts/promptcachekeeper.h"
 #include "store/historyevent.h"
+#include "laterport.h"
 #include "rawhttpclient.h"
 
 #include <QDir>
@@ -29,7 +34,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -44,13 +48,6 @@ using namespace switchyard::test;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
 
 // The cache folder scripts/llama-setup.sh prints: bin/llama-server, models/tiny-llama-{a,b,c}.gguf.
 QString llamaDir(QString *why)
@@ -460,6 +457,7 @@ private Q_SLOTS:
     void engineKilledMidStreamEndsStreamAndLeavesNoProcess();
     void engineThatNeverBecomesHealthyIs424();
     void routerEnginesAreDiscovered();
+    void relayHearsTheRoutersLoadProgress();
     void fakeAnswersTheSlotApiAsTheRealServer();
     void promptCacheSurvivesASwitch();
     void cleanup();
@@ -535,8 +533,8 @@ QString TestRealLlama::logs() const
 void TestRealLlama::fakeAnswersAsTheRealRouter()
 {
     const QString dir = freshDir(u"compare"_s, {u"tiny-llama-a"_s, u"tiny-llama-b"_s, u"tiny-llama-c"_s});
-    const quint16 realPort = freePort();
-    const quint16 fakePort = freePort();
+    const quint16 realPort = portForLater();
+    const quint16 fakePort = portForLater();
     Server *real = startServer(llamaArgv(realPort, {u"--models-dir"_s, dir + u"/models"_s, u"-c"_s, u"256"_s,
                                                     u"--models-max"_s, u"2"_s}),
                                u"compare-real"_s);
@@ -721,7 +719,7 @@ void TestRealLlama::loadOfRunningModelLeavesNothingHeldAndSwitchFollows()
 {
     const QString dir = freshDir(u"load"_s, {u"tiny-llama-a"_s, u"tiny-llama-b"_s});
     auto engine = [&](const QString &model) {
-        const quint16 port = freePort();
+        const quint16 port = portForLater();
         QJsonArray argv;
         for (const QString &a : llamaArgv(port, {u"-m"_s, dir + u"/models/"_s + model + u".gguf"_s, u"--alias"_s,
                                                   model, u"-c"_s, u"1024"_s}))
@@ -767,7 +765,7 @@ void TestRealLlama::loadOfRunningModelLeavesNothingHeldAndSwitchFollows()
 void TestRealLlama::staticHostKilledAnswers424ThenServesOnceBack()
 {
     const QString dir = freshDir(u"static"_s, {u"tiny-llama-a"_s});
-    const quint16 enginePort = freePort();
+    const quint16 enginePort = portForLater();
     const QStringList argv = llamaArgv(enginePort, {u"--models-dir"_s, dir + u"/models"_s, u"-c"_s, u"1024"_s,
                                                     u"--models-max"_s, u"1"_s});
     Server *server = startServer(argv, u"static-1"_s);
@@ -834,7 +832,7 @@ void TestRealLlama::staticHostKilledAnswers424ThenServesOnceBack()
 void TestRealLlama::engineKilledMidStreamEndsStreamAndLeavesNoProcess()
 {
     const QString dir = freshDir(u"crash"_s, {u"tiny-llama-a"_s});
-    const quint16 enginePort = freePort();
+    const quint16 enginePort = portForLater();
     QJsonArray argv;
     for (const QString &a : llamaArgv(enginePort, {u"--models-dir"_s, dir + u"/models"_s, u"-c"_s, u"4096"_s,
                                                    u"--models-max"_s, u"1"_s}))
@@ -919,8 +917,8 @@ void TestRealLlama::engineThatNeverBecomesHealthyIs424()
     notGguf.write(QByteArray("this is not a GGUF file\n").repeated(100));
     notGguf.close();
 
-    const quint16 brokenPort = freePort();
-    const quint16 stuckPort = freePort();
+    const quint16 brokenPort = portForLater();
+    const quint16 stuckPort = portForLater();
     QJsonArray brokenArgv;
     for (const QString &a : llamaArgv(brokenPort, {u"-m"_s, notGguf.fileName(), u"--alias"_s, u"broken"_s}))
         brokenArgv.append(a);
@@ -985,7 +983,7 @@ void TestRealLlama::routerEnginesAreDiscovered()
     const QString dirB = freshDir(u"discover-b"_s, {u"tiny-llama-c"_s});
     auto engine = [&](const QString &dir) {
         QJsonArray argv;
-        const quint16 p = freePort();
+        const quint16 p = portForLater();
         for (const QString &a : llamaArgv(p, {u"--models-dir"_s, dir + u"/models"_s, u"-c"_s, u"1024"_s,
                                                u"--models-max"_s, u"1"_s}))
             argv.append(a);
@@ -1016,6 +1014,49 @@ void TestRealLlama::routerEnginesAreDiscovered()
     }
 }
 
+// The load progress a real router sends on /models/sse (transcript 05: 0.0, 0.0, 1.0, loaded)
+// reaches the relay's feed, parses, and ends with the load (issue 22, item 1).
+void TestRealLlama::relayHearsTheRoutersLoadProgress()
+{
+    const QString dir = freshDir(u"progress"_s, {u"tiny-llama-a"_s});
+    const quint16 enginePort = portForLater();
+    Server *server = startServer(llamaArgv(enginePort, {u"--models-dir"_s, dir + u"/models"_s, u"-c"_s, u"1024"_s}),
+                                 u"progress"_s);
+    QVERIFY(server);
+    QTRY_VERIFY2_WITH_TIMEOUT(healthy(enginePort), qPrintable(logs()), 15000);
+    const QJsonObject root{
+        {"listen"_L1, "127.0.0.1:0"_L1},
+        {"state_dir"_L1, dir + u"/state"_s},
+        {"hosts"_L1, QJsonObject{{"box"_L1, QJsonObject{{"driver"_L1, "static"_L1},
+                                                       {"engines"_L1, QJsonObject{{"main"_L1, QJsonObject{
+                                                           {"url"_L1, u"http://127.0.0.1:%1"_s.arg(enginePort)}}}}}}}}}};
+    QString error;
+    std::unique_ptr<RelayService> relay = startRelay(root, dir + u"/engines.json"_s, &error);
+    QVERIFY2(relay, qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(relay->modelEvents()->isConnected(u"box"_s), 10000);
+    QList<ProgressEvent> heard;
+    connect(relay->modelEvents(), &ModelEvents::event, this, [&heard](const QByteArray &frame) {
+        const std::optional<ProgressEvent> e = parseProgressEvent(frame.mid(6).trimmed());   // after "data: "
+        if (e && e->model == "box-tiny-llama-a"_L1)   // relabelled: the alias
+            heard.append(*e);
+    });
+
+    const Reply r = post(relay->endpoint().port(), "/models/load", modelBody(u"box-tiny-llama-a"_s), 10000);
+    QVERIFY2(r.status == 200, r.body.constData());
+    QTRY_VERIFY_WITH_TIMEOUT(!heard.isEmpty() && heard.last().kind == ProgressEvent::Kind::Ended, 30000);
+    QString seen;
+    for (const ProgressEvent &e : std::as_const(heard))
+        seen += e.kind == ProgressEvent::Kind::Load ? u"%1 "_s.arg(e.progress.value.value_or(-1)) : u"end "_s;
+    qInfo("progress heard: %s", qPrintable(seen));
+    QVERIFY2(heard.size() >= 3, qPrintable(seen));
+    QCOMPARE(heard.first().kind, ProgressEvent::Kind::Load);
+    QCOMPARE(heard.first().progress.value.value_or(-1), 0.0);
+    QCOMPARE(heard.first().progress.stage, u"text_model"_s);
+    const ProgressEvent &last = heard.at(heard.size() - 2);
+    QCOMPARE(last.kind, ProgressEvent::Kind::Load);
+    QCOMPARE(last.progress.value.value_or(-1), 1.0);
+    QTRY_VERIFY_WITH_TIMEOUT(relay->catalog()->host(u"box"_s)->loadProgress.isEmpty(), 5000);
+}
 
 // ---- prompt caches across a switch (issue 19) ------------------------------------------------
 
@@ -1051,9 +1092,9 @@ void TestRealLlama::fakeAnswersTheSlotApiAsTheRealServer()
     const QString fakeSlots = dir + u"/fake-slots"_s;
     QDir().mkpath(realSlots);
     QDir().mkpath(fakeSlots);
-    const quint16 realPort = freePort();
-    const quint16 fakePort = freePort();
-    const quint16 bareRealPort = freePort();
+    const quint16 realPort = portForLater();
+    const quint16 fakePort = portForLater();
+    const quint16 bareRealPort = portForLater();
     QVERIFY(startServer(llamaArgv(realPort, {u"-m"_s, dir + u"/models/tiny-llama-a.gguf"_s, u"--alias"_s,
                                              u"tiny-llama-a"_s, u"-c"_s, u"1024"_s, u"--slot-save-path"_s, realSlots}),
                         u"slots-real"_s));
@@ -1140,7 +1181,7 @@ void TestRealLlama::promptCacheSurvivesASwitch()
     const QString dir = freshDir(u"cacheswitch"_s, {u"tiny-llama-a"_s, u"tiny-llama-b"_s});
     auto engine = [&](const QString &model) {
         QJsonArray argv;
-        const quint16 port = freePort();
+        const quint16 port = portForLater();
         for (const QString &a : llamaArgv(port, {u"-m"_s, dir + u"/models/"_s + model + u".gguf"_s, u"--alias"_s,
                                                   model, u"-c"_s, u"2048"_s}))
             argv.append(a);

@@ -13,6 +13,16 @@ namespace switchyard {
 
 using namespace Qt::StringLiterals;
 
+namespace {
+
+// On its way to serving: loading, or being downloaded by its router (POST /models on llama.cpp).
+bool isLoading(const ModelEntry &m)
+{
+    return m.status == "loading"_L1 || m.status == "downloading"_L1;
+}
+
+} // namespace
+
 HostTableModel::HostTableModel(QObject *parent)
     : QAbstractListModel(parent)
 {
@@ -256,7 +266,7 @@ void HostTableModel::replaceRows(const QList<Row> &rows)
     QHash<QString, QDateTime> loading;
     for (const Row &row : std::as_const(rows)) {
         for (const ModelEntry &m : row.state.models) {
-            if (m.status != "loading"_L1)
+            if (!isLoading(m))
                 continue;
             const QString key = row.state.host + u'\n' + m.key;
             loading.insert(key, m_loadingSince.value(key, QDateTime::currentDateTime()));
@@ -481,10 +491,20 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
     case LoadingRole: {
         QStringList keys;
         for (const ModelEntry &m : s.models) {
-            if (m.status == "loading"_L1)
+            if (isLoading(m))
                 keys.append(m.key);
         }
         return keys;
+    }
+    case LoadProgressRole: {
+        // Only for a single load: with several, "loading a, b · 40 %" would not say whose.
+        const auto loading = std::count_if(s.models.cbegin(), s.models.cend(),
+                                           [](const ModelEntry &m) { return isLoading(m); });
+        for (const ModelEntry &m : s.models) {
+            if (loading == 1 && isLoading(m))
+                return QVariant::fromValue(s.loadProgress.value(m.key));
+        }
+        return QVariant::fromValue(LoadProgress());
     }
     case LoadingSinceRole: {
         QDateTime first;
@@ -529,6 +549,7 @@ QHash<int, QByteArray> HostTableModel::roleNames() const
     names.insert(LoadingSinceRole, "loadingSince");
     names.insert(LiveRole, "live");
     names.insert(GpusRole, "gpus");
+    names.insert(LoadProgressRole, "loadProgress");
     return names;
 }
 

@@ -51,10 +51,11 @@ public:
         SwitchFromRole,        // during a drain or switch: the engine it leaves (may be empty)
         SwitchToRole,          // ...and the one it starts
         ActivitySinceRole,     // QDateTime: when the drain or switch began
-        LoadingRole,           // QStringList: the models loading now
+        LoadingRole,           // QStringList: the models loading now (or downloading, on a router)
         LoadingSinceRole,      // QDateTime: when the first of them was seen loading
         LiveRole,              // bool: the host's /models/sse feed is connected (events come at once)
         GpusRole,              // QList<GpuReading>: what the host's agent reads off its GPUs; empty without
+        LoadProgressRole,      // LoadProgress of the one model loading, as its router said; empty without, or with several
     };
 
     explicit HostTableModel(QObject *parent = nullptr);

@@ -3,12 +3,16 @@
 #include "models/hosttablemodel.h"
 #include "shared/statuspalette.h"
 #include "shared/uiformat.h"
+#include "catalog/loadprogress.h"
 #include "common/clock.h"
 #include "engines/gpureading.h"
 
 #include <QApplication>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
+
+#include <cmath>
 
 namespace switchyard {
 
@@ -52,6 +56,35 @@ QString elapsed(const QDateTime &since, const QDateTime &now)
     return UiFormat::span(std::chrono::milliseconds(std::max<qint64>(0, since.msecsTo(now))));
 }
 
+// A download's size: "1.2 of 4.0 GB", "120 of 380 MB", in the unit of the larger figure.
+QString downloadedBytes(qint64 done, qint64 total)
+{
+    const QLocale locale;
+    const bool gb = std::max(done, total) >= 1'000'000'000;
+    const auto figure = [&](qint64 bytes) {
+        return gb ? locale.toString(bytes / 1e9, 'f', 1) : locale.toString(std::llround(bytes / 1e6));
+    };
+    if (total <= 0)
+        return gb ? HostCardDelegate::tr("%1 GB").arg(figure(done)) : HostCardDelegate::tr("%1 MB").arg(figure(done));
+    return gb ? HostCardDelegate::tr("%1 of %2 GB").arg(figure(done), figure(total))
+              : HostCardDelegate::tr("%1 of %2 MB").arg(figure(done), figure(total));
+}
+
+// "loading m2 · 40 %" (the stage too when the load has several: "mmproj 40 %"),
+// "downloading m2 · 1.2 of 4.0 GB", or "loading m2" when the router said nothing yet.
+QString loadingWhat(const QStringList &models, const LoadProgress &progress)
+{
+    const QString names = models.join(u", "_s);
+    if (progress.value) {
+        const QString percent = HostCardDelegate::tr("%1 %").arg(std::lround(*progress.value * 100));
+        const bool stageHelps = progress.stages.size() > 1 && !progress.stage.isEmpty();
+        return HostCardDelegate::tr("loading %1 · %2").arg(names, stageHelps ? progress.stage + u' ' + percent : percent);
+    }
+    if (progress.downloadDone >= 0)
+        return HostCardDelegate::tr("downloading %1 · %2").arg(names, downloadedBytes(progress.downloadDone, progress.downloadTotal));
+    return HostCardDelegate::tr("loading %1").arg(names);
+}
+
 } // namespace
 
 QString HostCardDelegate::engineLine(const QModelIndex &index, const QDateTime &now)
@@ -80,7 +113,7 @@ QString HostCardDelegate::engineLine(const QModelIndex &index, const QDateTime &
     const QStringList loading = index.data(HostTableModel::LoadingRole).toStringList();
     if (!loading.isEmpty()) {
         const QDateTime since = index.data(HostTableModel::LoadingSinceRole).toDateTime();
-        const QString what = tr("loading %1").arg(loading.join(u", "_s));
+        const QString what = loadingWhat(loading, index.data(HostTableModel::LoadProgressRole).value<LoadProgress>());
         return since.isValid() ? tr("engine %1 · %2 · %3").arg(engine, what, elapsed(since, now))
                                : tr("engine %1 · %2").arg(engine, what);
     }
