@@ -1,5 +1,6 @@
 // States that do not mislead (issue 22), the parts the first tests left to a model or a helper
-// function: here each on the widget or model the user looks at. Items 2 (the status bar and the
+// function: here each on the widget or model the user looks at. Items 1 (a switch that drains on
+// the card), 2 (the status bar and the
 // card through a lease), 3 (the legend for every engine), 5 (the App and address columns), 6 (a
 // 404), 8 (the window's real Load and a real 423), 11 (the timeline's own tooltips), 14 (the
 // export's /v1/models) and 16 (the running engine in Switch Engine). The table of every item
@@ -29,6 +30,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QListWidget>
 #include <QNetworkAccessManager>
@@ -77,6 +79,7 @@ struct TwoEngineHost
         fake::FakeOptions o;
         o.models = {u"alpha"_s};
         o.loaded = o.models;
+        o.tokensPerSecond = 20;   // a stream of 40 tokens keeps a switch draining for 2 s
         return o;
     }()};
     fake::FakeLlamaServer engineB{[] {
@@ -103,6 +106,9 @@ struct TwoEngineHost
         b.url = QUrl(u"http://127.0.0.1:%1"_s.arg(portB));
         b.models = {u"beta"_s};
         config.hosts.first().engines.append(b);
+        // In arrival order a request for b drains a at once (the default batch policy lets a
+        // serve on for its dwell first).
+        config.hosts.first().scheduling.policy = SchedulingConfig::Policy::Arrival;
         const QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, &engineA}, {u"b"_s, &engineB}};
         const QHash<QString, quint16> ports{{u"a"_s, engineA.port()}, {u"b"_s, portB}};
         store = std::make_unique<HistoryStore>(dir.filePath(u"h.sqlite"_s), clock);
@@ -135,6 +141,7 @@ class TstStatesAudit : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void switchShowsFromToElapsedAndWhatItDrainsFor();
     void leaseCountsOnItsOwnAndReleasesToIdle();
     void legendNamesEveryEngineInItsBarColour();
     void appAndAddressOfRealRequests();
@@ -144,6 +151,75 @@ private Q_SLOTS:
     void timelineTooltipsOnTheWidget();
     void switchEngineSaysWhatRuns();
 };
+
+void TstStatesAudit::switchShowsFromToElapsedAndWhatItDrainsFor()
+{
+    // Item 1, switch: while a stream on a keeps the host draining for a switch to b, the card
+    // says "a → b" with the time it has taken, and what it waits for; never the old engine
+    // alone, never down; then b runs.
+    TwoEngineHost host;
+    const QString error = host.start();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    HostTableModel hosts;
+    InFlightCounter inFlight;
+    hosts.setInFlightCounter(&inFlight);
+    hosts.setService(host.runner->service());
+    const QModelIndex h1 = hosts.index(0);
+    QStringList engineLines;
+    QStringList detailLines;
+    QList<HostActivity> seen;
+    QStringList seenTexts;
+    // How long the card read "down" in all. The model passes through down for about a
+    // millisecond when the switch ends (the controller serves b before the catalog has polled
+    // it); what misleads is a card that stays red, so the sum must stay far below a second.
+    QElapsedTimer downSince;
+    qint64 downMs = 0;
+    const auto look = [&] {
+        const auto activity = HostActivity(h1.data(HostTableModel::ActivityRole).toInt());
+        seen.append(activity);
+        seenTexts.append(QTime::currentTime().toString(u"ss.zzz"_s) + u' ' + h1.data(HostTableModel::ActivityTextRole).toString());
+        if (activity == HostActivity::Down && !downSince.isValid())
+            downSince.start();
+        else if (activity != HostActivity::Down && downSince.isValid()) {
+            downMs += downSince.elapsed();
+            downSince.invalidate();
+        }
+        if (activity != HostActivity::Draining && activity != HostActivity::Switching)
+            return;
+        const QDateTime since = h1.data(HostTableModel::ActivitySinceRole).toDateTime();
+        engineLines.append(HostCardDelegate::engineLine(h1, since.addSecs(3)));
+        detailLines.append(HostCardDelegate::detailLine(h1, since.addSecs(3)));
+    };
+    connect(&hosts, &QAbstractItemModel::dataChanged, this, look);
+
+    QNetworkAccessManager network;
+    QUrl url = host.runner->service()->endpoint();
+    url.setPath(u"/v1/chat/completions"_s);
+    QNetworkRequest request(url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    QScopedPointer<QNetworkReply> stream(network.post(request, R"({"model":"h1-alpha","messages":[{"role":"user","content":"Hi"}],"max_tokens":40,"stream":true})"));
+    QTRY_VERIFY_WITH_TIMEOUT(stream->bytesAvailable() > 0, WaitMs);
+    RelayClient client;
+    client.setEndpoint(host.runner->service()->endpoint());
+    QSignalSpy answered(&client, &RelayClient::finished);
+    client.load(u"h1-beta"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(!detailLines.isEmpty(), WaitMs);
+    QVERIFY2(engineLines.first().startsWith(u"a → b · "_s) && engineLines.first().endsWith(u" · 3 s"_s),
+             qPrintable(engineLines.join(u" | "_s)));
+    QVERIFY2(detailLines.first().contains(u"finishing h1-alpha (since "_s), qPrintable(detailLines.join(u" | "_s)));
+    QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 1, WaitMs);
+    QVERIFY2(answered.first().at(2).toBool(), qPrintable(answered.first().at(3).toString()));
+    QTRY_COMPARE(h1.data(HostTableModel::EngineRole).toString(), u"b"_s);
+    QTRY_COMPARE(HostActivity(h1.data(HostTableModel::ActivityRole).toInt()), HostActivity::Up);
+    QVERIFY(stream->isFinished() && stream->error() == QNetworkReply::NoError);   // the stream was not cut
+    QVERIFY(seen.contains(HostActivity::Draining));
+    QVERIFY2(!downSince.isValid() && downMs < 500, qPrintable(u"%1 ms down: "_s.arg(downMs) + seenTexts.join(u" | "_s)));
+    // Never down while it drained or switched.
+    const qsizetype firstDown = seen.indexOf(HostActivity::Down);
+    QVERIFY2(firstDown < 0 || seen.lastIndexOf(HostActivity::Switching) < firstDown, qPrintable(seenTexts.join(u" | "_s)));
+    QVERIFY2(HostCardDelegate::engineLine(h1, QDateTime::currentDateTime()).startsWith(u"engine b · "_s),
+             qPrintable(HostCardDelegate::engineLine(h1, QDateTime::currentDateTime())));
+}
 
 void TstStatesAudit::leaseCountsOnItsOwnAndReleasesToIdle()
 {
