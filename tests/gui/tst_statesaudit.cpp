@@ -30,7 +30,6 @@
 
 #include <QApplication>
 #include <QCheckBox>
-#include <QElapsedTimer>
 #include <QLabel>
 #include <QListWidget>
 #include <QNetworkAccessManager>
@@ -169,21 +168,13 @@ void TstStatesAudit::switchShowsFromToElapsedAndWhatItDrainsFor()
     QStringList detailLines;
     QList<HostActivity> seen;
     QStringList seenTexts;
-    // How long the card read "down" in all. The model passes through down for about a
-    // millisecond when the switch ends (the controller serves b before the catalog has polled
-    // it); what misleads is a card that stays red, so the sum must stay far below a second.
-    QElapsedTimer downSince;
-    qint64 downMs = 0;
+    // Every state the model passed through, also for a moment: when the switch ends the
+    // controller serves b before the catalog has polled it, and b must read up then, not down
+    // (a red blink on the card and the tray).
     const auto look = [&] {
         const auto activity = HostActivity(h1.data(HostTableModel::ActivityRole).toInt());
         seen.append(activity);
         seenTexts.append(QTime::currentTime().toString(u"ss.zzz"_s) + u' ' + h1.data(HostTableModel::ActivityTextRole).toString());
-        if (activity == HostActivity::Down && !downSince.isValid())
-            downSince.start();
-        else if (activity != HostActivity::Down && downSince.isValid()) {
-            downMs += downSince.elapsed();
-            downSince.invalidate();
-        }
         if (activity != HostActivity::Draining && activity != HostActivity::Switching)
             return;
         const QDateTime since = h1.data(HostTableModel::ActivitySinceRole).toDateTime();
@@ -213,10 +204,8 @@ void TstStatesAudit::switchShowsFromToElapsedAndWhatItDrainsFor()
     QTRY_COMPARE(HostActivity(h1.data(HostTableModel::ActivityRole).toInt()), HostActivity::Up);
     QVERIFY(stream->isFinished() && stream->error() == QNetworkReply::NoError);   // the stream was not cut
     QVERIFY(seen.contains(HostActivity::Draining));
-    QVERIFY2(!downSince.isValid() && downMs < 500, qPrintable(u"%1 ms down: "_s.arg(downMs) + seenTexts.join(u" | "_s)));
-    // Never down while it drained or switched.
-    const qsizetype firstDown = seen.indexOf(HostActivity::Down);
-    QVERIFY2(firstDown < 0 || seen.lastIndexOf(HostActivity::Switching) < firstDown, qPrintable(seenTexts.join(u" | "_s)));
+    // Never down: not while it drained or switched, not for a moment after.
+    QVERIFY2(!seen.contains(HostActivity::Down), qPrintable(seenTexts.join(u" | "_s)));
     QVERIFY2(HostCardDelegate::engineLine(h1, QDateTime::currentDateTime()).startsWith(u"engine b · "_s),
              qPrintable(HostCardDelegate::engineLine(h1, QDateTime::currentDateTime())));
 }

@@ -32,6 +32,7 @@ void HostTableModel::detach()
     }
     m_controllers.clear();
     m_overlays.clear();   // the new service's controllers say again
+    m_engineNotPolled.clear();
     m_remote = nullptr;
     m_service = nullptr;
     m_catalog = nullptr;
@@ -96,8 +97,20 @@ void HostTableModel::setService(RelayService *service)
     beginResetModel();
     m_rows.clear();
     endResetModel();
-    if (m_catalog)
+    if (m_catalog) {
         connect(m_catalog, &Catalog::changed, this, &HostTableModel::syncFromCatalog);
+        // The catalog's read of the host answered or failed: its state is about the new engine
+        // now (emitted after the changed() that brought the answer).
+        connect(m_catalog, &Catalog::hostRefreshed, this, [this](const QString &host) {
+            if (!m_engineNotPolled.remove(host))
+                return;
+            const QList<HostActivity> before = activities();
+            if (const int row = rowOf(host); row >= 0)
+                emitRowChanged(row);
+            if (activities() != before)
+                emit activitiesChanged();
+        });
+    }
     syncFromCatalog();
     if (service) {
         connect(service->gpus(), &GpuBoard::changed, this, [this](const QString &host) {
@@ -263,6 +276,15 @@ void HostTableModel::replaceRows(const QList<Row> &rows)
         }
     }
     m_loadingSince = loading;
+    // The catalog turns to a new engine before it has read it, keeping the old engine's poll
+    // time: until its first read that is no "down" (see activityOf).
+    if (m_catalog) {
+        for (const Row &row : std::as_const(rows)) {
+            const int old = rowOf(row.state.host);
+            if (old >= 0 && m_rows.at(old).state.engine != row.state.engine && m_rows.at(old).state.lastPoll.isValid())
+                m_engineNotPolled.insert(row.state.host);
+        }
+    }
     const QList<HostActivity> before = activities();
     bool sameHosts = rows.size() == m_rows.size();
     for (qsizetype i = 0; sameHosts && i < rows.size(); ++i)
@@ -331,6 +353,10 @@ HostActivity HostTableModel::activityOf(const Row &row) const
     if (!o.leaseOwner.isEmpty())
         return HostActivity::Leased;
     if (row.state.reachable)
+        return HostActivity::Up;
+    // Its controller has just started (or found) this engine and serves it; the catalog's
+    // first read of it will say whether it answers. Until then it is not down.
+    if (m_engineNotPolled.contains(row.state.host))
         return HostActivity::Up;
     if (row.state.lastPoll.isValid())
         return HostActivity::Down;

@@ -8,6 +8,7 @@
 #include <QAbstractListModel>
 #include <QDateTime>
 #include <QPointer>
+#include <QSet>
 #include <QStringList>
 
 #include <optional>
@@ -135,6 +136,9 @@ private:
     QList<Row> m_rows;
     QHash<QString, Overlay> m_overlays;
     QHash<QString, QDateTime> m_loadingSince;   // "host\nkey" -> first seen loading
+    // Hosts whose catalog turned to another engine (a switch ended, a probe named the one
+    // running) and has not read that engine since: its state still says nothing about it.
+    QSet<QString> m_engineNotPolled;
 };
 
 } // namespace switchyard
