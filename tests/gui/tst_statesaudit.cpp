@@ -35,6 +35,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QToolTip>
@@ -90,6 +91,9 @@ struct TwoEngineHost
     SystemClock clock;
     std::unique_ptr<HistoryStore> store;
     std::unique_ptr<RelayRunner> runner;
+    // In arrival order a request for b drains a at once (the default batch policy lets a
+    // serve on for its dwell first).
+    SchedulingConfig::Policy policy = SchedulingConfig::Policy::Arrival;
 
     // Empty when serving, else what went wrong.
     QString start()
@@ -105,9 +109,7 @@ struct TwoEngineHost
         b.url = QUrl(u"http://127.0.0.1:%1"_s.arg(portB));
         b.models = {u"beta"_s};
         config.hosts.first().engines.append(b);
-        // In arrival order a request for b drains a at once (the default batch policy lets a
-        // serve on for its dwell first).
-        config.hosts.first().scheduling.policy = SchedulingConfig::Policy::Arrival;
+        config.hosts.first().scheduling.policy = policy;
         const QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, &engineA}, {u"b"_s, &engineB}};
         const QHash<QString, quint16> ports{{u"a"_s, engineA.port()}, {u"b"_s, portB}};
         store = std::make_unique<HistoryStore>(dir.filePath(u"h.sqlite"_s), clock);
@@ -141,6 +143,7 @@ class TstStatesAudit : public QObject
 
 private Q_SLOTS:
     void switchShowsFromToElapsedAndWhatItDrainsFor();
+    void batchDwellSaysWhichSwitchWaits();
     void leaseCountsOnItsOwnAndReleasesToIdle();
     void legendNamesEveryEngineInItsBarColour();
     void appAndAddressOfRealRequests();
@@ -208,6 +211,43 @@ void TstStatesAudit::switchShowsFromToElapsedAndWhatItDrainsFor()
     QVERIFY2(!seen.contains(HostActivity::Down), qPrintable(seenTexts.join(u" | "_s)));
     QVERIFY2(HostCardDelegate::engineLine(h1, QDateTime::currentDateTime()).startsWith(u"engine b · "_s),
              qPrintable(HostCardDelegate::engineLine(h1, QDateTime::currentDateTime())));
+}
+
+void TstStatesAudit::batchDwellSaysWhichSwitchWaits()
+{
+    // Item 1 under the default batch policy: a request for b while a stream runs on a waits for
+    // a's work and then its dwell (20 s). The card says so, the target and who waits, not plain
+    // "engine a"; it stays up (a serves on), and the tooltip's state says it too.
+    TwoEngineHost host;
+    host.policy = SchedulingConfig::Policy::Batch;
+    const QString error = host.start();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(host.controller()->scheduling().dwell, 20s);
+    HostTableModel hosts;
+    hosts.setService(host.runner->service());
+    const QModelIndex h1 = hosts.index(0);
+    const auto engineLine = [&h1] { return HostCardDelegate::engineLine(h1, QDateTime::currentDateTime()); };
+
+    QNetworkAccessManager network;
+    QUrl url = host.runner->service()->endpoint();
+    url.setPath(u"/v1/chat/completions"_s);
+    QNetworkRequest request(url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    QScopedPointer<QNetworkReply> stream(network.post(request, R"({"model":"h1-alpha","messages":[{"role":"user","content":"Hi"}],"max_tokens":40,"stream":true})"));
+    QTRY_VERIFY_WITH_TIMEOUT(stream->bytesAvailable() > 0, WaitMs);
+    QCOMPARE(HostCardDelegate::engineLine(h1, QDateTime::currentDateTime()).left(16), u"engine a · 1 of "_s);
+    QScopedPointer<QNetworkReply> waiter(postChat(network, host.runner->service()->endpoint(), u"h1-beta"_s, "curl/8"));
+    QTRY_COMPARE_WITH_TIMEOUT(engineLine(), u"engine a · switch to b after the running requests (1 waiting)"_s, WaitMs);
+    QCOMPARE(HostActivity(h1.data(HostTableModel::ActivityRole).toInt()), HostActivity::Up);
+    QCOMPARE(h1.data(HostTableModel::ActivityTextRole).toString(), u"up (1 waiting for b)"_s);
+
+    // The stream ends: a's dwell runs, and the card counts it down.
+    QTRY_VERIFY_WITH_TIMEOUT(stream->isFinished(), WaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(engineLine().startsWith(u"engine a · switch to b in "_s), WaitMs);
+    const QRegularExpressionMatch in = QRegularExpression(u"^engine a · switch to b in (\\d+) s \\(1 waiting\\)$"_s).match(engineLine());
+    QVERIFY2(in.hasMatch() && in.captured(1).toInt() > 10 && in.captured(1).toInt() <= 20, qPrintable(engineLine()));
+    QCOMPARE(HostActivity(h1.data(HostTableModel::ActivityRole).toInt()), HostActivity::Up);
+    QVERIFY(!waiter->isFinished());
 }
 
 void TstStatesAudit::leaseCountsOnItsOwnAndReleasesToIdle()

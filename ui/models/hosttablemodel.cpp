@@ -193,6 +193,11 @@ void HostTableModel::syncFromController(HostController *c)
         o.to.clear();
         o.since = QDateTime();
     }
+    const HostController::NextSwitch next = c->state() == HostStateMachine::State::Serving ? c->nextSwitch()
+                                                                                          : HostController::NextSwitch();
+    o.next = next.engine;
+    o.nextWaiting = next.waiting;
+    o.nextDue = next.in ? QDateTime::currentDateTime().addMSecs(next.in->count()) : QDateTime();
     switch (c->state()) {
     case HostStateMachine::State::Draining:
         setActivity(host, HostActivity::Draining, drainDetail(c));
@@ -224,7 +229,9 @@ void HostTableModel::syncFromController(HostController *c)
         break;
     case HostStateMachine::State::Leased:
     case HostStateMachine::State::Serving:
-        setActivity(host, std::nullopt);   // leased follows from the lease; the rest from polls
+        // Leased follows from the lease; the rest from polls, and a switch the batch policy
+        // holds back is said (the card's engine line, the tooltip).
+        setActivity(host, std::nullopt, o.next.isEmpty() ? QString() : tr("%n waiting for %1", nullptr, o.nextWaiting).arg(o.next));
         break;
     }
     setLease(host, c->state() == HostStateMachine::State::Leased ? c->leaseOwner() : QString(),
@@ -523,6 +530,12 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
     }
     case LiveRole:
         return s.reachable && m_service && m_service->modelEvents() && m_service->modelEvents()->isConnected(s.host);
+    case NextEngineRole:
+        return m_overlays.value(s.host).next;
+    case NextWaitingRole:
+        return m_overlays.value(s.host).nextWaiting;
+    case NextDueRole:
+        return m_overlays.value(s.host).nextDue;
     case GpusRole:
         return QVariant::fromValue(m_service ? m_service->gpus()->gpus(s.host) : row.gpus);
     default:
@@ -554,6 +567,9 @@ QHash<int, QByteArray> HostTableModel::roleNames() const
     names.insert(LoadingRole, "loading");
     names.insert(LoadingSinceRole, "loadingSince");
     names.insert(LiveRole, "live");
+    names.insert(NextEngineRole, "nextEngine");
+    names.insert(NextWaitingRole, "nextWaiting");
+    names.insert(NextDueRole, "nextDue");
     names.insert(GpusRole, "gpus");
     return names;
 }

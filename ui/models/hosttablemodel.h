@@ -55,6 +55,9 @@ public:
         LoadingRole,           // QStringList: the models loading now
         LoadingSinceRole,      // QDateTime: when the first of them was seen loading
         LiveRole,              // bool: the host's /models/sse feed is connected (events come at once)
+        NextEngineRole,        // the batch policy holds requests for this engine while the running one serves on
+        NextWaitingRole,       // int: how many wait for it
+        NextDueRole,           // QDateTime: when the switch to it starts; invalid while requests run
         GpusRole,              // QList<GpuReading>: what the host's agent reads off its GPUs; empty without
     };
 
@@ -116,6 +119,9 @@ private:
         QString from;        // a drain or switch: the engine it leaves
         QString to;          // ...and the one it starts
         QDateTime since;     // when it began (kept from the drain through the switch)
+        QString next;        // serving on while requests for this engine wait (batch policy)
+        int nextWaiting = 0;
+        QDateTime nextDue;   // invalid while requests run
     };
 
     void syncFromCatalog();
