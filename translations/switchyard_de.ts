@@ -2809,6 +2809,20 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <source>GPU: %1</source>
         <translation>GPU: %1</translation>
     </message>
+    <message numerus="yes">
+        <source>engine %1 · switch to %2 in %3 (%n waiting)</source>
+        <translation>
+            <numerusform>Engine %1 · Wechsel zu %2 in %3 (%n wartet)</numerusform>
+            <numerusform>Engine %1 · Wechsel zu %2 in %3 (%n warten)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>engine %1 · switch to %2 after the running requests (%n waiting)</source>
+        <translation>
+            <numerusform>Engine %1 · Wechsel zu %2 nach den laufenden Anfragen (%n wartet)</numerusform>
+            <numerusform>Engine %1 · Wechsel zu %2 nach den laufenden Anfragen (%n warten)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>switchyard::HostFilterCombo</name>
@@ -3002,6 +3016,13 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+25"/>
         <source>Last error: %1</source>
         <translation>Letzter Fehler: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n waiting for %1</source>
+        <translation>
+            <numerusform>%n wartet auf %1</numerusform>
+            <numerusform>%n warten auf %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -90,6 +90,24 @@ HostStateMachine::TimePoint HostController::now() const
     return m_clock->steadyNow();
 }
 
+HostController::NextSwitch HostController::nextSwitch() const
+{
+    NextSwitch next;
+    if (m_machine.waitFor().phase != HostStateMachine::Wait::Phase::Batching)
+        return next;
+    next.engine = m_machine.nextEngine(now());
+    for (const HeldRequest &r : waitingList()) {
+        if (r.info.engine == next.engine)
+            ++next.waiting;
+    }
+    // While nothing runs the machine's next tick is the switch (the dwell's end, or maxWait).
+    if (m_machine.runningRequests() == 0) {
+        if (const auto due = m_machine.nextWakeUp())
+            next.in = std::max(std::chrono::ceil<std::chrono::milliseconds>(*due - now()), std::chrono::milliseconds(0));
+    }
+    return next;
+}
+
 void HostController::wakeUp()
 {
     carryOut(m_machine.tick(now()));

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace switchyard {
 
@@ -119,6 +120,17 @@ public:
     std::optional<HostStateMachine::TimePoint> nextWakeUp() const { return m_machine.nextWakeUp(); }
     void wakeUp();
     QList<HeldRequest> runningList() const;
+    // Under the batch policy a request for another engine waits while the running one serves on
+    // (HostStateMachine::Wait::Phase::Batching): the engine the host switches to next, how many
+    // requests wait for it, and how soon the switch is due; `in` is empty while requests run
+    // (the switch comes after them and the dwell, or at maxWait). An empty engine: none waits.
+    struct NextSwitch
+    {
+        QString engine;
+        int waiting = 0;
+        std::optional<std::chrono::milliseconds> in;
+    };
+    NextSwitch nextSwitch() const;
     QList<HeldRequest> waitingList() const;
     // Empty when the books balance: every request the machine counts holds a live ticket, and
     // every live ticket is known to the machine once it was requested. Checked after every step

@@ -121,6 +121,12 @@ public:
         QString engine;   // the engine it switches to
     };
     Wait waitFor() const;
+    // The engine the host would switch to if it left the current one now (empty: none waits).
+    QString nextEngine(TimePoint now) const
+    {
+        const Pending *target = chooseTarget(now);
+        return target ? target->engine : QString();
+    }
     QString waitingFor() const;   // the same in one line, for logs and tests
 
     static QString stateName(State state);

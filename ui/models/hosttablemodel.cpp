@@ -42,6 +42,7 @@ void HostTableModel::detach()
     }
     m_controllers.clear();
     m_overlays.clear();   // the new service's controllers say again
+    m_engineNotPolled.clear();
     m_remote = nullptr;
     m_service = nullptr;
     m_catalog = nullptr;
@@ -106,8 +107,20 @@ void HostTableModel::setService(RelayService *service)
     beginResetModel();
     m_rows.clear();
     endResetModel();
-    if (m_catalog)
+    if (m_catalog) {
         connect(m_catalog, &Catalog::changed, this, &HostTableModel::syncFromCatalog);
+        // The catalog's read of the host answered or failed: its state is about the new engine
+        // now (emitted after the changed() that brought the answer).
+        connect(m_catalog, &Catalog::hostRefreshed, this, [this](const QString &host) {
+            if (!m_engineNotPolled.remove(host))
+                return;
+            const QList<HostActivity> before = activities();
+            if (const int row = rowOf(host); row >= 0)
+                emitRowChanged(row);
+            if (activities() != before)
+                emit activitiesChanged();
+        });
+    }
     syncFromCatalog();
     if (service) {
         connect(service->gpus(), &GpuBoard::changed, this, [this](const QString &host) {
@@ -190,6 +203,11 @@ void HostTableModel::syncFromController(HostController *c)
         o.to.clear();
         o.since = QDateTime();
     }
+    const HostController::NextSwitch next = c->state() == HostStateMachine::State::Serving ? c->nextSwitch()
+                                                                                          : HostController::NextSwitch();
+    o.next = next.engine;
+    o.nextWaiting = next.waiting;
+    o.nextDue = next.in ? QDateTime::currentDateTime().addMSecs(next.in->count()) : QDateTime();
     switch (c->state()) {
     case HostStateMachine::State::Draining:
         setActivity(host, HostActivity::Draining, drainDetail(c));
@@ -221,7 +239,9 @@ void HostTableModel::syncFromController(HostController *c)
         break;
     case HostStateMachine::State::Leased:
     case HostStateMachine::State::Serving:
-        setActivity(host, std::nullopt);   // leased follows from the lease; the rest from polls
+        // Leased follows from the lease; the rest from polls, and a switch the batch policy
+        // holds back is said (the card's engine line, the tooltip).
+        setActivity(host, std::nullopt, o.next.isEmpty() ? QString() : tr("%n waiting for %1", nullptr, o.nextWaiting).arg(o.next));
         break;
     }
     setLease(host, c->state() == HostStateMachine::State::Leased ? c->leaseOwner() : QString(),
@@ -273,6 +293,15 @@ void HostTableModel::replaceRows(const QList<Row> &rows)
         }
     }
     m_loadingSince = loading;
+    // The catalog turns to a new engine before it has read it, keeping the old engine's poll
+    // time: until its first read that is no "down" (see activityOf).
+    if (m_catalog) {
+        for (const Row &row : std::as_const(rows)) {
+            const int old = rowOf(row.state.host);
+            if (old >= 0 && m_rows.at(old).state.engine != row.state.engine && m_rows.at(old).state.lastPoll.isValid())
+                m_engineNotPolled.insert(row.state.host);
+        }
+    }
     const QList<HostActivity> before = activities();
     bool sameHosts = rows.size() == m_rows.size();
     for (qsizetype i = 0; sameHosts && i < rows.size(); ++i)
@@ -341,6 +370,10 @@ HostActivity HostTableModel::activityOf(const Row &row) const
     if (!o.leaseOwner.isEmpty())
         return HostActivity::Leased;
     if (row.state.reachable)
+        return HostActivity::Up;
+    // Its controller has just started (or found) this engine and serves it; the catalog's
+    // first read of it will say whether it answers. Until then it is not down.
+    if (m_engineNotPolled.contains(row.state.host))
         return HostActivity::Up;
     if (row.state.lastPoll.isValid())
         return HostActivity::Down;
@@ -517,6 +550,12 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
     }
     case LiveRole:
         return s.reachable && m_service && m_service->modelEvents() && m_service->modelEvents()->isConnected(s.host);
+    case NextEngineRole:
+        return m_overlays.value(s.host).next;
+    case NextWaitingRole:
+        return m_overlays.value(s.host).nextWaiting;
+    case NextDueRole:
+        return m_overlays.value(s.host).nextDue;
     case GpusRole:
         return QVariant::fromValue(m_service ? m_service->gpus()->gpus(s.host) : row.gpus);
     default:
@@ -548,6 +587,9 @@ QHash<int, QByteArray> HostTableModel::roleNames() const
     names.insert(LoadingRole, "loading");
     names.insert(LoadingSinceRole, "loadingSince");
     names.insert(LiveRole, "live");
+    names.insert(NextEngineRole, "nextEngine");
+    names.insert(NextWaitingRole, "nextWaiting");
+    names.insert(NextDueRole, "nextDue");
     names.insert(GpusRole, "gpus");
     names.insert(LoadProgressRole, "loadProgress");
     return names;

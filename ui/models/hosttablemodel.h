@@ -8,6 +8,7 @@
 #include <QAbstractListModel>
 #include <QDateTime>
 #include <QPointer>
+#include <QSet>
 #include <QStringList>
 
 #include <optional>
@@ -54,6 +55,9 @@ public:
         LoadingRole,           // QStringList: the models loading now (or downloading, on a router)
         LoadingSinceRole,      // QDateTime: when the first of them was seen loading
         LiveRole,              // bool: the host's /models/sse feed is connected (events come at once)
+        NextEngineRole,        // the batch policy holds requests for this engine while the running one serves on
+        NextWaitingRole,       // int: how many wait for it
+        NextDueRole,           // QDateTime: when the switch to it starts; invalid while requests run
         GpusRole,              // QList<GpuReading>: what the host's agent reads off its GPUs; empty without
         LoadProgressRole,      // LoadProgress of the one model loading, as its router said; empty without, or with several
     };
@@ -116,6 +120,9 @@ private:
         QString from;        // a drain or switch: the engine it leaves
         QString to;          // ...and the one it starts
         QDateTime since;     // when it began (kept from the drain through the switch)
+        QString next;        // serving on while requests for this engine wait (batch policy)
+        int nextWaiting = 0;
+        QDateTime nextDue;   // invalid while requests run
     };
 
     void syncFromCatalog();
@@ -136,6 +143,9 @@ private:
     QList<Row> m_rows;
     QHash<QString, Overlay> m_overlays;
     QHash<QString, QDateTime> m_loadingSince;   // "host\nkey" -> first seen loading
+    // Hosts whose catalog turned to another engine (a switch ended, a probe named the one
+    // running) and has not read that engine since: its state still says nothing about it.
+    QSet<QString> m_engineNotPolled;
 };
 
 } // namespace switchyard

@@ -12,7 +12,8 @@ namespace switchyard {
 
 void initUiResources()
 {
-    initSwitchyardQrc();
+    static const bool registered = (initSwitchyardQrc(), true);
+    Q_UNUSED(registered);
 }
 
 } // namespace switchyard

@@ -4,6 +4,7 @@
 #include "models/inflightcounter.h"
 #include "shared/clientconfigexporter.h"
 #include "shared/statuspalette.h"
+#include "shared/uiresources.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -20,6 +21,7 @@ TrayController::TrayController(HostTableModel *hosts, InFlightCounter *inFlight,
     , m_inFlight(inFlight)
     , m_exporter(new ClientConfigExporter(this))
 {
+    initUiResources();
     m_open = m_menu.addAction(QIcon(u":/icons/switchyard.svg"_s), tr("&Open Switchyard"));
     QFont bold = m_open->font();
     bold.setBold(true);

@@ -102,6 +102,16 @@ QString HostCardDelegate::engineLine(const QModelIndex &index, const QDateTime &
             change = tr("%1 · %2").arg(change, elapsed(since, now));
         return change;
     }
+    // The batch policy serves on before it switches: say to which engine, who waits, and when.
+    const QString next = index.data(HostTableModel::NextEngineRole).toString();
+    if (activity == HostActivity::Up && !next.isEmpty()) {
+        const int waiting = index.data(HostTableModel::NextWaitingRole).toInt();
+        const QDateTime due = index.data(HostTableModel::NextDueRole).toDateTime();
+        return due.isValid() ? tr("engine %1 · switch to %2 in %3 (%n waiting)", nullptr, waiting)
+                                   .arg(engine, next, elapsed(now, due))
+                             : tr("engine %1 · switch to %2 after the running requests (%n waiting)", nullptr, waiting)
+                                   .arg(engine, next);
+    }
     if (activity == HostActivity::Leased)
         return tr("no engine: the GPU is lent out");
     if (activity == HostActivity::Idle)

@@ -10,6 +10,7 @@
 #include "models/inflightcounter.h"
 #include "models/modeltablemodel.h"
 #include "shared/statuspalette.h"
+#include "shared/uiresources.h"
 #include "store/historystore.h"
 #include "store/requestlogmodel.h"
 #include "timeline/timelineview.h"
@@ -69,6 +70,7 @@ MainWindow::MainWindow(const Clock &clock, HostTableModel *hosts, InFlightCounte
     , m_inFlightLabel(new QLabel(this))
 {
     setWindowTitle(tr("Switchyard"));
+    initUiResources();
     setWindowIcon(QIcon(u":/icons/switchyard.svg"_s));
 
     m_tabs->addTab(m_modelsView, tr("Models"));
