@@ -3,12 +3,22 @@
 // in German. Offscreen.
 #include "dialogs/addhostdialog.h"
 #include "dialogs/hostseditordialog.h"
+#include "dialogs/hostseditorform.h"
+#include "guifleet.h"
+#include "models/hosttablemodel.h"
+#include "models/inflightcounter.h"
 #include "shared/uiformat.h"
+#include "store/requestlogmodel.h"
+#include "window/mainwindow.h"
+#include "window/requestlogview.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -34,6 +44,8 @@ class TstLookedAt : public QObject
 private Q_SLOTS:
     void pathsWithTheHomeAsTilde();
     void addHostNamesTheConfigAsTheUserKnowsIt();
+    void commandLineShowsItsStart();
+    void appColumnFitsTheSdkNames();
 };
 
 void TstLookedAt::pathsWithTheHomeAsTilde()
@@ -62,6 +74,44 @@ void TstLookedAt::addHostNamesTheConfigAsTheUserKnowsIt()
     HostsEditorDialog editor(dir.filePath(u"switchyard.json"_s));
     QVERIFY2(!labelTexts(editor).filter(UiFormat::path(dir.filePath(u"switchyard.json"_s))).isEmpty(),
              qPrintable(labelTexts(editor).join(u" | "_s)));
+}
+
+void TstLookedAt::commandLineShowsItsStart()
+{
+    // hosts-editor.png: a long command line showed its last argument ("ork/bin/llama-server -m
+    // ... --port 8081"), the program cut off; a field shows the start of what it holds.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"switchyard.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"hosts": {"box": {"driver": "local", "engines": {"main": {"url": "http://127.0.0.1:8080",
+        "argv": ["/opt/llama-fork/bin/llama-server", "-m", "/srv/models/a-rather-long-model-name.gguf",
+                 "--ctx-size", "131072", "--port", "8080"]}}}}})");
+    file.close();
+    HostsEditorDialog editor(path);
+    editor.resize(780, 480);
+    editor.show();
+    editor.select(u"box"_s, u"main"_s);
+    auto *argv = qobject_cast<QLineEdit *>(editor.form()->field(u"argv"_s));
+    QVERIFY(argv);
+    QVERIFY2(argv->text().startsWith(u"/opt/llama-fork/bin/llama-server"_s), qPrintable(argv->text()));
+    QVERIFY(argv->fontMetrics().horizontalAdvance(argv->text()) > argv->width());   // it is cut somewhere
+    QCOMPARE(argv->cursorPosition(), 0);
+}
+
+void TstLookedAt::appColumnFitsTheSdkNames()
+{
+    // window-1600x1000-requests.png: the App column read "OpenA…thon)".
+    test::GuiFleet fleet;
+    QVERIFY(fleet.start());
+    HostTableModel hosts;
+    InFlightCounter inFlight;
+    SystemClock clock;
+    MainWindow window(clock, &hosts, &inFlight, nullptr);
+    QTableView *table = window.requestLogView()->table();
+    const QString sdk = RequestLogModel::appName(ClientApp::OpenAiSdkPython);
+    QVERIFY2(table->columnWidth(RequestLogModel::AppColumn) > table->fontMetrics().horizontalAdvance(sdk) + 8,
+             qPrintable(u"%1 px for %2"_s.arg(table->columnWidth(RequestLogModel::AppColumn)).arg(sdk)));
 }
 
 QTEST_MAIN(TstLookedAt)

@@ -158,6 +158,10 @@ void ScreenshotRunner::grabSwitchInProgress()
         // The cards and the timeline above the tables: the card's "from → to · 1 s", the bar hatched.
         MainWindow *window = m_desktop->window();
         window->hostsView()->selectionModel()->clearSelection();
+        // The run so far and a little room: the switch's hatched bar wide enough to see.
+        TimelineWidget *bars = window->timelineView()->timeline();
+        bars->setSpan(std::chrono::milliseconds(m_clock.elapsed() + 6000));
+        bars->setFollowing(true);
         QApplication::processEvents();
         QWidget *cards = window->hostsView()->parentWidget();
         QWidget *timeline = window->timelineView();
@@ -298,7 +302,8 @@ void ScreenshotRunner::captureFirstRun()
 
     auto *add = new AddHostDialog(m_configPath);
     add->setAttribute(Qt::WA_DeleteOnClose);
-    const QModelIndex box = m_desktop->hosts()->index(0);
+    // The a9: two models, one of them loaded.
+    const QModelIndex box = m_desktop->hosts()->index(m_desktop->hosts()->rowCount() - 1);
     add->urlField()->setText(box.data(HostTableModel::UrlRole).toString());
     add->show();
     auto done = [this, add] {

@@ -102,7 +102,10 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     m_table->setColumnWidth(RequestLogModel::DurationColumn, width(RequestLogModel::durationText(std::chrono::milliseconds(59900))));
     m_table->setColumnWidth(RequestLogModel::TtfbColumn, width(tr("First byte")));
     m_table->setColumnWidth(RequestLogModel::TokensPerSecondColumn, width(tr("Tokens/s")));
-    m_table->setColumnWidth(RequestLogModel::AppColumn, width(tr("Claude Code")));
+    // The SDKs' names are the longest an app gets; cut in the middle they read "OpenA…thon)".
+    m_table->setColumnWidth(RequestLogModel::AppColumn,
+                            std::max(width(RequestLogModel::appName(ClientApp::OpenAiSdkPython)),
+                                     width(RequestLogModel::appName(ClientApp::AnthropicSdkPython))));
     m_table->setColumnWidth(RequestLogModel::ClientColumn, width(u"192.168.100.200"_s));
     m_table->setAccessibleName(tr("Requests"));
 
