@@ -1,6 +1,7 @@
 // What looking at the screenshots as a new user found (issue 22), each fix asserted on the
 // widgets: paths named as people write them, and the window's text at 1000×650, 1600×1000 and
 // in German. Offscreen.
+#include "app/launch.h"
 #include "dialogs/addhostdialog.h"
 #include "dialogs/hostseditordialog.h"
 #include "dialogs/hostseditorform.h"
@@ -9,6 +10,7 @@
 #include "models/inflightcounter.h"
 #include "shared/uiformat.h"
 #include "store/requestlogmodel.h"
+#include "timeline/timelineview.h"
 #include "window/mainwindow.h"
 #include "window/requestlogview.h"
 
@@ -21,6 +23,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 
 using namespace switchyard;
 using namespace Qt::StringLiterals;
@@ -46,6 +49,7 @@ private Q_SLOTS:
     void addHostNamesTheConfigAsTheUserKnowsIt();
     void commandLineShowsItsStart();
     void appColumnFitsTheSdkNames();
+    void germanLegendAndNumbers();   // last: it installs the German catalogues
 };
 
 void TstLookedAt::pathsWithTheHomeAsTilde()
@@ -112,6 +116,54 @@ void TstLookedAt::appColumnFitsTheSdkNames()
     const QString sdk = RequestLogModel::appName(ClientApp::OpenAiSdkPython);
     QVERIFY2(table->columnWidth(RequestLogModel::AppColumn) > table->fontMetrics().horizontalAdvance(sdk) + 8,
              qPrintable(u"%1 px for %2"_s.arg(table->columnWidth(RequestLogModel::AppColumn)).arg(sdk)));
+}
+
+void TstLookedAt::germanLegendAndNumbers()
+{
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    Launch::setUpApplication(qApp);
+    auto *ours = new QTranslator(qApp);
+    QVERIFY2(ours->load(u"switchyard_de"_s, QStringLiteral(SWITCHYARD_QM_DIR)), SWITCHYARD_QM_DIR);
+    QCoreApplication::installTranslator(ours);
+
+    // de/window-1600x1000-requests.png: Tokens/s read "60.0" next to "2,89 s".
+    RequestLogModel log;
+    RequestRecord r;
+    r.startedAt = QDateTime::currentDateTime();
+    r.method = u"POST"_s;
+    r.path = u"/v1/chat/completions"_s;
+    r.status = 200;
+    r.tokensPerSecond = 60.0;
+    log.append(r);
+    QTRY_COMPARE(log.rowCount(), 1);
+    QCOMPARE(log.index(0, RequestLogModel::TokensPerSecondColumn).data().toString(), u"60,0"_s);
+
+    // de/window-1000x650.png: the timeline's legend ran past the window's edge, cut off after
+    // "Reserv" (the demo's three engines; two hosts with one engine each overflow at 800 px).
+    // It wraps between its items instead, all of it shown.
+    test::GuiFleet fleet;
+    QVERIFY(fleet.start());
+    HostTableModel hosts;
+    InFlightCounter inFlight;
+    hosts.setInFlightCounter(&inFlight);
+    hosts.setService(fleet.service());
+    SystemClock clock;
+    MainWindow window(clock, &hosts, &inFlight, nullptr);
+    window.setService(fleet.service());
+    window.resize(800, 650);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_COMPARE(window.width(), 800);
+    TimelineView *timeline = window.timelineView();
+    QLabel *legend = timeline->legend();
+    QVERIFY2(legend->text().contains(u"Reservierung"_s), qPrintable(legend->text()));
+    // As wide as it needs (a label that cannot wrap needs its whole text), as high as its lines.
+    QTRY_VERIFY2(legend->geometry().right() <= timeline->width() && legend->width() >= legend->minimumSizeHint().width()
+                     && legend->height() >= legend->heightForWidth(legend->width()),
+                 qPrintable(u"legend %1 to %2 of %3 (needs %4 wide), %5 high (needs %6)"_s.arg(legend->x())
+                                .arg(legend->geometry().right()).arg(timeline->width()).arg(legend->minimumSizeHint().width())
+                                .arg(legend->height()).arg(legend->heightForWidth(legend->width()))));
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
 }
 
 QTEST_MAIN(TstLookedAt)

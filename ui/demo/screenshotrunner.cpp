@@ -152,7 +152,7 @@ void ScreenshotRunner::grabSwitchInProgress()
         if (HostActivity(index.data(HostTableModel::ActivityRole).toInt()) != HostActivity::Switching)
             continue;
         const QDateTime since = index.data(HostTableModel::ActivitySinceRole).toDateTime();
-        if (!since.isValid() || since.msecsTo(QDateTime::currentDateTime()) < 1200
+        if (!since.isValid() || since.msecsTo(QDateTime::currentDateTime()) < 1800
             || index.data(HostTableModel::SwitchFromRole).toString().isEmpty())
             continue;
         // The cards and the timeline above the tables: the card's "from → to · 1 s", the bar hatched.

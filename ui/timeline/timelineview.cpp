@@ -73,12 +73,16 @@ TimelineView::TimelineView(const Clock &clock, HostTableModel *hosts, QWidget *p
     bar->addWidget(m_follow);
     connect(m_follow, &QToolButton::toggled, m_timeline, &TimelineWidget::setFollowing);
     connect(m_timeline, &TimelineWidget::followingChanged, m_follow, &QToolButton::setChecked);
-    bar->addStretch(1);
 
-    // Legend, in the timeline's own colours: the engines' from the hosts (see syncHosts).
+    // Legend, in the timeline's own colours: the engines' from the hosts (see syncHosts). It
+    // takes the rest of the row, right-aligned, and wraps between its items where the row is
+    // too short for it (the German one at 1000 px was cut off after "Reserv").
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setForegroundRole(QPalette::PlaceholderText);
-    bar->addWidget(m_legend);
+    m_legend->setWordWrap(true);
+    m_legend->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_legend->setMinimumWidth(0);
+    bar->addWidget(m_legend, 1);
     updateLegend();
 
     auto *layout = new QVBoxLayout(this);
@@ -134,24 +138,26 @@ void TimelineView::updateLegend()
     auto swatch = [this](const QString &what, const QString &glyph) {
         return u"<span style=\"color:%1\">%2</span>"_s.arg(legendColor(what).name(), glyph);
     };
+    // An item never breaks inside ("■ down or failed"); the legend wraps between items.
+    auto words = [](const QString &text) { return text.toHtmlEscaped().replace(u' ', u"&nbsp;"_s); };
     // Each engine's bar colour, named, as the bars use them; at most four, then "…".
     QStringList engines;
     for (const QString &engine : m_engines.mid(0, 4))
-        engines.append(swatch(engine, u"■"_s) + u" "_s + engine.toHtmlEscaped());
+        engines.append(swatch(engine, u"■"_s) + u"&nbsp;"_s + words(engine));
     if (m_engines.size() > 4)
         engines.append(u"…"_s);
     QStringList items;
-    items.append(engines.isEmpty() ? swatch(u"main"_s, u"■"_s) + u" "_s + tr("engine up")
-                                   : tr("engines:") + u" "_s + engines.join(u"&nbsp;"_s));
+    items.append(engines.isEmpty() ? swatch(u"main"_s, u"■"_s) + u"&nbsp;"_s + words(tr("engine up"))
+                                   : words(tr("engines:")) + u"&nbsp;"_s + engines.join(u"&nbsp;"_s));
     items += QStringList{
-        swatch(u"switch"_s, u"■"_s) + u" "_s + tr("switch"),
-        swatch(u"down"_s, u"■"_s) + u" "_s + tr("down or failed"),
-        swatch(u"load"_s, u"◆"_s) + u" "_s + tr("load"),
-        swatch(u"unload"_s, u"◇"_s) + u" "_s + tr("unload"),
-        swatch(u"lease"_s, u"▬"_s) + u" "_s + tr("lease"),
-        u"<span style=\"color:%1\">▮</span> "_s.arg(palette().color(QPalette::Highlight).name()) + tr("requests"),
+        swatch(u"switch"_s, u"■"_s) + u"&nbsp;"_s + words(tr("switch")),
+        swatch(u"down"_s, u"■"_s) + u"&nbsp;"_s + words(tr("down or failed")),
+        swatch(u"load"_s, u"◆"_s) + u"&nbsp;"_s + words(tr("load")),
+        swatch(u"unload"_s, u"◇"_s) + u"&nbsp;"_s + words(tr("unload")),
+        swatch(u"lease"_s, u"▬"_s) + u"&nbsp;"_s + words(tr("lease")),
+        u"<span style=\"color:%1\">▮</span>&nbsp;"_s.arg(palette().color(QPalette::Highlight).name()) + words(tr("requests")),
     };
-    m_legend->setText(items.join(u"&nbsp;&nbsp;&nbsp;"_s));
+    m_legend->setText(items.join(u"&nbsp;&nbsp; "_s));
 }
 
 void TimelineView::setInFlight(InFlightCounter *inFlight)
