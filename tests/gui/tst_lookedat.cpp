@@ -11,6 +11,7 @@
 #include "shared/uiformat.h"
 #include "store/requestlogmodel.h"
 #include "timeline/timelineview.h"
+#include "timeline/timelinewidget.h"
 #include "window/mainwindow.h"
 #include "window/requestlogview.h"
 
@@ -19,6 +20,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -150,9 +152,10 @@ void TstLookedAt::germanLegendAndNumbers()
     SystemClock clock;
     MainWindow window(clock, &hosts, &inFlight, nullptr);
     window.setService(fleet.service());
-    window.resize(800, 650);
+    window.resize(1360, 860);   // then made smaller, as the screenshot run does
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.resize(800, 650);
     QTRY_COMPARE(window.width(), 800);
     TimelineView *timeline = window.timelineView();
     QLabel *legend = timeline->legend();
@@ -163,6 +166,13 @@ void TstLookedAt::germanLegendAndNumbers()
                  qPrintable(u"legend %1 to %2 of %3 (needs %4 wide), %5 high (needs %6)"_s.arg(legend->x())
                                 .arg(legend->geometry().right()).arg(timeline->width()).arg(legend->minimumSizeHint().width())
                                 .arg(legend->height()).arg(legend->heightForWidth(legend->width()))));
+    // ...and its second line does not come off the lanes below (the a9's was cut).
+    TimelineWidget *lanes = timeline->timeline();
+    QWidget *section = window.splitter()->widget(1);
+    const auto lanesEnd = [&] { return lanes->mapTo(section, QPoint(0, lanes->height())).y(); };
+    QTRY_VERIFY2(lanesEnd() <= section->height() && lanes->height() >= lanes->minimumSizeHint().height(),
+                 qPrintable(u"lanes end at %1 of %2, %3 high of %4"_s.arg(lanesEnd()).arg(section->height())
+                                .arg(lanes->height()).arg(lanes->minimumSizeHint().height())));
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
 }
 
