@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -51,6 +52,7 @@ private Q_SLOTS:
     void addHostNamesTheConfigAsTheUserKnowsIt();
     void commandLineShowsItsStart();
     void appColumnFitsTheSdkNames();
+    void germanAddressesTheUserOneWay();
     void germanLegendAndNumbers();   // last: it installs the German catalogues
 };
 
@@ -118,6 +120,24 @@ void TstLookedAt::appColumnFitsTheSdkNames()
     const QString sdk = RequestLogModel::appName(ClientApp::OpenAiSdkPython);
     QVERIFY2(table->columnWidth(RequestLogModel::AppColumn) > table->fontMetrics().horizontalAdvance(sdk) + 8,
              qPrintable(u"%1 px for %2"_s.arg(table->columnWidth(RequestLogModel::AppColumn)).arg(sdk)));
+}
+
+void TstLookedAt::germanAddressesTheUserOneWay()
+{
+    // de/welcome.png said "deine GPU-Rechner", de/hosts-editor-engine.png "führen Sie": the
+    // German window calls the user "Sie", as German desktops do, in every string.
+    QFile ts(QStringLiteral(SWITCHYARD_TS_DE));
+    QVERIFY2(ts.open(QIODevice::ReadOnly), SWITCHYARD_TS_DE);
+    const QString text = QString::fromUtf8(ts.readAll());
+    static const QRegularExpression translation(u"<translation>([^<]*)</translation>"_s);
+    static const QRegularExpression du(u"(?<![.\\w-])(du|dein|deine|deinen|deinem|deiner|dir|dich)(?![.\\w])"_s,
+                                       QRegularExpression::CaseInsensitiveOption);
+    int checked = 0;
+    for (const QRegularExpressionMatch &m : translation.globalMatch(text)) {
+        ++checked;
+        QVERIFY2(!du.match(m.captured(1)).hasMatch(), qPrintable(m.captured(1)));
+    }
+    QVERIFY(checked > 500);
 }
 
 void TstLookedAt::germanLegendAndNumbers()
