@@ -7,6 +7,7 @@
 #include "store/historystore.h"
 #include "store/requestlogmodel.h"
 #include "store/timelinemodel.h"
+#include "timeline/timelinetext.h"
 #include "timeline/timelinewidget.h"
 
 #include <QButtonGroup>
@@ -108,8 +109,13 @@ void TimelineView::syncHosts()
     QStringList engines;
     for (int row = 0; row < m_hosts->rowCount(); ++row) {
         const QModelIndex index = m_hosts->index(row);
+        const QString engine = index.data(HostTableModel::EngineRole).toString();
+        const QString to = index.data(HostTableModel::SwitchToRole).toString();
+        const QString label = TimelineText::laneEngine(HostActivity(index.data(HostTableModel::ActivityRole).toInt()), engine,
+                                                       index.data(HostTableModel::SwitchFromRole).toString(), to);
+        // During a switch the dot takes the colour of the engine it starts.
         m_timeline->setCurrentEngine(index.data(HostTableModel::NameRole).toString(),
-                                     index.data(HostTableModel::EngineRole).toString());
+                                     label != engine && !to.isEmpty() ? to : engine, label);
         for (const QString &engine : index.data(HostTableModel::EnginesRole).toStringList()) {
             if (!engines.contains(engine))
                 engines.append(engine);
