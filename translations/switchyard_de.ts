@@ -1014,6 +1014,14 @@ Befehle:
         <source>→ %1 · %2</source>
         <translation>→ %1 · %2</translation>
     </message>
+    <message>
+        <source>stopping %1</source>
+        <translation>beendet %1</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
 </context>
 <context>
     <name>TlsCredentials</name>
@@ -4315,7 +4323,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+5"/>
         <source>Search path, client, error…</source>
-        <translation>Pfad, Client, Fehler suchen …</translation>
+        <translation>Pfad, Client, Fehler …</translation>
     </message>
     <message>
         <location line="+2"/>

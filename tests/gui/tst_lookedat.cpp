@@ -10,6 +10,7 @@
 #include "models/inflightcounter.h"
 #include "shared/uiformat.h"
 #include "store/requestlogmodel.h"
+#include "timeline/timelinetext.h"
 #include "timeline/timelineview.h"
 #include "timeline/timelinewidget.h"
 #include "window/mainwindow.h"
@@ -120,6 +121,9 @@ void TstLookedAt::appColumnFitsTheSdkNames()
     const QString sdk = RequestLogModel::appName(ClientApp::OpenAiSdkPython);
     QVERIFY2(table->columnWidth(RequestLogModel::AppColumn) > table->fontMetrics().horizontalAdvance(sdk) + 8,
              qPrintable(u"%1 px for %2"_s.arg(table->columnWidth(RequestLogModel::AppColumn)).arg(sdk)));
+    // The search field keeps its placeholder whole (see germanLegendAndNumbers) and the window
+    // still fits the screenshots' 1000 px.
+    QVERIFY2(window.minimumSizeHint().width() <= 1000, qPrintable(QString::number(window.minimumSizeHint().width())));
 }
 
 void TstLookedAt::germanAddressesTheUserOneWay()
@@ -193,6 +197,24 @@ void TstLookedAt::germanLegendAndNumbers()
     QTRY_VERIFY2(lanesEnd() <= section->height() && lanes->height() >= lanes->minimumSizeHint().height(),
                  qPrintable(u"lanes end at %1 of %2, %3 high of %4"_s.arg(lanesEnd()).arg(section->height())
                                 .arg(lanes->height()).arg(lanes->minimumSizeHint().height())));
+
+    // de/window-1000x650.png: the request log's search field cut its placeholder to "Pfad, Clie…".
+    // At 1000 px it shows it whole (a shorter German text, and a minimum width from the text), and
+    // the window still fits 1000 px.
+    window.resize(1000, 650);
+    QTRY_COMPARE(window.width(), 1000);
+    QLineEdit *search = window.requestLogView()->searchField();
+    QVERIFY2(search->placeholderText().startsWith(u"Pfad"_s), qPrintable(search->placeholderText()));
+    const int needs = search->fontMetrics().horizontalAdvance(search->placeholderText());
+    // The text, its frame and margins (4 px each side at least) and the clear button (22 px).
+    QTRY_VERIFY2(search->width() >= needs + 8 + 22,
+                 qPrintable(u"%1 px for \"%2\" (%3 px of text)"_s.arg(search->width()).arg(search->placeholderText()).arg(needs)));
+    QVERIFY2(window.minimumSizeHint().width() <= 1000, qPrintable(QString::number(window.minimumSizeHint().width())));
+    QCOMPARE(window.width(), 1000);
+
+    // The timeline's lane during a switch names the switch, in German words too.
+    lanes->setCurrentEngine(u"h1"_s, u"fork"_s, TimelineText::laneEngine(HostActivity::Switching, u"mainline"_s, u"mainline"_s, {}));
+    QCOMPARE(lanes->engineLabel(u"h1"_s), u"beendet mainline"_s);
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
 }
 

@@ -21,6 +21,8 @@
 #include <QMenu>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionFrame>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -50,6 +52,14 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     m_search->setPlaceholderText(tr("Search path, client, error…"));
     m_search->setClearButtonEnabled(true);
     m_search->setAccessibleName(tr("Search requests"));
+    // The placeholder whole (the German one read "Pfad, Clie…" at 1000 px): at least its width,
+    // with the field's frame and margins and the clear button (QLineEdit's 16 px icon, 6 px around
+    // it and a margin).
+    QStyleOptionFrame frame;
+    frame.initFrom(m_search);
+    const QSize text(m_search->fontMetrics().horizontalAdvance(m_search->placeholderText()) + 4, m_search->fontMetrics().height());
+    m_search->setMinimumWidth(m_search->style()->sizeFromContents(QStyle::CT_LineEdit, &frame, text, m_search).width()
+                              + 16 + 6 + 4);
     connect(m_search, &QLineEdit::textChanged, m_proxy, &RequestLogFilterProxy::setText);
 
     connect(m_host, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setHost(m_host->host()); });
