@@ -1014,6 +1014,14 @@ Befehle:
         <source>→ %1 · %2</source>
         <translation>→ %1 · %2</translation>
     </message>
+    <message>
+        <source>stopping %1</source>
+        <translation>beendet %1</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
 </context>
 <context>
     <name>TlsCredentials</name>
@@ -1284,7 +1292,7 @@ bekommen Modellanfragen an HOST 423 mit NAME. Endet mit dem Exit-Code von BEFEHL
     <message>
         <location line="+5"/>
         <source>switchyard lease: host %1 is yours; running %2</source>
-        <translation>switchyard lease: Host %1 gehört dir; führe %2 aus</translation>
+        <translation>switchyard lease: Host %1 gehört Ihnen; starte %2</translation>
     </message>
     <message>
         <location line="+16"/>
@@ -1406,7 +1414,7 @@ Examples:
         <translation type="vanished">Aufruf: switchyard export opencode|claude-code|pi [Optionen]
 
 Gibt eine Client-Konfiguration aus, die auf das Relay zeigt, mit den Modellen, die das Relay
-jetzt aufführt (GET /v1/models). Geschrieben wird nur, wenn du es mit --write verlangst.
+jetzt aufführt (GET /v1/models). Geschrieben wird nur, wenn Sie es mit --write verlangen.
 
   opencode      eine opencode.json mit einem Provider &quot;switchyard&quot; für jeden Alias. Die Modell-
                 schlüssel lassen die Wörter weg, nach denen opencode Sampler wählt (qwen, minimax-m2,
@@ -1602,7 +1610,7 @@ Examples:
         <translation>Aufruf: switchyard export opencode|claude-code|pi|codex|cline|qwen [Optionen]
 
 Gibt eine Client-Konfiguration aus, die auf das Relay zeigt, mit den Modellen, die das Relay
-jetzt aufführt (GET /v1/models). Geschrieben wird nur, wenn du es mit --write verlangst.
+jetzt aufführt (GET /v1/models). Geschrieben wird nur, wenn Sie es mit --write verlangen.
 
   opencode      eine opencode.json mit einem Provider &quot;switchyard&quot; für jeden Alias. Die Modell-
                 schlüssel lassen die Wörter weg, nach denen opencode Sampler wählt (qwen, minimax-m2,
@@ -1863,7 +1871,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+9"/>
         <source>Nothing is written until you add it; then the config goes to %1</source>
-        <translation>Nichts wird geschrieben, bevor du ihn hinzufügst; dann kommt die Konfiguration nach %1</translation>
+        <translation>Nichts wird geschrieben, bevor Sie ihn hinzufügen; dann kommt die Konfiguration nach %1</translation>
     </message>
     <message>
         <location line="+15"/>
@@ -3312,7 +3320,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+1"/>
         <source>Take the host&apos;s GPU from the relay: running requests finish, the engine stops, model requests get 423 until you release it</source>
-        <translation>Die GPU des Hosts dem Relay abnehmen: laufende Anfragen werden fertig, die Engine stoppt, Modellanfragen bekommen 423, bis du sie freigibst</translation>
+        <translation>Die GPU des Hosts dem Relay abnehmen: laufende Anfragen werden fertig, die Engine stoppt, Modellanfragen bekommen 423, bis Sie sie freigeben</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -3412,7 +3420,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="-12"/>
         <location line="+16"/>
         <source>%1 is yours: its GPU is free until you release it</source>
-        <translation>%1 gehört dir: seine GPU ist frei, bis du sie freigibst</translation>
+        <translation>%1 gehört Ihnen: seine GPU ist frei, bis Sie sie freigeben</translation>
     </message>
     <message>
         <location line="-15"/>
@@ -3444,7 +3452,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+1"/>
         <source>Running requests on %1 finish, then its engine stops and the GPU is yours; model requests for it are told who has it until you release it.</source>
-        <translation>Laufende Anfragen auf %1 werden beendet, dann stoppt seine Engine und die GPU gehört dir; Modellanfragen erfahren, wer sie hat, bis du sie freigibst.</translation>
+        <translation>Laufende Anfragen auf %1 werden beendet, dann stoppt seine Engine und die GPU gehört Ihnen; Modellanfragen erfahren, wer sie hat, bis Sie sie freigeben.</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -3459,7 +3467,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+1"/>
         <source>The lease ends by itself after this, if you do not release it first</source>
-        <translation>Danach endet die Reservierung von selbst, wenn du sie nicht vorher freigibst</translation>
+        <translation>Danach endet die Reservierung von selbst, wenn Sie sie nicht vorher freigeben</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -4376,7 +4384,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+5"/>
         <source>Search path, client, error…</source>
-        <translation>Pfad, Client, Fehler suchen …</translation>
+        <translation>Pfad, Client, Fehler …</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5105,9 +5113,9 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <source>Switchyard puts your llama.cpp GPU boxes behind one address for your coding tools, and switches each box to the model a request asks for.
 
 Start by adding a box: its address is enough. Or look around first with a demo fleet of pretend boxes; nothing is saved.</source>
-        <translation>Switchyard stellt deine llama.cpp-GPU-Rechner unter einer Adresse für deine Coding-Werkzeuge bereit und schaltet jeden Rechner auf das Modell um, das eine Anfrage verlangt.
+        <translation>Switchyard stellt Ihre llama.cpp-GPU-Rechner unter einer Adresse für Ihre Coding-Werkzeuge bereit und schaltet jeden Rechner auf das Modell um, das eine Anfrage verlangt.
 
-Fang mit einem Rechner an: seine Adresse genügt. Oder sieh dich erst in einer Demo-Flotte aus vorgetäuschten Rechnern um; dabei wird nichts gespeichert.</translation>
+Fangen Sie mit einem Rechner an: seine Adresse genügt. Oder sehen Sie sich erst in einer Demo-Flotte aus vorgetäuschten Rechnern um; dabei wird nichts gespeichert.</translation>
     </message>
     <message>
         <location line="+7"/>

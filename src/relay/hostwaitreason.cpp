@@ -1,5 +1,9 @@
 #include "relay/hostwaitreason.h"
 
+#include "hosts/hostcontroller.h"
+
+#include <memory>
+
 namespace switchyard {
 
 WaitReason hostWaitReason(const HostStateMachine::Wait &wait, HostStateMachine::State state,
@@ -17,6 +21,10 @@ WaitReason hostWaitReason(const HostStateMachine::Wait &wait, HostStateMachine::
     case Phase::Switching:
         if (wait.engine == engine)
             return {WaitReason::Kind::Switch, currentEngine, engine};
+        // Behind a switch to another engine: it waits for the switch from that one to its own
+        // (also when its engine is the one being drained away).
+        if (!wait.engine.isEmpty())
+            return {WaitReason::Kind::Switch, wait.engine, engine};
         return {WaitReason::Kind::Queue, {}, {}};
     case Phase::Stopping:
         return {WaitReason::Kind::Lease, {}, {}};   // the engine stops for (or after) a lease
@@ -26,6 +34,29 @@ WaitReason hostWaitReason(const HostStateMachine::Wait &wait, HostStateMachine::
         break;
     }
     return {state == HostStateMachine::State::Leased ? WaitReason::Kind::Lease : WaitReason::Kind::Queue, {}, {}};
+}
+
+void followHostWait(HostController *controller, QObject *context, const QString &engine, const WaitReason &last,
+                    std::function<bool(const std::optional<WaitReason> &)> update)
+{
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    auto shown = std::make_shared<WaitReason>(last);
+    *connection = QObject::connect(controller, &HostController::stateChanged, context,
+                                   [controller, engine, connection, shown, update = std::move(update)] {
+        const WaitReason reason = hostWaitReason(controller->waitFor(), controller->state(),
+                                                 controller->currentEngine(), engine);
+        // The same switch still: its old engine having stopped on the way (no "from" now) does
+        // not make it another one.
+        const bool sameSwitch = reason.kind == WaitReason::Kind::Switch && shown->kind == WaitReason::Kind::Switch
+            && reason.to == shown->to;
+        const bool changed = !(reason == *shown) && !sameSwitch;
+        if (!update(changed ? std::optional(reason) : std::nullopt)) {
+            QObject::disconnect(*connection);
+            return;
+        }
+        if (changed)
+            *shown = reason;
+    });
 }
 
 } // namespace switchyard

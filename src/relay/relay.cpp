@@ -42,6 +42,18 @@ bool isMutatingAdminPath(const QByteArray &method, const QString &path)
         && method != "GET" && method != "HEAD" && method != "POST" && method != "OPTIONS";
 }
 
+RequestRecord recordFor(const IncomingRequest &request)
+{
+    RequestRecord record;
+    record.startedAt = request.arrivedAt;
+    record.startedSteady = request.arrivedSteady;
+    record.method = QString::fromLatin1(request.method);
+    record.path = request.path;
+    record.clientAddress = request.clientAddress;
+    record.userAgent = QString::fromUtf8(request.header("user-agent"));
+    record.bytesIn = request.body.size();
+    return record;
+}
 } // namespace
 
 Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, RequestHandler *admin, QObject *parent)
@@ -57,22 +69,6 @@ Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, Request
 }
 
 Relay::~Relay() = default;
-
-namespace {
-
-RequestRecord recordFor(const IncomingRequest &request)
-{
-    RequestRecord record;
-    record.startedAt = request.arrivedAt;
-    record.startedSteady = request.arrivedSteady;
-    record.method = QString::fromLatin1(request.method);
-    record.path = request.path;
-    record.clientAddress = request.clientAddress;
-    record.userAgent = QString::fromUtf8(request.header("user-agent"));
-    record.bytesIn = request.body.size();
-    return record;
-}
-} // namespace
 
 void Relay::LiveRecord::endWait()
 {
@@ -180,8 +176,7 @@ QByteArray Relay::refusalBody(int status, const QByteArray &path, const QString 
 
 void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record)
 {
-    // The relay's own quick answers above end in the turn they came in: only what may take a
-    // while is reported on arrival.
+    // The relay's own quick answers above end in the turn they came in; what may take a while is reported.
     emit requestProgress(record, RequestPhase::Arrived);
     QString model;
     JsonModelField field;
@@ -236,9 +231,8 @@ void Relay::dispatch(const IncomingRequest &request, ResponseWriter *writer, Req
     }
     HostController *controller = m_controllers.value(route.host);
     const bool switchable = controller && (controller->canSwitch() || controller->canWake());
-    // A host that switches engines is started (or woken) on demand; one that cannot must be up now. One
-    // that reads down is asked once more before it is refused: a box that came back serves at
-    // once, not at the next poll.
+    // A host that switches engines is started (or woken) on demand; one that cannot must be up now.
+    // One that reads down is asked again before it is refused: a box that came back serves at once.
     if (!switchable && (!host->everFetched || !host->reachable)) {
         QPointer<ResponseWriter> w(writer);
         LiveRecord live{record};
@@ -482,10 +476,20 @@ void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwa
             p->refuse({status, message, {}});   // worded by the catalogue (ClientReplyWording)
         });
     if (!f->live.admitted && !f->live.done) {
-        // Not admitted at once: it waits for the host, from its arrival on.
-        f->live.wait(hostWaitReason(controller->waitFor(), controller->state(), controller->currentEngine(), f->engine),
-                     f->live.record.startedSteady);
+        // Not admitted at once: it waits for the host from its arrival on, its reason following the host's.
+        const WaitReason reason = hostWaitReason(controller->waitFor(), controller->state(), controller->currentEngine(), f->engine);
+        f->live.wait(reason, f->live.record.startedSteady);
         emit requestProgress(f->live.record, f->live.phase);
+        followHostWait(controller, this, f->engine, reason, [this, w = std::weak_ptr(f)](const std::optional<WaitReason> &r) {
+            const auto f = w.lock();
+            if (!f || f->live.admitted || f->live.done)
+                return false;
+            if (r) {
+                f->live.record.waitReason = *r;
+                emit requestProgress(f->live.record, f->live.phase);
+            }
+            return true;
+        });
     }
 }
 
@@ -575,8 +579,7 @@ void Relay::setHostControllers(const QList<HostController *> &controllers)
 void Relay::subscribe(ResponseWriter *writer, RequestRecord record)
 {
     // Like llama.cpp's own feed: no snapshot on connect; subscribe, then read /models.
-    writer->writeHead(200, {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"},
-                            {"X-Accel-Buffering", "no"}});
+    writer->writeHead(200, {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"}, {"X-Accel-Buffering", "no"}});
     m_subscribers.append(writer);
     emit requestProgress(record, RequestPhase::Streaming);
     QPointer<ResponseWriter> w(writer);

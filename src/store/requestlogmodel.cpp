@@ -246,7 +246,7 @@ QVariant RequestLogModel::display(const RequestRecord &r, int column) const
         // No body, no first byte of it: a dash, not a time.
         return r.timeToFirstByte && r.bytesOut > 0 ? durationText(*r.timeToFirstByte) : tr("—");
     case TokensPerSecondColumn:
-        return r.tokensPerSecond ? QString::number(*r.tokensPerSecond, 'f', 1) : QString();
+        return r.tokensPerSecond ? QLocale().toString(*r.tokensPerSecond, 'f', 1) : QString();   // "60,0" in German
     case ClientColumn:
         return JournalFormat::clientAddress(r.clientAddress);
     case AppColumn:

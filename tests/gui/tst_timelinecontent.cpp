@@ -366,6 +366,13 @@ void TstTimelineContent::textSaysWhatASpanIs()
                     .startsWith(u"Switch to <b>fork</b> failed: exit &lt;1&gt;<br>"_s));
     QCOMPARE(TimelineText::switchLabel({Kind::Switch, at(0), at(5), true, u"fork"_s, {}}), u"→ fork"_s);
     QVERIFY(TimelineText::switchLabel({Kind::Switch, at(0), at(5), false, u"fork"_s, {}}).startsWith(u"→ fork · "_s));
+    // The lane's label during a switch says the switch, as the host card does (#22: it still
+    // named the engine being stopped); otherwise the engine.
+    QCOMPARE(TimelineText::laneEngine(HostActivity::Switching, u"mainline"_s, u"mainline"_s, u"fork"_s), u"mainline → fork"_s);
+    QCOMPARE(TimelineText::laneEngine(HostActivity::Draining, u"mainline"_s, u"mainline"_s, u"fork"_s), u"mainline → fork"_s);
+    QCOMPARE(TimelineText::laneEngine(HostActivity::Switching, {}, {}, u"fork"_s), u"→ fork"_s);
+    QCOMPARE(TimelineText::laneEngine(HostActivity::Switching, u"fork"_s, {}, {}), u"stopping fork"_s);
+    QCOMPARE(TimelineText::laneEngine(HostActivity::Up, u"fork"_s, {}, {}), u"fork"_s);
 
     const HistoryEvent failedLoad = historyEvent(HistoryEvent::Kind::Load, 10, u"a"_s, u"out of memory"_s);
     const HistoryEvent load = withDuration(withModel(failedLoad, u"m1"_s), 2s);

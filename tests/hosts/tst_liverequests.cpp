@@ -107,7 +107,7 @@ class TestLiveRequests : public QObject
 
 private Q_SLOTS:
     void waitForASwitchIsReportedListedAndRecorded();
-    void queuedBehindAnotherSwitchSaysQueue();
+    void behindAnotherSwitchWaitsForTheSwitchBack();
     void modelLoadIsAWait();
     void streamReportsTokensAFewTimesASecond();
     void activeStateIsCheckedAndLiveIdsAreUnique();
@@ -171,14 +171,15 @@ void TestLiveRequests::waitForASwitchIsReportedListedAndRecorded()
     QVERIFY(text.contains(R"(switchyard_request_bytes_total{host="h1",alias="h1-beta"} )" + QByteArray::number(body.size())));
 }
 
-void TestLiveRequests::queuedBehindAnotherSwitchSaysQueue()
+void TestLiveRequests::behindAnotherSwitchWaitsForTheSwitchBack()
 {
     SwitchingFixture f;
     f.tune = [](fake::FakeOptions &a, fake::FakeOptions &) { a.tokensPerSecond = 20; };
     QVERIFY(f.start());
     ProgressLog log(f.relay->relay());
     // A stream on a runs; beta asks for b: the host drains a. Then alpha asks for a: it waits
-    // behind the switch, in the queue.
+    // for the switch back from b to a, as requests for a that come after b runs say (#22: the
+    // demo's first such request read "queue" and the later ones "switch fork→mainline").
     RawHttpClient streaming(f.port());
     QVERIFY(streaming.connectToServer());
     streaming.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 20, true)));
@@ -201,8 +202,14 @@ void TestLiveRequests::queuedBehindAnotherSwitchSaysQueue()
     QCOMPARE(alphas.size(), 2);
     QVERIFY(alphas.first().waitReason.isNone());   // the stream went at once
     QCOMPARE(alphas.first().waited, std::chrono::nanoseconds(0));
-    QCOMPARE(alphas.last().waitReason.kind, WaitReason::Kind::Queue);
+    const WaitReason back{WaitReason::Kind::Switch, u"b"_s, u"a"_s};
+    QCOMPARE(alphas.last().waitReason, back);
     QVERIFY(alphas.last().waited > 0ms);
+    // Every report while it waited said the same.
+    for (const ProgressLog::Report &r : log.of(u"h1-alpha"_s)) {
+        if (r.phase == RequestPhase::Waiting && r.record.liveId == alphas.last().liveId)
+            QCOMPARE(r.record.waitReason, back);
+    }
 }
 
 void TestLiveRequests::modelLoadIsAWait()

@@ -28,7 +28,11 @@ private Q_SLOTS:
         QTest::newRow("switching to its engine") << Phase::Switching << u"mainline"_s << State::Switching << u"switch fork→mainline"_s;
         // While batching, the host's wait names the engine that runs and still has work.
         QTest::newRow("held while fork has work") << Phase::Batching << u"fork"_s << State::Serving << u"switch fork→mainline"_s;
-        QTest::newRow("behind a switch to another") << Phase::Switching << u"other"_s << State::Switching << u"queue"_s;
+        // Behind a switch to another engine it waits for the switch from that one to its own, as
+        // the requests held after that switch say (the demo's first 3090-flint request read "queue").
+        QTest::newRow("behind a switch to another") << Phase::Switching << u"other"_s << State::Switching << u"switch other→mainline"_s;
+        QTest::newRow("behind a drain for another") << Phase::Draining << u"other"_s << State::Draining << u"switch other→mainline"_s;
+        QTest::newRow("draining, target not decided") << Phase::Draining << QString() << State::Draining << u"queue"_s;
         QTest::newRow("batching, its own engine runs") << Phase::Batching << u"mainline"_s << State::Serving << u"queue"_s;
         QTest::newRow("stopping for a lease") << Phase::Stopping << QString() << State::Draining << u"lease"_s;
         QTest::newRow("waking") << Phase::Waking << QString() << State::Waking << u"host check"_s;

@@ -25,6 +25,7 @@ void DemoEngineDriver::startEngine(const QString &engine)
             it.value()->close();
     }
     m_running.clear();
+    reportGpu();   // the old engine's memory is free while the new one starts
     QTimer::singleShot(m_startDelay, this, [this, engine] {
         fake::FakeLlamaServer *server = m_engines.value(engine);
         if (!server) {

@@ -3,9 +3,12 @@
 #include "catalog/hostprobe.h"
 #include "demo/trafficgenerator.h"
 #include "desktop/desktopapp.h"
+#include "app/remoterelayfeed.h"
 #include "dialogs/addhostdialog.h"
+#include "dialogs/hostseditordialog.h"
 #include "dialogs/welcomedialog.h"
 #include "models/hosttablemodel.h"
+#include "shared/hostactivity.h"
 #include "store/requestlogmodel.h"
 #include "timeline/timelineview.h"
 #include "timeline/timelinewidget.h"
@@ -19,6 +22,8 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QIcon>
 #include <QItemSelectionModel>
 #include <QLineEdit>
@@ -50,6 +55,13 @@ ScreenshotRunner::ScreenshotRunner(DesktopApp *desktop, const QUrl &endpoint, QS
     m_duration = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_SECONDS").toDouble(&ok);
     if (!ok || m_duration < 12)
         m_duration = 45;
+    m_configPath = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_CONFIG");
+    if (m_configPath.isEmpty()) {
+        m_scratch = std::make_unique<QTemporaryDir>();
+        m_configPath = m_scratch->filePath(u"switchyard.json"_s);
+    }
+    m_watch = QUrl(qEnvironmentVariable("SWITCHYARD_SCREENSHOT_WATCH"));
+    m_watchToken = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_WATCH_TOKEN");
     m_ticker.setInterval(100ms);
     connect(&m_ticker, &QTimer::timeout, this, &ScreenshotRunner::tick);
 }
@@ -112,6 +124,8 @@ void ScreenshotRunner::tick()
             step.run();
         }
     }
+    if (!m_switchSaved)
+        grabSwitchInProgress();
     if (now >= m_nextBackground && now < m_duration - 1) {
         background();
         m_nextBackground = now + 0.5 + m_random.bounded(900) / 1000.0;
@@ -130,10 +144,44 @@ void ScreenshotRunner::background()
         m_traffic->chat(alias, 40 + int(m_random.bounded(160)), agent);
 }
 
+void ScreenshotRunner::grabSwitchInProgress()
+{
+    HostTableModel *hosts = m_desktop->hosts();
+    for (int row = 0; row < hosts->rowCount(); ++row) {
+        const QModelIndex index = hosts->index(row);
+        if (HostActivity(index.data(HostTableModel::ActivityRole).toInt()) != HostActivity::Switching)
+            continue;
+        const QDateTime since = index.data(HostTableModel::ActivitySinceRole).toDateTime();
+        if (!since.isValid() || since.msecsTo(QDateTime::currentDateTime()) < 1800
+            || index.data(HostTableModel::SwitchFromRole).toString().isEmpty())
+            continue;
+        // The cards and the timeline above the tables: the card's "from → to · 1 s", the bar hatched.
+        MainWindow *window = m_desktop->window();
+        window->hostsView()->selectionModel()->clearSelection();
+        // The run so far and a little room: the switch's hatched bar wide enough to see.
+        TimelineWidget *bars = window->timelineView()->timeline();
+        bars->setSpan(std::chrono::milliseconds(m_clock.elapsed() + 6000));
+        bars->setFollowing(true);
+        QApplication::processEvents();
+        QWidget *cards = window->hostsView()->parentWidget();
+        QWidget *timeline = window->timelineView();
+        const QRect area = QRect(cards->mapTo(window, QPoint(0, 0)), cards->size())
+                               .united(QRect(timeline->mapTo(window, QPoint(0, 0)), timeline->size()));
+        m_switchSaved = true;
+        save(window->grab(area), u"switch.png"_s);
+        return;
+    }
+}
+
 bool ScreenshotRunner::save(QWidget *widget, const QString &name)
 {
+    return save(widget->grab(), name);
+}
+
+bool ScreenshotRunner::save(const QPixmap &pixmap, const QString &name)
+{
     const QString path = QDir(m_directory).filePath(name);
-    const bool ok = widget->grab().save(path);
+    const bool ok = pixmap.save(path);
     QTextStream(stdout) << (ok ? "screenshot: " : "screenshot FAILED: ") << path << Qt::endl;
     if (!ok)
         ++m_failures;
@@ -220,16 +268,31 @@ void ScreenshotRunner::capture()
     menu->adjustSize();
     save(menu, u"tray-menu.png"_s);
     saveTrayIcons();
+
+    // The window at a small laptop's size and a large screen's, each tab, to look at it there.
+    const QSize size = window->size();
+    for (const QSize &other : {QSize(1000, 650), QSize(1600, 1000)}) {
+        window->resize(other);
+        for (QWidget *tab : {static_cast<QWidget *>(window->modelsView()), static_cast<QWidget *>(window->requestLogView())}) {
+            window->tabs()->setCurrentWidget(tab);
+            QApplication::processEvents();
+            QApplication::processEvents();
+            const QString suffix = tab == window->modelsView() ? QString() : u"-requests"_s;
+            save(window, u"window-%1x%2%3.png"_s.arg(other.width()).arg(other.height()).arg(suffix));
+        }
+    }
+    window->resize(size);
+    window->tabs()->setCurrentWidget(window->modelsView());
+    QApplication::processEvents();
     m_traffic->abortAll();
     captureFirstRun();
 }
 
 void ScreenshotRunner::captureFirstRun()
 {
-    // The first run's welcome, and Add a GPU Box after it asked one of the demo's boxes. The
-    // file it would write is in a folder that is never created.
-    const QString config = m_directory + u"/never-written/switchyard.json"_s;
-    auto *welcome = new WelcomeDialog(config);
+    // The first run's welcome, and Add a GPU Box after it asked one of the demo's boxes. Neither
+    // writes anything: the path they name is the script's scratch home, or a folder of our own.
+    auto *welcome = new WelcomeDialog(m_configPath);
     welcome->setAttribute(Qt::WA_DeleteOnClose);
     welcome->show();
     welcome->adjustSize();
@@ -237,19 +300,108 @@ void ScreenshotRunner::captureFirstRun()
     save(welcome, u"welcome.png"_s);
     welcome->close();
 
-    auto *add = new AddHostDialog(config);
+    auto *add = new AddHostDialog(m_configPath);
     add->setAttribute(Qt::WA_DeleteOnClose);
-    const QModelIndex box = m_desktop->hosts()->index(0);
+    // The a9: two models, one of them loaded.
+    const QModelIndex box = m_desktop->hosts()->index(m_desktop->hosts()->rowCount() - 1);
     add->urlField()->setText(box.data(HostTableModel::UrlRole).toString());
     add->show();
-    auto finish = [this, add] {
+    auto done = [this, add] {
         QApplication::processEvents();
         save(add, u"add-host.png"_s);
         add->close();
-        QTimer::singleShot(200ms, qApp, [this] { QCoreApplication::exit(m_failures ? 1 : 0); });
+        captureHostsEditor();
     };
-    connect(add->probe(), &HostProbe::finished, this, finish, Qt::SingleShotConnection);
+    connect(add->probe(), &HostProbe::finished, this, done, Qt::SingleShotConnection);
     add->check();
+}
+
+void ScreenshotRunner::captureHostsEditor()
+{
+    // The demo fleet as a config file would have it: the 3090 run by its agent with two engines,
+    // the a9 a plain router. Written only to m_configPath (see the constructor).
+    QDir().mkpath(QFileInfo(m_configPath).absolutePath());
+    QFile file(m_configPath);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        QTextStream(stdout) << "screenshot FAILED: cannot write " << m_configPath << Qt::endl;
+        ++m_failures;
+        captureRemote();
+        return;
+    }
+    file.write(R"({
+  "hosts": {
+    "3090": {
+      "driver": "agent",
+      "agent": "http://gpu-3090.lan:18767",
+      "engines": {
+        "mainline": { "url": "http://gpu-3090.lan:8080",
+                      "argv": ["/opt/llama/bin/llama-server", "--models-dir", "/srv/models", "--port", "8080"] },
+        "fork":     { "url": "http://gpu-3090.lan:8081",
+                      "models": ["qwen38-27b-128k"],
+                      "argv": ["/opt/llama-fork/bin/llama-server", "-m", "/srv/models/qwen38-27b.gguf", "--port", "8081"] }
+      }
+    },
+    "a9": { "driver": "static", "engines": { "main": { "url": "http://a9.lan:8080" } } }
+  }
+}
+)");
+    file.close();
+    auto *editor = new HostsEditorDialog(m_configPath);
+    editor->setAttribute(Qt::WA_DeleteOnClose);
+    editor->select(u"3090"_s);
+    editor->show();
+    QApplication::processEvents();
+    save(editor, u"hosts-editor.png"_s);
+    editor->select(u"3090"_s, u"fork"_s);
+    QApplication::processEvents();
+    save(editor, u"hosts-editor-engine.png"_s);
+    editor->close();
+    captureRemote();
+}
+
+void ScreenshotRunner::captureRemote()
+{
+    if (!m_watch.isValid() || m_watch.isEmpty()) {
+        finish();
+        return;
+    }
+    // The window watching the second relay: its hosts and its request log, the status bar saying so.
+    MainWindow *window = m_desktop->window();
+    m_desktop->watchRemote(m_watch, m_watchToken);
+    window->tabs()->setCurrentWidget(window->requestLogView());
+    auto *wait = new QTimer(this);
+    auto *clock = new QElapsedTimer;
+    clock->start();
+    wait->setInterval(200ms);
+    connect(wait, &QTimer::timeout, this, [this, wait, clock, window] {
+        RemoteRelayFeed *remote = m_desktop->remote();
+        const bool ready = remote && remote->connected() && !remote->hosts().isEmpty()
+                           && window->requestLogView()->table()->model()->rowCount() > 0;
+        // A poll more after the first full answer: the timeline and the cards catch up.
+        if (!ready && clock->elapsed() < 20000)
+            return;
+        if (ready && clock->elapsed() < 5000)
+            return;
+        wait->stop();
+        wait->deleteLater();
+        delete clock;
+        if (!ready) {
+            QTextStream(stdout) << "screenshot FAILED: the watched relay " << m_watch.toString()
+                                << " did not answer with hosts and requests: " << (remote ? remote->error() : QString())
+                                << Qt::endl;
+            ++m_failures;
+        }
+        window->requestLogView()->table()->selectRow(0);
+        QApplication::processEvents();
+        save(window, u"remote.png"_s);
+        finish();
+    });
+    wait->start();
+}
+
+void ScreenshotRunner::finish()
+{
+    QTimer::singleShot(200ms, qApp, [this] { QCoreApplication::exit(m_failures ? 1 : 0); });
 }
 
 } // namespace switchyard

@@ -103,7 +103,7 @@ AddHostDialog::AddHostDialog(const QString &configPath, QWidget *parent)
     layout->addLayout(form);
     layout->addWidget(m_findings);
     layout->addWidget(m_models, 1);
-    auto *where = new QLabel(tr("Nothing is written until you add it; then the config goes to %1").arg(m_path), this);
+    auto *where = new QLabel(tr("Nothing is written until you add it; then the config goes to %1").arg(UiFormat::path(m_path)), this);
     where->setWordWrap(true);
     where->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(where);

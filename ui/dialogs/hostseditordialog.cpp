@@ -2,6 +2,7 @@
 
 #include "config/configwriter.h"
 #include "dialogs/hostseditorform.h"
+#include "shared/uiformat.h"
 
 #include <QDialogButtonBox>
 #include <QFile>
@@ -74,7 +75,7 @@ HostsEditorDialog::HostsEditorDialog(const QString &configPath, QWidget *parent)
     split->setChildrenCollapsible(false);
 
     auto *where = new QLabel(tr("Saved to %1; the previous file is kept as %2.bak. The relay applies it at once, "
-                                "without dropping a stream.").arg(configPath, QFileInfo(configPath).fileName()), this);
+                                "without dropping a stream.").arg(UiFormat::path(configPath), QFileInfo(configPath).fileName()), this);
     where->setWordWrap(true);
     where->setForegroundRole(QPalette::PlaceholderText);
     where->setTextInteractionFlags(Qt::TextSelectableByMouse);

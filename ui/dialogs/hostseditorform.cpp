@@ -146,6 +146,8 @@ void HostsEditorForm::fill()
         else if (m_model && row.engine == !m_engine.isEmpty())
             text = m_model->text(m_host, m_engine, key);
         row.edit->setText(text);
+        // A long command line shows its start (the program), not its last argument.
+        row.edit->setCursorPosition(0);
         row.error->clear();
         row.error->hide();
     }

@@ -1,5 +1,6 @@
 #include "shared/uiformat.h"
 
+#include <QDir>
 #include <QLocale>
 
 namespace switchyard {
@@ -65,6 +66,19 @@ QString UiFormat::timeOfDay(const QDateTime &when, const QDateTime &now)
     if (when.date() == now.date())
         return time;
     return QLocale().toString(when.date(), QLocale::ShortFormat) + u' ' + time;
+}
+
+QString UiFormat::path(const QString &file)
+{
+    const QString home = QDir::homePath();
+    const QString clean = QDir::cleanPath(file);
+    if (home.isEmpty() || home == u"/"_s)
+        return QDir::toNativeSeparators(clean);
+    if (clean == home)
+        return u"~"_s;
+    if (clean.startsWith(home + u'/'))
+        return QDir::toNativeSeparators(u"~"_s + clean.mid(home.size()));
+    return QDir::toNativeSeparators(clean);
 }
 
 } // namespace switchyard

@@ -27,6 +27,9 @@ public:
     static QString tokens(qint64 count);
     // A local time of day "22:21:41", with the date when it is not today.
     static QString timeOfDay(const QDateTime &when, const QDateTime &now);
+    // A file's path as people write it: the home folder as "~"
+    // ("~/.config/switchyard/switchyard.json"), shorter and free of the user's name.
+    static QString path(const QString &file);
 
     UiFormat() = delete;
 };

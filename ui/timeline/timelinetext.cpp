@@ -116,6 +116,15 @@ QString TimelineText::switchLabel(const TimelineContent::Span &s)
                      : tr("→ %1 · %2").arg(s.engine, UiFormat::duration(std::chrono::milliseconds(s.endMs - s.startMs)));
 }
 
+QString TimelineText::laneEngine(HostActivity activity, const QString &engine, const QString &from, const QString &to)
+{
+    if (activity != HostActivity::Draining && activity != HostActivity::Switching)
+        return engine;
+    if (to.isEmpty())
+        return tr("stopping %1").arg(from.isEmpty() ? engine : from);
+    return from.isEmpty() ? tr("→ %1").arg(to) : tr("%1 → %2").arg(from, to);
+}
+
 QString TimelineText::tickLabel(qint64 ms, qint64 stepMs)
 {
     const QDateTime when = dateAt(ms);

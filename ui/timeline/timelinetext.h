@@ -1,5 +1,6 @@
 #pragma once
 
+#include "shared/hostactivity.h"
 #include "store/historyevent.h"
 #include "timeline/timelinecontent.h"
 
@@ -23,6 +24,10 @@ public:
                                    qint64 nowMs);
     // "→ fork" while it runs, "→ fork · 12 s" once done.
     static QString switchLabel(const TimelineContent::Span &span);
+    // What a lane's label says runs: the engine, or during a drain or switch what is happening,
+    // as the host card says it ("mainline → fork", "→ fork", "stopping fork"), without the time
+    // (the bar shows that).
+    static QString laneEngine(HostActivity activity, const QString &engine, const QString &from, const QString &to);
     // A tick at ms on a grid of stepMs: the day for day steps and midnights, else the time.
     static QString tickLabel(qint64 ms, qint64 stepMs);
     // The header over the lane names: "last 15 min" while following now, else "15 min".

@@ -7,13 +7,17 @@
 #include "store/historystore.h"
 #include "store/requestlogmodel.h"
 #include "store/timelinemodel.h"
+#include "timeline/timelinetext.h"
 #include "timeline/timelinewidget.h"
 
 #include <QButtonGroup>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <limits>
 
 namespace switchyard {
 
@@ -73,12 +77,16 @@ TimelineView::TimelineView(const Clock &clock, HostTableModel *hosts, QWidget *p
     bar->addWidget(m_follow);
     connect(m_follow, &QToolButton::toggled, m_timeline, &TimelineWidget::setFollowing);
     connect(m_timeline, &TimelineWidget::followingChanged, m_follow, &QToolButton::setChecked);
-    bar->addStretch(1);
 
-    // Legend, in the timeline's own colours: the engines' from the hosts (see syncHosts).
+    // Legend, in the timeline's own colours: the engines' from the hosts (see syncHosts). It
+    // takes the rest of the row, right-aligned, and breaks between its items where the row is
+    // too short for it (the German one at 1000 px was cut off after "Reserv"). Broken by
+    // fitLegend(), not by QLabel's word wrap: the splitter asks a minimum height, and a
+    // wrapping label's says one line.
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setForegroundRole(QPalette::PlaceholderText);
-    bar->addWidget(m_legend);
+    m_legend->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    bar->addWidget(m_legend, 1);
     updateLegend();
 
     auto *layout = new QVBoxLayout(this);
@@ -101,8 +109,13 @@ void TimelineView::syncHosts()
     QStringList engines;
     for (int row = 0; row < m_hosts->rowCount(); ++row) {
         const QModelIndex index = m_hosts->index(row);
+        const QString engine = index.data(HostTableModel::EngineRole).toString();
+        const QString to = index.data(HostTableModel::SwitchToRole).toString();
+        const QString label = TimelineText::laneEngine(HostActivity(index.data(HostTableModel::ActivityRole).toInt()), engine,
+                                                       index.data(HostTableModel::SwitchFromRole).toString(), to);
+        // During a switch the dot takes the colour of the engine it starts.
         m_timeline->setCurrentEngine(index.data(HostTableModel::NameRole).toString(),
-                                     index.data(HostTableModel::EngineRole).toString());
+                                     label != engine && !to.isEmpty() ? to : engine, label);
         for (const QString &engine : index.data(HostTableModel::EnginesRole).toStringList()) {
             if (!engines.contains(engine))
                 engines.append(engine);
@@ -135,23 +148,69 @@ void TimelineView::updateLegend()
         return u"<span style=\"color:%1\">%2</span>"_s.arg(legendColor(what).name(), glyph);
     };
     // Each engine's bar colour, named, as the bars use them; at most four, then "…".
-    QStringList engines;
-    for (const QString &engine : m_engines.mid(0, 4))
-        engines.append(swatch(engine, u"■"_s) + u" "_s + engine.toHtmlEscaped());
-    if (m_engines.size() > 4)
-        engines.append(u"…"_s);
-    QStringList items;
-    items.append(engines.isEmpty() ? swatch(u"main"_s, u"■"_s) + u" "_s + tr("engine up")
-                                   : tr("engines:") + u" "_s + engines.join(u"&nbsp;"_s));
-    items += QStringList{
-        swatch(u"switch"_s, u"■"_s) + u" "_s + tr("switch"),
-        swatch(u"down"_s, u"■"_s) + u" "_s + tr("down or failed"),
-        swatch(u"load"_s, u"◆"_s) + u" "_s + tr("load"),
-        swatch(u"unload"_s, u"◇"_s) + u" "_s + tr("unload"),
-        swatch(u"lease"_s, u"▬"_s) + u" "_s + tr("lease"),
-        u"<span style=\"color:%1\">▮</span> "_s.arg(palette().color(QPalette::Highlight).name()) + tr("requests"),
+    const auto item = [&](const QString &html, const QString &glyph, const QString &text) {
+        m_legendItems.append(html + u"&nbsp;"_s + text.toHtmlEscaped().replace(u' ', u"&nbsp;"_s));
+        m_legendWords.append(glyph + u' ' + text);
     };
-    m_legend->setText(items.join(u"&nbsp;&nbsp;&nbsp;"_s));
+    m_legendItems.clear();
+    m_legendWords.clear();
+    if (m_engines.isEmpty()) {
+        item(swatch(u"main"_s, u"■"_s), u"■"_s, tr("engine up"));
+    } else {
+        QStringList html;
+        QStringList words;
+        for (const QString &engine : m_engines.mid(0, 4)) {
+            html.append(swatch(engine, u"■"_s) + u"&nbsp;"_s + engine.toHtmlEscaped());
+            words.append(u"■ "_s + engine);
+        }
+        if (m_engines.size() > 4) {
+            html.append(u"…"_s);
+            words.append(u"…"_s);
+        }
+        m_legendItems.append(tr("engines:").toHtmlEscaped() + u"&nbsp;"_s + html.join(u"&nbsp;"_s));
+        m_legendWords.append(tr("engines:") + u' ' + words.join(u' '));
+    }
+    item(swatch(u"switch"_s, u"■"_s), u"■"_s, tr("switch"));
+    item(swatch(u"down"_s, u"■"_s), u"■"_s, tr("down or failed"));
+    item(swatch(u"load"_s, u"◆"_s), u"◆"_s, tr("load"));
+    item(swatch(u"unload"_s, u"◇"_s), u"◇"_s, tr("unload"));
+    item(swatch(u"lease"_s, u"▬"_s), u"▬"_s, tr("lease"));
+    item(u"<span style=\"color:%1\">▮</span>"_s.arg(palette().color(QPalette::Highlight).name()), u"▮"_s, tr("requests"));
+    fitLegend();
+}
+
+void TimelineView::fitLegend()
+{
+    const QString gap = u"&nbsp;&nbsp;&nbsp;"_s;
+    const QFontMetrics fm(m_legend->font());
+    const int gapWidth = fm.horizontalAdvance(u"   "_s);
+    // What the row leaves right of the buttons; before the view is shown and laid out, all
+    // of it (an early guess would change the legend's height under the window's first layout).
+    const int room = isVisible() ? width() - (m_follow->geometry().right() + 12) : std::numeric_limits<int>::max();
+    QStringList lines;
+    QString line;
+    int used = 0;
+    for (qsizetype i = 0; i < m_legendItems.size(); ++i) {
+        const int w = fm.horizontalAdvance(m_legendWords.at(i));
+        if (!line.isEmpty() && used + gapWidth + w > room) {
+            lines.append(line);
+            line.clear();
+            used = 0;
+        }
+        used += (line.isEmpty() ? 0 : gapWidth) + w;
+        line += (line.isEmpty() ? QString() : gap) + m_legendItems.at(i);
+    }
+    if (!line.isEmpty())
+        lines.append(line);
+    const QString text = lines.join(u"<br>"_s);
+    if (text != m_legend->text())
+        m_legend->setText(text);
+}
+
+void TimelineView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitLegend();
 }
 
 void TimelineView::setInFlight(InFlightCounter *inFlight)

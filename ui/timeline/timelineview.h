@@ -44,9 +44,14 @@ public:
     // "unload", "lease": the one the timeline paints it in.
     QColor legendColor(const QString &what) const;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void syncHosts();
     void updateLegend();
+    // The legend on one line where the row has room, else broken between its items.
+    void fitLegend();
     void addToDensity(const switchyard::RequestRecord &record);
 
     const Clock &m_clock;
@@ -57,6 +62,8 @@ private:
     QToolButton *m_follow;
     QLabel *m_legend;
     QStringList m_engines;   // every host's engines, in order of first appearance
+    QStringList m_legendItems;   // as rich text, and as the words they show (to measure)
+    QStringList m_legendWords;
     QPointer<HistoryStore> m_store;
     QTimer m_densityRepaint;
 };

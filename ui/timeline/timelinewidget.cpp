@@ -76,11 +76,12 @@ void TimelineWidget::setHosts(const QStringList &hosts)
     update();
 }
 
-void TimelineWidget::setCurrentEngine(const QString &host, const QString &engine)
+void TimelineWidget::setCurrentEngine(const QString &host, const QString &engine, const QString &label)
 {
-    if (m_currentEngine.value(host) == engine)
+    const std::pair<QString, QString> shown{engine, label.isEmpty() ? engine : label};
+    if (m_currentEngine.value(host) == shown)
         return;
-    m_currentEngine.insert(host, engine);
+    m_currentEngine.insert(host, shown);
     update(0, 0, LabelWidth, height());
 }
 
@@ -319,7 +320,7 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
     p.setPen(withAlpha(palette().color(QPalette::Text), 30));
     p.drawLine(0, r.bottom(), width(), r.bottom());
 
-    // Label: the host, and the engine the catalog says runs now.
+    // Label: the host, and the engine the catalog says runs now (during a switch, the switch).
     QFont bold = font();
     bold.setBold(true);
     bold.setPointSizeF(font().pointSizeF() * 1.1);
@@ -328,15 +329,15 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
     p.drawText(QRect(10, r.top() + BarTop - 2, LabelWidth - 16, BarHeight + 2), Qt::AlignLeft | Qt::AlignVCenter,
                p.fontMetrics().elidedText(host, Qt::ElideRight, LabelWidth - 16));
     p.setFont(font());
-    const QString engine = m_currentEngine.value(host);
-    if (!engine.isEmpty()) {
+    const auto [engine, label] = m_currentEngine.value(host);
+    if (!label.isEmpty()) {
         const QColor c = StatusPalette::forEngine(engine);
         p.setPen(Qt::NoPen);
         p.setBrush(c);
         p.drawEllipse(QRectF(11, r.top() + MarkerTop + 1, 8, 8));
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(QRect(24, r.top() + MarkerTop - 4, LabelWidth - 28, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                   p.fontMetrics().elidedText(engine, Qt::ElideRight, LabelWidth - 28));
+                   p.fontMetrics().elidedText(label, Qt::ElideRight, LabelWidth - 28));
     }
     p.setPen(palette().color(QPalette::PlaceholderText));
     QFont small = font();

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <optional>
+#include <utility>
 
 namespace switchyard {
 
@@ -53,8 +54,11 @@ public:
     void setInFlight(const InFlightCounter *inFlight);
     void setHosts(const QStringList &hosts);
     QStringList hosts() const { return m_hosts; }
-    // The engine each lane's label shows as current, from the catalog.
-    void setCurrentEngine(const QString &host, const QString &engine);
+    // The engine each lane's label shows as current, from the catalog, and the label's text
+    // (during a switch what happens, TimelineText::laneEngine; empty: the engine's name). The
+    // dot takes the engine's colour.
+    void setCurrentEngine(const QString &host, const QString &engine, const QString &label = {});
+    QString engineLabel(const QString &host) const { return m_currentEngine.value(host).second; }
 
     const TimelineScale &scale() const { return m_scale; }
     void setSpan(std::chrono::milliseconds span);
@@ -114,7 +118,7 @@ private:
     const Clock &m_clock;
     TimelineContent m_content;
     QStringList m_hosts;
-    QHash<QString, QString> m_currentEngine;
+    QHash<QString, std::pair<QString, QString>> m_currentEngine;   // host: engine, label
     TimelineScale m_scale;
     bool m_following = true;
     bool m_autoSpan = true;

@@ -21,6 +21,8 @@
 #include <QMenu>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionFrame>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -50,6 +52,14 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     m_search->setPlaceholderText(tr("Search path, client, error…"));
     m_search->setClearButtonEnabled(true);
     m_search->setAccessibleName(tr("Search requests"));
+    // The placeholder whole (the German one read "Pfad, Clie…" at 1000 px): at least its width,
+    // with the field's frame and margins and the clear button (QLineEdit's 16 px icon, 6 px around
+    // it and a margin).
+    QStyleOptionFrame frame;
+    frame.initFrom(m_search);
+    const QSize text(m_search->fontMetrics().horizontalAdvance(m_search->placeholderText()) + 4, m_search->fontMetrics().height());
+    m_search->setMinimumWidth(m_search->style()->sizeFromContents(QStyle::CT_LineEdit, &frame, text, m_search).width()
+                              + 16 + 6 + 4);
     connect(m_search, &QLineEdit::textChanged, m_proxy, &RequestLogFilterProxy::setText);
 
     connect(m_host, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setHost(m_host->host()); });
@@ -102,7 +112,10 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     m_table->setColumnWidth(RequestLogModel::DurationColumn, width(RequestLogModel::durationText(std::chrono::milliseconds(59900))));
     m_table->setColumnWidth(RequestLogModel::TtfbColumn, width(tr("First byte")));
     m_table->setColumnWidth(RequestLogModel::TokensPerSecondColumn, width(tr("Tokens/s")));
-    m_table->setColumnWidth(RequestLogModel::AppColumn, width(tr("Claude Code")));
+    // The SDKs' names are the longest an app gets; cut in the middle they read "OpenA…thon)".
+    m_table->setColumnWidth(RequestLogModel::AppColumn,
+                            std::max(width(RequestLogModel::appName(ClientApp::OpenAiSdkPython)),
+                                     width(RequestLogModel::appName(ClientApp::AnthropicSdkPython))));
     m_table->setColumnWidth(RequestLogModel::ClientColumn, width(u"192.168.100.200"_s));
     m_table->setAccessibleName(tr("Requests"));
 
