@@ -3,6 +3,7 @@
 #include "admin/usagequery.h"
 #include "common/clock.h"
 #include "catalog/catalog.h"
+#include "catalog/modelevents.h"
 #include "engines/gpuboard.h"
 #include "hosts/hostcontroller.h"
 #include "hosts/promptcachekeeper.h"
@@ -240,6 +241,7 @@ void AdminApi::hosts(ResponseWriter *writer)
             }
             o.insert("url"_L1, s->url.toString());
             o.insert("reachable"_L1, s->reachable);
+            o.insert("live"_L1, s->reachable && m_events && m_events->isConnected(c->host()));
             o.insert("round_trip_ms"_L1, double(s->roundTripMs));
             o.insert("last_poll"_L1, s->lastPoll.isValid() ? QJsonValue(isoTime(s->lastPoll)) : QJsonValue());
             o.insert("poll_error"_L1, s->lastError);

@@ -13,6 +13,7 @@ class Catalog;
 class Clock;
 class GpuBoard;
 class HistoryStore;
+class ModelEvents;
 class ResponseWriter;
 struct IncomingRequest;
 
@@ -51,6 +52,8 @@ public:
     void setActiveRequests(const ActiveRequests *active) { m_active = active; }
     // Each host's "gpus" in /admin/hosts (an empty list where its agent reported none).
     void setGpuBoard(const GpuBoard *board) { m_gpus = board; }
+    // Whose event feed is open: a host whose router streams its events reads "live" to a watcher.
+    void setModelEvents(const ModelEvents *events) { m_events = events; }
     // Each host's "url", "reachable", "round_trip_ms", "last_poll" and "models" in /admin/hosts
     // (what a window watching this relay from elsewhere shows on its cards).
     void setCatalog(const Catalog *catalog) { m_catalog = catalog; }
@@ -77,6 +80,7 @@ private:
     const RelayMetrics *m_metrics = nullptr;
     const ActiveRequests *m_active = nullptr;
     const GpuBoard *m_gpus = nullptr;
+    const ModelEvents *m_events = nullptr;
     const Catalog *m_catalog = nullptr;
     QHash<QString, QString> m_drivers;
     const Clock *m_clock;

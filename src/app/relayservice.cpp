@@ -65,6 +65,7 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
 {
     m_admin->setMetrics(m_metrics);
     m_admin->setGpuBoard(m_gpus);
+    m_admin->setModelEvents(m_events);
     m_admin->setCatalog(m_catalog);
     QHash<QString, QString> driverNames;
     for (const HostConfig &host : config.hosts)

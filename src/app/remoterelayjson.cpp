@@ -110,6 +110,7 @@ QList<RemoteRelayJson::Host> RemoteRelayJson::hosts(const QJsonArray &array)
         h.leaseUntil = timeFrom(lease.value("until"_L1));
         h.gpus = GpuReading::fromJson(o.value("gpus"_L1).toArray());
         h.inFlight = o.value("running"_L1).toInt() + o.value("waiting"_L1).toInt();
+        h.live = o.value("live"_L1).toBool();
         out.append(h);
     }
     std::sort(out.begin(), out.end(), [](const Host &a, const Host &b) { return a.state.host < b.state.host; });

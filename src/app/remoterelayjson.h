@@ -34,6 +34,7 @@ public:
         QDateTime leaseUntil;
         QList<GpuReading> gpus;
         int inFlight = 0;           // its running and waiting requests
+        bool live = false;          // reachable, its events streaming to that relay
     };
 
     // One model as GET /admin/models lists it (the /v1/models shape): a row of the models table.

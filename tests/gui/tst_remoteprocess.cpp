@@ -1,6 +1,7 @@
 // Watching a relay that runs as a process of its own (issue 22's done-when): the real
 // `switchyard --headless` in front of a fake router, with an admin token; the window here attaches
-// by URL and token and shows that relay's host, its models and a request made to it.
+// by URL and token and shows that relay's host (live as that relay hears it), its models and a
+// request made to it.
 #include "desktop/desktopapp.h"
 #include "guifleet.h"
 #include "models/hosttablemodel.h"
@@ -81,6 +82,8 @@ void TstRemoteProcess::attachToARelayProcess()
     const QModelIndex card = desktop.hosts()->index(desktop.hosts()->rowOf(u"box"_s));
     QTRY_COMPARE_WITH_TIMEOUT(HostActivity(card.data(HostTableModel::ActivityRole).toInt()), HostActivity::Up, WaitMs);
     QTRY_COMPARE_WITH_TIMEOUT(card.data(HostTableModel::ModelsTotalRole).toInt(), 2, WaitMs);
+    // Live as that relay hears it (its router's event feed open), not "polled N s ago".
+    QTRY_VERIFY_WITH_TIMEOUT(card.data(HostTableModel::LiveRole).toBool(), WaitMs);
     QTRY_VERIFY_WITH_TIMEOUT(modelTableHas(desktop.window()->modelTable(), u"box-m1"_s), WaitMs);
     QVERIFY(modelTableHas(desktop.window()->modelTable(), u"box-m2"_s));
 

@@ -66,7 +66,7 @@ void HostTableModel::syncFromRemote()
     QList<Row> rows;
     const QList<RemoteRelayFeed::Host> hosts = m_remote ? m_remote->hosts() : QList<RemoteRelayFeed::Host>();
     for (const RemoteRelayFeed::Host &h : hosts)
-        rows.append(Row{h.state, h.engines, h.driver, h.gpus, h.inFlight});
+        rows.append(Row{h.state, h.engines, h.driver, h.gpus, h.inFlight, h.live});
     for (const RemoteRelayFeed::Host &h : hosts) {
         Overlay &o = m_overlays[h.state.host];
         const bool changing = h.controllerState == "draining"_L1 || h.controllerState == "switching"_L1;
@@ -549,6 +549,8 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
         return first;
     }
     case LiveRole:
+        if (m_remote)
+            return row.live;
         return s.reachable && m_service && m_service->modelEvents() && m_service->modelEvents()->isConnected(s.host);
     case NextEngineRole:
         return m_overlays.value(s.host).next;

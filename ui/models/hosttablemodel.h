@@ -109,6 +109,7 @@ private:
         QString driver;
         QList<GpuReading> gpus;   // a watched relay's; the local relay's come from its GpuBoard
         int inFlight = 0;         // a watched relay's; the local one's come from the InFlightCounter
+        bool live = false;        // a watched relay's; the local one's from its ModelEvents
     };
     // What the host controllers said; kept by host name, so it survives a rebind.
     struct Overlay
