@@ -819,7 +819,7 @@ Befehle:
 <context>
     <name>DemoEngineDriver</name>
     <message>
-        <location filename="../ui/demo/demoenginedriver.cpp" line="+31"/>
+        <location filename="../ui/demo/demoenginedriver.cpp" line="+32"/>
         <source>the demo has no engine %1</source>
         <translation>die Demo hat keine Engine %1</translation>
     </message>
@@ -867,7 +867,12 @@ Befehle:
 <context>
     <name>StartupConfig</name>
     <message>
-        <location filename="../src/app/startupconfig.cpp" line="+54"/>
+        <location filename="../src/app/startupconfig.cpp" line="+62"/>
+        <source>no GPU boxes to serve: no config file is set and no --upstream is given. Start with --config FILE (docs/CONFIG.md; `switchyard check-config FILE` checks one), --upstream NAME=URL for one box, or --demo for a simulated fleet</source>
+        <translation>keine GPU-Rechner zu bedienen: keine Konfigurationsdatei gesetzt und kein --upstream angegeben. Starten Sie mit --config DATEI (docs/CONFIG.md; `switchyard check-config DATEI` prüft eine), --upstream NAME=URL für einen Rechner oder --demo für eine simulierte Flotte</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>the listen address in the settings</source>
         <translation>die Lauschadresse in den Einstellungen</translation>
     </message>
@@ -1006,19 +1011,22 @@ Befehle:
     </message>
     <message>
         <location line="+8"/>
+        <location line="+10"/>
         <source>→ %1</source>
         <translation>→ %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-9"/>
         <source>→ %1 · %2</source>
         <translation>→ %1 · %2</translation>
     </message>
     <message>
+        <location line="+8"/>
         <source>stopping %1</source>
         <translation>beendet %1</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
@@ -1072,7 +1080,7 @@ Befehle:
 <context>
     <name>UiFormat</name>
     <message>
-        <location filename="../ui/shared/uiformat.cpp" line="+12"/>
+        <location filename="../ui/shared/uiformat.cpp" line="+13"/>
         <source>never</source>
         <translation>nie</translation>
     </message>
@@ -1199,7 +1207,7 @@ Befehle:
         <translation>ein zweiter Start hat dieses Relay gefunden; es hat kein Fenster zum Zeigen (keine Anzeige)</translation>
     </message>
     <message>
-        <location filename="../src/app/relayrun.cpp" line="+65"/>
+        <location filename="../src/app/relayrun.cpp" line="+67"/>
         <source>switchyard: cannot start the demo fleet: %1</source>
         <translation>switchyard: die Demo-Flotte lässt sich nicht starten: %1</translation>
     </message>
@@ -1209,7 +1217,7 @@ Befehle:
         <translation>switchyard: läuft bereits; dessen Fenster wurde nach vorn geholt</translation>
     </message>
     <message>
-        <location filename="../src/app/relayrun.cpp" line="+31"/>
+        <location filename="../src/app/relayrun.cpp" line="+37"/>
         <source>switchyard: cannot create the data folder %1</source>
         <translation>switchyard: der Datenordner %1 lässt sich nicht anlegen</translation>
     </message>
@@ -1224,13 +1232,13 @@ Befehle:
         <translation>switchyard %1 lauscht auf %2 (%3 Hosts)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>demo fleet: point clients at %1/v1 (models: curl %1/v1/models)</source>
         <translation>Demo-Flotte: Clients auf %1/v1 richten (Modelle: curl %1/v1/models)</translation>
     </message>
     <message>
         <location filename="../ui/main.cpp" line="+26"/>
-        <location line="+88"/>
+        <location line="+89"/>
         <source>switchyard: a second launch will not find this one: %1</source>
         <translation>switchyard: ein zweiter Start wird diese Instanz nicht finden: %1</translation>
     </message>
@@ -1250,6 +1258,7 @@ Befehle:
         <translation>switchyard: unbekannter Befehl %1</translation>
     </message>
     <message>
+        <location filename="../src/app/relayrun.cpp" line="-4"/>
         <source>switchyard %1 watching the relay at %2 (none runs here)</source>
         <translation>switchyard %1 beobachtet das Relay unter %2 (hier läuft keines)</translation>
     </message>
@@ -2235,7 +2244,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::ConfigReloader</name>
     <message>
-        <location filename="../src/app/configreloader.cpp" line="+60"/>
+        <location filename="../src/app/configreloader.cpp" line="+71"/>
         <source>the command line and settings</source>
         <translation>der Befehlszeile und den Einstellungen</translation>
     </message>
@@ -2256,6 +2265,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>switchyard: Konfiguration neu geladen aus %1</translation>
     </message>
     <message>
+        <location line="-30"/>
         <source>switchyard: watching the relay at %1; the relay here stops once its requests are done</source>
         <translation>switchyard: beobachtet das Relay unter %1; das Relay hier endet, sobald seine Anfragen fertig sind</translation>
     </message>
@@ -2635,7 +2645,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+89"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+132"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 von %n Modell geladen</numerusform>
@@ -2654,7 +2664,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Engine %1 · %2</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-35"/>
         <source>stopping %1</source>
         <translation>beendet %1</translation>
     </message>
@@ -2674,7 +2684,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+14"/>
         <source>no engine: the GPU is lent out</source>
         <translation>keine Engine: die GPU ist verliehen</translation>
     </message>
@@ -2694,40 +2704,47 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>wird geweckt · wartet, bis der Host antwortet</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-37"/>
         <source>loading %1</source>
         <translation>lädt %1</translation>
     </message>
     <message>
+        <location line="-17"/>
         <source>%1 GB</source>
         <translation>%1 GB</translation>
     </message>
     <message>
+        <location line="+0"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>%1 of %2 GB</source>
         <translation>%1 von %2 GB</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>%1 of %2 MB</source>
         <translation>%1 von %2 MB</translation>
     </message>
     <message>
+        <location line="+9"/>
         <source>%1 %</source>
         <translation>%1 %</translation>
     </message>
     <message>
+        <location line="+2"/>
         <source>loading %1 · %2</source>
         <translation>lädt %1 · %2</translation>
     </message>
     <message>
+        <location line="+3"/>
         <source>downloading %1 · %2</source>
         <translation>lädt %1 herunter · %2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+43"/>
         <source>engine %1 · %2 · %3</source>
         <translation>Engine %1 · %2 · %3</translation>
     </message>
@@ -2818,6 +2835,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>GPU: %1</translation>
     </message>
     <message numerus="yes">
+        <location line="-104"/>
         <source>engine %1 · switch to %2 in %3 (%n waiting)</source>
         <translation>
             <numerusform>Engine %1 · Wechsel zu %2 in %3 (%n wartet)</numerusform>
@@ -2825,6 +2843,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         </translation>
     </message>
     <message numerus="yes">
+        <location line="+2"/>
         <source>engine %1 · switch to %2 after the running requests (%n waiting)</source>
         <translation>
             <numerusform>Engine %1 · Wechsel zu %2 nach den laufenden Anfragen (%n wartet)</numerusform>
@@ -2898,7 +2917,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostTableModel</name>
     <message>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+153"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+176"/>
         <source>finishing %1 (since %2)</source>
         <translation>beendet %1 (seit %2)</translation>
     </message>
@@ -2921,7 +2940,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>für %1: %2</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+34"/>
         <source>stopping the engine</source>
         <translation>stoppt die Engine</translation>
     </message>
@@ -2930,8 +2949,8 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation type="vanished">zu %1</translation>
     </message>
     <message>
-        <location line="-104"/>
-        <location line="+113"/>
+        <location line="-121"/>
+        <location line="+130"/>
         <source>no engine running; the next request starts one</source>
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>
@@ -2956,7 +2975,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>wartet, bis der Host antwortet</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+193"/>
         <source>waiting for first poll</source>
         <translation>wartet auf die erste Abfrage</translation>
     </message>
@@ -3026,6 +3045,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Letzter Fehler: %1</translation>
     </message>
     <message numerus="yes">
+        <location line="-235"/>
         <source>%n waiting for %1</source>
         <translation>
             <numerusform>%n wartet auf %1</numerusform>
@@ -3036,7 +3056,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::HostsEditorDialog</name>
     <message>
-        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+44"/>
+        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+45"/>
         <source>Add &amp;Host</source>
         <translation>&amp;Host hinzufügen</translation>
     </message>
@@ -3250,7 +3270,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Leer: der Rechner wird nicht geweckt; das Relay sendet ein Magic Packet an diese MAC, wenn eine Anfrage den Rechner schlafend vorfindet</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+111"/>
         <source>Choose a host or an engine on the left, or add one.</source>
         <translation>Wählen Sie links einen Host oder eine Engine, oder fügen Sie eine hinzu.</translation>
     </message>
@@ -3293,7 +3313,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Den Host jetzt nach seinen Modellen fragen statt bei der nächsten Abfrage</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+14"/>
         <source>Refreshing every host</source>
         <translation>Alle Hosts werden aktualisiert</translation>
     </message>
@@ -3433,6 +3453,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Die Reservierung von %1 wurde aufgehoben, bevor sie erteilt wurde</translation>
     </message>
     <message>
+        <location line="-198"/>
         <source>Asking %1 again</source>
         <translation>Frage %1 erneut</translation>
     </message>
@@ -3496,12 +3517,12 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/window/mainwindow.cpp" line="+71"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+72"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Models</source>
         <translation>Modelle</translation>
     </message>
@@ -3627,12 +3648,12 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>&lt;h3&gt;Switchyard %1&lt;/h3&gt;&lt;p&gt;Ein Endpunkt im LAN vor mehreren llama.cpp-GPU-Rechnern.&lt;/p&gt;&lt;p&gt;Clients sprechen Modelle als &lt;i&gt;host-key&lt;/i&gt; an; Switchyard wechselt Engines, ohne einen Stream abzubrechen, und antwortet in der Sprache des jeweiligen Clients, wenn es nicht bedienen kann.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+22"/>
         <source>Switchyard — watching %1</source>
         <translation>Switchyard — beobachtet %1</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>Switchyard — %1</source>
         <translation>Switchyard — %1</translation>
     </message>
@@ -3716,7 +3737,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::ModelTableModel</name>
     <message>
-        <location filename="../ui/models/modeltablemodel.cpp" line="+184"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+220"/>
         <source>loaded</source>
         <translation>geladen</translation>
     </message>
@@ -3966,7 +3987,8 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RelayClient</name>
     <message>
-        <location filename="../ui/window/relayclient.cpp" line="+56"/>
+        <location filename="../ui/window/relayclient.cpp" line="+36"/>
+        <location line="+33"/>
         <source>HTTP %1</source>
         <translation>HTTP %1</translation>
     </message>
@@ -3982,7 +4004,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+159"/>
+        <location filename="../src/app/relayservice.cpp" line="+160"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>
@@ -3995,7 +4017,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RemoteRelayFeed</name>
     <message>
-        <location filename="../src/app/remoterelayfeed.cpp" line="+130"/>
+        <location filename="../src/app/remoterelayfeed.cpp" line="+148"/>
         <source>%1: the relay refused the admin token: %2</source>
         <translation>%1: das Relay hat das Admin-Token abgelehnt: %2</translation>
     </message>
@@ -4377,7 +4399,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::RequestLogView</name>
     <message>
-        <location filename="../ui/window/requestlogview.cpp" line="+45"/>
+        <location filename="../ui/window/requestlogview.cpp" line="+47"/>
         <source>Switchyard&apos;s own</source>
         <translation>Von Switchyard selbst</translation>
     </message>
@@ -4392,7 +4414,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Anfragen durchsuchen</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+16"/>
         <source>Model</source>
         <translation>Modell</translation>
     </message>
@@ -4447,12 +4469,11 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Tokens/s</translation>
     </message>
     <message>
-        <location line="+1"/>
         <source>Claude Code</source>
-        <translation>Claude Code</translation>
+        <translation type="vanished">Claude Code</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
     </message>
@@ -4569,7 +4590,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>sein Admin-Token (ohne: nur auf diesem Rechner)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Admin &amp;token:</source>
         <translation>Admin-&amp;Token:</translation>
     </message>
@@ -4678,10 +4699,12 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>%1 ließ sich nicht lesen</translation>
     </message>
     <message>
+        <location line="-100"/>
         <source>Kept in a file of its own that only you can read, not in the settings file</source>
         <translation>In einer eigenen Datei, die nur Sie lesen können, nicht in der Einstellungsdatei</translation>
     </message>
     <message>
+        <location line="+126"/>
         <source>The admin token could not be saved: %1</source>
         <translation>Das Admin-Token konnte nicht gespeichert werden: %1</translation>
     </message>
@@ -4874,7 +4897,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::TimelineView</name>
     <message>
-        <location filename="../ui/timeline/timelineview.cpp" line="+55"/>
+        <location filename="../ui/timeline/timelineview.cpp" line="+59"/>
         <source>5 min</source>
         <translation>5 min</translation>
     </message>
@@ -4914,11 +4937,12 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Der Gegenwart folgen (Ende oder Doppelklick auf die Zeitleiste)</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+82"/>
         <source>engine up</source>
         <translation>Engine läuft</translation>
     </message>
     <message>
+        <location line="+12"/>
         <location line="+1"/>
         <source>engines:</source>
         <translation>Engines:</translation>
@@ -4962,7 +4986,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Wechsel-Zeitleiste</translation>
     </message>
     <message>
-        <location line="+197"/>
+        <location line="+198"/>
         <source>No hosts configured</source>
         <translation>Keine Hosts konfiguriert</translation>
     </message>
@@ -4984,7 +5008,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
 <context>
     <name>switchyard::TrayController</name>
     <message>
-        <location filename="../ui/tray/traycontroller.cpp" line="+23"/>
+        <location filename="../ui/tray/traycontroller.cpp" line="+25"/>
         <source>&amp;Open Switchyard</source>
         <translation>Switchyard ö&amp;ffnen</translation>
     </message>

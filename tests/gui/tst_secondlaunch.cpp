@@ -99,12 +99,13 @@ void TstSecondLaunch::handsOverToWindowlessRelay()
     QVERIFY2(third.process.exitCode() == 0, qPrintable(third.said()));
     QVERIFY2(third.err.contains("keeps its own config; --config not applied"), qPrintable(third.said()));
 
-    // --headless never hands over: the config error, as before.
+    // --headless never hands over: the config error, saying how to name a box.
     Launch headless;
     headless.start(env, {u"--headless"_s});
     QVERIFY2(headless.process.waitForFinished(ExitTimeoutMs), qPrintable(headless.said()));
     QCOMPARE(headless.process.exitCode(), 1);
-    QVERIFY2(headless.err.contains("no upstreams"), qPrintable(headless.said()));
+    QVERIFY2(headless.err.contains("no GPU boxes to serve"), qPrintable(headless.said()));
+    QVERIFY2(headless.err.contains("--demo"), qPrintable(headless.said()));   // says how to start
     QVERIFY2(!headless.err.contains("already running"), qPrintable(headless.said()));
 
     QVERIFY2(!first.exited(), qPrintable(first.said()));
