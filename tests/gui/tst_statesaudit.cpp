@@ -135,6 +135,18 @@ struct TwoEngineHost
     }
 };
 
+// The host table as the window has it, counting the relay's requests in flight.
+struct HostCards
+{
+    InFlightCounter inFlight;
+    HostTableModel hosts;
+    explicit HostCards(RelayService *service)
+    {
+        hosts.setInFlightCounter(&inFlight);
+        hosts.setService(service);
+    }
+};
+
 } // namespace
 
 class TstStatesAudit : public QObject
@@ -162,10 +174,8 @@ void TstStatesAudit::switchShowsFromToElapsedAndWhatItDrainsFor()
     TwoEngineHost host;
     const QString error = host.start();
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    HostTableModel hosts;
-    InFlightCounter inFlight;
-    hosts.setInFlightCounter(&inFlight);
-    hosts.setService(host.runner->service());
+    HostCards cards(host.runner->service());
+    HostTableModel &hosts = cards.hosts;
     const QModelIndex h1 = hosts.index(0);
     QStringList engineLines;
     QStringList detailLines;
@@ -259,10 +269,9 @@ void TstStatesAudit::leaseCountsOnItsOwnAndReleasesToIdle()
     TwoEngineHost host;
     const QString error = host.start();
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    HostTableModel hosts;
-    InFlightCounter inFlight;
-    hosts.setInFlightCounter(&inFlight);
-    hosts.setService(host.runner->service());
+    HostCards cards(host.runner->service());
+    HostTableModel &hosts = cards.hosts;
+    InFlightCounter &inFlight = cards.inFlight;
     MainWindow window(host.clock, &hosts, &inFlight, nullptr);
     window.setService(host.runner->service());
     const QModelIndex h1 = hosts.index(0);
