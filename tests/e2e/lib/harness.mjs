@@ -30,17 +30,23 @@ export function clientBin(name) {
   return p;
 }
 
-// A port that was free a moment ago (bind 0, close, reuse).
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+// A port for a server that starts later (a relay, an engine). Picked at random from
+// 10000-19999: below the kernel's ephemeral range (32768-60999), where every `listen(0)` and
+// outgoing connection of the tests running beside this one lands, and apart from the C++
+// tests' 20000-31999 (tests/support/laterport.cpp). A port taken from `listen(0)` and closed
+// again is handed out again by the kernel within seconds: a fake router in another test took
+// one such engine port before its engine started (CI, stop 27). A port is handed out once per
+// process, so two engines configured before either starts never share one.
+const portsHandedOut = new Set();
+export async function freePort(tries = 200) {
+  for (let i = 0; i < tries; ++i) {
+    const port = 10000 + Math.floor(Math.random() * 10000);
+    if (portsHandedOut.has(port) || !(await isFreePort(port)))
+      continue;
+    portsHandedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free loopback port in 10000-19999 after ${tries} tries`);
 }
 
 // A free port whose number passes `accept` (tries random ones, then gives up).
