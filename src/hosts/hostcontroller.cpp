@@ -368,6 +368,9 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
         } else if (auto stop = std::get_if<HostStateMachine::StopEngine>(&action)) {
             beforeEngineStops(stop->engine, {}, [this, engine = stop->engine] { m_driver->stopEngine(engine); });
         } else if (std::get_if<HostStateMachine::SendWake>(&action)) {
+            // What woke it: the timeline names the request's model on the wake's events.
+            const QList<HeldRequest> waiting = waitingList();
+            m_wakeFor = waiting.isEmpty() ? QString() : waiting.first().info.alias;
             if (m_power)
                 m_power->wake();
         } else if (std::get_if<HostStateMachine::RunSleepCommand>(&action)) {
@@ -444,6 +447,10 @@ void HostController::beforeForward(RequestId id, AdmitFn admit)
 void HostController::publish(HistoryEvent event)
 {
     event.at = m_clock->now();
+    const bool wake = event.kind == HistoryEvent::Kind::WakeSent || event.kind == HistoryEvent::Kind::Woke
+        || event.kind == HistoryEvent::Kind::WakeTimedOut;
+    if (wake && event.model.isEmpty())
+        event.model = m_wakeFor;
     emit historyEvent(event);
 }
 

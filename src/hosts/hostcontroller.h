@@ -182,6 +182,7 @@ private:
     std::chrono::steady_clock::time_point m_switchStarted;
     std::chrono::steady_clock::time_point m_leaseStarted;
     QString m_switchAlias;
+    QString m_wakeFor;        // the model of the request that sent the last wake packet
     PromptCacheKeeper *m_promptCaches = nullptr;
     HostPower *m_power = nullptr;
     void showPowerInCatalog();

@@ -20,6 +20,7 @@ QString WaitReason::toString() const
     case Kind::Queue: return u"queue"_s;
     case Kind::Lease: return u"lease"_s;
     case Kind::HostCheck: return u"host check"_s;
+    case Kind::Wake: return u"host wake"_s;
     }
     return {};
 }
@@ -35,6 +36,8 @@ WaitReason WaitReason::fromString(const QString &text)
         r.kind = Kind::Lease;
     else if (text == "host check"_L1)
         r.kind = Kind::HostCheck;
+    else if (text == "host wake"_L1)
+        r.kind = Kind::Wake;
     else if (text.startsWith(SwitchTo)) {
         r.kind = Kind::Switch;
         r.to = text.mid(SwitchTo.size());

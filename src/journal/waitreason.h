@@ -5,11 +5,11 @@
 namespace switchyard {
 
 // Why a request waited before it could be served: a switch of its host's engine, a model its
-// engine loads, other requests ahead of it, the end of a lease, or a second look at a host that
-// read down. Stored and sent in its English text ("switch fork→mainline"); the window words it.
+// engine loads, other requests ahead of it, the end of a lease, a second look at a host that
+// read down, or the wake of a host that slept (wake-on-LAN). Stored and sent in its English text ("switch fork→mainline"); the window words it.
 struct WaitReason
 {
-    enum class Kind { None, Switch, ModelLoad, Queue, Lease, HostCheck };
+    enum class Kind { None, Switch, ModelLoad, Queue, Lease, HostCheck, Wake };
 
     Kind kind = Kind::None;
     QString from;   // Switch: the engine that ran (empty when none did)
@@ -17,7 +17,7 @@ struct WaitReason
 
     bool isNone() const { return kind == Kind::None; }
     // "switch fork→mainline", "switch to mainline", "model loading", "queue", "lease",
-    // "host check"; empty for none.
+    // "host check", "host wake"; empty for none.
     QString toString() const;
     // The inverse of toString(); unknown text is None.
     static WaitReason fromString(const QString &text);

@@ -29,7 +29,7 @@ WaitReason hostWaitReason(const HostStateMachine::Wait &wait, HostStateMachine::
     case Phase::Stopping:
         return {WaitReason::Kind::Lease, {}, {}};   // the engine stops for (or after) a lease
     case Phase::Waking:
-        return {WaitReason::Kind::HostCheck, {}, {}};
+        return {WaitReason::Kind::Wake, {}, {}};   // the packet went out: it waits for the box
     case Phase::Other:
         break;
     }
@@ -49,7 +49,10 @@ void followHostWait(HostController *controller, QObject *context, const QString 
         // not make it another one.
         const bool sameSwitch = reason.kind == WaitReason::Kind::Switch && shown->kind == WaitReason::Kind::Switch
             && reason.to == shown->to;
-        const bool changed = !(reason == *shown) && !sameSwitch;
+        // A box that woke starts its engine next: still the wake, until the engine answers.
+        const bool wakeGoesOn = shown->kind == WaitReason::Kind::Wake && reason.kind == WaitReason::Kind::Switch
+            && reason.from.isEmpty();
+        const bool changed = !(reason == *shown) && !sameSwitch && !wakeGoesOn;
         if (!update(changed ? std::optional(reason) : std::nullopt)) {
             QObject::disconnect(*connection);
             return;

@@ -307,6 +307,7 @@ QString RequestLogModel::waitText(const WaitReason &reason)
     case WaitReason::Kind::Queue: return tr("queue");
     case WaitReason::Kind::Lease: return tr("lease");
     case WaitReason::Kind::HostCheck: return tr("host check");
+    case WaitReason::Kind::Wake: return tr("host wake-up");
     }
     return {};
 }

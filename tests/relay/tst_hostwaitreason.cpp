@@ -35,7 +35,7 @@ private Q_SLOTS:
         QTest::newRow("draining, target not decided") << Phase::Draining << QString() << State::Draining << u"queue"_s;
         QTest::newRow("batching, its own engine runs") << Phase::Batching << u"mainline"_s << State::Serving << u"queue"_s;
         QTest::newRow("stopping for a lease") << Phase::Stopping << QString() << State::Draining << u"lease"_s;
-        QTest::newRow("waking") << Phase::Waking << QString() << State::Waking << u"host check"_s;
+        QTest::newRow("waking") << Phase::Waking << QString() << State::Waking << u"host wake"_s;
         QTest::newRow("leased") << Phase::Other << QString() << State::Leased << u"lease"_s;
         QTest::newRow("anything else queues") << Phase::Other << QString() << State::Serving << u"queue"_s;
     }

@@ -1217,6 +1217,7 @@ void TestStore::waitReasonText_data()
     QTest::newRow("queue") << int(WaitReason::Kind::Queue) << QString() << QString() << u"queue"_s;
     QTest::newRow("lease") << int(WaitReason::Kind::Lease) << QString() << QString() << u"lease"_s;
     QTest::newRow("check") << int(WaitReason::Kind::HostCheck) << QString() << QString() << u"host check"_s;
+    QTest::newRow("wake") << int(WaitReason::Kind::Wake) << QString() << QString() << u"host wake"_s;
 }
 
 void TestStore::waitReasonText()

@@ -201,7 +201,10 @@ void HostTableModel::syncFromController(HostController *c)
     } else if (!changing) {
         o.from.clear();
         o.to.clear();
-        o.since = QDateTime();
+        // A wake is timed too: the card shows how long the box has been waking.
+        const bool waking = c->state() == HostStateMachine::State::Waking;
+        if (!waking || o.activity != HostActivity::Waking || !o.since.isValid())
+            o.since = waking ? QDateTime::currentDateTime() : QDateTime();
     }
     const HostController::NextSwitch next = c->state() == HostStateMachine::State::Serving ? c->nextSwitch()
                                                                                           : HostController::NextSwitch();

@@ -51,7 +51,7 @@ public:
         DriverRole,            // static | local | agent | command
         SwitchFromRole,        // during a drain or switch: the engine it leaves (may be empty)
         SwitchToRole,          // ...and the one it starts
-        ActivitySinceRole,     // QDateTime: when the drain or switch began
+        ActivitySinceRole,     // QDateTime: when the drain or switch (or the wake) began
         LoadingRole,           // QStringList: the models loading now (or downloading, on a router)
         LoadingSinceRole,      // QDateTime: when the first of them was seen loading
         LiveRole,              // bool: the host's /models/sse feed is connected (events come at once)

@@ -80,9 +80,17 @@ QString TimelineText::markerTooltip(const HistoryEvent &e, qint64 nowMs)
     case HistoryEvent::Kind::Failover: text = tr("<b>%1</b> failed over").arg(model); break;
     case HistoryEvent::Kind::CacheSave: text = tr("prompt cache of <b>%1</b> saved (engine %2)").arg(model, e.engine.toHtmlEscaped()); break;
     case HistoryEvent::Kind::CacheRestore: text = tr("prompt cache of <b>%1</b> restored (engine %2)").arg(model, e.engine.toHtmlEscaped()); break;
-    case HistoryEvent::Kind::WakeSent: text = tr("<b>waking</b>: wake-on-LAN sent"); break;
-    case HistoryEvent::Kind::Woke: text = tr("<b>awake</b>"); break;
-    case HistoryEvent::Kind::WakeTimedOut: text = tr("<b>did not wake</b>"); break;
+    case HistoryEvent::Kind::WakeSent:
+        text = e.model.isEmpty() ? tr("<b>waking</b>: wake-on-LAN sent")
+                                 : tr("<b>waking</b> for a request for <b>%1</b>: wake-on-LAN sent").arg(model);
+        break;
+    case HistoryEvent::Kind::Woke:
+        text = e.model.isEmpty() ? tr("<b>awake</b>") : tr("<b>awake</b>, woken for a request for <b>%1</b>").arg(model);
+        break;
+    case HistoryEvent::Kind::WakeTimedOut:
+        text = e.model.isEmpty() ? tr("<b>did not wake</b>")
+                                 : tr("<b>did not wake</b> for a request for <b>%1</b>").arg(model);
+        break;
     case HistoryEvent::Kind::IdleStop: text = tr("engine %1 <b>stopped</b>: idle").arg(e.engine.toHtmlEscaped()); break;
     case HistoryEvent::Kind::SleepCommand: text = tr("<b>asleep</b>: sleep command ran"); break;
     default: text = tr("<b>%1</b> unloaded").arg(model); break;

@@ -118,8 +118,11 @@ QString HostCardDelegate::engineLine(const QModelIndex &index, const QDateTime &
         return tr("no engine running · the next request starts one");
     if (activity == HostActivity::Asleep)
         return tr("asleep · the next request wakes or starts it");
-    if (activity == HostActivity::Waking)
-        return tr("waking · waiting for the host to answer");
+    if (activity == HostActivity::Waking) {
+        const QDateTime since = index.data(HostTableModel::ActivitySinceRole).toDateTime();
+        return since.isValid() ? tr("waking · waiting for the host to answer · %1").arg(elapsed(since, now))
+                               : tr("waking · waiting for the host to answer");
+    }
     const QStringList loading = index.data(HostTableModel::LoadingRole).toStringList();
     if (!loading.isEmpty()) {
         const QDateTime since = index.data(HostTableModel::LoadingSinceRole).toDateTime();
