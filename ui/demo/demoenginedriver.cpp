@@ -1,5 +1,6 @@
 #include "demo/demoenginedriver.h"
 
+#include "demo/demoboxpower.h"
 #include "fakellamaserver.h"
 
 #include <QCoreApplication>
@@ -18,8 +19,30 @@ DemoEngineDriver::DemoEngineDriver(QHash<QString, fake::FakeLlamaServer *> engin
 {
 }
 
+void DemoEngineDriver::setPower(DemoBoxPower *power)
+{
+    m_power = power;
+    connect(power, &DemoBoxPower::wentToSleep, this, [this] {
+        for (fake::FakeLlamaServer *server : std::as_const(m_engines))
+            server->close();
+        m_running.clear();
+    });
+}
+
+void DemoEngineDriver::setGpuMemory(int usedMiB, int totalMiB)
+{
+    m_gpuUsedMiB = usedMiB;
+    m_gpuTotalMiB = totalMiB;
+}
+
 void DemoEngineDriver::startEngine(const QString &engine)
 {
+    if (m_power && !m_power->isAwake()) {
+        QTimer::singleShot(0ms, this, [this, engine] {
+            emit engineStartFailed(engine, QCoreApplication::translate("DemoEngineDriver", "the box is asleep"));
+        });
+        return;
+    }
     for (auto it = m_engines.cbegin(); it != m_engines.cend(); ++it) {
         if (it.key() != engine && it.value()->isListening())
             it.value()->close();
@@ -56,13 +79,20 @@ void DemoEngineDriver::stopEngine(const QString &engine)
 
 void DemoEngineDriver::reportGpu()
 {
+    if (m_power && !m_power->isAwake())
+        return;   // its agent sleeps with it
     const bool running = !m_running.isEmpty();
-    emit gpusKnown({GpuReading{0, QStringLiteral("nvidia"), running ? 20582 : 412, 24576, running ? 31 : 0, running ? 58 : 36}});
+    emit gpusKnown({GpuReading{0, QStringLiteral("nvidia"), running ? m_gpuUsedMiB : 412, m_gpuTotalMiB, running ? 31 : 0,
+                               running ? 58 : 36}});
 }
 
 void DemoEngineDriver::probe()
 {
     QTimer::singleShot(0ms, this, [this] {
+        if (m_power && !m_power->isAwake()) {
+            emit unreachable(QCoreApplication::translate("DemoEngineDriver", "the box is asleep"));
+            return;
+        }
         reportGpu();
         emit statusKnown(m_running);
     });

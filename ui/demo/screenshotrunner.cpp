@@ -88,8 +88,13 @@ void ScreenshotRunner::start()
         {1.0, [this] { m_traffic->chat(u"3090-flint-40b"_s, 120, Agents.at(1)); }},
         {2.0, [this] { m_traffic->load(u"a9-strata-8b"_s); }},
         {3.0, [this] { m_traffic->chat(u"a9-laguna-xs-q8"_s, 80, Agents.at(0)); }},
+        {4.0, [this] { m_traffic->chat(u"3060-ember-14b"_s, 60, Agents.at(3)); }},
         {6.0, [this] { m_traffic->complete(u"3090-llama-70b"_s, 16, Agents.at(2)); }},   // unknown: 404
         {8.0, [this] { m_streamAliases.append(u"a9-strata-8b"_s); }},
+        // The replicated alias: served by the a9 or the 3060, whichever is best.
+        {9.0, [this] { m_traffic->chat(u"strata-8b"_s, 60, Agents.at(0)); }},
+        // The 3060's last request: 20 s later it stops its engine and sleeps (DemoFleet).
+        {11.0, [this] { m_traffic->chat(u"3060-ember-14b"_s, 60, Agents.at(3)); }},
         {d * 0.30, [this] { m_streamAliases.removeAll(u"3090-flint-40b"_s); }},
         {d * 0.30 + 5.0, [this] { m_traffic->load(u"3090-qwen38-27b-128k"_s); }},
         {d * 0.30 + 8.5, [this] { m_streamAliases.append(u"3090-qwen38-27b-128k"_s); }},
@@ -109,6 +114,8 @@ void ScreenshotRunner::start()
         // qwen38 needs the 3090's fork engine while flint streams on mainline: it waits for the
         // switch at the capture (the request log's live rows).
         {d - 2.0, [this] { m_traffic->chat(u"3090-qwen38-27b-128k"_s, 40, Agents.at(0)); }},
+        // The sleeping 3060 is woken by a request: its card and the request's row wait for it.
+        {d - 2.5, [this] { m_traffic->chat(u"3060-ember-14b"_s, 40, Agents.at(3)); }},
         {d, [this] { capture(); }},
     };
     m_clock.start();
