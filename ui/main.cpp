@@ -203,7 +203,7 @@ public:
     {
         if (!m_gui || !m_screenshotsDir.isEmpty())
             return failed;
-        if (isFirstRun(m_options, m_settings)) {
+        if (welcomesFirstRun()) {
             initUiResources();
             QApplication::setWindowIcon(QIcon(u":/icons/switchyard.svg"_s));
             WelcomeDialog welcome(firstRunConfigPath(m_settings));
@@ -221,6 +221,11 @@ public:
                 return added;
         }
         return resolveWithSettingsFix(m_options, m_settings, m_demoUpstreams);
+    }
+
+    bool welcomesFirstRun() const override
+    {
+        return m_gui && m_screenshotsDir.isEmpty() && isFirstRun(m_options, m_settings);
     }
 
     bool demoChosen() const override { return m_demoChosen; }

@@ -40,8 +40,12 @@ public:
     virtual bool startDemo(QStringList *upstreams, QString *error) = 0;
     virtual void addDemoEngines(Config &config) = 0;
     virtual RelayService::DriverFactory demoDrivers(const Config &config) = 0;
-    // A config that did not load, its errors already printed: the one to run with instead.
+    // A config that did not load, its errors already printed (unless welcomesFirstRun()): the
+    // one to run with instead.
     virtual ConfigResult fixConfig(const ConfigResult &failed) = 0;
+    // True when fixConfig() will show the first run's welcome: there is no config yet, which is
+    // no error to print (headless prints it and exits 1).
+    virtual bool welcomesFirstRun() const { return false; }
     // After fixConfig() gave no config: the user chose the demo fleet instead (the first run's
     // welcome), so the run goes on as with --demo.
     virtual bool demoChosen() const { return false; }

@@ -76,7 +76,8 @@ int runRelay(const AppOptions &launchOptions, AppSettings *settings, RelayFronte
             return 1;
         ConfigResult result = StartupConfig::resolve(options, settings, demoUpstreams);
         if (!result.ok()) {
-            printErrors(err, result);
+            if (!frontend.welcomesFirstRun())
+                printErrors(err, result);
             result = frontend.fixConfig(result);
             if (terminated)
                 return 0;
