@@ -47,6 +47,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QJsonArray>
+#include <QPixmap>
 #include <QClipboard>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -1415,6 +1416,20 @@ void TstGui::windowStaysResponsiveUnderLoad()
         last = now;
         lastCpuUs = cpu;
     });
+    // The yardstick, taken in this run on this machine as loaded as it is now: the GUI thread's
+    // CPU time for rendering the whole window once, as every frame of a busy window costs. A
+    // machine that is slow or shared makes it and the thread's other work slow alike, so a stall
+    // is judged against it, not against a fixed number of milliseconds alone.
+    const auto renderCpuMs = [&] {
+        qint64 worst = 0;
+        for (int i = 0; i < 5; ++i) {
+            const qint64 before = threadCpuUs();
+            const QPixmap frame = window->grab();
+            worst = std::max(worst, (threadCpuUs() - before) / 1000);
+        }
+        return worst;
+    };
+    qint64 renderMs = renderCpuMs();
     probe.start();
 
     const QUrl endpoint = runner.service()->endpoint();
@@ -1434,16 +1449,21 @@ void TstGui::windowStaysResponsiveUnderLoad()
     probe.stop();
     QCOMPARE(ok.load(), 350);
     QTRY_VERIFY(window->requestLog()->rowCount() >= 350);
+    renderMs = std::max(renderMs, renderCpuMs());   // and with the log full, as the window is at the end
 
     std::sort(lateness.begin(), lateness.end());
     std::sort(ownLateness.begin(), ownLateness.end());
     QVERIFY(lateness.size() > 100);
     const auto p99 = [](const QList<qint64> &sorted) { return sorted.at(qsizetype(sorted.size() * 0.99)); };
     qInfo("event-loop latency over %lld ticks: wall clock p99 %lld ms, worst %lld ms; "
-          "of it the GUI thread's own work: p99 %lld ms, worst %lld ms",
-          qint64(lateness.size()), p99(lateness), lateness.last(), p99(ownLateness), ownLateness.last());
-    QVERIFY2(ownLateness.last() < 50,
-             qPrintable(u"the GUI thread held the event loop %1 ms"_s.arg(ownLateness.last())));
+          "of it the GUI thread's own work: p99 %lld ms, worst %lld ms; one render of the window: %lld ms",
+          qint64(lateness.size()), p99(lateness), lateness.last(), p99(ownLateness), ownLateness.last(), renderMs);
+    // No event-loop iteration does more work than a few renders of the whole window (50 ms on an
+    // idle machine, where a render takes 10-15 ms): the log takes its rows in bounded batches.
+    const qint64 limit = std::max<qint64>(50, 4 * renderMs);
+    QVERIFY2(ownLateness.last() < limit,
+             qPrintable(u"the GUI thread held the event loop %1 ms (limit %2 ms: 4 renders of the window, %3 ms each)"_s
+                            .arg(ownLateness.last()).arg(limit).arg(renderMs)));
 }
 
 int main(int argc, char *argv[])

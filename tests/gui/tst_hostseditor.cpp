@@ -312,24 +312,28 @@ void TstHostsEditor::opensFromSettingsAndCardMenu()
     QVERIFY(runner.start(*StartupConfig::resolve(options, &settings).config, &error));
     DesktopApp desktop(clock, &runner, &store, &settings, &reloader, DesktopApp::Options());
 
-    // The card's context menu has "Edit Host…", for the card's host.
+    // The card's context menu has "Edit Host…", for the card's host. Each step waits for what it
+    // needs (the card, the current host, the editor, its form) rather than assuming it is there.
     HostsView *cards = desktop.window()->hostsView();
     QVERIFY(cards->editHostAction()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(cards->model()->rowCount() == 1, WaitMs);
     cards->setCurrentIndex(cards->model()->index(0, 0));
+    QTRY_COMPARE_WITH_TIMEOUT(cards->currentHost(), u"one"_s, WaitMs);
     cards->editHostAction()->trigger();
-    auto *editor = desktop.window()->findChild<HostsEditorDialog *>();
-    QVERIFY(editor);
-    QVERIFY(editor->isVisible());
-    QCOMPARE(editor->form()->host(), u"one"_s);
+    QPointer<HostsEditorDialog> editor;
+    QTRY_VERIFY_WITH_TIMEOUT((editor = desktop.window()->findChild<HostsEditorDialog *>()) && editor->isVisible(), WaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(editor->form()->host(), u"one"_s, WaitMs);
     editor->close();
+    QTRY_VERIFY_WITH_TIMEOUT(!editor, WaitMs);   // closed and deleted before the settings part
 
     // Settings has "Edit Hosts…".
     qputenv("SWITCHYARD_AUTOSTART_DIR", dir.filePath(u"autostart"_s).toLocal8Bit());
     Autostart autostart(u"switchyard"_s);
     SettingsDialog dialog(&settings, &autostart, {});
     QSignalSpy requested(&dialog, &SettingsDialog::hostsEditorRequested);
+    QVERIFY(dialog.editHostsButton()->isEnabled());
     dialog.editHostsButton()->click();
-    QCOMPARE(requested.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(requested.count(), 1, WaitMs);
     qunsetenv("SWITCHYARD_AUTOSTART_DIR");
 }
 
