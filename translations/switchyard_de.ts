@@ -828,6 +828,10 @@ Befehle:
         <source>its loopback port is taken</source>
         <translation>sein Loopback-Port ist belegt</translation>
     </message>
+    <message>
+        <source>the box is asleep</source>
+        <translation>der Rechner schläft</translation>
+    </message>
 </context>
 <context>
     <name>DemoFleet</name>
@@ -874,7 +878,7 @@ Befehle:
     <message>
         <location line="+10"/>
         <source>the listen address in the settings</source>
-        <translation>die Lauschadresse in den Einstellungen</translation>
+        <translation>die Adresse des Relays in den Einstellungen</translation>
     </message>
 </context>
 <context>
@@ -974,6 +978,18 @@ Befehle:
         <translation>&lt;b&gt;nicht aufgewacht&lt;/b&gt;</translation>
     </message>
     <message>
+        <source>&lt;b&gt;waking&lt;/b&gt; for a request for &lt;b&gt;%1&lt;/b&gt;: wake-on-LAN sent</source>
+        <translation>&lt;b&gt;wird geweckt&lt;/b&gt; für eine Anfrage an &lt;b&gt;%1&lt;/b&gt;: Wake-on-LAN gesendet</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;awake&lt;/b&gt;, woken for a request for &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;wach&lt;/b&gt;, geweckt für eine Anfrage an &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;did not wake&lt;/b&gt; for a request for &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;nicht aufgewacht&lt;/b&gt; für eine Anfrage an &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>engine %1 &lt;b&gt;stopped&lt;/b&gt;: idle</source>
         <translation>Engine %1 &lt;b&gt;gestoppt&lt;/b&gt;: untätig</translation>
@@ -1023,7 +1039,7 @@ Befehle:
     <message>
         <location line="+8"/>
         <source>stopping %1</source>
-        <translation>beendet %1</translation>
+        <translation>%1 wird beendet</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2666,7 +2682,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="-35"/>
         <source>stopping %1</source>
-        <translation>beendet %1</translation>
+        <translation>%1 wird beendet</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2702,6 +2718,10 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+2"/>
         <source>waking · waiting for the host to answer</source>
         <translation>wird geweckt · wartet, bis der Host antwortet</translation>
+    </message>
+    <message>
+        <source>waking · waiting for the host to answer · %1</source>
+        <translation>wird geweckt · wartet, bis der Host antwortet · %1</translation>
     </message>
     <message>
         <location line="-37"/>
@@ -2919,7 +2939,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location filename="../ui/models/hosttablemodel.cpp" line="+176"/>
         <source>finishing %1 (since %2)</source>
-        <translation>beendet %1 (seit %2)</translation>
+        <translation>%1 läuft noch (seit %2)</translation>
     </message>
     <message numerus="yes">
         <location line="+3"/>
@@ -3670,12 +3690,12 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+2"/>
         <source>not listening</source>
-        <translation>lauscht nicht</translation>
+        <translation>nicht erreichbar</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Listening on &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation>Lauscht auf &lt;b&gt;%1&lt;/b&gt;</translation>
+        <translation>Erreichbar unter &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
         <location line="+5"/>
@@ -4311,6 +4331,10 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>Host-Prüfung</translation>
     </message>
     <message>
+        <source>host wake-up</source>
+        <translation>Aufwecken des Hosts</translation>
+    </message>
+    <message>
         <location line="+8"/>
         <source>received</source>
         <translation>angekommen</translation>
@@ -4597,7 +4621,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+1"/>
         <source>&amp;Listen on:</source>
-        <translation>&amp;Lauschen auf:</translation>
+        <translation>&amp;Erreichbar unter:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4676,7 +4700,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+1"/>
         <source>The relay listens on %1 now.</source>
-        <translation>Das Relay lauscht jetzt auf %1.</translation>
+        <translation>Das Relay ist jetzt unter %1 erreichbar.</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -4686,7 +4710,7 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
     <message>
         <location line="+12"/>
         <source>Listen on: %1</source>
-        <translation>Lauschen auf: %1</translation>
+        <translation>Erreichbar unter: %1</translation>
     </message>
     <message>
         <location line="+5"/>

@@ -214,7 +214,7 @@ void TstLookedAt::germanLegendAndNumbers()
 
     // The timeline's lane during a switch names the switch, in German words too.
     lanes->setCurrentEngine(u"h1"_s, u"fork"_s, TimelineText::laneEngine(HostActivity::Switching, u"mainline"_s, u"mainline"_s, {}));
-    QCOMPARE(lanes->engineLabel(u"h1"_s), u"beendet mainline"_s);
+    QCOMPARE(lanes->engineLabel(u"h1"_s), u"mainline wird beendet"_s);
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
 }
 
