@@ -114,6 +114,7 @@ QList<EngineInterval> TimelineModel::engineIntervals(const QString &host, const 
         case HistoryEvent::Kind::SwitchStart:
         case HistoryEvent::Kind::SwitchFailed:
         case HistoryEvent::Kind::HostDown:
+        case HistoryEvent::Kind::IdleStop:   // its engine stopped: no bar until one starts again
             close(e.at, false);
             break;
         default:

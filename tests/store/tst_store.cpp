@@ -1095,6 +1095,21 @@ void TestStore::timelineIntervals()
     QVERIFY(spans[0].ongoing);
     QVERIFY(!spans[0].end.isValid());
     QVERIFY(model.engineIntervals(u"nobody"_s, at(0), at(600)).isEmpty());
+
+    // An idle stop ends the bar (the box then sleeps); the engine's start after the wake begins
+    // the next one.
+    model.append(makeEvent(K::SwitchEnd, u"3060"_s, u"main"_s, at(600)));
+    model.append(makeEvent(K::IdleStop, u"3060"_s, u"main"_s, at(650)));
+    model.append(makeEvent(K::SleepCommand, u"3060"_s, {}, at(651)));
+    model.append(makeEvent(K::WakeSent, u"3060"_s, {}, at(700)));
+    model.append(makeEvent(K::Woke, u"3060"_s, {}, at(704)));
+    model.append(makeEvent(K::SwitchEnd, u"3060"_s, u"main"_s, at(706)));
+    spans = model.engineIntervals(u"3060"_s, at(600), at(800));
+    QCOMPARE(spans.size(), 2);
+    QCOMPARE(spans[0].end, at(650));
+    QVERIFY(!spans[0].ongoing);
+    QCOMPARE(spans[1].start, at(706));
+    QVERIFY(spans[1].ongoing);
 }
 
 // ---- issue #21: the wait, bytes in, live rows --------------------------------------------------
