@@ -3772,6 +3772,10 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <translation>entladen</translation>
     </message>
     <message>
+        <source>asleep</source>
+        <translation>schläft</translation>
+    </message>
+    <message>
         <location line="+2"/>
         <source>sleeping</source>
         <translation>schläft</translation>

@@ -181,6 +181,10 @@ void TstDemoFleet::sleeperSleepsAndWakesForARequest()
     QVERIFY2(HostCardDelegate::engineLine(card(), QDateTime::currentDateTime()).startsWith(u"asleep"_s),
              qPrintable(HostCardDelegate::engineLine(card(), QDateTime::currentDateTime())));
     QTRY_VERIFY2_WITH_TIMEOUT(!power->isAwake(), "the sleep command did not put the simulated box to sleep", WaitMs);
+    ModelTableModel models(demo.clock);
+    models.setService(demo.runner->service());
+    QTRY_COMPARE_WITH_TIMEOUT(models.index(models.rowOfAlias(u"3060-ember-14b"_s), ModelTableModel::StatusColumn).data().toString(),
+                              u"asleep"_s, WaitMs);
     QCOMPARE(power->wakePackets(), 0);
 
     // A request for its model wakes it: the card says so with the time it waits, the request

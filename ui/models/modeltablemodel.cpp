@@ -224,6 +224,8 @@ QString ModelTableModel::statusTitle(const QString &status)
         return tr("unloaded");
     if (status == "sleeping"_L1)
         return tr("sleeping");
+    if (status == "asleep"_L1)
+        return tr("asleep");   // its box sleeps: a request wakes it
     if (status == "failed"_L1)
         return tr("failed");
     if (status.isEmpty())
@@ -312,7 +314,7 @@ QVariant ModelTableModel::sortValue(const Row &r, int column) const
     case StatusColumn: {
         // Loaded first, then the ones on their way, then the rest.
         const QString &s = r.entry.status;
-        return s == "loaded"_L1 ? 0 : s == "loading"_L1 ? 1 : s == "sleeping"_L1 ? 2 : s == "unloaded"_L1 ? 3 : 4;
+        return s == "loaded"_L1 ? 0 : s == "loading"_L1 ? 1 : s == "sleeping"_L1 || s == "asleep"_L1 ? 2 : s == "unloaded"_L1 ? 3 : 4;
     }
     default:
         return display(r, column);
