@@ -181,6 +181,7 @@ void TstDemoFleet::sleeperSleepsAndWakesForARequest()
     QVERIFY2(HostCardDelegate::engineLine(card(), QDateTime::currentDateTime()).startsWith(u"asleep"_s),
              qPrintable(HostCardDelegate::engineLine(card(), QDateTime::currentDateTime())));
     QTRY_VERIFY2_WITH_TIMEOUT(!power->isAwake(), "the sleep command did not put the simulated box to sleep", WaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(HostCardDelegate::gpuLine(card()).isEmpty(), WaitMs);   // no reading from a box asleep
     ModelTableModel models(demo.clock);
     models.setService(demo.runner->service());
     QTRY_COMPARE_WITH_TIMEOUT(models.index(models.rowOfAlias(u"3060-ember-14b"_s), ModelTableModel::StatusColumn).data().toString(),

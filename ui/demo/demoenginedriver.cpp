@@ -26,6 +26,7 @@ void DemoEngineDriver::setPower(DemoBoxPower *power)
         for (fake::FakeLlamaServer *server : std::as_const(m_engines))
             server->close();
         m_running.clear();
+        emit gpusKnown({});   // its agent sleeps with it: the card shows no stale GPU row
     });
 }
 
