@@ -3,12 +3,12 @@
 // and 2 in tst_gui's switchShowsOnHostsTimelineAndTray; 10 and 11 in tst_timelinecontent.
 #include "app/appsettings.h"
 #include "app/catalogeventrecorder.h"
-#include "app/launch.h"
 #include "catalog/catalog.h"
 #include "dialogs/exportdialog.h"
 #include "dialogs/leasedialog.h"
 #include "dialogs/settingsdialog.h"
 #include "dialogs/welcomedialog.h"
+#include "germanwindow.h"
 #include "guifleet.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
@@ -44,7 +44,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
-#include <QTranslator>
 
 #include <cmath>
 
@@ -566,11 +565,7 @@ void TstStates::germanFitsAndQtSpeaksIt()
 {
     // Item 18: Qt's own buttons in German (qtbase_de), our "Merge Into" as merging, and the
     // card's lines within the narrowest card.
-    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
-    Launch::setUpApplication(qApp);   // Qt's own catalogue; ours is in the executable, so:
-    auto *ours = new QTranslator(qApp);
-    QVERIFY2(ours->load(u"switchyard_de"_s, QStringLiteral(SWITCHYARD_QM_DIR)), SWITCHYARD_QM_DIR);
-    QCoreApplication::installTranslator(ours);
+    QVERIFY2(useGerman(QStringLiteral(SWITCHYARD_QM_DIR)), SWITCHYARD_QM_DIR);
     QDialogButtonBox box(QDialogButtonBox::Cancel | QDialogButtonBox::Close);
     QCOMPARE(box.button(QDialogButtonBox::Cancel)->text(), u"Abbrechen"_s);
     QCOMPARE(box.button(QDialogButtonBox::Close)->text().remove(u'&'), u"Schließen"_s);
