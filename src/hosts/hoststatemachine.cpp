@@ -154,7 +154,7 @@ std::optional<HostStateMachine::TimePoint> HostStateMachine::nextWakeUp() const
         return idle;
     if (m_scheduling.policy != SchedulingConfig::Policy::Batch || m_state != State::Serving || m_leaseWanted)
         return std::nullopt;
-    const Pending *oldest = oldestWaiterForOthers();
+    const Pending *oldest = batch().oldestWaiterForOthers();
     if (!oldest)
         return std::nullopt;
     TimePoint due = oldest->since + m_scheduling.maxWait;
@@ -329,17 +329,6 @@ HostStateMachine::Actions HostStateMachine::pumpInArrivalOrder()
     return actions;
 }
 
-// The current engine has work: requests running on it, or one that finished within dwell (its
-// client is probably thinking or running a tool, and comes back for the same engine).
-bool HostStateMachine::currentHasWork(TimePoint now) const
-{
-    if (!m_running.isEmpty())
-        return true;
-    if (std::any_of(m_waiting.cbegin(), m_waiting.cend(), [this](const Pending &p) { return p.engine == m_current; }))
-        return true;
-    return m_lastFinish && now < *m_lastFinish + m_scheduling.dwell;
-}
-
 HostStateMachine::Actions HostStateMachine::admitWaitersForCurrent()
 {
     Actions actions;
@@ -355,60 +344,24 @@ HostStateMachine::Actions HostStateMachine::admitWaitersForCurrent()
     return actions;
 }
 
-const HostStateMachine::Pending *HostStateMachine::oldestWaiterForOthers() const
+BatchDecision HostStateMachine::batch() const
 {
-    for (const Pending &p : m_waiting) {   // in arrival order
-        if (p.engine != m_current || m_current.isEmpty())
-            return &p;
-    }
-    return nullptr;
+    const bool engineUp = m_state != State::Unknown && m_state != State::Down && m_state != State::Idle
+        && m_state != State::Asleep;
+    return BatchDecision(m_waiting, m_current, engineUp, !m_running.isEmpty(), m_lastFinish, m_scheduling);
 }
 
-// Batch: the host leaves its engine when someone waits for another one and the engine is out of
-// work, or a switch on command waits, or the oldest waiter has waited maxWait. Without a running
-// engine, any waiter is reason enough.
-bool HostStateMachine::mustLeave(TimePoint now) const
+QString HostStateMachine::nextEngine(TimePoint now) const
 {
-    const Pending *oldest = oldestWaiterForOthers();
-    if (!oldest)
-        return false;
-    if (m_current.isEmpty() || m_state == State::Unknown || m_state == State::Down || m_state == State::Idle
-        || m_state == State::Asleep)
-        return true;
-    if (now >= oldest->since + m_scheduling.maxWait || !currentHasWork(now))
-        return true;
-    return std::any_of(m_waiting.cbegin(), m_waiting.cend(),
-                       [this](const Pending &p) { return p.command && p.engine != m_current; });
-}
-
-// Where the host goes next: a switch on command first, then the oldest waiter once it has waited
-// maxWait (so no one starves), else the engine the most requests wait for (ties: the oldest).
-const HostStateMachine::Pending *HostStateMachine::chooseTarget(TimePoint now) const
-{
-    const Pending *oldest = oldestWaiterForOthers();
-    if (!oldest)
-        return nullptr;
-    for (const Pending &p : m_waiting) {
-        if (p.command && (p.engine != m_current || m_current.isEmpty()))
-            return &p;
-    }
-    if (now >= oldest->since + m_scheduling.maxWait)
-        return oldest;
-    QHash<QString, int> count;
-    for (const Pending &p : m_waiting)
-        ++count[p.engine];
-    const Pending *best = oldest;
-    for (const Pending &p : m_waiting) {
-        if ((p.engine != m_current || m_current.isEmpty()) && count.value(p.engine) > count.value(best->engine))
-            best = &p;   // the first (oldest) of the engine with the most waiters
-    }
-    return best;
+    const Pending *target = batch().chooseTarget(now);
+    return target ? target->engine : QString();
 }
 
 HostStateMachine::Actions HostStateMachine::pumpBatched(TimePoint now)
 {
     Actions actions;
-    if (!mustLeave(now)) {
+    const BatchDecision decision = batch();
+    if (!decision.mustLeave(now)) {
         // Serving on: everything that waited for the current engine goes, in arrival order.
         if (m_state == State::Draining) {
             m_state = m_current.isEmpty() ? State::Unknown : State::Serving;
@@ -418,7 +371,7 @@ HostStateMachine::Actions HostStateMachine::pumpBatched(TimePoint now)
             actions.append(admitWaitersForCurrent());
         return actions;
     }
-    const Pending target = *chooseTarget(now);
+    const Pending target = *decision.chooseTarget(now);
     if (!m_running.isEmpty()) {
         m_state = State::Draining;   // new requests for the current engine wait behind the switch
         m_target = target.engine;

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "config/config.h"
+#include "hosts/batchdecision.h"
 #include "hosts/hostrefusal.h"
+#include "hosts/pendingrequest.h"
 #include "store/historyevent.h"
 
 #include <QDateTime>
@@ -122,35 +124,21 @@ public:
     };
     Wait waitFor() const;
     // The engine the host would switch to if it left the current one now (empty: none waits).
-    QString nextEngine(TimePoint now) const
-    {
-        const Pending *target = chooseTarget(now);
-        return target ? target->engine : QString();
-    }
+    QString nextEngine(TimePoint now) const;
     QString waitingFor() const;   // the same in one line, for logs and tests
 
     static QString stateName(State state);
 
 private:
-    struct Pending
-    {
-        RequestId id;
-        QString engine;
-        QString alias;
-        TimePoint since{};
-        bool command = false;
-    };
+    using Pending = PendingRequest;
 
     Actions arrive(const Pending &request, TimePoint now);
     Actions pump(TimePoint now);            // release waiting requests / start the next switch
     Actions pumpInArrivalOrder();
     Actions pumpBatched(TimePoint now);
-    bool currentHasWork(TimePoint now) const;
     Actions admitWaitersForCurrent();
     Actions admitAllWaiting();
-    bool mustLeave(TimePoint now) const;    // batch: the current engine gives the host up
-    const Pending *chooseTarget(TimePoint now) const;
-    const Pending *oldestWaiterForOthers() const;
+    BatchDecision batch() const;            // the batch policy's view of the host as it is now
     Actions beginSwitch(const QString &engine, const QString &alias);
     Actions refuseAllWaiting(const HostRefusal &why);
     HostRefusal leased() const;

@@ -11,8 +11,6 @@
 #include "relay/replicarouter.h"
 #include "upstream/upstreampool.h"
 
-#include <QUrlQuery>
-
 #include <atomic>
 
 namespace switchyard {
@@ -63,28 +61,13 @@ Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, Request
     , m_pool(pool)
     , m_resolver(config)
     , m_access(config.access)
+    , m_upstream(config, catalog, m_access.keysRequired())
     , m_replicas(new ReplicaRouter(catalog, pool, config.limits.upstreamConnectTimeout, this))
     , m_admin(admin)
 {
 }
 
 Relay::~Relay() = default;
-
-void Relay::LiveRecord::endWait()
-{
-    if (phase != RequestPhase::Waiting || record.waitingSince == std::chrono::steady_clock::time_point())
-        return;
-    record.waited += std::chrono::steady_clock::now() - record.waitingSince;
-    record.waitingSince = {};
-}
-
-void Relay::LiveRecord::wait(const WaitReason &reason, std::chrono::steady_clock::time_point since)
-{
-    if (record.waitReason.isNone())
-        record.waitReason = reason;   // the first reason is the one it keeps
-    record.waitingSince = since;
-    phase = RequestPhase::Waiting;
-}
 
 void Relay::requestRefused(const IncomingRequest &request, int status, const QString &message)
 {
@@ -264,20 +247,6 @@ void Relay::dispatch(const IncomingRequest &request, ResponseWriter *writer, Req
     routeToEngine(request, writer, record, route, field);
 }
 
-QByteArray Relay::upstreamTarget(const IncomingRequest &request, const QString &key)
-{
-    QByteArray target = QUrl::toPercentEncoding(request.path, "/");
-    if (!request.rawQuery.isEmpty()) {
-        QUrlQuery query(QString::fromUtf8(request.rawQuery));
-        if (query.hasQueryItem(u"model"_s)) {
-            query.removeAllQueryItems(u"model"_s);
-            query.addQueryItem(u"model"_s, QString::fromUtf8(QUrl::toPercentEncoding(key)));
-        }
-        target += '?' + query.toString(QUrl::FullyEncoded).toUtf8();
-    }
-    return target;
-}
-
 void Relay::routeToEngine(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
                           const ModelRoute &route, const JsonModelField &field)
 {
@@ -305,51 +274,10 @@ void Relay::routeToEngine(const IncomingRequest &request, ResponseWriter *writer
     forward(request, writer, f, field, waiting);
 }
 
-UpstreamExchange::Request Relay::upstreamRequest(const IncomingRequest &request, const ModelRoute &route,
-                                                 const QString &engine, const JsonModelField &field) const
-{
-    const Catalog::HostState *host = m_catalog->host(route.host);
-    UpstreamExchange::Request up;
-    up.base = host ? host->url : QUrl();
-    if (host) {
-        for (const Catalog::EngineModels &e : host->engines) {
-            if (e.name == engine)
-                up.base = e.url;
-        }
-    }
-    up.method = request.method;
-    up.target = upstreamTarget(request, route.key);
-    up.headers = HttpHeaders::forwardable(request.headers);
-    // A client's key to the relay is not the engine's business: the engine gets the host's own
-    // api_key if it has one. Without either, the headers pass through as before, so an engine's
-    // own --api-key still works for clients that send it.
-    const HostConfig *hostConfig = m_config.host(route.host);
-    const QString upstreamKey = hostConfig ? hostConfig->apiKey : QString();
-    if (m_access.keysRequired() || !upstreamKey.isEmpty()) {
-        up.headers.removeIf([](const QPair<QByteArray, QByteArray> &h) {
-            return h.first.compare("authorization", Qt::CaseInsensitive) == 0
-                || h.first.compare("x-api-key", Qt::CaseInsensitive) == 0;
-        });
-    }
-    if (!upstreamKey.isEmpty())
-        up.headers.append({"Authorization", "Bearer " + upstreamKey.toUtf8()});
-    up.headers.append({"X-Forwarded-For", request.clientAddress.toLatin1()});
-    up.body = request.body;
-    if (field.result == JsonModelField::Result::Found) {
-        // The engine's own name for the model, spliced in as the body goes out.
-        up.replaceFrom = field.start;
-        up.replaceTo = field.end;
-        up.replacement = JsonModelField::literal(route.key);
-    }
-    up.connectTimeout = m_config.limits.upstreamConnectTimeout;
-    up.inactivityTimeout = m_config.limits.upstreamInactivityTimeout;
-    return up;
-}
-
 void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, const std::shared_ptr<Forwarding> &f,
                     const JsonModelField &field, const ProxiedRequest::Waiting &waiting)
 {
-    auto *proxied = new ProxiedRequest(m_pool, upstreamRequest(request, f->route, f->engine, field),
+    auto *proxied = new ProxiedRequest(m_pool, m_upstream.build(request, f->route, f->engine, field),
                                        ErrorReply::shapeForPath(request.path), writer, waiting, this);
     proxied->setCodex(ClientReplies::isCodex(request.path.toUtf8(), request.header("user-agent")));
     proxied->setOnUnreachable([this, f](const QString &why) {
@@ -534,7 +462,7 @@ void Relay::retarget(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Fo
     m_replicas->started(f->counted);
     f->live.record.host = f->route.host;
     f->live.record.engine = f->engine;
-    p->retarget(upstreamRequest(request, f->route, f->engine, field));
+    p->retarget(m_upstream.build(request, f->route, f->engine, field));
     admit(p, f, request, field);
 }
 

@@ -6,8 +6,10 @@
 #include "relay/accesspolicy.h"
 #include "api/errorreply.h"
 #include "relay/jsonmodelfield.h"
+#include "relay/liverecord.h"
 #include "relay/modelresolver.h"
 #include "relay/proxiedrequest.h"
+#include "relay/upstreamrequestbuilder.h"
 #include "store/historyevent.h"
 
 #include <memory>
@@ -64,17 +66,6 @@ Q_SIGNALS:
     void historyEvent(const switchyard::HistoryEvent &event);
 
 private:
-    // A request's record as it goes, shared by the callbacks that move it along.
-    struct LiveRecord
-    {
-        RequestRecord record;
-        RequestPhase phase = RequestPhase::Arrived;
-        bool admitted = false;   // by its host
-        bool done = false;
-
-        void endWait();   // ends the wait in progress, if any: its time counts to the record's
-        void wait(const WaitReason &reason, std::chrono::steady_clock::time_point since);
-    };
     // One request on its way upstream; failover moves it to another replica.
     struct Forwarding
     {
@@ -93,9 +84,6 @@ private:
     // replaced by the engine's key.
     void forward(const IncomingRequest &request, ResponseWriter *writer, const std::shared_ptr<Forwarding> &f,
                  const JsonModelField &field, const ProxiedRequest::Waiting &waiting);
-    UpstreamExchange::Request upstreamRequest(const IncomingRequest &request, const ModelRoute &route,
-                                              const QString &engine, const JsonModelField &field) const;
-    static QByteArray upstreamTarget(const IncomingRequest &request, const QString &key);
     // The host's controller decides when it goes upstream (or refuses it).
     void admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwarding> &f,
                const IncomingRequest &request, const JsonModelField &field);
@@ -120,6 +108,7 @@ private:
     UpstreamPool *m_pool;
     ModelResolver m_resolver;
     AccessPolicy m_access;
+    UpstreamRequestBuilder m_upstream;
     ReplicaRouter *m_replicas;
     int m_inFlight = 0;
     QList<QPointer<ResponseWriter>> m_subscribers;

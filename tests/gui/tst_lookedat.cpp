@@ -1,10 +1,10 @@
 // What looking at the screenshots as a new user found (issue 22), each fix asserted on the
 // widgets: paths named as people write them, and the window's text at 1000×650, 1600×1000 and
 // in German. Offscreen.
-#include "app/launch.h"
 #include "dialogs/addhostdialog.h"
 #include "dialogs/hostseditordialog.h"
 #include "dialogs/hostseditorform.h"
+#include "germanwindow.h"
 #include "guifleet.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
@@ -27,7 +27,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTranslator>
 
 using namespace switchyard;
 using namespace Qt::StringLiterals;
@@ -146,11 +145,7 @@ void TstLookedAt::germanAddressesTheUserOneWay()
 
 void TstLookedAt::germanLegendAndNumbers()
 {
-    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
-    Launch::setUpApplication(qApp);
-    auto *ours = new QTranslator(qApp);
-    QVERIFY2(ours->load(u"switchyard_de"_s, QStringLiteral(SWITCHYARD_QM_DIR)), SWITCHYARD_QM_DIR);
-    QCoreApplication::installTranslator(ours);
+    QVERIFY2(test::useGerman(QStringLiteral(SWITCHYARD_QM_DIR)), SWITCHYARD_QM_DIR);
 
     // de/window-1600x1000-requests.png: Tokens/s read "60.0" next to "2,89 s".
     RequestLogModel log;

@@ -25,6 +25,13 @@ namespace switchyard::test {
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
+// A chat completion for model: one user turn, at most maxTokens, streamed or not.
+inline QByteArray chatBody(const QByteArray &model, int maxTokens, bool stream)
+{
+    return R"({"model":")" + model + R"(","messages":[{"role":"user","content":"Hello there"}],"max_tokens":)"
+        + QByteArray::number(maxTokens) + (stream ? R"(,"stream":true})" : "}");
+}
+
 struct SwitchingFixture
 {
     std::unique_ptr<fake::FakeLlamaServer> engineA;

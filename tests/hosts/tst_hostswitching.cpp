@@ -28,12 +28,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-QByteArray chatBody(const QByteArray &model, int maxTokens, bool stream)
-{
-    return R"({"model":")" + model + R"(","messages":[{"role":"user","content":"Hello there"}],"max_tokens":)"
-        + QByteArray::number(maxTokens) + (stream ? R"(,"stream":true})" : "}");
-}
-
 QStringList tokensOf(const QByteArray &sse)
 {
     QStringList tokens;

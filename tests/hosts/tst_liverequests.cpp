@@ -26,12 +26,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-QByteArray chatBody(const QByteArray &model, int maxTokens, bool stream)
-{
-    return R"({"model":")" + model + R"(","messages":[{"role":"user","content":"Hello there"}],"max_tokens":)"
-        + QByteArray::number(maxTokens) + (stream ? R"(,"stream":true})" : "}");
-}
-
 // Every progress report and finished record of one relay, in order.
 struct ProgressLog
 {

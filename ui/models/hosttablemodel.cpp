@@ -5,9 +5,9 @@
 #include "catalog/modelevents.h"
 #include "engines/gpuboard.h"
 #include "hosts/hostcontroller.h"
+#include "models/controlleractivity.h"
 #include "models/inflightcounter.h"
 
-#include <QTime>
 
 namespace switchyard {
 
@@ -154,35 +154,6 @@ HostController *HostTableModel::controller(const QString &host) const
     return nullptr;
 }
 
-// What a drain waits on and what waits with it, with clock times (a card is not redrawn every
-// second, so ages would go stale): "for fork: finishing 3090-flint-40b (since 14:02:11); 2 waiting
-// since 14:02:15".
-QString HostTableModel::drainDetail(const HostController *c)
-{
-    const auto now = std::chrono::steady_clock::now();
-    const auto clockTime = [now](std::chrono::steady_clock::time_point since) {
-        const auto age = std::chrono::duration_cast<std::chrono::milliseconds>(now - since);
-        return QTime::currentTime().addMSecs(-int(age.count())).toString(u"HH:mm:ss"_s);
-    };
-    QStringList parts;
-    const QList<HostController::HeldRequest> running = c->runningList();
-    const QList<HostController::HeldRequest> waiting = c->waitingList();
-    if (!running.isEmpty()) {
-        QStringList aliases;
-        for (const HostController::HeldRequest &r : running) {
-            if (!aliases.contains(r.info.alias))
-                aliases.append(r.info.alias);
-        }
-        parts.append(tr("finishing %1 (since %2)").arg(aliases.join(u", "_s), clockTime(running.first().since)));
-    }
-    if (!waiting.isEmpty())
-        parts.append(tr("%n waiting since %1", nullptr, int(waiting.size())).arg(clockTime(waiting.first().since)));
-    const QString held = parts.join(u"; "_s);
-    if (c->targetEngine().isEmpty())
-        return held;
-    return held.isEmpty() ? tr("for %1").arg(c->targetEngine()) : tr("for %1: %2").arg(c->targetEngine(), held);
-}
-
 void HostTableModel::syncFromController(HostController *c)
 {
     const QString host = c->host();
@@ -211,42 +182,8 @@ void HostTableModel::syncFromController(HostController *c)
     o.next = next.engine;
     o.nextWaiting = next.waiting;
     o.nextDue = next.in ? QDateTime::currentDateTime().addMSecs(next.in->count()) : QDateTime();
-    switch (c->state()) {
-    case HostStateMachine::State::Draining:
-        setActivity(host, HostActivity::Draining, drainDetail(c));
-        break;
-    case HostStateMachine::State::Switching:
-        // The target is in the activity's text ("mainline → fork"); without one it stops.
-        setActivity(host, HostActivity::Switching, c->targetEngine().isEmpty() ? tr("stopping the engine") : QString());
-        break;
-    case HostStateMachine::State::Down:
-        setActivity(host, HostActivity::Down, c->lastError());
-        break;
-    case HostStateMachine::State::Unknown:
-        // Nothing runs and the next request starts an engine (after a lease, or before the
-        // first request): idle, not the "connection refused" a poll of the stopped engine reads.
-        if (c->canSwitch() && c->currentEngine().isEmpty())
-            setActivity(host, HostActivity::Idle, tr("no engine running; the next request starts one"));
-        else
-            setActivity(host, std::nullopt);
-        break;
-    case HostStateMachine::State::Idle:
-        setActivity(host, HostActivity::Idle, tr("engine stopped after being idle; the next request starts it"));
-        break;
-    case HostStateMachine::State::Asleep:
-        setActivity(host, HostActivity::Asleep, c->power().canWake ? tr("the next request wakes it")
-                                                                   : tr("the next request starts its engine"));
-        break;
-    case HostStateMachine::State::Waking:
-        setActivity(host, HostActivity::Waking, tr("waiting for the host to answer"));
-        break;
-    case HostStateMachine::State::Leased:
-    case HostStateMachine::State::Serving:
-        // Leased follows from the lease; the rest from polls, and a switch the batch policy
-        // holds back is said (the card's engine line, the tooltip).
-        setActivity(host, std::nullopt, o.next.isEmpty() ? QString() : tr("%n waiting for %1", nullptr, o.nextWaiting).arg(o.next));
-        break;
-    }
+    const ControllerActivity::Reading reading = ControllerActivity::read(c, o.next, o.nextWaiting);
+    setActivity(host, reading.activity, reading.detail);
     setLease(host, c->state() == HostStateMachine::State::Leased ? c->leaseOwner() : QString(),
              c->state() == HostStateMachine::State::Leased ? c->leaseUntil() : QDateTime());
 }

@@ -131,7 +131,6 @@ private:
     void detach();
     void replaceRows(const QList<Row> &rows);
     void syncFromController(switchyard::HostController *controller);
-    static QString drainDetail(const switchyard::HostController *controller);
     void emitRowChanged(int row);
     HostActivity activityOf(const Row &row) const;
     QString activityText(const Row &row) const;
