@@ -32,6 +32,14 @@ void replyJson(ResponseWriter *writer, int status, const QJsonDocument &doc)
     writer->respond(status, {{"Content-Type", "application/json; charset=utf-8"}}, doc.toJson(QJsonDocument::Compact));
 }
 
+// The history's pages, with the id of the database they come from: a watcher paging by
+// after_id starts again when it changes (the relay restarted on a new database).
+void replyHistory(ResponseWriter *writer, const HistoryStore &store, const QJsonArray &rows)
+{
+    writer->respond(200, {{"Content-Type", "application/json; charset=utf-8"}, {"Switchyard-History", store.historyId().toLatin1()}},
+                    QJsonDocument(rows).toJson(QJsonDocument::Compact));
+}
+
 QDateTime timeParam(const IncomingRequest &request, const QString &name, const QDateTime &fallback)
 {
     const QString value = request.queryItem(name);
@@ -350,7 +358,7 @@ void AdminApi::requests(const IncomingRequest &request, ResponseWriter *writer)
     QJsonArray out;
     for (const RequestRecord &r : m_store->requests(q))
         out.append(recordJson(r));
-    replyJson(writer, 200, QJsonDocument(out));
+    replyHistory(writer, *m_store, out);
 }
 
 void AdminApi::events(const IncomingRequest &request, ResponseWriter *writer)
@@ -372,7 +380,7 @@ void AdminApi::events(const IncomingRequest &request, ResponseWriter *writer)
         o.insert("duration_ms"_L1, e.duration ? QJsonValue(double(e.duration->count())) : QJsonValue());
         out.append(o);
     }
-    replyJson(writer, 200, QJsonDocument(out));
+    replyHistory(writer, *m_store, out);
 }
 
 void AdminApi::stats(const IncomingRequest &request, ResponseWriter *writer)

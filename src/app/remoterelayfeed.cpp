@@ -26,6 +26,7 @@ RemoteRelayFeed::RemoteRelayFeed(const QUrl &relay, const QString &adminToken, H
                                  std::chrono::milliseconds interval, QObject *parent)
     : QObject(parent)
     , m_relay(relay)
+    , m_base(relayBase(relay))
     , m_token(adminToken.toUtf8())
     , m_store(store)
     , m_network(new QNetworkAccessManager(this))
@@ -35,6 +36,27 @@ RemoteRelayFeed::RemoteRelayFeed(const QUrl &relay, const QString &adminToken, H
 }
 
 RemoteRelayFeed::~RemoteRelayFeed() = default;
+
+QUrl RemoteRelayFeed::relayBase(const QUrl &watched)
+{
+    QUrl base = watched.adjusted(QUrl::RemoveQuery | QUrl::RemoveFragment | QUrl::RemoveUserInfo);
+    QString path = base.path();
+    while (path.endsWith(u'/'))
+        path.chop(1);
+    for (const QLatin1StringView api : {"/v1"_L1, "/admin"_L1}) {
+        if (path.endsWith(api))
+            path.chop(api.size());
+    }
+    base.setPath(path);
+    return base;
+}
+
+QUrl RemoteRelayFeed::clientUrl() const
+{
+    QUrl url = m_base;
+    url.setPath(m_base.path() + u"/v1"_s);
+    return url;
+}
 
 void RemoteRelayFeed::start()
 {
@@ -72,9 +94,9 @@ void RemoteRelayFeed::track(const QString &pathAndQuery, std::function<void(QNet
 
 QNetworkRequest RemoteRelayFeed::requestFor(const QString &pathAndQuery) const
 {
-    QUrl url = m_relay;
+    QUrl url = m_base;
     const qsizetype q = pathAndQuery.indexOf(u'?');
-    url.setPath(m_relay.path().chopped(m_relay.path().endsWith(u'/') ? 1 : 0) + pathAndQuery.left(q));
+    url.setPath(m_base.path() + pathAndQuery.left(q));
     if (q >= 0)
         url.setQuery(pathAndQuery.mid(q + 1));
     QNetworkRequest request(url);
@@ -196,9 +218,9 @@ void RemoteRelayFeed::fetchRequests()
     QString query = u"/admin/requests?limit=%1&after_id=%2"_s.arg(PageSize).arg(std::max<qint64>(m_lastRequestId, 0));
     if (m_lastRequestId < 0)
         query += u"&since=%1"_s.arg(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
-    track(query, [this](QNetworkReply *reply) {
+    track(query, [this, generation = m_generation](QNetworkReply *reply) {
         QJsonDocument doc;
-        if (readReply(reply, &doc) && readRequests(doc.array()))
+        if (readReply(reply, &doc) && currentHistory(reply, generation) && readRequests(doc.array()))
             fetchRequests();
     });
 }
@@ -208,11 +230,33 @@ void RemoteRelayFeed::fetchEvents()
     QString query = u"/admin/events?limit=%1&after_id=%2"_s.arg(PageSize).arg(std::max<qint64>(m_lastEventId, 0));
     if (m_lastEventId < 0)
         query += u"&since=%1"_s.arg(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
-    track(query, [this](QNetworkReply *reply) {
+    track(query, [this, generation = m_generation](QNetworkReply *reply) {
         QJsonDocument doc;
-        if (readReply(reply, &doc) && readEvents(doc.array()))
+        if (readReply(reply, &doc) && currentHistory(reply, generation) && readEvents(doc.array()))
             fetchEvents();
     });
+}
+
+bool RemoteRelayFeed::currentHistory(QNetworkReply *reply, int generation)
+{
+    if (generation != m_generation)
+        return false;
+    const QString id = QString::fromLatin1(reply->rawHeader("Switchyard-History"));
+    if (id.isEmpty() || id == m_historyId)
+        return true;   // the same database (or a relay before the header: nothing to tell by)
+    const bool first = m_historyId.isEmpty();
+    m_historyId = id;
+    if (first)
+        return true;
+    // A new database: its ids start again, below the cursors. Everything from the beginning.
+    ++m_generation;
+    m_lastRequestId = -1;
+    m_lastEventId = -1;
+    m_liveIds.clear();
+    emit historyReplaced();
+    fetchRequests();
+    fetchEvents();
+    return false;
 }
 
 void RemoteRelayFeed::readModels(QNetworkReply *reply)
@@ -224,6 +268,7 @@ void RemoteRelayFeed::readModels(QNetworkReply *reply)
         return;
     if (const std::optional<QList<Model>> models = RemoteRelayJson::models(doc.toJson(QJsonDocument::Compact))) {
         m_models = *models;
+        m_modelsJson = doc.toJson(QJsonDocument::Compact);
         emit modelsChanged();
     }
 }

@@ -1,0 +1,151 @@
+// A watched relay that restarts (issue 22): on the same history database the window goes on
+// from its cursor, nothing copied twice; on a new database (its ids start again, below the
+// cursor) the window tells by the database's id in the history answers, drops what it copied
+// from the old one, copies the new history from its beginning, and says so. The relay restarts
+// in-process on the same port (one kept with portForLater()).
+#include "app/remoterelayfeed.h"
+#include "desktop/desktopapp.h"
+#include "guifleet.h"
+#include "laterport.h"
+#include "models/hosttablemodel.h"
+#include "remoterelayfixture.h"
+#include "store/requestlogmodel.h"
+#include "window/mainwindow.h"
+#include "window/noticebar.h"
+
+#include <QSignalSpy>
+
+using namespace switchyard;
+using namespace switchyard::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int WaitMs = 15000;
+
+int rowsFor(const RequestLogModel *log, const QString &model)
+{
+    int n = 0;
+    for (int row = 0; row < log->rowCount(); ++row)
+        n += log->recordAt(row).model == model;
+    return n;
+}
+
+int eventsFor(HistoryStore *store, const QString &model)
+{
+    int n = 0;
+    for (const HistoryEvent &e : store->events(QDateTime(), 0))
+        n += e.model == model;
+    return n;
+}
+
+// n finished requests (and one load event) for `model`, straight into the relay's history.
+void recordOn(HistoryStore *store, const QString &model, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        RequestRecord r;
+        r.startedAt = QDateTime::currentDateTime();
+        r.method = u"POST"_s;
+        r.path = u"/v1/chat/completions"_s;
+        r.model = model;
+        r.host = u"r1"_s;
+        r.status = 200;
+        r.userAgent = u"bench/1"_s;
+        store->record(r);
+    }
+    HistoryEvent e;
+    e.at = QDateTime::currentDateTime();
+    e.kind = HistoryEvent::Kind::Load;
+    e.host = u"r1"_s;
+    e.model = model;
+    store->recordEvent(e);
+    store->flush();
+}
+
+} // namespace
+
+class TstRemoteRestart : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void historyIdIsTheDatabases();
+    void restartedRelayIsFollowed();
+};
+
+void TstRemoteRestart::historyIdIsTheDatabases()
+{
+    QTemporaryDir dir;
+    QString first;
+    {
+        HistoryStore store(dir.filePath(u"a.sqlite"_s), systemClock());
+        QVERIFY(store.isOpen());
+        first = store.historyId();
+        QCOMPARE(first.size(), 32);
+    }
+    HistoryStore again(dir.filePath(u"a.sqlite"_s), systemClock());
+    QCOMPARE(again.historyId(), first);   // the same file: the same history
+    HistoryStore other(dir.filePath(u"b.sqlite"_s), systemClock());
+    QVERIFY(!other.historyId().isEmpty());
+    QVERIFY(other.historyId() != first);
+}
+
+void TstRemoteRestart::restartedRelayIsFollowed()
+{
+    GuiFleet local;
+    QVERIFY(local.start());
+    const quint16 port = portForLater();
+    RemoteRelay remote;
+    QVERIFY(remote.start(GuiFleet::defaultH2(), [port](Config &c) { c.listenPort = port; }));
+    QCOMPARE(remote.relay->endpoint().port(), int(port));
+    recordOn(remote.store.get(), u"old-instance"_s, 3);
+    DesktopApp desktop(local.clock, local.runner.get(), local.store.get(), nullptr, nullptr, DesktopApp::Options());
+    desktop.start();
+    desktop.watchRemote(remote.relay->endpoint(), RemoteToken);
+    RemoteRelayFeed *feed = desktop.remote();
+    QSignalSpy replaced(feed, &RemoteRelayFeed::historyReplaced);
+    const RequestLogModel *log = desktop.window()->requestLog();
+    QTRY_COMPARE_WITH_TIMEOUT(rowsFor(log, u"old-instance"_s), 3, WaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(eventsFor(feed->store(), u"old-instance"_s), 1, WaitMs);
+    QCOMPARE(feed->historyId(), remote.store->historyId());
+    const QString firstHistory = feed->historyId();
+
+    // Restarted on the same database: its ids go on; the window goes on from its cursor.
+    QVERIFY(remote.restart());
+    recordOn(remote.store.get(), u"same-database"_s, 1);
+    QTRY_COMPARE_WITH_TIMEOUT(rowsFor(log, u"same-database"_s), 1, WaitMs);
+    QCOMPARE(rowsFor(log, u"old-instance"_s), 3);
+    QCOMPARE(replaced.size(), 0);
+    QVERIFY(!desktop.window()->notice()->text().contains(u"new history"_s));
+    QCOMPARE(feed->historyId(), firstHistory);
+
+    // Restarted on a new database, which has more requests than the cursor by the time the
+    // window asks: ids 1..6 where the window had read up to 4. All six show; the old ones go.
+    QVERIFY(remote.restart(u"remote-new.sqlite"_s));
+    QVERIFY(remote.store->historyId() != firstHistory);
+    recordOn(remote.store.get(), u"new-instance"_s, 6);
+    QTRY_COMPARE_WITH_TIMEOUT(rowsFor(log, u"new-instance"_s), 6, WaitMs);
+    QCOMPARE(replaced.size(), 1);
+    QCOMPARE(feed->historyId(), remote.store->historyId());
+    QCOMPARE(rowsFor(log, u"old-instance"_s), 0);
+    QCOMPARE(rowsFor(log, u"same-database"_s), 0);
+    QCOMPARE(log->rowCount(), 6);
+    // The timeline's history is the new one's alone, and the window says what happened.
+    QTRY_COMPARE_WITH_TIMEOUT(eventsFor(feed->store(), u"new-instance"_s), 1, WaitMs);
+    QCOMPARE(eventsFor(feed->store(), u"old-instance"_s), 0);
+    QVERIFY(desktop.window()->notice()->isVisibleTo(desktop.window()));
+    QVERIFY2(desktop.window()->notice()->text().contains(u"new history"_s), qPrintable(desktop.window()->notice()->text()));
+
+    // Later polls copy nothing twice.
+    QSignalSpy finished(feed, &RemoteRelayFeed::pollFinished);
+    feed->refresh();
+    QVERIFY(finished.wait(WaitMs));
+    feed->refresh();
+    QVERIFY(finished.wait(WaitMs));
+    QCOMPARE(rowsFor(log, u"new-instance"_s), 6);
+    QCOMPARE(eventsFor(feed->store(), u"new-instance"_s), 1);
+    QCOMPARE(replaced.size(), 1);
+}
+
+QTEST_MAIN(TstRemoteRestart)
+#include "tst_remoterestart.moc"
