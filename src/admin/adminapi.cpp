@@ -32,11 +32,21 @@ void replyJson(ResponseWriter *writer, int status, const QJsonDocument &doc)
     writer->respond(status, {{"Content-Type", "application/json; charset=utf-8"}}, doc.toJson(QJsonDocument::Compact));
 }
 
-// The history's pages, with the id of the database they come from: a watcher paging by
-// after_id starts again when it changes (the relay restarted on a new database).
+// Where a watcher's cursors stand against the history: the id of its database (ids and cursors
+// belong to one; a watcher starts again when it changes) and the newest ids in it (a watcher
+// whose cursors are there asks for no page).
+HeaderList historyHeaders(const HistoryStore *store)
+{
+    if (!store)
+        return {};
+    return {{"Switchyard-History", store->historyId().toLatin1()},
+            {"Switchyard-Last-Request", QByteArray::number(store->lastRequestId())},
+            {"Switchyard-Last-Event", QByteArray::number(store->lastEventId())}};
+}
+
 void replyHistory(ResponseWriter *writer, const HistoryStore &store, const QJsonArray &rows)
 {
-    writer->respond(200, {{"Content-Type", "application/json; charset=utf-8"}, {"Switchyard-History", store.historyId().toLatin1()}},
+    writer->respond(200, HeaderList{{"Content-Type", "application/json; charset=utf-8"}} + historyHeaders(&store),
                     QJsonDocument(rows).toJson(QJsonDocument::Compact));
 }
 
@@ -257,7 +267,9 @@ void AdminApi::hosts(ResponseWriter *writer)
         }
         out.append(o);
     }
-    replyJson(writer, 200, QJsonDocument(out));
+    // With the history's headers: a watcher polling the hosts learns whether to page.
+    writer->respond(200, HeaderList{{"Content-Type", "application/json; charset=utf-8"}} + historyHeaders(m_store),
+                    QJsonDocument(out).toJson(QJsonDocument::Compact));
 }
 
 void AdminApi::takeLease(HostController *c, const IncomingRequest &request, ResponseWriter *writer)

@@ -78,6 +78,7 @@ void RemoteRelayFeed::refresh()
 void RemoteRelayFeed::track(const QString &pathAndQuery, std::function<void(QNetworkReply *)> read)
 {
     ++m_pending;
+    ++m_sent;
     QNetworkReply *reply = m_network->get(requestFor(pathAndQuery));
     connect(reply, &QNetworkReply::finished, this, [this, reply, read = std::move(read)] {
         reply->deleteLater();
@@ -201,6 +202,7 @@ void RemoteRelayFeed::poll()
         setConnected(true, {});
         m_hosts = RemoteRelayJson::hosts(doc.array());
         emit hostsChanged();
+        fetchHistory(reply);
     });
     track(u"/admin/models"_s, [this](QNetworkReply *reply) { readModels(reply); });
     track(u"/admin/requests?state=active"_s, [this](QNetworkReply *reply) {
@@ -208,8 +210,31 @@ void RemoteRelayFeed::poll()
         if (readReply(reply, &doc))
             readActive(doc.array());
     });
-    fetchRequests();
-    fetchEvents();
+}
+
+namespace {
+
+// A number the relay sent in a header; -1 when it sent none.
+qint64 headerNumber(QNetworkReply *reply, const char *name)
+{
+    bool ok = false;
+    const qint64 n = reply->rawHeader(name).toLongLong(&ok);
+    return ok ? n : -1;
+}
+
+} // namespace
+
+void RemoteRelayFeed::fetchHistory(QNetworkReply *hostsReply)
+{
+    // Asked after the hosts' answer rather than with it: one round trip later, but an idle
+    // relay is asked three things a poll instead of five.
+    const bool sameHistory = !m_historyId.isEmpty() && QString::fromLatin1(hostsReply->rawHeader("Switchyard-History")) == m_historyId;
+    const qint64 lastRequest = headerNumber(hostsReply, "Switchyard-Last-Request");
+    const qint64 lastEvent = headerNumber(hostsReply, "Switchyard-Last-Event");
+    if (!sameHistory || lastRequest < 0 || lastRequest > m_lastRequestId)
+        fetchRequests();
+    if (!sameHistory || lastEvent < 0 || lastEvent > m_lastEventId)
+        fetchEvents();
 }
 
 // Pages from the cursor on, oldest first; the first poll starts a day back.
@@ -220,7 +245,8 @@ void RemoteRelayFeed::fetchRequests()
         query += u"&since=%1"_s.arg(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
     track(query, [this, generation = m_generation](QNetworkReply *reply) {
         QJsonDocument doc;
-        if (readReply(reply, &doc) && currentHistory(reply, generation) && readRequests(doc.array()))
+        if (readReply(reply, &doc) && currentHistory(reply, generation)
+            && readRequests(doc.array(), headerNumber(reply, "Switchyard-Last-Request")))
             fetchRequests();
     });
 }
@@ -232,7 +258,8 @@ void RemoteRelayFeed::fetchEvents()
         query += u"&since=%1"_s.arg(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
     track(query, [this, generation = m_generation](QNetworkReply *reply) {
         QJsonDocument doc;
-        if (readReply(reply, &doc) && currentHistory(reply, generation) && readEvents(doc.array()))
+        if (readReply(reply, &doc) && currentHistory(reply, generation)
+            && readEvents(doc.array(), headerNumber(reply, "Switchyard-Last-Event")))
             fetchEvents();
     });
 }
@@ -304,7 +331,7 @@ void RemoteRelayFeed::readActive(const QJsonArray &array)
     }
 }
 
-bool RemoteRelayFeed::readRequests(const QJsonArray &array)
+bool RemoteRelayFeed::readRequests(const QJsonArray &array, qint64 newest)
 {
     // Oldest first from a relay that knows the cursor, newest first from one before it: copied
     // oldest first either way, each once (by the remote's id).
@@ -323,10 +350,12 @@ bool RemoteRelayFeed::readRequests(const QJsonArray &array)
         if (m_store)
             m_store->record(r);
     }
+    if (array.size() < PageSize)
+        m_lastRequestId = std::max(m_lastRequestId, newest);   // nothing after the page (those of a day ago skipped)
     return array.size() >= PageSize && m_lastRequestId > before;
 }
 
-bool RemoteRelayFeed::readEvents(const QJsonArray &array)
+bool RemoteRelayFeed::readEvents(const QJsonArray &array, qint64 newest)
 {
     QList<std::pair<qint64, std::optional<HistoryEvent>>> fresh;   // nullopt: a kind this window does not know
     for (const QJsonValue &v : array) {
@@ -343,6 +372,8 @@ bool RemoteRelayFeed::readEvents(const QJsonArray &array)
         if (m_store && e)
             m_store->recordEvent(*e);
     }
+    if (array.size() < PageSize)
+        m_lastEventId = std::max(m_lastEventId, newest);
     return array.size() >= PageSize && m_lastEventId > before;
 }
 

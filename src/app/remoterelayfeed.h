@@ -71,6 +71,9 @@ public:
     bool connected() const { return m_connected; }
     // Polls sent so far (each asks every endpoint once, pages aside).
     int pollCount() const { return m_polls; }
+    // GETs sent so far: per poll the hosts, the models and what runs now, and the history's pages
+    // only when the hosts' answer says there is something after the cursors (or another history).
+    int requestsSent() const { return m_sent; }
 
     // Actions on the watched relay, through its admin API; each ends in `done` with the HTTP
     // status (0: no answer) and the relay's message, then the relay is asked again.
@@ -106,11 +109,16 @@ private:
     // Answers 200 with JSON: true; else records why and returns false.
     bool readReply(QNetworkReply *reply, QJsonDocument *document);
     void setConnected(bool connected, const QString &error);
+    // The history's pages that the hosts' answer (its history headers) says there are to read;
+    // both from a relay without those headers.
+    void fetchHistory(QNetworkReply *hostsReply);
     void fetchRequests();
     void fetchEvents();
-    // Each returns whether the page was full and moved the cursor on (then the next is asked).
-    bool readRequests(const QJsonArray &array);
-    bool readEvents(const QJsonArray &array);
+    // Each returns whether the page was full and moved the cursor on (then the next is asked);
+    // newest: the relay's newest id then (its header; -1: not said), where a page that is not
+    // full leaves the cursor.
+    bool readRequests(const QJsonArray &array, qint64 newest);
+    bool readEvents(const QJsonArray &array, qint64 newest);
     void readActive(const QJsonArray &array);
     void readModels(QNetworkReply *reply);
     // False when a history page is one to drop: asked before the relay's history was replaced,
@@ -132,6 +140,7 @@ private:
     int m_pending = 0;           // replies of the poll under way (its pages included)
     bool m_again = false;        // refresh() asked while a poll was out
     int m_polls = 0;
+    int m_sent = 0;
     qint64 m_lastRequestId = -1; // the cursor: the remote's newest request id copied; -1: none yet
     qint64 m_lastEventId = -1;
     QString m_historyId;

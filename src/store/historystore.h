@@ -65,6 +65,9 @@ public:
     // that file, another for a new file. A window watching the relay tells by it that the ids
     // it pages by (after_id) started again. Empty when the store is not open.
     QString historyId() const { return m_historyId; }
+    // The newest ids given out (to rows recorded, flushed or not: a query sees them all).
+    qint64 lastRequestId() const { return m_lastRequestId; }
+    qint64 lastEventId() const { return m_lastEventId; }
 
     void setSecrets(const QStringList &secrets);
     const Redactor &redactor() const { return m_redactor; }

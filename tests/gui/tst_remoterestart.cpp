@@ -1,15 +1,19 @@
-// A watched relay that restarts (issue 22): on the same history database the window goes on
-// from its cursor, nothing copied twice; on a new database (its ids start again, below the
-// cursor) the window tells by the database's id in the history answers, drops what it copied
-// from the old one, copies the new history from its beginning, and says so. The relay restarts
-// in-process on the same port (one kept with portForLater()).
+// The watched relay's history and the window's cursors into it (issue 22). A relay that
+// restarts: on the same history database the window goes on from its cursor, nothing copied
+// twice; on a new database (its ids start again, below the cursor) the window tells by the
+// database's id in the history answers, drops what it copied from the old one, copies the new
+// history from its beginning, and says so. The relay restarts in-process on the same port (one
+// kept with portForLater()). An idle relay is asked for no history page: the hosts' answer says
+// where its history stands, and the next poll after a new request or event still copies it.
 #include "app/remoterelayfeed.h"
+#include "catalog/catalog.h"
 #include "desktop/desktopapp.h"
 #include "guifleet.h"
 #include "laterport.h"
 #include "models/hosttablemodel.h"
 #include "remoterelayfixture.h"
 #include "store/requestlogmodel.h"
+#include "store/requestquery.h"
 #include "window/mainwindow.h"
 #include "window/noticebar.h"
 
@@ -71,6 +75,7 @@ class TstRemoteRestart : public QObject
 private Q_SLOTS:
     void historyIdIsTheDatabases();
     void restartedRelayIsFollowed();
+    void idlePollsAskNoHistoryPages();
 };
 
 void TstRemoteRestart::historyIdIsTheDatabases()
@@ -145,6 +150,57 @@ void TstRemoteRestart::restartedRelayIsFollowed()
     QCOMPARE(rowsFor(log, u"new-instance"_s), 6);
     QCOMPARE(eventsFor(feed->store(), u"new-instance"_s), 1);
     QCOMPARE(replaced.size(), 1);
+}
+
+void TstRemoteRestart::idlePollsAskNoHistoryPages()
+{
+    RemoteRelay remote;
+    QVERIFY(remote.start());
+    // Its hosts' first polls (and the events they record) are done before the window watches.
+    const auto reachable = [&remote](const QString &host) {
+        const Catalog::HostState *s = remote.relay->catalog()->host(host);
+        return s && s->reachable;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(reachable(u"r1"_s) && reachable(u"r2"_s), WaitMs);
+    recordOn(remote.store.get(), u"before"_s, 2);
+    QTemporaryDir dir;
+    HistoryStore copy(dir.filePath(u"watched.sqlite"_s), systemClock());
+    RemoteRelayFeed feed(remote.relay->endpoint(), RemoteToken, &copy, std::chrono::hours(1));   // polls when told
+    QSignalSpy finished(&feed, &RemoteRelayFeed::pollFinished);
+    const auto sentByARefresh = [&] {
+        const int before = feed.requestsSent();
+        feed.refresh();
+        return finished.wait(WaitMs) ? feed.requestsSent() - before : -1;
+    };
+    const auto copied = [&copy](const QString &model) {
+        RequestQuery q;
+        q.model = model;
+        q.limit = 0;
+        return int(copy.requests(q).size());
+    };
+    feed.start();
+    QVERIFY(finished.wait(WaitMs));
+    QCOMPARE(feed.requestsSent(), 5);   // hosts, models, running now; then requests and events
+    QCOMPARE(copied(u"before"_s), 2);
+    // Idle: hosts, models and what runs now, no history page.
+    QCOMPARE(sentByARefresh(), 3);
+    QCOMPARE(sentByARefresh(), 3);
+    // A request and an event on the relay: the very next poll asks for both pages and copies them.
+    recordOn(remote.store.get(), u"after"_s, 1);
+    QCOMPARE(sentByARefresh(), 5);
+    QCOMPARE(copied(u"after"_s), 1);
+    QCOMPARE(eventsFor(&copy, u"after"_s), 1);
+    // An event alone: its page alone.
+    HistoryEvent e;
+    e.kind = HistoryEvent::Kind::Unload;
+    e.host = u"r1"_s;
+    e.model = u"event-only"_s;
+    remote.store->recordEvent(e);
+    QCOMPARE(sentByARefresh(), 4);
+    QCOMPARE(eventsFor(&copy, u"event-only"_s), 1);
+    QCOMPARE(sentByARefresh(), 3);
+    QCOMPARE(copied(u"before"_s), 2);   // nothing copied twice
+    QCOMPARE(copied(u"after"_s), 1);
 }
 
 QTEST_MAIN(TstRemoteRestart)
