@@ -150,6 +150,10 @@ void TstRemoteRestart::restartedRelayIsFollowed()
     QCOMPARE(rowsFor(log, u"new-instance"_s), 6);
     QCOMPARE(eventsFor(feed->store(), u"new-instance"_s), 1);
     QCOMPARE(replaced.size(), 1);
+
+    // Back to the relay here: the notice about the watched relay goes.
+    desktop.runHere();
+    QVERIFY(!desktop.window()->notice()->isVisibleTo(desktop.window()));
 }
 
 void TstRemoteRestart::idlePollsAskNoHistoryPages()

@@ -117,6 +117,7 @@ DesktopApp::~DesktopApp()
 
 void DesktopApp::watchRemote(const QUrl &relay, const QString &token)
 {
+    hideReplacedNotice();
     m_remote.reset();
     m_remoteHistory.reset();
     m_remoteDir = std::make_unique<QTemporaryDir>();
@@ -144,16 +145,25 @@ void DesktopApp::replaceRemoteHistory()
     m_remoteHistory = std::move(fresh);
     for (const QString &suffix : {QString(), u"-wal"_s, u"-shm"_s})
         QFile::remove(old + suffix);
-    m_window->notice()->showMessage(
-        NoticeBar::Kind::Info,
-        tr("The relay at %1 started again with a new history: the requests and switches shown before are no longer "
-           "in it. The window shows its new history from here on.").arg(m_remote->baseUrl().toString()));
+    m_replacedNotice = tr("The relay at %1 started again with a new history: the requests and switches shown before "
+                          "are no longer in it. The window shows its new history from here on.")
+                           .arg(m_remote->baseUrl().toString());
+    m_window->notice()->showMessage(NoticeBar::Kind::Info, m_replacedNotice);
+}
+
+void DesktopApp::hideReplacedNotice()
+{
+    // It is about the relay watched until now.
+    if (!m_replacedNotice.isEmpty() && m_window->notice()->text() == m_replacedNotice)
+        m_window->notice()->hide();
+    m_replacedNotice.clear();
 }
 
 void DesktopApp::runHere()
 {
     if (!m_remote)
         return;
+    hideReplacedNotice();
     m_window->setHistory(m_history);
     const std::unique_ptr<RemoteRelayFeed> watched = std::move(m_remote);
     bindService(m_runner->service());   // also leaves the watched relay
