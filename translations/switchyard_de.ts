@@ -2157,6 +2157,11 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <source>cannot run %1: %2</source>
         <translation>%1 lässt sich nicht ausführen: %2</translation>
     </message>
+    <message>
+        <location line="+0"/>
+        <source>cannot write the model list for the export: %1</source>
+        <translation>die Modellliste für den Export lässt sich nicht schreiben: %1</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::CodexExport</name>
@@ -2312,6 +2317,11 @@ Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die sei
         <location line="+5"/>
         <source>Config reloaded from %1</source>
         <translation>Konfiguration neu geladen aus %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The relay at %1 started again with a new history: the requests and switches shown before are no longer in it. The window shows its new history from here on.</source>
+        <translation>Das Relay unter %1 wurde mit einem neuen Verlauf neu gestartet: Die bisher angezeigten Anfragen und Wechsel sind darin nicht mehr enthalten. Das Fenster zeigt ab jetzt seinen neuen Verlauf.</translation>
     </message>
     <message>
         <location line="+82"/>

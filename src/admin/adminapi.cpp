@@ -32,6 +32,24 @@ void replyJson(ResponseWriter *writer, int status, const QJsonDocument &doc)
     writer->respond(status, {{"Content-Type", "application/json; charset=utf-8"}}, doc.toJson(QJsonDocument::Compact));
 }
 
+// Where a watcher's cursors stand against the history: the id of its database (ids and cursors
+// belong to one; a watcher starts again when it changes) and the newest ids in it (a watcher
+// whose cursors are there asks for no page).
+HeaderList historyHeaders(const HistoryStore *store)
+{
+    if (!store)
+        return {};
+    return {{"Switchyard-History", store->historyId().toLatin1()},
+            {"Switchyard-Last-Request", QByteArray::number(store->lastRequestId())},
+            {"Switchyard-Last-Event", QByteArray::number(store->lastEventId())}};
+}
+
+void replyHistory(ResponseWriter *writer, const HistoryStore &store, const QJsonArray &rows)
+{
+    writer->respond(200, HeaderList{{"Content-Type", "application/json; charset=utf-8"}} + historyHeaders(&store),
+                    QJsonDocument(rows).toJson(QJsonDocument::Compact));
+}
+
 QDateTime timeParam(const IncomingRequest &request, const QString &name, const QDateTime &fallback)
 {
     const QString value = request.queryItem(name);
@@ -249,7 +267,9 @@ void AdminApi::hosts(ResponseWriter *writer)
         }
         out.append(o);
     }
-    replyJson(writer, 200, QJsonDocument(out));
+    // With the history's headers: a watcher polling the hosts learns whether to page.
+    writer->respond(200, HeaderList{{"Content-Type", "application/json; charset=utf-8"}} + historyHeaders(m_store),
+                    QJsonDocument(out).toJson(QJsonDocument::Compact));
 }
 
 void AdminApi::takeLease(HostController *c, const IncomingRequest &request, ResponseWriter *writer)
@@ -350,7 +370,7 @@ void AdminApi::requests(const IncomingRequest &request, ResponseWriter *writer)
     QJsonArray out;
     for (const RequestRecord &r : m_store->requests(q))
         out.append(recordJson(r));
-    replyJson(writer, 200, QJsonDocument(out));
+    replyHistory(writer, *m_store, out);
 }
 
 void AdminApi::events(const IncomingRequest &request, ResponseWriter *writer)
@@ -372,7 +392,7 @@ void AdminApi::events(const IncomingRequest &request, ResponseWriter *writer)
         o.insert("duration_ms"_L1, e.duration ? QJsonValue(double(e.duration->count())) : QJsonValue());
         out.append(o);
     }
-    replyJson(writer, 200, QJsonDocument(out));
+    replyHistory(writer, *m_store, out);
 }
 
 void AdminApi::stats(const IncomingRequest &request, ResponseWriter *writer)

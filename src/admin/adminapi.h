@@ -29,6 +29,10 @@ struct IncomingRequest;
 //          after_id=N: the requests stored after id N, oldest first (a cursor to page with)
 //   GET    /admin/requests?state=active    what the relay serves now: waiting (why, how long), streaming
 //   GET    /admin/events?since=&limit=&after_id=
+//          both history answers and GET /admin/hosts carry "Switchyard-History: <id>", the
+//          database's own id (ids and cursors are per database: a new id means paging from the
+//          start again), and "Switchyard-Last-Request: N", "Switchyard-Last-Event: M", the
+//          newest ids in it (a watcher whose cursors are there need not ask for a page)
 // Times carry their zone offset ("2026-12-02T18:00:00.000+05:30").
 //   GET    /admin/stats?since=             (default: the last 24 hours)
 //   GET    /admin/usage?since=7d&by=key|client|alias|host   (default: 7d, key; see usagequery.h)

@@ -26,6 +26,7 @@ RemoteRelayFeed::RemoteRelayFeed(const QUrl &relay, const QString &adminToken, H
                                  std::chrono::milliseconds interval, QObject *parent)
     : QObject(parent)
     , m_relay(relay)
+    , m_base(relayBase(relay))
     , m_token(adminToken.toUtf8())
     , m_store(store)
     , m_network(new QNetworkAccessManager(this))
@@ -35,6 +36,27 @@ RemoteRelayFeed::RemoteRelayFeed(const QUrl &relay, const QString &adminToken, H
 }
 
 RemoteRelayFeed::~RemoteRelayFeed() = default;
+
+QUrl RemoteRelayFeed::relayBase(const QUrl &watched)
+{
+    QUrl base = watched.adjusted(QUrl::RemoveQuery | QUrl::RemoveFragment | QUrl::RemoveUserInfo);
+    QString path = base.path();
+    while (path.endsWith(u'/'))
+        path.chop(1);
+    for (const QLatin1StringView api : {"/v1"_L1, "/admin"_L1}) {
+        if (path.endsWith(api))
+            path.chop(api.size());
+    }
+    base.setPath(path);
+    return base;
+}
+
+QUrl RemoteRelayFeed::clientUrl() const
+{
+    QUrl url = m_base;
+    url.setPath(m_base.path() + u"/v1"_s);
+    return url;
+}
 
 void RemoteRelayFeed::start()
 {
@@ -56,6 +78,7 @@ void RemoteRelayFeed::refresh()
 void RemoteRelayFeed::track(const QString &pathAndQuery, std::function<void(QNetworkReply *)> read)
 {
     ++m_pending;
+    ++m_sent;
     QNetworkReply *reply = m_network->get(requestFor(pathAndQuery));
     connect(reply, &QNetworkReply::finished, this, [this, reply, read = std::move(read)] {
         reply->deleteLater();
@@ -72,9 +95,9 @@ void RemoteRelayFeed::track(const QString &pathAndQuery, std::function<void(QNet
 
 QNetworkRequest RemoteRelayFeed::requestFor(const QString &pathAndQuery) const
 {
-    QUrl url = m_relay;
+    QUrl url = m_base;
     const qsizetype q = pathAndQuery.indexOf(u'?');
-    url.setPath(m_relay.path().chopped(m_relay.path().endsWith(u'/') ? 1 : 0) + pathAndQuery.left(q));
+    url.setPath(m_base.path() + pathAndQuery.left(q));
     if (q >= 0)
         url.setQuery(pathAndQuery.mid(q + 1));
     QNetworkRequest request(url);
@@ -179,6 +202,7 @@ void RemoteRelayFeed::poll()
         setConnected(true, {});
         m_hosts = RemoteRelayJson::hosts(doc.array());
         emit hostsChanged();
+        fetchHistory(reply);
     });
     track(u"/admin/models"_s, [this](QNetworkReply *reply) { readModels(reply); });
     track(u"/admin/requests?state=active"_s, [this](QNetworkReply *reply) {
@@ -186,8 +210,31 @@ void RemoteRelayFeed::poll()
         if (readReply(reply, &doc))
             readActive(doc.array());
     });
-    fetchRequests();
-    fetchEvents();
+}
+
+namespace {
+
+// A number the relay sent in a header; -1 when it sent none.
+qint64 headerNumber(QNetworkReply *reply, const char *name)
+{
+    bool ok = false;
+    const qint64 n = reply->rawHeader(name).toLongLong(&ok);
+    return ok ? n : -1;
+}
+
+} // namespace
+
+void RemoteRelayFeed::fetchHistory(QNetworkReply *hostsReply)
+{
+    // Asked after the hosts' answer rather than with it: one round trip later, but an idle
+    // relay is asked three things a poll instead of five.
+    const bool sameHistory = !m_historyId.isEmpty() && QString::fromLatin1(hostsReply->rawHeader("Switchyard-History")) == m_historyId;
+    const qint64 lastRequest = headerNumber(hostsReply, "Switchyard-Last-Request");
+    const qint64 lastEvent = headerNumber(hostsReply, "Switchyard-Last-Event");
+    if (!sameHistory || lastRequest < 0 || lastRequest > m_lastRequestId)
+        fetchRequests();
+    if (!sameHistory || lastEvent < 0 || lastEvent > m_lastEventId)
+        fetchEvents();
 }
 
 // Pages from the cursor on, oldest first; the first poll starts a day back.
@@ -196,9 +243,10 @@ void RemoteRelayFeed::fetchRequests()
     QString query = u"/admin/requests?limit=%1&after_id=%2"_s.arg(PageSize).arg(std::max<qint64>(m_lastRequestId, 0));
     if (m_lastRequestId < 0)
         query += u"&since=%1"_s.arg(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
-    track(query, [this](QNetworkReply *reply) {
+    track(query, [this, generation = m_generation](QNetworkReply *reply) {
         QJsonDocument doc;
-        if (readReply(reply, &doc) && readRequests(doc.array()))
+        if (readReply(reply, &doc) && currentHistory(reply, generation)
+            && readRequests(doc.array(), headerNumber(reply, "Switchyard-Last-Request")))
             fetchRequests();
     });
 }
@@ -208,11 +256,34 @@ void RemoteRelayFeed::fetchEvents()
     QString query = u"/admin/events?limit=%1&after_id=%2"_s.arg(PageSize).arg(std::max<qint64>(m_lastEventId, 0));
     if (m_lastEventId < 0)
         query += u"&since=%1"_s.arg(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
-    track(query, [this](QNetworkReply *reply) {
+    track(query, [this, generation = m_generation](QNetworkReply *reply) {
         QJsonDocument doc;
-        if (readReply(reply, &doc) && readEvents(doc.array()))
+        if (readReply(reply, &doc) && currentHistory(reply, generation)
+            && readEvents(doc.array(), headerNumber(reply, "Switchyard-Last-Event")))
             fetchEvents();
     });
+}
+
+bool RemoteRelayFeed::currentHistory(QNetworkReply *reply, int generation)
+{
+    if (generation != m_generation)
+        return false;
+    const QString id = QString::fromLatin1(reply->rawHeader("Switchyard-History"));
+    if (id.isEmpty() || id == m_historyId)
+        return true;   // the same database (or a relay before the header: nothing to tell by)
+    const bool first = m_historyId.isEmpty();
+    m_historyId = id;
+    if (first)
+        return true;
+    // A new database: its ids start again, below the cursors. Everything from the beginning.
+    ++m_generation;
+    m_lastRequestId = -1;
+    m_lastEventId = -1;
+    m_liveIds.clear();
+    emit historyReplaced();
+    fetchRequests();
+    fetchEvents();
+    return false;
 }
 
 void RemoteRelayFeed::readModels(QNetworkReply *reply)
@@ -224,6 +295,7 @@ void RemoteRelayFeed::readModels(QNetworkReply *reply)
         return;
     if (const std::optional<QList<Model>> models = RemoteRelayJson::models(doc.toJson(QJsonDocument::Compact))) {
         m_models = *models;
+        m_modelsJson = doc.toJson(QJsonDocument::Compact);
         emit modelsChanged();
     }
 }
@@ -259,7 +331,7 @@ void RemoteRelayFeed::readActive(const QJsonArray &array)
     }
 }
 
-bool RemoteRelayFeed::readRequests(const QJsonArray &array)
+bool RemoteRelayFeed::readRequests(const QJsonArray &array, qint64 newest)
 {
     // Oldest first from a relay that knows the cursor, newest first from one before it: copied
     // oldest first either way, each once (by the remote's id).
@@ -278,10 +350,12 @@ bool RemoteRelayFeed::readRequests(const QJsonArray &array)
         if (m_store)
             m_store->record(r);
     }
+    if (array.size() < PageSize)
+        m_lastRequestId = std::max(m_lastRequestId, newest);   // nothing after the page (those of a day ago skipped)
     return array.size() >= PageSize && m_lastRequestId > before;
 }
 
-bool RemoteRelayFeed::readEvents(const QJsonArray &array)
+bool RemoteRelayFeed::readEvents(const QJsonArray &array, qint64 newest)
 {
     QList<std::pair<qint64, std::optional<HistoryEvent>>> fresh;   // nullopt: a kind this window does not know
     for (const QJsonValue &v : array) {
@@ -298,6 +372,8 @@ bool RemoteRelayFeed::readEvents(const QJsonArray &array)
         if (m_store && e)
             m_store->recordEvent(*e);
     }
+    if (array.size() < PageSize)
+        m_lastEventId = std::max(m_lastEventId, newest);
     return array.size() >= PageSize && m_lastEventId > before;
 }
 

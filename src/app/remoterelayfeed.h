@@ -44,18 +44,36 @@ public:
                     std::chrono::milliseconds interval = std::chrono::seconds(2), QObject *parent = nullptr);
     ~RemoteRelayFeed() override;
 
+    // The relay's own address from what the user typed: "http://server:8080/v1/" and
+    // "http://server:8080/admin" are the relay at http://server:8080 (no query, no trailing "/").
+    static QUrl relayBase(const QUrl &watched);
+
     void start();
     // Polls now ("Refresh Now"); when a poll is out, another follows as soon as it is done.
     void refresh();
     QUrl relay() const { return m_relay; }
+    // Where the watched relay serves clients: relayBase() (the admin API is on the same port).
+    QUrl baseUrl() const { return m_base; }
+    // What the user's coding agents use as their base URL: baseUrl() + "/v1".
+    QUrl clientUrl() const;
     HistoryStore *store() const { return m_store; }
+    // Where the copies go from now on (see historyReplaced()).
+    void setStore(HistoryStore *store) { m_store = store; }
+    // The watched relay's history database (its "Switchyard-History" id); empty before it said.
+    QString historyId() const { return m_historyId; }
     QList<Host> hosts() const { return m_hosts; }
     QList<Model> models() const { return m_models; }
+    // The last model list as GET /admin/models answered it (the /v1/models shape): what the
+    // export writes client configs from; empty until it answered.
+    QByteArray modelsJson() const { return m_modelsJson; }
     // Empty while the last poll was answered; else what went wrong ("401: wrong admin token").
     QString error() const { return m_error; }
     bool connected() const { return m_connected; }
     // Polls sent so far (each asks every endpoint once, pages aside).
     int pollCount() const { return m_polls; }
+    // GETs sent so far: per poll the hosts, the models and what runs now, and the history's pages
+    // only when the hosts' answer says there is something after the cursors (or another history).
+    int requestsSent() const { return m_sent; }
 
     // Actions on the watched relay, through its admin API; each ends in `done` with the HTTP
     // status (0: no answer) and the relay's message, then the relay is asked again.
@@ -73,6 +91,11 @@ Q_SIGNALS:
     void pollFinished();
     // The relay answered (again) or stopped answering; error() says why.
     void connectionChanged(bool connected);
+    // The watched relay answers from another history database than before (it restarted on a
+    // new one): its ids started again, so what was copied is not its history any more. Emitted
+    // before the new history is copied, from the beginning, into store(): a slot may give the
+    // feed a fresh store with setStore() so that the old copies are not shown with the new.
+    void historyReplaced();
     // A request the watched relay serves now (each poll, while it runs), with the relay's liveId;
     // its finished record, when copied into the store, carries the same liveId.
     void requestActive(const switchyard::RequestRecord &record, switchyard::RequestPhase phase);
@@ -86,29 +109,42 @@ private:
     // Answers 200 with JSON: true; else records why and returns false.
     bool readReply(QNetworkReply *reply, QJsonDocument *document);
     void setConnected(bool connected, const QString &error);
+    // The history's pages that the hosts' answer (its history headers) says there are to read;
+    // both from a relay without those headers.
+    void fetchHistory(QNetworkReply *hostsReply);
     void fetchRequests();
     void fetchEvents();
-    // Each returns whether the page was full and moved the cursor on (then the next is asked).
-    bool readRequests(const QJsonArray &array);
-    bool readEvents(const QJsonArray &array);
+    // Each returns whether the page was full and moved the cursor on (then the next is asked);
+    // newest: the relay's newest id then (its header; -1: not said), where a page that is not
+    // full leaves the cursor.
+    bool readRequests(const QJsonArray &array, qint64 newest);
+    bool readEvents(const QJsonArray &array, qint64 newest);
     void readActive(const QJsonArray &array);
     void readModels(QNetworkReply *reply);
+    // False when a history page is one to drop: asked before the relay's history was replaced,
+    // or the first from a new one (then the history is asked again from the beginning).
+    bool currentHistory(QNetworkReply *reply, int generation);
     static QString liveKey(const QJsonObject &o);
 
     QUrl m_relay;
+    QUrl m_base;
     QByteArray m_token;
     HistoryStore *m_store;
     QNetworkAccessManager *m_network;
     QTimer m_timer;
     QList<Host> m_hosts;
     QList<Model> m_models;
+    QByteArray m_modelsJson;
     QString m_error;
     bool m_connected = false;
     int m_pending = 0;           // replies of the poll under way (its pages included)
     bool m_again = false;        // refresh() asked while a poll was out
     int m_polls = 0;
+    int m_sent = 0;
     qint64 m_lastRequestId = -1; // the cursor: the remote's newest request id copied; -1: none yet
     qint64 m_lastEventId = -1;
+    QString m_historyId;
+    int m_generation = 0;        // history pages asked before a replaced history are dropped
     QHash<QString, quint64> m_liveIds;   // requests seen in flight, by liveKey(), until they finish
 };
 

@@ -57,6 +57,7 @@ HistoryStore::HistoryStore(const QString &path, const Clock &clock, QObject *par
     m_error = opened.error;
     m_lastRequestId = opened.lastRequestId;
     m_lastEventId = opened.lastEventId;
+    m_historyId = opened.historyId;
     if (!m_open)
         qCWarning(lcStore) << "cannot open history" << m_path << ":" << m_error;
 

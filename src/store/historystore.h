@@ -61,6 +61,13 @@ public:
     bool isOpen() const { return m_open; }
     QString errorString() const { return m_error; }
     QString path() const { return m_path; }
+    // A random id made with the database file and kept in it: the same across restarts on
+    // that file, another for a new file. A window watching the relay tells by it that the ids
+    // it pages by (after_id) started again. Empty when the store is not open.
+    QString historyId() const { return m_historyId; }
+    // The newest ids given out (to rows recorded, flushed or not: a query sees them all).
+    qint64 lastRequestId() const { return m_lastRequestId; }
+    qint64 lastEventId() const { return m_lastEventId; }
 
     void setSecrets(const QStringList &secrets);
     const Redactor &redactor() const { return m_redactor; }
@@ -107,6 +114,7 @@ private:
     void scheduleFlush();
 
     QString m_path;
+    QString m_historyId;
     const Clock &m_clock;
     Redactor m_redactor;
     bool m_open = false;

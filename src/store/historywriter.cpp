@@ -165,6 +165,18 @@ HistoryOpenResult HistoryWriter::open(const QString &path)
         close();
         return result;
     }
+    // The database's identity, made once with it. Outside the numbered schema steps: an older
+    // build opening this file ignores the table instead of refusing a newer schema version.
+    if (!q.exec(u"CREATE TABLE IF NOT EXISTS history_identity (id TEXT NOT NULL)"_s)
+        || !q.exec(u"INSERT INTO history_identity (id) SELECT lower(hex(randomblob(16))) "
+                   "WHERE NOT EXISTS (SELECT 1 FROM history_identity)"_s)
+        || !q.exec(u"SELECT id FROM history_identity LIMIT 1"_s) || !q.next()) {
+        result.error = q.lastError().text();
+        close();
+        return result;
+    }
+    result.historyId = q.value(0).toString();
+    q.finish();
     // AUTOINCREMENT's counter remembers ids of pruned rows too: an id is never reused.
     const auto lastId = [&](const QString &table) {
         qint64 id = 0;

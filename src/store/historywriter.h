@@ -30,6 +30,7 @@ struct HistoryOpenResult
     QString error;
     qint64 lastRequestId = 0;     // ids already used, so new rows never reuse one
     qint64 lastEventId = 0;
+    QString historyId;            // this database's own random id (see HistoryStore::historyId())
 };
 
 // HistoryStore's worker: owns the SQLite connection and does every statement, on its own

@@ -26,6 +26,7 @@ struct RemoteRelay
     std::unique_ptr<fake::FakeLlamaServer> r2;
     std::unique_ptr<HistoryStore> store;
     std::unique_ptr<RelayService> relay;
+    Config config;   // as started, tweak applied
 
     // tweak: changes to the relay's config before it starts (client keys, ...).
     bool start(fake::FakeOptions o2 = GuiFleet::defaultH2(), const std::function<void(Config &)> &tweak = {})
@@ -39,15 +40,35 @@ struct RemoteRelay
                                                        QStringLiteral("r2=") + r2->baseUrl().toString()});
         if (!result.ok())
             return false;
-        Config config = *result.config;
+        config = *result.config;
         config.access.adminToken = RemoteToken;
         if (tweak)
             tweak(config);
         store = std::make_unique<HistoryStore>(dir.filePath(QStringLiteral("remote.sqlite")), clock);
+        return store->isOpen() && startRelay();
+    }
+
+    // The relay stopped and started again with the same config (give it a fixed listenPort in
+    // start()'s tweak to find it on the same port), on `history` when given (a new database),
+    // else on the one it had.
+    bool restart(const QString &history = {})
+    {
+        relay.reset();
+        if (!history.isEmpty()) {
+            store = std::make_unique<HistoryStore>(dir.filePath(history), clock);
+            if (!store->isOpen())
+                return false;
+        }
+        return startRelay();
+    }
+
+private:
+    bool startRelay()
+    {
         relay = std::make_unique<RelayService>(config, RelayService::standardDrivers(config));
         relay->setHistory(store.get());
         QString error;
-        return store->isOpen() && relay->start(&error);
+        return relay->start(&error);
     }
 };
 

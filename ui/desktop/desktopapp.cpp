@@ -17,6 +17,7 @@
 #include "window/noticebar.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QMessageBox>
 #include <QTextStream>
 
@@ -116,6 +117,7 @@ DesktopApp::~DesktopApp()
 
 void DesktopApp::watchRemote(const QUrl &relay, const QString &token)
 {
+    hideReplacedNotice();
     m_remote.reset();
     m_remoteHistory.reset();
     m_remoteDir = std::make_unique<QTemporaryDir>();
@@ -124,14 +126,44 @@ void DesktopApp::watchRemote(const QUrl &relay, const QString &token)
     m_hosts->setRemote(m_remote.get());
     m_window->setRemote(m_remote.get());
     m_window->setHistory(m_remoteHistory.get());
-    m_tray->setEndpoint(relay, QString());
+    // The tray copies and exports for the watched relay: its client URL, its models.
+    m_tray->setEndpoint(m_remote->baseUrl(), QString());
+    connect(m_remote.get(), &RemoteRelayFeed::historyReplaced, this, &DesktopApp::replaceRemoteHistory);
+    connect(m_remote.get(), &RemoteRelayFeed::modelsChanged, m_tray.get(),
+            [tray = m_tray.get(), feed = m_remote.get()] { tray->setModelList(feed->modelsJson()); });
     m_remote->start();
+}
+
+void DesktopApp::replaceRemoteHistory()
+{
+    // The watched relay restarted on a new history database: the window shows that history
+    // alone, copied from its beginning into a store of its own; the old copies go with theirs.
+    auto fresh = std::make_unique<HistoryStore>(m_remoteDir->filePath(u"watched-%1.sqlite"_s.arg(++m_remoteHistories)), m_clock);
+    m_remote->setStore(fresh.get());
+    m_window->setHistory(fresh.get());
+    const QString old = m_remoteHistory->path();
+    m_remoteHistory = std::move(fresh);
+    for (const QString &suffix : {QString(), u"-wal"_s, u"-shm"_s})
+        QFile::remove(old + suffix);
+    m_replacedNotice = tr("The relay at %1 started again with a new history: the requests and switches shown before "
+                          "are no longer in it. The window shows its new history from here on.")
+                           .arg(m_remote->baseUrl().toString());
+    m_window->notice()->showMessage(NoticeBar::Kind::Info, m_replacedNotice);
+}
+
+void DesktopApp::hideReplacedNotice()
+{
+    // It is about the relay watched until now.
+    if (!m_replacedNotice.isEmpty() && m_window->notice()->text() == m_replacedNotice)
+        m_window->notice()->hide();
+    m_replacedNotice.clear();
 }
 
 void DesktopApp::runHere()
 {
     if (!m_remote)
         return;
+    hideReplacedNotice();
     m_window->setHistory(m_history);
     const std::unique_ptr<RemoteRelayFeed> watched = std::move(m_remote);
     bindService(m_runner->service());   // also leaves the watched relay
@@ -158,6 +190,7 @@ void DesktopApp::bindService(RelayService *service)
         return;   // the relay here changed while another one is watched: shown when back
     m_hosts->setService(service);
     m_window->setService(service);
+    m_tray->setModelList({});   // the relay here: the export asks it
     if (service)
         m_tray->setEndpoint(service->endpoint(), service->config().access.clientKeys.value(0).key);
 }

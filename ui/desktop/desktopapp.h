@@ -94,6 +94,8 @@ private:
     void showTrayOrFallBack();
     void fallBackToWindow();
     void applyRelayChoice();   // the settings' "run here" or "watch URL"
+    void replaceRemoteHistory();   // the watched relay's history started again (a new database)
+    void hideReplacedNotice();
 
     const Clock &m_clock;
     RelayRunner *m_runner;
@@ -110,6 +112,8 @@ private:
     std::unique_ptr<QTemporaryDir> m_remoteDir;
     std::unique_ptr<HistoryStore> m_remoteHistory;
     std::unique_ptr<RemoteRelayFeed> m_remote;
+    int m_remoteHistories = 0;   // histories the watched relay started again with
+    QString m_replacedNotice;    // what the notice bar says about that, while it may
     SingleInstance *m_instance = nullptr;
     bool m_trayShown = false;
     bool m_quitting = false;

@@ -1,6 +1,8 @@
 #include "shared/clientconfigexporter.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QTemporaryFile>
 
 namespace switchyard {
 
@@ -11,6 +13,8 @@ ClientConfigExporter::ClientConfigExporter(QObject *parent)
     , m_program(QCoreApplication::applicationFilePath())
 {
 }
+
+ClientConfigExporter::~ClientConfigExporter() = default;
 
 QList<ClientConfigExporter::Client> ClientConfigExporter::clients()
 {
@@ -63,7 +67,18 @@ void ClientConfigExporter::start(const QString &client, const QStringList &extra
         env.insert(u"SWITCHYARD_API_KEY"_s, m_apiKey);
         process->setProcessEnvironment(env);
     }
-    process->start(m_program, arguments(client, m_endpoint) + extra);
+    QStringList args = arguments(client, m_endpoint);
+    m_listFile.reset();
+    if (!m_modelList.isEmpty()) {
+        m_listFile = std::make_unique<QTemporaryFile>(QDir::tempPath() + u"/switchyard-models-XXXXXX.json"_s);
+        if (!m_listFile->open() || m_listFile->write(m_modelList) != m_modelList.size() || !m_listFile->flush()) {
+            process->deleteLater();
+            emit finished(client, false, tr("cannot write the model list for the export: %1").arg(m_listFile->errorString()));
+            return;
+        }
+        args << u"--list"_s << m_listFile->fileName();
+    }
+    process->start(m_program, args + extra);
 }
 
 } // namespace switchyard

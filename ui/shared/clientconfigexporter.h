@@ -5,6 +5,10 @@
 #include <QProcess>
 #include <QUrl>
 
+#include <memory>
+
+class QTemporaryFile;
+
 namespace switchyard {
 
 // "Export client config" in the tray and the window: runs `switchyard export CLIENT` (the
@@ -23,6 +27,7 @@ public:
     };
 
     explicit ClientConfigExporter(QObject *parent = nullptr);
+    ~ClientConfigExporter() override;
 
     static QList<Client> clients();
     // The export command's arguments for a client of the relay at endpoint.
@@ -32,6 +37,11 @@ public:
     void setEndpoint(const QUrl &endpoint) { m_endpoint = endpoint; }
     // A client key for a relay that wants one (the export lists its models).
     void setApiKey(const QString &key) { m_apiKey = key; }
+    // The relay's model list (its /v1/models answer) when it is known here: the export reads it
+    // (--list) instead of asking the relay, which may want a client key this window has not (a
+    // relay watched with its admin token). Empty: the export asks the relay.
+    void setModelList(const QByteArray &json) { m_modelList = json; }
+    QByteArray modelList() const { return m_modelList; }
     // extra: more options for the export command (--model, --shell, --merge FILE).
     void start(const QString &client, const QStringList &extra = {});
     bool isRunning() const;
@@ -44,6 +54,8 @@ private:
     QString m_program;
     QUrl m_endpoint;
     QString m_apiKey;
+    QByteArray m_modelList;
+    std::unique_ptr<QTemporaryFile> m_listFile;   // m_modelList for the running export
     QPointer<QProcess> m_process;
 };
 

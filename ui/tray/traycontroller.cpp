@@ -114,6 +114,11 @@ void TrayController::setEndpoint(const QUrl &endpoint, const QString &apiKey)
     updateState();
 }
 
+void TrayController::setModelList(const QByteArray &json)
+{
+    m_exporter->setModelList(json);
+}
+
 void TrayController::showMessage(const QString &title, const QString &text, QSystemTrayIcon::MessageIcon icon)
 {
     if (m_icon.isVisible())

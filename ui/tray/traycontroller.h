@@ -37,6 +37,8 @@ public:
     void hide();
 
     void setEndpoint(const QUrl &endpoint, const QString &apiKey = {});
+    // The relay's model list when known here (a relay watched elsewhere): see ClientConfigExporter.
+    void setModelList(const QByteArray &json);
     void showMessage(const QString &title, const QString &text,
                      QSystemTrayIcon::MessageIcon icon = QSystemTrayIcon::Information);
 
@@ -45,6 +47,7 @@ public:
     QMenu *menu() { return &m_menu; }
     QSystemTrayIcon *icon() { return &m_icon; }
     QAction *openAction() const { return m_open; }
+    ClientConfigExporter *exporter() const { return m_exporter; }
     // Runs the export command for a client, copies its output to the clipboard.
     void exportConfig(const QString &client);
 

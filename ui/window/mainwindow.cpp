@@ -6,6 +6,7 @@
 #include "relay/relay.h"
 #include "catalog/catalog.h"
 #include "dialogs/exportdialog.h"
+#include "shared/clientconfigexporter.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
 #include "models/modeltablemodel.h"
@@ -168,9 +169,9 @@ void MainWindow::buildMenus()
     QMenu *relay = menuBar()->addMenu(tr("&Relay"));
     QAction *copy = relay->addAction(tr("&Copy Endpoint URL"));
     connect(copy, &QAction::triggered, this, [this] {
-        if (!m_service)
+        const QString url = clientUrl();
+        if (url.isEmpty())
             return;
-        const QString url = m_service->endpoint().toString() + u"/v1"_s;
         QApplication::clipboard()->setText(url);
         showStatusMessage(tr("Copied %1").arg(url));
     });
@@ -292,10 +293,19 @@ void MainWindow::setService(RelayService *service)
 
 ExportDialog *MainWindow::showExportDialog(const QString &client)
 {
-    const QUrl endpoint = m_service ? m_service->endpoint() : QUrl();
+    QUrl endpoint = m_service ? m_service->endpoint() : QUrl();
     const QString key = m_service ? m_service->config().access.clientKeys.value(0).key : QString();
-    const QStringList aliases = m_service ? m_service->catalog()->aliases() : QStringList();
+    QStringList aliases = m_service ? m_service->catalog()->aliases() : QStringList();
+    if (m_remote) {
+        // The watched relay's models as its admin API listed them, for configs that point at it.
+        endpoint = m_remote->baseUrl();
+        aliases.clear();
+        for (const RemoteRelayFeed::Model &m : m_remote->models())
+            aliases.append(m.alias);
+    }
     auto *dialog = new ExportDialog(endpoint, key, aliases, this);
+    if (m_remote)
+        dialog->exporter()->setModelList(m_remote->modelsJson());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     if (!client.isEmpty())
         dialog->setClient(client);
@@ -317,6 +327,14 @@ void MainWindow::setHistory(HistoryStore *store)
     // The last day's requests, then every new one as the store records it.
     m_requestLog->loadFrom(*store, QDateTime::currentDateTime().addDays(-1));
     m_recorded = connect(store, &HistoryStore::requestRecorded, m_requestLog, &RequestLogModel::append);
+}
+
+QString MainWindow::clientUrl() const
+{
+    // Watching: the watched relay's, which the relay here (not running) has nothing to do with.
+    if (m_remote)
+        return m_remote->clientUrl().toString();
+    return m_service ? m_service->endpoint().toString() + u"/v1"_s : QString();
 }
 
 QString MainWindow::statusText() const

@@ -61,6 +61,8 @@ public:
     ModelTableModel *modelTable() const { return m_modelTable; }
     RequestLogModel *requestLog() const { return m_requestLog; }
     QString statusText() const;
+    // The base URL for clients (Copy Endpoint URL): the relay watched, else the one here, + "/v1".
+    QString clientUrl() const;
 
     // Brings the window up and to the front (tray click, second launch).
     void activate();
