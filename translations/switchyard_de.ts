@@ -1714,14 +1714,16 @@ Beispiele:
         <location filename="../src/cli/usagecommand.cpp" line="+72"/>
         <source>Usage: switchyard usage [--since 7d] [--by key|client|alias|host] [--json] [--relay URL]
 Prints what each client key (or client app, alias, host) used of the fleet since then:
-requests, tokens in (prompts) and out (generated), GPU time (the durations of its
-requests that went to a host) and the engine switches its requests caused.
+requests, tokens in (prompts) and out (generated), GPU time (its requests&apos; time on an
+engine, from being forwarded to their end, without waits for a switch, a wake or the queue)
+and the engine switches its requests caused.
 --since takes 30m, 24h, 7d, 2w, seconds since the epoch or an ISO time.
 </source>
         <translation>Aufruf: switchyard usage [--since 7d] [--by key|client|alias|host] [--json] [--relay URL]
 Gibt aus, was jeder Client-Schlüssel (oder jede Client-App, jeder Alias, jeder Host) seitdem
 von der Flotte genutzt hat: Anfragen, Tokens rein (Prompts) und raus (erzeugt), GPU-Zeit (die
-Dauer seiner Anfragen, die an einen Host gingen) und die Engine-Wechsel, die seine Anfragen auslösten.
+Zeit seiner Anfragen auf einer Engine, von der Weiterleitung bis zu ihrem Ende, ohne das Warten
+auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel, die seine Anfragen auslösten.
 --since nimmt 30m, 24h, 7d, 2w, Sekunden seit der Epoche oder eine ISO-Zeit.
 </translation>
     </message>

@@ -57,7 +57,7 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     , m_catalog(new Catalog(config, m_pool, m_clock, this))
     , m_events(new ModelEvents(m_catalog, m_pool, this))
     , m_admin(new AdminApi(m_clock, this))
-    , m_relay(new Relay(config, m_catalog, m_pool, m_admin, this))
+    , m_relay(new Relay(config, m_catalog, m_pool, m_admin, m_clock, this))
     , m_server(new HttpServer(serverLimits(config), m_relay, m_clock, this))
     , m_gpus(new GpuBoard(this))
     , m_metrics(new RelayMetrics(m_clock->now(), [this] { return fleetGauges(*m_catalog, controllersByHost(m_controllers)); },

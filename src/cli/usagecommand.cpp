@@ -71,8 +71,9 @@ int runUsageCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         else if (a == "--help"_L1 || a == "-h"_L1) {
             out << tr("Usage: switchyard usage [--since 7d] [--by key|client|alias|host] [--json] [--relay URL]\n"
                       "Prints what each client key (or client app, alias, host) used of the fleet since then:\n"
-                      "requests, tokens in (prompts) and out (generated), GPU time (the durations of its\n"
-                      "requests that went to a host) and the engine switches its requests caused.\n"
+                      "requests, tokens in (prompts) and out (generated), GPU time (its requests' time on an\n"
+                      "engine, from being forwarded to their end, without waits for a switch, a wake or the queue)\n"
+                      "and the engine switches its requests caused.\n"
                       "--since takes 30m, 24h, 7d, 2w, seconds since the epoch or an ISO time.\n");
             return 0;
         } else {

@@ -3,8 +3,7 @@
 #include "engines/enginedriver.h"
 #include "engines/healthcheck.h"
 #include "engines/wakeonlan.h"
-
-#include <QProcess>
+#include "hosts/sleepcommandrun.h"
 
 namespace switchyard {
 
@@ -34,11 +33,7 @@ HostPower::HostPower(const HostConfig &host, EngineDriver *driver, UpstreamPool 
     connect(&m_asking, &QTimer::timeout, this, &HostPower::ask);
 }
 
-HostPower::~HostPower()
-{
-    if (m_sleeping)
-        m_sleeping->disconnect(this);   // it runs on; no one reports its end
-}
+HostPower::~HostPower() = default;   // a sleep command still running runs on (SleepCommandRun)
 
 HostStateMachine::Power HostPower::policy(const HostConfig &host)
 {
@@ -109,27 +104,10 @@ void HostPower::sleep()
 {
     if (m_sleepCommand.isEmpty() || m_sleeping)
         return;
-    auto *process = new QProcess(this);
-    m_sleeping = process;
-    process->setProgram(m_sleepCommand.first());
-    process->setArguments(m_sleepCommand.mid(1));
-    process->setProcessChannelMode(QProcess::MergedChannels);
-    process->setStandardOutputFile(QProcess::nullDevice());
-    const QString command = m_sleepCommand.join(u' ');
-    connect(process, &QProcess::finished, this, [this, process, command](int code, QProcess::ExitStatus status) {
-        emit historyEvent(event(HistoryEvent::Kind::SleepCommand,
-                                status == QProcess::NormalExit ? u"%1: exit code %2"_s.arg(command).arg(code)
-                                                               : u"%1: crashed"_s.arg(command)));
-        process->deleteLater();
+    // Not ours to end: it finishes even if this host is replaced or the relay quits meanwhile.
+    m_sleeping = SleepCommandRun::start(m_host, m_sleepCommand, this, [this](const QString &detail) {
+        emit historyEvent(event(HistoryEvent::Kind::SleepCommand, detail));
     });
-    connect(process, &QProcess::errorOccurred, this, [this, process, command](QProcess::ProcessError error) {
-        if (error != QProcess::FailedToStart)
-            return;
-        emit historyEvent(event(HistoryEvent::Kind::SleepCommand,
-                                u"%1: could not start: %2"_s.arg(command, process->errorString())));
-        process->deleteLater();
-    });
-    process->start();
 }
 
 } // namespace switchyard

@@ -10,12 +10,11 @@
 
 #include <chrono>
 
-class QProcess;
-
 namespace switchyard {
 
 class EngineDriver;
 class HealthCheck;
+class SleepCommandRun;
 class UpstreamPool;
 
 // The I/O of a host that saves power (docs/HOSTS.md, "Wake and idle stop"): the wake-on-LAN
@@ -50,7 +49,8 @@ public:
     // Asks once: a static host's engine answers with answered() or silent(); another driver's
     // through its own signals.
     void ask();
-    // Runs sleep_command once; its exit code goes to the journal (historyEvent).
+    // Runs sleep_command once; its exit code goes to the journal (historyEvent) if this host is
+    // still there when it ends. It is never cut short by our destruction or our process's exit.
     void sleep();
 
 Q_SIGNALS:
@@ -71,7 +71,7 @@ private:
     UpstreamPool *m_pool;
     QTimer m_asking;
     QPointer<HealthCheck> m_check;
-    QPointer<QProcess> m_sleeping;
+    QPointer<SleepCommandRun> m_sleeping;   // not ours: it outlives us if need be
 };
 
 } // namespace switchyard

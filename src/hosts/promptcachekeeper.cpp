@@ -21,6 +21,7 @@ namespace switchyard {
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using std::chrono::milliseconds;
+using Outcome = HistoryEvent::CacheOutcome;   // what the metrics count (never read from the detail)
 
 namespace {
 
@@ -255,7 +256,7 @@ void PromptCacheKeeper::nextSave(const std::shared_ptr<SaveRun> &run)
     const milliseconds predicted = predictSave(job.model, job.tokens);
     const QString what = u"slot %1, %2 tokens"_s.arg(job.slot).arg(job.tokens);
     if (left <= 0ms || predicted > left) {
-        publish(HistoryEvent::Kind::CacheSave, run->engine, job.model, std::nullopt,
+        publish(HistoryEvent::Kind::CacheSave, Outcome::Skipped, run->engine, job.model, std::nullopt,
                 left <= 0ms ? u"%1 not saved: the %2 budget is used up"_s.arg(what, seconds(m_config.saveBudget))
                             : u"%1 not saved: it would take ~%2, %3 of the %4 budget left"_s
                                   .arg(what, seconds(predicted), seconds(left), seconds(m_config.saveBudget)));
@@ -276,7 +277,7 @@ void PromptCacheKeeper::nextSave(const std::shared_ptr<SaveRun> &run)
                  drop(key3(run->engine, job.model, job.slot), false);
                  if (m_filesHere)
                      QFile::remove(QDir(m_config.dir).filePath(filename));
-                 publish(HistoryEvent::Kind::CacheSave, run->engine, job.model, took,
+                 publish(HistoryEvent::Kind::CacheSave, Outcome::Skipped, run->engine, job.model, took,
                          u"%1 not saved: %2"_s.arg(what, reply.status ? replyError(reply.body, reply.status) : reply.error));
                  nextSave(run);
                  return;
@@ -294,7 +295,7 @@ void PromptCacheKeeper::nextSave(const std::shared_ptr<SaveRun> &run)
                  m_bytesPerToken.insert(job.model, double(saved.bytes) / double(saved.tokens));
              const double ms = qMax(1.0, answer.value("timings"_L1).toObject().value("save_ms"_L1).toDouble(double(took.count())));
              m_bytesPerMs = double(saved.bytes) / ms;
-             publish(HistoryEvent::Kind::CacheSave, run->engine, job.model, took,
+             publish(HistoryEvent::Kind::CacheSave, Outcome::Done, run->engine, job.model, took,
                      u"slot %1, %2 tokens, %3"_s.arg(job.slot).arg(saved.tokens).arg(megabytes(saved.bytes)));
              keep(saved);
              nextSave(run);
@@ -321,7 +322,7 @@ void PromptCacheKeeper::keep(const Saved &saved)
             if (it->savedAt < oldest->savedAt)
                 oldest = it;
         }
-        publish(HistoryEvent::Kind::CacheSave, oldest->engine, oldest->model, std::nullopt,
+        publish(HistoryEvent::Kind::CacheSave, Outcome::Dropped, oldest->engine, oldest->model, std::nullopt,
                 u"slot %1 dropped: the saves are over the %2 budget"_s.arg(oldest->slot).arg(megabytes(m_config.maxBytes)));
         drop(oldest.key(), true);
     }
@@ -396,25 +397,26 @@ void PromptCacheKeeper::nextRestore(const std::shared_ptr<RestoreRun> &run)
                  const qint64 tokens = answer.value("n_restored"_L1).toInteger(entry.tokens);
                  run->restored.slotCount += 1;
                  run->restored.tokens += tokens;
-                 publish(HistoryEvent::Kind::CacheRestore, run->engine, entry.model, took,
+                 publish(HistoryEvent::Kind::CacheRestore, Outcome::Done, run->engine, entry.model, took,
                          u"slot %1, %2 tokens, %3"_s.arg(entry.slot).arg(tokens)
                              .arg(megabytes(answer.value("n_read"_L1).toInteger(entry.bytes))));
              } else {
                  // The request goes on without it; a file the engine refused is of no more use.
                  if (reply.status != 0)
                      drop(key3(entry.engine, entry.model, entry.slot), true);
-                 publish(HistoryEvent::Kind::CacheRestore, run->engine, entry.model, took,
+                 publish(HistoryEvent::Kind::CacheRestore, Outcome::Skipped, run->engine, entry.model, took,
                          u"%1 not restored: %2"_s.arg(what, reply.status ? replyError(reply.body, reply.status) : reply.error));
              }
              nextRestore(run);
          });
 }
 
-void PromptCacheKeeper::publish(HistoryEvent::Kind kind, const QString &engine, const QString &model,
-                                std::optional<milliseconds> took, const QString &detail)
+void PromptCacheKeeper::publish(HistoryEvent::Kind kind, HistoryEvent::CacheOutcome outcome, const QString &engine,
+                                const QString &model, std::optional<milliseconds> took, const QString &detail)
 {
     HistoryEvent e;
     e.kind = kind;
+    e.cacheOutcome = outcome;
     e.at = m_clock->now();
     e.host = m_host;
     e.engine = engine;

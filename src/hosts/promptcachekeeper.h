@@ -100,8 +100,8 @@ private:
     void drop(const QString &key, bool deleteFile);
     std::chrono::milliseconds predictSave(const QString &model, qint64 tokens) const;
     std::chrono::milliseconds remaining(const SaveRun &run) const;
-    void publish(HistoryEvent::Kind kind, const QString &engine, const QString &model,
-                 std::optional<std::chrono::milliseconds> took, const QString &detail);
+    void publish(HistoryEvent::Kind kind, HistoryEvent::CacheOutcome outcome, const QString &engine,
+                 const QString &model, std::optional<std::chrono::milliseconds> took, const QString &detail);
 
     QString m_host;
     QString m_apiKey;

@@ -12,15 +12,18 @@ const QList<QByteArray> hostEngine{"host", "engine"};
 const QList<QByteArray> hostEngineOutcome{"host", "engine", "outcome"};
 const QList<QByteArray> hostOutcome{"host", "outcome"};
 
-// A prompt-cache event's outcome, from the keeper's wording (hosts/promptcachekeeper.cpp): a
-// save or restore that happened names its slot first; one that did not says why.
+// A prompt-cache event's outcome label, from the outcome the keeper gave it (never from its
+// words); empty for an event without one, which is not counted.
 QString cacheOutcome(const HistoryEvent &event)
 {
-    if (event.detail.contains(QLatin1String(" dropped:")))
-        return QStringLiteral("dropped");
-    if (event.detail.contains(QLatin1String(" not saved")) || event.detail.contains(QLatin1String(" not restored")))
-        return QStringLiteral("skipped");
-    return event.kind == HistoryEvent::Kind::CacheSave ? QStringLiteral("saved") : QStringLiteral("restored");
+    switch (event.cacheOutcome) {
+    case HistoryEvent::CacheOutcome::Done:
+        return event.kind == HistoryEvent::Kind::CacheSave ? QStringLiteral("saved") : QStringLiteral("restored");
+    case HistoryEvent::CacheOutcome::Skipped: return QStringLiteral("skipped");
+    case HistoryEvent::CacheOutcome::Dropped: return QStringLiteral("dropped");
+    case HistoryEvent::CacheOutcome::None: break;
+    }
+    return {};
 }
 
 // Every state a host can be in, as its controller names it.
@@ -80,10 +83,9 @@ void RelayMetrics::historyEvent(const HistoryEvent &event)
             m_loads.add(where);
         break;
     case HistoryEvent::Kind::CacheSave:
-        m_cacheSaves.add({event.host, event.engine, cacheOutcome(event)});
-        break;
     case HistoryEvent::Kind::CacheRestore:
-        m_cacheRestores.add({event.host, event.engine, cacheOutcome(event)});
+        if (const QString outcome = cacheOutcome(event); !outcome.isEmpty())
+            (event.kind == HistoryEvent::Kind::CacheSave ? m_cacheSaves : m_cacheRestores).add({event.host, event.engine, outcome});
         break;
     case HistoryEvent::Kind::Woke:
         m_wakes.add({event.host, QStringLiteral("woke")});

@@ -1,6 +1,7 @@
 #include "relay/relay.h"
 
 #include "catalog/catalog.h"
+#include "common/clock.h"
 #include "hosts/hostcontroller.h"
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
@@ -54,7 +55,8 @@ RequestRecord recordFor(const IncomingRequest &request)
 }
 } // namespace
 
-Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, RequestHandler *admin, QObject *parent)
+Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, RequestHandler *admin, const Clock *clock,
+             QObject *parent)
     : QObject(parent)
     , m_config(config)
     , m_catalog(catalog)
@@ -64,6 +66,7 @@ Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, Request
     , m_upstream(config, catalog, m_access.keysRequired())
     , m_replicas(new ReplicaRouter(catalog, pool, config.limits.upstreamConnectTimeout, this))
     , m_admin(admin)
+    , m_clock(clock ? clock : &systemClock())
 {
 }
 
@@ -437,7 +440,7 @@ bool Relay::failOver(ModelRoute &route, const QString &why)
     // "host 3090: failover of coder to a9-flint-40b: <why>", in the journal and on the timeline.
     HistoryEvent e;
     e.kind = HistoryEvent::Kind::Failover;
-    e.at = QDateTime::currentDateTime();
+    e.at = m_clock->now();
     e.host = from.host;
     e.model = route.requested;
     e.detail = u"to %1: %2"_s.arg(route.alias, why);

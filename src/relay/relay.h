@@ -21,6 +21,7 @@
 namespace switchyard {
 
 class Catalog;
+class Clock;
 class HostController;
 class ReplicaRouter;
 class ResponseWriter;
@@ -37,8 +38,9 @@ class Relay final : public QObject, public RequestHandler
 
 public:
     // admin answers /admin/... once the relay's admin gate let a request through (null: refused).
+    // Its history events are stamped by clock (the system's when none is given).
     Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, RequestHandler *admin,
-          QObject *parent = nullptr);
+          const Clock *clock = nullptr, QObject *parent = nullptr);
     ~Relay() override;
 
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
@@ -114,6 +116,7 @@ private:
     QList<QPointer<ResponseWriter>> m_subscribers;
     QHash<QString, HostController *> m_controllers;
     RequestHandler *m_admin;
+    const Clock *m_clock;
 };
 
 } // namespace switchyard

@@ -42,6 +42,16 @@ struct HistoryEvent
     QString model;
     std::optional<std::chrono::milliseconds> duration;
     QString detail;
+    // What a CacheSave or CacheRestore came to, for the metrics' counters: typed, so that the
+    // detail's words can change without the counters noticing. Only on events as they happen
+    // (the store keeps the detail, not this); None for every other kind.
+    enum class CacheOutcome {
+        None,
+        Done,      // saved, or restored
+        Skipped,   // not saved (the time budget) or not restored (the engine refused, unreachable)
+        Dropped,   // a save removed again for the size budget
+    };
+    CacheOutcome cacheOutcome = CacheOutcome::None;
 
     // The journal text after the timestamp, in the seeds' format:
     //   "host 3090: switching to engine fork for 3090-flint-40b"

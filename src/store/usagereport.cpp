@@ -30,13 +30,23 @@ bool isRelaysOwn(const RequestRecord &r)
     return r.path == u"/metrics" || r.path == u"/admin" || r.path.startsWith(u"/admin/");
 }
 
+// From when the engine began on it to its end: the duration less its waits before that (the
+// host check, a switch, a wake, the queue, a lease; a router's model load until its first
+// byte). From forwarding, not from the first byte: the prompt's processing before the first
+// byte is the engine's work for it (most of it, for a long agent context), and an answer that
+// is not streamed has its first byte at its end. Never below zero: both are rounded.
+std::chrono::nanoseconds gpuTime(const RequestRecord &r)
+{
+    return std::max(std::chrono::nanoseconds(0), r.duration - r.waited);
+}
+
 void count(UsageRow &row, const RequestRecord &r)
 {
     ++row.requests;
     row.tokensIn += r.promptTokens.value_or(0);
     row.tokensOut += r.streamedTokens.value_or(0);
     if (!r.host.isEmpty())
-        row.gpuTime += r.duration;
+        row.gpuTime += gpuTime(r);
 }
 
 } // namespace

@@ -20,7 +20,8 @@ struct UsageRow
     qint64 requests = 0;
     qint64 tokensIn = 0;                   // prompt tokens, the cached part included
     qint64 tokensOut = 0;                  // generated tokens
-    std::chrono::nanoseconds gpuTime{0};   // the durations of its requests that went to a host
+    std::chrono::nanoseconds gpuTime{0};   // its requests' time on a host's engine: from being forwarded
+                                           // to the end, the waits before that (switch, wake, queue) not
     qint64 switches = 0;                   // engine switches its requests caused
 };
 

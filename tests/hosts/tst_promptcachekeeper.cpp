@@ -143,6 +143,7 @@ void TestPromptCacheKeeper::savedOnSwitchAwayRestoredBeforeTheNextRequest()
     QCOMPARE(saves.at(0).model, u"alpha"_s);
     QVERIFY2(saves.at(0).detail.startsWith(u"slot 0, %1 tokens, "_s.arg(promptTokens + 4)), qPrintable(saves.at(0).detail));
     QVERIFY(saves.at(0).duration.has_value());
+    QCOMPARE(saves.at(0).cacheOutcome, HistoryEvent::CacheOutcome::Done);   // what the metrics count
     // The save comes between the switch's start and its end.
     const auto indexOf = [&](HistoryEvent::Kind kind) {
         for (qsizetype i = 0; i < f.events.size(); ++i) {
@@ -192,6 +193,7 @@ void TestPromptCacheKeeper::savedOnSwitchAwayRestoredBeforeTheNextRequest()
     const QList<HistoryEvent> restores = ofKind(f.events, HistoryEvent::Kind::CacheRestore);
     QCOMPARE(restores.size(), 1);
     QVERIFY2(restores.at(0).detail.startsWith(u"slot 0, %1 tokens"_s.arg(promptTokens + 4)), qPrintable(restores.at(0).detail));
+    QCOMPARE(restores.at(0).cacheOutcome, HistoryEvent::CacheOutcome::Done);
     const QJsonObject timings = timingsOf(next.body);
     QVERIFY2(timings.value("cache_n"_L1).toInt() >= promptTokens - 10, qPrintable(QString::fromUtf8(next.body)));
     QCOMPARE(timings.value("prompt_n"_L1).toInt(), 2 + 50 + 10);   // the new reply and turn, the template
@@ -228,6 +230,7 @@ void TestPromptCacheKeeper::aSaveCutOffByTheBudgetIsNotKept()
     const QList<HistoryEvent> saves = ofKind(f.events, HistoryEvent::Kind::CacheSave);
     QCOMPARE(saves.size(), 1);
     QVERIFY2(saves.at(0).detail.contains(u"not saved: no answer within"_s), qPrintable(saves.at(0).detail));
+    QCOMPARE(saves.at(0).cacheOutcome, HistoryEvent::CacheOutcome::Skipped);
     QVERIFY(f.keeper()->saved().isEmpty());
     // Back on a: nothing to restore, and the request is served.
     QCOMPARE(f.ask(conversation("h1-alpha", 3)).status, 200);
@@ -256,6 +259,7 @@ void TestPromptCacheKeeper::aSavePredictedTooSlowIsSkippedUpFront()
     QCOMPARE(saves.size(), 2);
     QVERIFY2(saves.at(1).detail.contains(u"not saved: it would take ~"_s), qPrintable(saves.at(1).detail));
     QVERIFY(!saves.at(1).duration.has_value());   // never started
+    QCOMPARE(saves.at(1).cacheOutcome, HistoryEvent::CacheOutcome::Skipped);
 }
 
 void TestPromptCacheKeeper::aRestoreThatFailsLetsTheRequestGoOn()
@@ -273,6 +277,7 @@ void TestPromptCacheKeeper::aRestoreThatFailsLetsTheRequestGoOn()
     QVERIFY2(restores.at(0).detail.endsWith(
                  u" tokens not restored: Unable to restore slot: No available space in KV cache or invalid slot save file"_s),
              qPrintable(restores.at(0).detail));
+    QCOMPARE(restores.at(0).cacheOutcome, HistoryEvent::CacheOutcome::Skipped);
     for (const PromptCacheKeeper::Saved &saved : f.keeper()->saved())
         QVERIFY(saved.model != u"alpha");   // dropped: it will not be tried again
     QCOMPARE(timingsOf(next.body).value("cache_n"_L1).toInt(), 0);
@@ -324,8 +329,11 @@ void TestPromptCacheKeeper::theOldestSavesGoOverTheSizeBudget()
     QVERIFY(!QFile::exists(QDir(f.dir.path()).filePath(alphaFile)));
     QVERIFY(f.keeper()->savedBytes() <= qint64(1.5 * 1024 * 1024));
     bool dropped = false;
-    for (const HistoryEvent &e : ofKind(f.events, HistoryEvent::Kind::CacheSave))
-        dropped = dropped || e.detail.contains(u"dropped: the saves are over the 1.5 MB budget"_s);
+    for (const HistoryEvent &e : ofKind(f.events, HistoryEvent::Kind::CacheSave)) {
+        const bool says = e.detail.contains(u"dropped: the saves are over the 1.5 MB budget"_s);
+        QCOMPARE(e.cacheOutcome == HistoryEvent::CacheOutcome::Dropped, says);
+        dropped = dropped || says;
+    }
     QVERIFY(dropped);
 }
 

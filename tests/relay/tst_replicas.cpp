@@ -3,6 +3,7 @@
 // byte when one dies (docs/HOSTS.md, "Replicas and failover").
 #include "app/relayservice.h"
 #include "catalog/catalog.h"
+#include "common/clock.h"
 #include "config/configloader.h"
 #include "fakellamaserver.h"
 #include "rawhttpclient.h"
@@ -40,6 +41,8 @@ struct ReplicaFleet
     QList<RequestRecord> started;    // in the order the relay sent them upstream
     QList<RequestRecord> finished;   // what the journal's request lines say, in order
     QList<HistoryEvent> events;
+    const Clock *clock = nullptr;                   // the system's unless set before start()
+    std::chrono::milliseconds pollInterval{0};      // the config's default unless set
 
     bool start(double tokensPerSecond)
     {
@@ -57,7 +60,9 @@ struct ReplicaFleet
             return false;
         Config config = *result.config;
         config.aliases.append(AliasRule{u"coder"_s, u"h1-alpha"_s, {u"h1-alpha"_s, u"h2-alpha"_s}});
-        relay = std::make_unique<RelayService>(config, RelayService::standardDrivers(config));
+        if (pollInterval.count() > 0)
+            config.limits.pollInterval = pollInterval;
+        relay = std::make_unique<RelayService>(config, RelayService::standardDrivers(config), clock);
         QObject::connect(relay->relay(), &Relay::requestStarted, relay.get(),
                          [this](const RequestRecord &r) { started.append(r); });
         QObject::connect(relay->relay(), &Relay::requestFinished, relay.get(),
@@ -97,6 +102,16 @@ struct ReplicaFleet
     quint16 port() const { return relay->endpoint().port(); }
 };
 
+class FixedClock final : public Clock
+{
+public:
+    explicit FixedClock(QDateTime now) : m_now(std::move(now)) {}
+    QDateTime now() const override { return m_now; }
+
+private:
+    QDateTime m_now;
+};
+
 } // namespace
 
 class TestReplicas : public QObject
@@ -108,6 +123,7 @@ private slots:
     void concurrentStreamsSpreadOverBoth();
     void aConversationSticksToItsReplica();
     void killOneMidRun();
+    void failoverIsStampedByTheRelaysClock();
 };
 
 void TestReplicas::listedOnceWithItsReplicas()
@@ -312,6 +328,30 @@ void TestReplicas::killOneMidRun()
     QCOMPARE(replicas.size(), 2);
     QCOMPARE(replicas.at(1).toObject().value("host"_L1).toString(), u"h2"_s);
     QCOMPARE(replicas.at(1).toObject().value("status"_L1).toString(), u"unloaded"_s);
+}
+
+// The failover's history event (the timeline, the store) carries the time of the relay's clock,
+// as every other event does, not the wall clock's.
+void TestReplicas::failoverIsStampedByTheRelaysClock()
+{
+    const QDateTime then(QDate(2031, 5, 6), QTime(7, 8, 9), Qt::UTC);
+    const FixedClock clock(then);
+    ReplicaFleet f;
+    f.clock = &clock;
+    f.pollInterval = std::chrono::hours(1);   // only the request finds h1 gone, never a poll first
+    QVERIFY(f.start(1000));
+    // Both idle: coder goes to h1 first, which refuses the connection, so it fails over to h2.
+    f.h1->close();
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("coder", "stamp it", 3)));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 10000);
+    QCOMPARE(client.responses().at(0).status, 200);
+    QTRY_COMPARE_WITH_TIMEOUT(f.events.size(), 1, 5000);
+    const HistoryEvent &e = f.events.at(0);
+    QCOMPARE(e.kind, HistoryEvent::Kind::Failover);
+    QCOMPARE(e.host, u"h1"_s);
+    QCOMPARE(e.at, then);
 }
 
 QTEST_MAIN(TestReplicas)

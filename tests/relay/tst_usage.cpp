@@ -67,6 +67,14 @@ RequestRecord request(const QString &key, const QString &userAgent, const QStrin
     return r;
 }
 
+// A request that waited `wait` (for a switch) before it went to its engine.
+RequestRecord waitedFor(RequestRecord r, std::chrono::milliseconds wait)
+{
+    r.waited = wait;
+    r.waitReason.kind = WaitReason::Kind::Switch;
+    return r;
+}
+
 // A scrape or an admin call: counted nowhere.
 RequestRecord relaysOwn(const char *path)
 {
@@ -87,18 +95,20 @@ HistoryEvent switchStart(qint64 secondsAgo, const QString &engine, const QString
 }
 
 // The known rows. Over the last 7 days, by key:
-//   laptop  3 requests  121 in   61 out  85 s GPU  1 switch (the one its first request waited for)
-//   desk    2 requests 1000 in  500 out  60 s GPU  1 switch (for its alias, though laptop's
-//                                                   other request waited for that engine too)
+//   laptop  3 requests  121 in   61 out  81 s GPU  1 switch (the one its first request waited for,
+//                                                   4 s of its 10)
+//   desk    2 requests 1000 in  500 out  51 s GPU  1 switch (for its alias, though laptop's
+//                                                   other request waited for that engine too;
+//                                                   9 s of its 60)
 //   (none)  1 request: refused at the door, no host
 // One switch no request waited for (an admin's); a request and a switch 10 days old are outside;
 // a scrape of /metrics and an admin call count nowhere.
 QList<RequestRecord> knownRequests()
 {
     return {
-        request(u"laptop"_s, ClaudeCode, u"3090-flint"_s, u"3090"_s, u"fork"_s, 3600, 10s, 100, 50),
+        waitedFor(request(u"laptop"_s, ClaudeCode, u"3090-flint"_s, u"3090"_s, u"fork"_s, 3600, 10s, 100, 50), 4s),
         request(u"laptop"_s, Curl, u"3090-flint"_s, u"3090"_s, u"fork"_s, 3000, 5s, 20, 10),
-        request(u"desk"_s, OpenAiPython, u"3090-qwen"_s, u"3090"_s, u"mainline"_s, 1800, 60s, 1000, 500),
+        waitedFor(request(u"desk"_s, OpenAiPython, u"3090-qwen"_s, u"3090"_s, u"mainline"_s, 1800, 60s, 1000, 500), 9s),
         request(u"laptop"_s, Curl, u"3090-other"_s, u"3090"_s, u"mainline"_s, 1801, 70s, 1, 1),
         request(u"desk"_s, OpenAiPython, QString(), QString(), QString(), 600, 10ms, std::nullopt, std::nullopt),
         request(QString(), Curl, u"3090-flint"_s, QString(), QString(), 500, 1ms, std::nullopt, std::nullopt, 401),
@@ -134,6 +144,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void reportByKey();
+    void gpuTimeStartsWhenTheEngineBegins();
     void reportBy_data();
     void reportBy();
     void parseSince_data();
@@ -192,14 +203,14 @@ void TestUsage::reportByKey()
     QCOMPARE(laptop.requests, 3);
     QCOMPARE(laptop.tokensIn, 121);
     QCOMPARE(laptop.tokensOut, 61);
-    QCOMPARE(laptop.gpuTime, std::chrono::nanoseconds(85s));
+    QCOMPARE(laptop.gpuTime, std::chrono::nanoseconds(81s));   // its wait for the switch is not GPU time
     QCOMPARE(laptop.switches, 1);
     const UsageRow &desk = report.rows.at(1);
     QCOMPARE(desk.name, u"desk"_s);
     QCOMPARE(desk.requests, 2);
     QCOMPARE(desk.tokensIn, 1000);
     QCOMPARE(desk.tokensOut, 500);
-    QCOMPARE(desk.gpuTime, std::chrono::nanoseconds(60s));   // its model list went to no host
+    QCOMPARE(desk.gpuTime, std::chrono::nanoseconds(51s));   // its model list went to no host
     QCOMPARE(desk.switches, 1);
     const UsageRow &none = report.rows.at(2);
     QCOMPARE(none.name, QString());
@@ -209,9 +220,29 @@ void TestUsage::reportByKey()
     QCOMPARE(report.total.requests, 6);
     QCOMPARE(report.total.tokensIn, 1121);
     QCOMPARE(report.total.tokensOut, 561);
-    QCOMPARE(report.total.gpuTime, std::chrono::nanoseconds(145s));
+    QCOMPARE(report.total.gpuTime, std::chrono::nanoseconds(132s));
     QCOMPARE(report.total.switches, 3);
     QCOMPARE(report.unattributedSwitches, 1);
+}
+
+// GPU time runs from forwarding to the end: a wait for a switch, a wake or the queue before it
+// is not the GPU's; a request that waited and never reached its engine (the switch failed, the
+// client left) used none; rounding never makes it negative.
+void TestUsage::gpuTimeStartsWhenTheEngineBegins()
+{
+    using namespace std::chrono;
+    RequestRecord queued = waitedFor(request(u"k"_s, Curl, u"3090-flint"_s, u"3090"_s, u"fork"_s, 60, 30s, 1, 1), 20s);
+    queued.waitReason.kind = WaitReason::Kind::Queue;
+    const RequestRecord served = request(u"k"_s, Curl, u"3090-flint"_s, u"3090"_s, u"fork"_s, 50, 7s, 1, 1);
+    const RequestRecord neverServed
+        = waitedFor(request(u"k"_s, Curl, u"3090-flint"_s, u"3090"_s, u"fork"_s, 40, 5s, 1, 1, 424), 5s);
+    RequestRecord rounded = waitedFor(request(u"k"_s, Curl, u"3090-flint"_s, u"3090"_s, u"fork"_s, 30, 2s, 1, 1, 499), 2s);
+    rounded.waited += microseconds(300);   // a wait measured a hair past the end
+    const UsageReport report = UsageReport::build({queued, served, neverServed, rounded}, {}, UsageReport::By::Key);
+    QCOMPARE(report.rows.size(), 1);
+    QCOMPARE(report.rows.at(0).requests, 4);
+    QCOMPARE(report.rows.at(0).gpuTime, nanoseconds(10s + 7s));
+    QCOMPARE(report.total.gpuTime, nanoseconds(17s));
 }
 
 void TestUsage::reportBy_data()
@@ -304,14 +335,14 @@ void TestUsage::adminUsage()
     QCOMPARE(laptop.value("requests"_L1).toInteger(), 3);
     QCOMPARE(laptop.value("tokens_in"_L1).toInteger(), 121);
     QCOMPARE(laptop.value("tokens_out"_L1).toInteger(), 61);
-    QCOMPARE(laptop.value("gpu_seconds"_L1).toDouble(), 85.0);
+    QCOMPARE(laptop.value("gpu_seconds"_L1).toDouble(), 81.0);
     QCOMPARE(laptop.value("switches"_L1).toInteger(), 1);
     QCOMPARE(rows.at(1).toObject().value("name"_L1).toString(), u"desk"_s);
     QCOMPARE(rows.at(2).toObject().value("name"_L1).toString(), QString());
     const QJsonObject total = byKey.value("total"_L1).toObject();
     QCOMPARE(total.value("requests"_L1).toInteger(), 6);
     QCOMPARE(total.value("tokens_in"_L1).toInteger(), 1121);
-    QCOMPARE(total.value("gpu_seconds"_L1).toDouble(), 145.0);
+    QCOMPARE(total.value("gpu_seconds"_L1).toDouble(), 132.0);
     QCOMPARE(total.value("switches"_L1).toInteger(), 3);
     QCOMPARE(byKey.value("unattributed_switches"_L1).toInteger(), 1);
 
@@ -360,10 +391,10 @@ void TestUsage::usageCommandPrintsATable()
     QVERIFY2(lines.at(0).startsWith(u"Since "_s) && lines.at(0).endsWith(u", by key:"_s), qPrintable(lines.at(0)));
     QCOMPARE(words(lines.at(1)), (QStringList{u"KEY"_s, u"REQUESTS"_s, u"TOKENS"_s, u"IN"_s, u"TOKENS"_s, u"OUT"_s,
                                               u"GPU"_s, u"TIME"_s, u"SWITCHES"_s}));
-    QCOMPARE(words(lines.at(2)), (QStringList{u"laptop"_s, u"3"_s, u"121"_s, u"61"_s, u"1m25s"_s, u"1"_s}));
-    QCOMPARE(words(lines.at(3)), (QStringList{u"desk"_s, u"2"_s, u"1000"_s, u"500"_s, u"1m00s"_s, u"1"_s}));
+    QCOMPARE(words(lines.at(2)), (QStringList{u"laptop"_s, u"3"_s, u"121"_s, u"61"_s, u"1m21s"_s, u"1"_s}));
+    QCOMPARE(words(lines.at(3)), (QStringList{u"desk"_s, u"2"_s, u"1000"_s, u"500"_s, u"51s"_s, u"1"_s}));
     QCOMPARE(words(lines.at(4)), (QStringList{u"-"_s, u"1"_s, u"0"_s, u"0"_s, u"0s"_s, u"0"_s}));
-    QCOMPARE(words(lines.at(5)), (QStringList{u"total"_s, u"6"_s, u"1121"_s, u"561"_s, u"2m25s"_s, u"3"_s}));
+    QCOMPARE(words(lines.at(5)), (QStringList{u"total"_s, u"6"_s, u"1121"_s, u"561"_s, u"2m12s"_s, u"3"_s}));
     QVERIFY2(lines.at(6).startsWith(u"1 of the switches were caused by no request"_s), qPrintable(lines.at(6)));
     // The columns line up: every number ends where its header does.
     const qsizetype requestsEnd = lines.at(1).indexOf(u"REQUESTS"_s) + 8;

@@ -204,29 +204,36 @@ private slots:
     }
     void promptCacheSavesAndRestoresAreCountedByOutcome()
     {
+        using Outcome = HistoryEvent::CacheOutcome;
         RelayMetrics metrics(QDateTime::currentDateTime(), {}, {});
-        auto event = [](HistoryEvent::Kind kind, const QString &detail) {
+        auto event = [](HistoryEvent::Kind kind, Outcome outcome, const QString &detail) {
             HistoryEvent e;
             e.kind = kind;
+            e.cacheOutcome = outcome;
             e.host = u"3090"_s;
             e.engine = u"fork"_s;
             e.model = u"flint-40b"_s;
             e.detail = detail;
             return e;
         };
-        // The keeper's own wordings (hosts/promptcachekeeper.cpp).
-        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, u"slot 0, 48213 tokens, 1131.4 MB"_s));
-        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, u"slot 1, 100 tokens, 2.0 MB"_s));
-        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, u"slot 2 not saved: the 10 s budget is used up"_s));
-        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, u"slot 0 dropped: the saves are over the 10240.0 MB budget"_s));
-        metrics.historyEvent(event(HistoryEvent::Kind::CacheRestore, u"slot 0, 48213 tokens, 1131.4 MB"_s));
-        metrics.historyEvent(event(HistoryEvent::Kind::CacheRestore, u"slot 1 not restored: Unable to restore slot"_s));
+        // Counted by the keeper's typed outcome alone: details that read otherwise (or say
+        // nothing) change nothing, and an event without an outcome is not counted.
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, Outcome::Done, u"slot 0, 48213 tokens, 1131.4 MB"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, Outcome::Done, u"slot 1 not saved: reworded"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, Outcome::Skipped, u"Slot 2 übersprungen"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, Outcome::Dropped, {}));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheSave, Outcome::None, u"slot 3 dropped: old words"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheRestore, Outcome::Done, u"slot 0 not restored: reworded"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheRestore, Outcome::Skipped, u"slot 1, 100 tokens"_s));
+        metrics.historyEvent(event(HistoryEvent::Kind::CacheRestore, Outcome::Skipped, {}));
         const QByteArray text = metrics.exposition();
         QVERIFY2(text.contains("switchyard_prompt_cache_saves_total{host=\"3090\",engine=\"fork\",outcome=\"saved\"} 2\n"), text.constData());
         QVERIFY(text.contains("switchyard_prompt_cache_saves_total{host=\"3090\",engine=\"fork\",outcome=\"skipped\"} 1\n"));
         QVERIFY(text.contains("switchyard_prompt_cache_saves_total{host=\"3090\",engine=\"fork\",outcome=\"dropped\"} 1\n"));
         QVERIFY(text.contains("switchyard_prompt_cache_restores_total{host=\"3090\",engine=\"fork\",outcome=\"restored\"} 1\n"));
-        QVERIFY(text.contains("switchyard_prompt_cache_restores_total{host=\"3090\",engine=\"fork\",outcome=\"skipped\"} 1\n"));
+        QVERIFY(text.contains("switchyard_prompt_cache_restores_total{host=\"3090\",engine=\"fork\",outcome=\"skipped\"} 2\n"));
+        QVERIFY(!text.contains("outcome=\"\""));
+        QVERIFY(!text.contains("switchyard_prompt_cache_restores_total{host=\"3090\",engine=\"fork\",outcome=\"saved\"}"));
     }
 
     void wakesAndIdleStopsAreCounted()
