@@ -819,7 +819,7 @@ Befehle:
 <context>
     <name>DemoEngineDriver</name>
     <message>
-        <location filename="../ui/demo/demoenginedriver.cpp" line="+32"/>
+        <location filename="../ui/demo/demoenginedriver.cpp" line="+56"/>
         <source>the demo has no engine %1</source>
         <translation>die Demo hat keine Engine %1</translation>
     </message>
@@ -829,6 +829,8 @@ Befehle:
         <translation>sein Loopback-Port ist belegt</translation>
     </message>
     <message>
+        <location line="-17"/>
+        <location line="+51"/>
         <source>the box is asleep</source>
         <translation>der Rechner schläft</translation>
     </message>
@@ -836,8 +838,9 @@ Befehle:
 <context>
     <name>DemoFleet</name>
     <message>
-        <location filename="../ui/demo/demofleet.cpp" line="+52"/>
+        <location filename="../ui/demo/demofleet.cpp" line="+89"/>
         <location line="+6"/>
+        <location line="+8"/>
         <source>simulated host %1 cannot listen on loopback</source>
         <translation>der simulierte Host %1 kann nicht auf Loopback lauschen</translation>
     </message>
@@ -963,34 +966,37 @@ Befehle:
         <translation>Prompt-Cache von &lt;b&gt;%1&lt;/b&gt; wiederhergestellt (Engine %2)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&lt;b&gt;waking&lt;/b&gt;: wake-on-LAN sent</source>
         <translation>&lt;b&gt;wird geweckt&lt;/b&gt;: Wake-on-LAN gesendet</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>&lt;b&gt;awake&lt;/b&gt;</source>
         <translation>&lt;b&gt;wach&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>&lt;b&gt;did not wake&lt;/b&gt;</source>
         <translation>&lt;b&gt;nicht aufgewacht&lt;/b&gt;</translation>
     </message>
     <message>
+        <location line="-6"/>
         <source>&lt;b&gt;waking&lt;/b&gt; for a request for &lt;b&gt;%1&lt;/b&gt;: wake-on-LAN sent</source>
         <translation>&lt;b&gt;wird geweckt&lt;/b&gt; für eine Anfrage an &lt;b&gt;%1&lt;/b&gt;: Wake-on-LAN gesendet</translation>
     </message>
     <message>
+        <location line="+3"/>
         <source>&lt;b&gt;awake&lt;/b&gt;, woken for a request for &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;wach&lt;/b&gt;, geweckt für eine Anfrage an &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>&lt;b&gt;did not wake&lt;/b&gt; for a request for &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;nicht aufgewacht&lt;/b&gt; für eine Anfrage an &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>engine %1 &lt;b&gt;stopped&lt;/b&gt;: idle</source>
         <translation>Engine %1 &lt;b&gt;gestoppt&lt;/b&gt;: untätig</translation>
     </message>
@@ -1193,12 +1199,12 @@ Befehle:
     </message>
     <message>
         <location line="+34"/>
-        <location line="+148"/>
+        <location line="+153"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
     <message>
-        <location line="-147"/>
+        <location line="-152"/>
         <source>The relay cannot start with this config.</source>
         <translation>Das Relay kann mit dieser Konfiguration nicht starten.</translation>
     </message>
@@ -1233,7 +1239,7 @@ Befehle:
         <translation>switchyard: läuft bereits; dessen Fenster wurde nach vorn geholt</translation>
     </message>
     <message>
-        <location filename="../src/app/relayrun.cpp" line="+37"/>
+        <location filename="../src/app/relayrun.cpp" line="+38"/>
         <source>switchyard: cannot create the data folder %1</source>
         <translation>switchyard: der Datenordner %1 lässt sich nicht anlegen</translation>
     </message>
@@ -1254,7 +1260,7 @@ Befehle:
     </message>
     <message>
         <location filename="../ui/main.cpp" line="+26"/>
-        <location line="+89"/>
+        <location line="+94"/>
         <source>switchyard: a second launch will not find this one: %1</source>
         <translation>switchyard: ein zweiter Start wird diese Instanz nicht finden: %1</translation>
     </message>
@@ -1728,7 +1734,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 </translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>switchyard usage: unknown argument %1 (see --help)</source>
         <translation>switchyard usage: unbekanntes Argument %1 (siehe --help)</translation>
     </message>
@@ -2120,7 +2126,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::ClientConfigExporter</name>
     <message>
-        <location filename="../ui/shared/clientconfigexporter.cpp" line="+18"/>
+        <location filename="../ui/shared/clientconfigexporter.cpp" line="+22"/>
         <source>opencode</source>
         <translation>opencode</translation>
     </message>
@@ -2160,7 +2166,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>%1 lässt sich nicht ausführen: %2</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+14"/>
         <source>cannot write the model list for the export: %1</source>
         <translation>die Modellliste für den Export lässt sich nicht schreiben: %1</translation>
     </message>
@@ -2296,7 +2302,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::DesktopApp</name>
     <message>
-        <location filename="../ui/desktop/desktopapp.cpp" line="+58"/>
+        <location filename="../ui/desktop/desktopapp.cpp" line="+59"/>
         <source>Switchyard is still relaying</source>
         <translation>Switchyard vermittelt weiter</translation>
     </message>
@@ -2321,12 +2327,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Konfiguration neu geladen aus %1</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+62"/>
         <source>The relay at %1 started again with a new history: the requests and switches shown before are no longer in it. The window shows its new history from here on.</source>
         <translation>Das Relay unter %1 wurde mit einem neuen Verlauf neu gestartet: Die bisher angezeigten Anfragen und Wechsel sind darin nicht mehr enthalten. Das Fenster zeigt ab jetzt seinen neuen Verlauf.</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+52"/>
         <source>No system tray was found, so Switchyard runs in this window: closing it stops the relay.</source>
         <translation>Es wurde keine Systemleiste gefunden, deshalb läuft Switchyard in diesem Fenster: Schließen beendet das Relay.</translation>
     </message>
@@ -2654,7 +2660,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Die Verlaufsdatenbank lässt sich nicht in den WAL-Modus schalten: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+72"/>
+        <location line="+84"/>
         <source>The history database is not open; %n row(s) not stored.</source>
         <translation>
             <numerusform>Die Verlaufsdatenbank ist nicht geöffnet; %n Zeile nicht gespeichert.</numerusform>
@@ -2673,7 +2679,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+132"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+135"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 von %n Modell geladen</numerusform>
@@ -2692,7 +2698,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Engine %1 · %2</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-38"/>
         <source>stopping %1</source>
         <translation>%1 wird beendet</translation>
     </message>
@@ -2727,16 +2733,17 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>schläft · die nächste Anfrage weckt oder startet ihn</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>waking · waiting for the host to answer</source>
         <translation>wird geweckt · wartet, bis der Host antwortet</translation>
     </message>
     <message>
+        <location line="-1"/>
         <source>waking · waiting for the host to answer · %1</source>
         <translation>wird geweckt · wartet, bis der Host antwortet · %1</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-38"/>
         <source>loading %1</source>
         <translation>lädt %1</translation>
     </message>
@@ -2776,7 +2783,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>lädt %1 herunter · %2</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+46"/>
         <source>engine %1 · %2 · %3</source>
         <translation>Engine %1 · %2 · %3</translation>
     </message>
@@ -2867,7 +2874,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>GPU: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="-104"/>
+        <location line="-107"/>
         <source>engine %1 · switch to %2 in %3 (%n waiting)</source>
         <translation>
             <numerusform>Engine %1 · Wechsel zu %2 in %3 (%n wartet)</numerusform>
@@ -2949,7 +2956,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HostTableModel</name>
     <message>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+176"/>
+        <location filename="../ui/models/controlleractivity.cpp" line="+31"/>
         <source>finishing %1 (since %2)</source>
         <translation>%1 läuft noch (seit %2)</translation>
     </message>
@@ -2972,7 +2979,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>für %1: %2</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+10"/>
         <source>stopping the engine</source>
         <translation>stoppt die Engine</translation>
     </message>
@@ -2981,18 +2988,18 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation type="vanished">zu %1</translation>
     </message>
     <message>
-        <location line="-121"/>
-        <location line="+130"/>
+        <location line="+7"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+96"/>
         <source>no engine running; the next request starts one</source>
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>engine stopped after being idle; the next request starts it</source>
         <translation>Engine nach Untätigkeit gestoppt; die nächste Anfrage startet sie</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>the next request wakes it</source>
         <translation>die nächste Anfrage weckt ihn</translation>
     </message>
@@ -3002,12 +3009,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>die nächste Anfrage startet seine Engine</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>waiting for the host to answer</source>
         <translation>wartet, bis der Host antwortet</translation>
     </message>
     <message>
-        <location line="+193"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+275"/>
         <source>waiting for first poll</source>
         <translation>wartet auf die erste Abfrage</translation>
     </message>
@@ -3077,7 +3084,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Letzter Fehler: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="-235"/>
+        <location filename="../ui/models/controlleractivity.cpp" line="+5"/>
         <source>%n waiting for %1</source>
         <translation>
             <numerusform>%n wartet auf %1</numerusform>
@@ -3549,7 +3556,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/window/mainwindow.cpp" line="+72"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+73"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
@@ -3690,7 +3697,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Switchyard — %1</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+66"/>
         <source>Watching the relay at &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>Beobachtet das Relay unter &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
@@ -3784,16 +3791,17 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>entladen</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>asleep</source>
         <translation>schläft</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-2"/>
         <source>sleeping</source>
         <translation>schläft</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
@@ -4053,7 +4061,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::RemoteRelayFeed</name>
     <message>
-        <location filename="../src/app/remoterelayfeed.cpp" line="+148"/>
+        <location filename="../src/app/remoterelayfeed.cpp" line="+171"/>
         <source>%1: the relay refused the admin token: %2</source>
         <translation>%1: das Relay hat das Admin-Token abgelehnt: %2</translation>
     </message>
@@ -4220,12 +4228,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     </message>
     <message>
         <location line="+6"/>
-        <location line="+93"/>
+        <location line="+94"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-79"/>
         <source>Claude Code</source>
         <translation>Claude Code</translation>
     </message>
@@ -4347,6 +4355,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Host-Prüfung</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>host wake-up</source>
         <translation>Aufwecken des Hosts</translation>
     </message>
@@ -4814,7 +4823,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::TimelineModel</name>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="+145"/>
+        <location filename="../src/store/timelinemodel.cpp" line="+146"/>
         <source>switching</source>
         <translation>Wechsel</translation>
     </message>
@@ -5118,7 +5127,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Switchyard &amp;beenden</translation>
     </message>
     <message numerus="yes">
-        <location line="+70"/>
+        <location line="+75"/>
         <source>Switchyard — %1
 %2 of %n host(s) up, %3 in flight
 %4</source>
