@@ -1033,17 +1033,27 @@ Befehle:
     </message>
     <message>
         <location line="+8"/>
-        <location line="+10"/>
+        <location line="+15"/>
         <source>→ %1</source>
         <translation>→ %1</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-14"/>
         <source>→ %1 · %2</source>
         <translation>→ %1 · %2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>asleep</source>
+        <translation>schläft</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>waking</source>
+        <translation>wird geweckt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>stopping %1</source>
         <translation>%1 wird beendet</translation>
     </message>

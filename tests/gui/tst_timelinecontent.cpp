@@ -373,6 +373,8 @@ void TstTimelineContent::textSaysWhatASpanIs()
     QCOMPARE(TimelineText::laneEngine(HostActivity::Switching, {}, {}, u"fork"_s), u"→ fork"_s);
     QCOMPARE(TimelineText::laneEngine(HostActivity::Switching, u"fork"_s, {}, {}), u"stopping fork"_s);
     QCOMPARE(TimelineText::laneEngine(HostActivity::Up, u"fork"_s, {}, {}), u"fork"_s);
+    QCOMPARE(TimelineText::laneEngine(HostActivity::Asleep, u"main"_s, {}, {}), u"asleep"_s);
+    QCOMPARE(TimelineText::laneEngine(HostActivity::Waking, u"main"_s, {}, {}), u"waking"_s);
 
     const HistoryEvent failedLoad = historyEvent(HistoryEvent::Kind::Load, 10, u"a"_s, u"out of memory"_s);
     const HistoryEvent load = withDuration(withModel(failedLoad, u"m1"_s), 2s);

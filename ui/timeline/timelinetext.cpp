@@ -126,6 +126,11 @@ QString TimelineText::switchLabel(const TimelineContent::Span &s)
 
 QString TimelineText::laneEngine(HostActivity activity, const QString &engine, const QString &from, const QString &to)
 {
+    // A sleeping box runs no engine: its lane must not name the one it ran before it slept.
+    if (activity == HostActivity::Asleep)
+        return tr("asleep");
+    if (activity == HostActivity::Waking)
+        return tr("waking");
     if (activity != HostActivity::Draining && activity != HostActivity::Switching)
         return engine;
     if (to.isEmpty())
