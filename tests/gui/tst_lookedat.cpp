@@ -4,6 +4,7 @@
 #include "dialogs/addhostdialog.h"
 #include "dialogs/hostseditordialog.h"
 #include "dialogs/hostseditorform.h"
+#include "fleetwindow.h"
 #include "germanwindow.h"
 #include "guifleet.h"
 #include "models/hosttablemodel.h"
@@ -164,13 +165,8 @@ void TstLookedAt::germanLegendAndNumbers()
     // It wraps between its items instead, all of it shown.
     test::GuiFleet fleet;
     QVERIFY(fleet.start());
-    HostTableModel hosts;
-    InFlightCounter inFlight;
-    hosts.setInFlightCounter(&inFlight);
-    hosts.setService(fleet.service());
-    SystemClock clock;
-    MainWindow window(clock, &hosts, &inFlight, nullptr);
-    window.setService(fleet.service());
+    test::FleetWindow shown(fleet);
+    MainWindow &window = shown.window;
     window.resize(1360, 860);   // then made smaller, as the screenshot run does
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

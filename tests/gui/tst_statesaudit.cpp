@@ -5,6 +5,7 @@
 // 404), 8 (the window's real Load and a real 423), 11 (the timeline's own tooltips), 14 (the
 // export's /v1/models) and 16 (the running engine in Switch Engine). The table of every item
 // and its tests is docs/DESKTOP-STATES.md.
+#include "fleetwindow.h"
 #include "guifleet.h"
 #include "testenginedriver.h"
 
@@ -136,17 +137,6 @@ struct TwoEngineHost
 };
 
 // The host table as the window has it, counting the relay's requests in flight.
-struct HostCards
-{
-    InFlightCounter inFlight;
-    HostTableModel hosts;
-    explicit HostCards(RelayService *service)
-    {
-        hosts.setInFlightCounter(&inFlight);
-        hosts.setService(service);
-    }
-};
-
 } // namespace
 
 class TstStatesAudit : public QObject

@@ -6,6 +6,7 @@
 #include "dialogs/exportdialog.h"
 #include "dialogs/leasedialog.h"
 #include "dialogs/settingsdialog.h"
+#include "fleetwindow.h"
 #include "guifleet.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
@@ -334,13 +335,8 @@ void TstStatesWindow::windowLayoutSmallAndLarge()
     // size at which the timeline's controls and legend do not collide; wide cards fill the row.
     GuiFleet fleet;
     QVERIFY(fleet.start());
-    HostTableModel hosts;
-    InFlightCounter inFlight;
-    hosts.setInFlightCounter(&inFlight);
-    hosts.setService(fleet.service());
-    SystemClock clock;
-    MainWindow window(clock, &hosts, &inFlight, nullptr);
-    window.setService(fleet.service());
+    FleetWindow shown(fleet);
+    MainWindow &window = shown.window;
     window.resize(1000, 650);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -370,10 +366,10 @@ void TstStatesWindow::windowLayoutSmallAndLarge()
     window.resize(1600, 1000);
     QTRY_COMPARE(window.width(), 1600);
     HostsView *cards = window.hostsView();
-    QTRY_VERIFY(cards->visualRect(hosts.index(1)).isValid());
-    QTRY_VERIFY2(cards->viewport()->width() - cards->visualRect(hosts.index(1)).right() < HostCardDelegate::CardWidth,
-                 qPrintable(u"cards end at %1 of %2"_s.arg(cards->visualRect(hosts.index(1)).right()).arg(cards->viewport()->width())));
-    QCOMPARE(cards->visualRect(hosts.index(0)).top(), cards->visualRect(hosts.index(1)).top());
+    QTRY_VERIFY(cards->visualRect(shown.cards.hosts.index(1)).isValid());
+    QTRY_VERIFY2(cards->viewport()->width() - cards->visualRect(shown.cards.hosts.index(1)).right() < HostCardDelegate::CardWidth,
+                 qPrintable(u"cards end at %1 of %2"_s.arg(cards->visualRect(shown.cards.hosts.index(1)).right()).arg(cards->viewport()->width())));
+    QCOMPARE(cards->visualRect(shown.cards.hosts.index(0)).top(), cards->visualRect(shown.cards.hosts.index(1)).top());
 }
 
 QTEST_MAIN(TstStatesWindow)
