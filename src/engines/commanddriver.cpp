@@ -16,17 +16,13 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QString exitText(int exitCode, bool crashed)
+EngineFailure shellFailed(EngineFailure::Runner runner, const QString &systemError)
 {
-    return crashed ? CommandDriver::tr("killed by signal %1").arg(exitCode)
-                   : CommandDriver::tr("exited with code %1").arg(exitCode);
-}
-
-QString withTail(QString text, const QString &tail)
-{
-    if (!tail.isEmpty())
-        text += u": "_s + tail;
-    return text;
+    EngineFailure failure = EngineFailure::of(EngineFailure::Kind::CannotLaunch);
+    failure.runner = runner;
+    failure.program = u"/bin/sh"_s;
+    failure.systemError = systemError;
+    return failure;
 }
 
 } // namespace
@@ -129,7 +125,10 @@ void CommandDriver::probe()
                 && std::all_of(results.cbegin(), results.cend(),
                                [](HealthCheck::Result r) { return r == HealthCheck::Result::Unreachable; });
         if (allUnreachable) {
-            emit unreachable(tr("host %1: no engine can be reached: %2").arg(m_host.name, detail));
+            EngineFailure failure = EngineFailure::of(EngineFailure::Kind::NoEngineReachable);
+            failure.host = m_host.name;
+            failure.lastTry = detail;
+            emit unreachable(failure);
             return;
         }
         m_running = pick(results);
@@ -151,11 +150,11 @@ void CommandDriver::stopEngine(const QString &name)
             done();
             return;
         }
-        runStop(*e, [this, name, done](const QString &error) {
-            if (error.isEmpty())
+        runStop(*e, [this, name, done](const std::optional<EngineFailure> &error) {
+            if (!error)
                 emit engineStopped(name);
             else
-                emit unreachable(error);
+                emit unreachable(*error);
             done();
         });
     });
@@ -165,7 +164,10 @@ void CommandDriver::doStart(const QString &name, Done done)
 {
     const EngineConfig *target = engine(name);
     if (!target) {
-        emit engineStartFailed(name, tr("no engine called %1 on host %2").arg(name, m_host.name));
+        EngineFailure failure = EngineFailure::of(EngineFailure::Kind::NoSuchEngine);
+        failure.host = m_host.name;
+        failure.engine = name;
+        emit engineStartFailed(name, failure);
         done();
         return;
     }
@@ -190,9 +192,9 @@ void CommandDriver::doStart(const QString &name, Done done)
             if (e.name == m_running || (up && e.url != config.url) || (targetUp && e.url == config.url))
                 toStop.append(e.name);
         }
-        stopEach(toStop, [this, config, done](const QString &error) {
-            if (!error.isEmpty()) {
-                emit engineStartFailed(config.name, error);
+        stopEach(toStop, [this, config, done](const std::optional<EngineFailure> &error) {
+            if (error) {
+                emit engineStartFailed(config.name, *error);
                 done();
                 return;
             }
@@ -201,15 +203,15 @@ void CommandDriver::doStart(const QString &name, Done done)
     });
 }
 
-void CommandDriver::stopEach(QStringList names, std::function<void(const QString &)> done)
+void CommandDriver::stopEach(QStringList names, StopDone done)
 {
     if (names.isEmpty()) {
-        done(QString());
+        done(std::nullopt);
         return;
     }
     const EngineConfig *e = engine(names.takeFirst());
-    runStop(*e, [this, names, done](const QString &error) {
-        if (!error.isEmpty())
+    runStop(*e, [this, names, done](const std::optional<EngineFailure> &error) {
+        if (error)
             done(error);
         else
             stopEach(names, done);
@@ -229,13 +231,13 @@ void CommandDriver::runStart(const EngineConfig &config, Done done)
     auto ended = std::make_shared<bool>(false);
     // Ends the start once: ok, or failed with a reason.
     const QPointer<ShellCommand> guard(command);
-    auto finish = [this, config, guard, poller, deadline, ended, done](const QString &failure) {
+    auto finish = [this, config, guard, poller, deadline, ended, done](const std::optional<EngineFailure> &failure) {
         if (*ended)
             return;
         *ended = true;
         poller->deleteLater();
         deadline->deleteLater();
-        if (failure.isEmpty()) {
+        if (!failure) {
             m_running = config.name;
             emit engineStarted(config.name);
         } else {
@@ -243,31 +245,38 @@ void CommandDriver::runStart(const EngineConfig &config, Done done)
                 m_running.clear();
             if (ShellCommand *command = guard; command && command->isRunning())
                 command->terminate();
-            emit engineStartFailed(config.name, failure);
+            emit engineStartFailed(config.name, *failure);
         }
         done();
     };
 
-    connect(poller, &HealthPoller::reached, this, [finish] { finish(QString()); });
-    connect(command, &ShellCommand::failedToStart, this, [finish](const QString &reason) { finish(reason); });
-    connect(command, &ShellCommand::finished, this, [command, finish, ended](int exitCode, bool crashed) {
+    connect(poller, &HealthPoller::reached, this, [finish] { finish(std::nullopt); });
+    connect(command, &ShellCommand::failedToStart, this, [finish](const QString &systemError) {
+        finish(shellFailed(EngineFailure::Runner::StartCommand, systemError));
+    });
+    connect(command, &ShellCommand::finished, this, [config, command, finish, ended](int exitCode, bool crashed) {
         // Exit 0 is a start line that put the server in the background: keep waiting for /health.
         if (*ended || (exitCode == 0 && !crashed))
             return;
-        finish(withTail(tr("the start command %1").arg(exitText(exitCode, crashed)), command->outputTail()));
+        EngineFailure failure = EngineFailure::of(EngineFailure::Kind::Ended);
+        failure.runner = EngineFailure::Runner::StartCommand;
+        failure.engine = config.name;
+        failure.exit = EngineFailure::Exit{exitCode, crashed};
+        failure.outputTail = command->outputTail();
+        finish(failure);
     });
     connect(deadline, &QTimer::timeout, this, [this, config, command, poller, finish, ended] {
         if (*ended)
             return;
-        QString reason = tr("no /health within %1 of the start command").arg(EngineProcess::secondsText(config.startTimeout));
-        if (!poller->lastDetail().isEmpty())
-            reason += tr(" (last try: %1)").arg(poller->lastDetail());
-        const QString tail = command->outputTail();
-        if (!tail.isEmpty())
-            reason += tr("; last output: %1").arg(tail);
+        EngineFailure reason = EngineFailure::of(EngineFailure::Kind::NoHealth);
+        reason.runner = EngineFailure::Runner::StartCommand;
+        reason.engine = config.name;
+        reason.timeout = config.startTimeout;
+        reason.lastTry = poller->lastDetail();
+        reason.outputTail = command->outputTail();
         poller->stop();
         // Do not leave a half-started engine behind: its stop line runs before the failure is told.
-        runStop(config, [finish, reason](const QString &) { finish(reason); });
+        runStop(config, [finish, reason](const std::optional<EngineFailure> &) { finish(reason); });
     });
 
     qCDebug(lcEngines).noquote() << "host" << m_host.name << "engine" << config.name << "start:" << config.startCommand;
@@ -276,16 +285,18 @@ void CommandDriver::runStart(const EngineConfig &config, Done done)
     command->start();
 }
 
-void CommandDriver::runStop(const EngineConfig &config, std::function<void(const QString &)> done)
+void CommandDriver::runStop(const EngineConfig &config, StopDone done)
 {
     auto *command = new ShellCommand(config.stopCommand, logFile(config.name), this);
     auto *poller = new HealthPoller(m_pool, config.url, this);
     auto *deadline = new QTimer(this);
     deadline->setSingleShot(true);
     auto ended = std::make_shared<bool>(false);
-    auto exit = std::make_shared<QString>();
+    // How the stop line ended, when it did not end well: a stop that times out tells it.
+    auto exit = std::make_shared<std::optional<EngineFailure::Exit>>();
+    auto exitTail = std::make_shared<QString>();
 
-    auto finish = [this, config, command, poller, deadline, ended, done](const QString &failure) {
+    auto finish = [this, config, command, poller, deadline, ended, done](const std::optional<EngineFailure> &failure) {
         if (*ended)
             return;
         *ended = true;
@@ -295,12 +306,12 @@ void CommandDriver::runStop(const EngineConfig &config, std::function<void(const
         // deadline it goes with its group.
         if (command->isRunning()) {
             connect(command, &ShellCommand::finished, command, &QObject::deleteLater);
-            if (!failure.isEmpty())
+            if (failure)
                 command->terminate();
         } else {
             command->deleteLater();
         }
-        if (failure.isEmpty()) {
+        if (!failure) {
             // A start line still in the foreground is the engine itself (or its ssh): end it too.
             if (ShellCommand *start = m_startCommands.take(config.name)) {
                 if (start->isRunning()) {
@@ -316,20 +327,30 @@ void CommandDriver::runStop(const EngineConfig &config, std::function<void(const
         done(failure);
     };
 
-    connect(poller, &HealthPoller::reached, this, [finish] { finish(QString()); });
-    connect(command, &ShellCommand::failedToStart, this, [finish](const QString &reason) { finish(reason); });
-    connect(command, &ShellCommand::finished, this, [this, config, command, exit](int exitCode, bool crashed) {
+    connect(poller, &HealthPoller::reached, this, [finish] { finish(std::nullopt); });
+    connect(command, &ShellCommand::failedToStart, this, [finish](const QString &systemError) {
+        finish(shellFailed(EngineFailure::Runner::StopCommand, systemError));
+    });
+    connect(command, &ShellCommand::finished, this, [this, config, command, exit, exitTail](int exitCode, bool crashed) {
         if (exitCode != 0 || crashed) {
-            *exit = withTail(exitText(exitCode, crashed), command->outputTail());
-            qCWarning(lcEngines).noquote() << tr("host %1: the stop command of engine %2 %3")
-                                                  .arg(m_host.name, config.name, *exit);
+            *exit = EngineFailure::Exit{exitCode, crashed};
+            *exitTail = command->outputTail();
+            EngineFailure ended = EngineFailure::of(EngineFailure::Kind::Ended);
+            ended.runner = EngineFailure::Runner::StopCommand;
+            ended.exit = *exit;
+            ended.outputTail = *exitTail;
+            qCWarning(lcEngines).noquote() << u"host %1: the stop command of engine %2 %3"_s
+                                                  .arg(m_host.name, config.name, ended.toString());
         }
     });
-    connect(deadline, &QTimer::timeout, this, [this, config, finish, exit] {
-        QString reason = tr("engine %1 of host %2 still answers /health %3 after its stop command")
-                             .arg(config.name, m_host.name, EngineProcess::secondsText(config.stopTimeout));
-        if (!exit->isEmpty())
-            reason += tr(" (which %1)").arg(*exit);
+    connect(deadline, &QTimer::timeout, this, [this, config, finish, exit, exitTail] {
+        EngineFailure reason = EngineFailure::of(EngineFailure::Kind::StillAnswers);
+        reason.runner = EngineFailure::Runner::StopCommand;
+        reason.host = m_host.name;
+        reason.engine = config.name;
+        reason.timeout = config.stopTimeout;
+        reason.exit = *exit;
+        reason.outputTail = *exitTail;
         finish(reason);
     });
 

@@ -9,6 +9,7 @@
 #include <QPointer>
 
 #include <functional>
+#include <optional>
 
 namespace switchyard {
 
@@ -50,8 +51,10 @@ private:
     QString pick(const Results &results) const;
     void doStart(const QString &name, Done done);
     void runStart(const EngineConfig &engine, Done done);
-    void stopEach(QStringList names, std::function<void(const QString &error)> done);
-    void runStop(const EngineConfig &engine, std::function<void(const QString &error)> done);
+    // Ends with no failure once the engine is gone.
+    using StopDone = std::function<void(const std::optional<EngineFailure> &failure)>;
+    void stopEach(QStringList names, StopDone done);
+    void runStop(const EngineConfig &engine, StopDone done);
 
     HostConfig m_host;
     QString m_stateDir;

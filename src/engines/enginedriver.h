@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engines/enginefailure.h"
 #include "engines/gpureading.h"
 
 #include <QObject>
@@ -34,10 +35,10 @@ public:
 
 Q_SIGNALS:
     void engineStarted(const QString &engine);
-    void engineStartFailed(const QString &engine, const QString &reason);
+    void engineStartFailed(const QString &engine, const switchyard::EngineFailure &failure);
     void engineStopped(const QString &engine);
     void statusKnown(const QString &runningEngine);
-    void unreachable(const QString &reason);
+    void unreachable(const switchyard::EngineFailure &failure);
     // The box's GPUs as its agent reads them (agent driver only; the others have no agent).
     void gpusKnown(const QList<switchyard::GpuReading> &gpus);
 };

@@ -60,18 +60,18 @@ QString EngineProcess::stateName(State state)
     return QString();
 }
 
-QString EngineProcess::secondsText(std::chrono::milliseconds duration)
+EngineFailure EngineProcess::failure(EngineFailure::Kind kind) const
 {
-    const qint64 ms = duration.count();
-    const QString number = ms % 1000 == 0 ? QString::number(ms / 1000) : QString::number(double(ms) / 1000.0, 'g', 6);
-    return tr("%1 s").arg(number);
+    EngineFailure failure = EngineFailure::of(kind);
+    failure.engine = m_config.name;
+    return failure;
 }
 
 void EngineProcess::start()
 {
     if (m_state != State::Stopped)
         return;
-    m_pendingFailure.clear();
+    m_pendingFailure.reset();
     m_stderrTail.clear();
     m_stdoutTail.clear();
     m_partialLine[0].clear();
@@ -88,8 +88,9 @@ void EngineProcess::start()
         if (m_state != State::Starting)
             return;
         if (result == HealthCheck::Result::Healthy) {
-            settle(tr("%1 already answers /health: a server Switchyard did not start is running there")
-                       .arg(m_config.url.toDisplayString()), false);
+            EngineFailure taken = failure(EngineFailure::Kind::ForeignServer);
+            taken.url = m_config.url;
+            settle(taken, false);
             return;
         }
         spawn();
@@ -100,7 +101,7 @@ void EngineProcess::start()
 void EngineProcess::spawn()
 {
     if (m_config.argv.isEmpty()) {
-        settle(tr("no argv: nothing to start"), false);
+        settle(failure(EngineFailure::Kind::NothingToStart), false);
         return;
     }
     m_process = new QProcess(this);
@@ -133,9 +134,11 @@ void EngineProcess::onErrorOccurred(QProcess::ProcessError error)
     // Only a failed exec ends without finished(); every other error is followed by it.
     if (error != QProcess::FailedToStart || !m_process)
         return;
-    const QString reason = tr("cannot start %1: %2").arg(m_config.argv.first(), m_process->errorString());
+    EngineFailure reason = failure(EngineFailure::Kind::CannotLaunch);
+    reason.program = m_config.argv.first();
+    reason.systemError = m_process->errorString();
     releaseProcess();
-    settle(m_state == State::Starting ? reason : m_pendingFailure, false);
+    settle(m_state == State::Starting ? std::optional<EngineFailure>(reason) : m_pendingFailure, false);
 }
 
 void EngineProcess::onFinished(int exitCode, QProcess::ExitStatus status)
@@ -147,11 +150,9 @@ void EngineProcess::onFinished(int exitCode, QProcess::ExitStatus status)
     ChildProcess::signalGroup(group, SIGKILL);
     releaseProcess();
 
-    QString reason = status == QProcess::CrashExit ? tr("killed by signal %1").arg(exitCode)
-                                                   : tr("exited with code %1").arg(exitCode);
-    const QString tail = outputTail();
-    if (!tail.isEmpty())
-        reason += u": "_s + tail;
+    EngineFailure reason = failure(EngineFailure::Kind::Ended);
+    reason.exit = EngineFailure::Exit{exitCode, status == QProcess::CrashExit};
+    reason.outputTail = outputTail();
 
     switch (m_state) {
     case State::Starting:
@@ -181,12 +182,10 @@ void EngineProcess::onStartTimeout()
 {
     if (m_state != State::Starting)
         return;
-    QString reason = tr("no /health within %1").arg(secondsText(m_config.startTimeout));
-    if (!m_poller->lastDetail().isEmpty())
-        reason += tr(" (last try: %1)").arg(m_poller->lastDetail());
-    const QString tail = outputTail();
-    if (!tail.isEmpty())
-        reason += tr("; last output: %1").arg(tail);
+    EngineFailure reason = failure(EngineFailure::Kind::NoHealth);
+    reason.timeout = m_config.startTimeout;
+    reason.lastTry = m_poller->lastDetail();
+    reason.outputTail = outputTail();
     if (!m_process) {
         // Still checking the port: nothing was started.
         delete m_precheck;
@@ -208,11 +207,11 @@ void EngineProcess::stop()
     case State::Ready:
         break;
     }
-    m_pendingFailure.clear();
+    m_pendingFailure.reset();
     if (!m_process) {
         delete m_precheck;
         m_precheck = nullptr;
-        settle(QString(), false);
+        settle(std::nullopt, false);
         return;
     }
     beginStop();
@@ -233,7 +232,7 @@ void EngineProcess::onStopTimeout()
 {
     if (m_state != State::Stopping || !m_process)
         return;
-    qCWarning(lcEngines).noquote() << tr("engine %1 did not stop within %2 of SIGTERM; sending SIGKILL")
+    qCWarning(lcEngines).noquote() << u"engine %1 did not stop within %2 of SIGTERM; sending SIGKILL"_s
                                           .arg(m_config.name, secondsText(m_config.stopTimeout));
     ChildProcess::signalGroup(m_process->processId(), SIGKILL, true);
 }
@@ -309,20 +308,20 @@ void EngineProcess::setState(State state)
 }
 
 // failure by value: callers pass m_pendingFailure, which is cleared here.
-void EngineProcess::settle(QString failure, bool wasReady)
+void EngineProcess::settle(std::optional<EngineFailure> failure, bool wasReady)
 {
     m_poller->stop();
     m_startDeadline.stop();
     m_stopDeadline.stop();
     m_pid = 0;
     m_startTime = 0;
-    m_pendingFailure.clear();
+    m_pendingFailure.reset();
     m_state = State::Stopped;
     // failed()/exited() come first: a listener must know why before it sees Stopped.
     if (wasReady)
-        emit exited(failure);
-    else if (!failure.isEmpty())
-        emit failed(failure);
+        emit exited(failure.value_or(EngineFailure::of(EngineFailure::Kind::Ended)));
+    else if (failure)
+        emit failed(*failure);
     emit stateChanged(State::Stopped);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "engines/enginefailure.h"
 
 #include <QObject>
 #include <QPointer>
@@ -46,16 +47,16 @@ public:
     void stopNow();
 
     static QString stateName(State state);
-    // "120 s", "1.5 s": how timeouts read in messages.
-    static QString secondsText(std::chrono::milliseconds duration);
+    // "120 s", "1.5 s": how timeouts read in messages (EngineFailure::seconds).
+    static QString secondsText(std::chrono::milliseconds duration) { return EngineFailure::seconds(duration); }
 
 Q_SIGNALS:
     void stateChanged(switchyard::EngineProcess::State state);
     void spawned(qint64 pid);
     void ready();
     // Emitted before the state changes to Stopped.
-    void failed(const QString &reason);
-    void exited(const QString &reason);   // died on its own while Ready
+    void failed(const switchyard::EngineFailure &failure);
+    void exited(const switchyard::EngineFailure &failure);   // died on its own while Ready
 
 private:
     void spawn();
@@ -68,7 +69,8 @@ private:
     void beginStop();
     void readOutput(QProcess::ProcessChannel channel);
     void setState(State state);
-    void settle(QString failure, bool wasReady);
+    void settle(std::optional<EngineFailure> failure, bool wasReady);
+    EngineFailure failure(EngineFailure::Kind kind) const;
     void releaseProcess();
     QString outputTail() const;
 
@@ -82,7 +84,7 @@ private:
     QTimer m_stopDeadline;
     qint64 m_pid = 0;
     quint64 m_startTime = 0;
-    QString m_pendingFailure;   // why Stopping was entered on our own (start timeout)
+    std::optional<EngineFailure> m_pendingFailure;   // why Stopping was entered on our own (start timeout)
     QByteArray m_stderrTail;
     QByteArray m_stdoutTail;
     QByteArray m_partialLine[2];

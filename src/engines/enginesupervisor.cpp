@@ -36,9 +36,9 @@ EngineSupervisor::EngineSupervisor(const QList<EngineConfig> &engines, const QSt
         connect(process, &EngineProcess::spawned, this, [this, process] { recordSpawn(process); });
         connect(process, &EngineProcess::ready, this, [this, process] { onReady(process); });
         connect(process, &EngineProcess::failed, this,
-                [this, process](const QString &reason) { onFailed(process, reason); });
+                [this, process](const EngineFailure &failure) { onFailed(process, failure); });
         connect(process, &EngineProcess::exited, this,
-                [this, process](const QString &reason) { onExited(process, reason); });
+                [this, process](const EngineFailure &failure) { onExited(process, failure); });
     }
 }
 
@@ -64,7 +64,7 @@ bool EngineSupervisor::open(QString *error)
     reapStrays();
     QString why;
     if (!m_stateFile.write({}, &why)) {
-        *error = tr("cannot write %1: %2").arg(m_stateFile.path(), why);
+        *error = u"cannot write %1: %2"_s.arg(m_stateFile.path(), why);
         return false;
     }
     m_open = true;
@@ -88,7 +88,7 @@ void EngineSupervisor::reapStrays()
         if (members.isEmpty())
             continue;
         qCWarning(lcEngines).noquote()
-                << tr("stopping engine %1 (pid %2, %3 process(es)) left behind by an earlier run: %4")
+                << u"stopping engine %1 (pid %2, %3 process(es)) left behind by an earlier run: %4"_s
                        .arg(entry.engine)
                        .arg(entry.pid)
                        .arg(members.size())
@@ -154,14 +154,24 @@ void EngineSupervisor::switchTo(const QString &engine)
 {
     EngineProcess *process = find(engine);
     if (!process || !m_open) {
-        const QString reason = !process ? tr("no engine called %1 (engines: %2)").arg(engine, engineNames().join(u", "_s))
-                                        : tr("the supervisor could not take its state file %1").arg(m_stateFile.path());
-        QMetaObject::invokeMethod(this, [this, engine, reason] { emit engineStartFailed(engine, reason); },
-                                  Qt::QueuedConnection);
+        EngineFailure reason;
+        if (!process) {
+            reason = EngineFailure::of(EngineFailure::Kind::NoSuchEngine);
+            reason.engines = engineNames();
+        } else {
+            reason = EngineFailure::of(EngineFailure::Kind::StateFileUnavailable);
+            reason.path = m_stateFile.path();
+        }
+        reason.engine = engine;
+        QMetaObject::invokeMethod(this, [this, engine, reason] { failStart(engine, reason); }, Qt::QueuedConnection);
         return;
     }
-    if (m_startPending && m_target != engine)
-        failPendingStart(tr("superseded by a switch to engine %1").arg(engine));
+    if (m_startPending && m_target != engine) {
+        EngineFailure superseded = EngineFailure::of(EngineFailure::Kind::Superseded);
+        superseded.engine = m_target;
+        superseded.other = engine;
+        failPendingStart(superseded);
+    }
     const bool stopping = m_stopRequested.contains(engine);
     m_target = engine;
     if (process->state() == State::Ready && !stopping) {
@@ -177,7 +187,7 @@ void EngineSupervisor::stop(const QString &engine)
 {
     EngineProcess *process = find(engine);
     if (m_target == engine) {
-        failPendingStart(tr("stopped before it was ready"));
+        failPendingStart(EngineFailure::of(EngineFailure::Kind::StoppedBeforeReady));
         m_target.clear();
     }
     if (!process || process->state() == State::Stopped) {
@@ -190,7 +200,7 @@ void EngineSupervisor::stop(const QString &engine)
 
 void EngineSupervisor::stopAll()
 {
-    failPendingStart(tr("stopped before it was ready"));
+    failPendingStart(EngineFailure::of(EngineFailure::Kind::StoppedBeforeReady));
     m_target.clear();
     for (const EngineProcess *process : std::as_const(m_processes)) {
         if (process->state() != State::Stopped)
@@ -214,14 +224,20 @@ void EngineSupervisor::stopAllNow()
     }
 }
 
-void EngineSupervisor::failPendingStart(const QString &reason)
+void EngineSupervisor::failPendingStart(const EngineFailure &failure)
 {
     if (!m_startPending)
         return;
     const QString engine = m_target;
     m_startPending = false;
     m_target.clear();
-    emit engineStartFailed(engine, reason);
+    failStart(engine, failure);
+}
+
+void EngineSupervisor::failStart(const QString &engine, const EngineFailure &failure)
+{
+    emit engineFailedToStart(engine, failure);
+    emit engineStartFailed(engine, failure.toString());
 }
 
 void EngineSupervisor::scheduleReconcile()
@@ -283,21 +299,22 @@ void EngineSupervisor::onReady(EngineProcess *process)
     scheduleReconcile();
 }
 
-void EngineSupervisor::onFailed(EngineProcess *process, const QString &reason)
+void EngineSupervisor::onFailed(EngineProcess *process, const EngineFailure &failure)
 {
     const QString engine = process->name();
-    qCDebug(lcEngines).noquote() << "engine" << engine << "failed:" << reason;
+    qCDebug(lcEngines).noquote() << "engine" << engine << "failed:" << failure.toString();
     if (engine == m_target && m_startPending)
-        failPendingStart(reason);
+        failPendingStart(failure);
 }
 
-void EngineSupervisor::onExited(EngineProcess *process, const QString &reason)
+void EngineSupervisor::onExited(EngineProcess *process, const EngineFailure &failure)
 {
     const QString engine = process->name();
-    qCWarning(lcEngines).noquote() << tr("engine %1 exited on its own: %2").arg(engine, reason);
+    qCWarning(lcEngines).noquote() << u"engine %1 exited on its own: %2"_s.arg(engine, failure.toString());
     if (engine == m_target)
         m_target.clear();
-    emit engineExited(engine, reason);
+    emit engineDied(engine, failure);
+    emit engineExited(engine, failure.toString());
 }
 
 void EngineSupervisor::recordSpawn(EngineProcess *process)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "engines/enginefailure.h"
 #include "engines/engineprocess.h"
 #include "engines/enginestatefile.h"
 
@@ -45,8 +46,8 @@ public:
     QString readyEngine() const;    // the engine that is Ready, or empty
     QString targetEngine() const { return m_target; }   // what switchTo() asked for, until it ends
 
-    // Stop every other engine, then start this one. Ends in engineReady or engineStartFailed (also
-    // when a later switchTo or stop supersedes it).
+    // Stop every other engine, then start this one. Ends in engineReady or engineFailedToStart
+    // (also when a later switchTo or stop supersedes it).
     void switchTo(const QString &engine);
     // Ends in engineStopped.
     void stop(const QString &engine);
@@ -61,9 +62,13 @@ public:
 Q_SIGNALS:
     void stateChanged(const QString &engine, switchyard::EngineProcess::State state);
     void engineReady(const QString &engine);
-    void engineStartFailed(const QString &engine, const QString &reason);
+    void engineFailedToStart(const QString &engine, const switchyard::EngineFailure &failure);
     void engineStopped(const QString &engine);
     // A Ready engine died on its own. It is not restarted: the caller decides.
+    void engineDied(const QString &engine, const switchyard::EngineFailure &failure);
+    // The same two in their record's words (EngineFailure::toString), for AgentService, which
+    // still sends words to the relay; they go when it hands on facts (issue 33).
+    void engineStartFailed(const QString &engine, const QString &reason);
     void engineExited(const QString &engine, const QString &reason);
     void allStopped();
 
@@ -71,9 +76,10 @@ private:
     EngineProcess *find(const QString &engine) const;
     void onStateChanged(EngineProcess *process, State state);
     void onReady(EngineProcess *process);
-    void onFailed(EngineProcess *process, const QString &reason);
-    void onExited(EngineProcess *process, const QString &reason);
-    void failPendingStart(const QString &reason);
+    void onFailed(EngineProcess *process, const EngineFailure &failure);
+    void onExited(EngineProcess *process, const EngineFailure &failure);
+    void failPendingStart(const EngineFailure &failure);
+    void failStart(const QString &engine, const EngineFailure &failure);
     void scheduleReconcile();
     void reconcile();
     void recordSpawn(EngineProcess *process);

@@ -4,6 +4,8 @@
 
 namespace switchyard {
 
+using namespace Qt::StringLiterals;
+
 HealthCheck::HealthCheck(UpstreamPool *pool, const QUrl &base, std::chrono::milliseconds timeout, QObject *parent)
     : QObject(parent)
     , m_pool(pool)
@@ -12,7 +14,7 @@ HealthCheck::HealthCheck(UpstreamPool *pool, const QUrl &base, std::chrono::mill
 {
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this, [this] {
-        finish(Result::Unreachable, tr("%1 did not answer /health within %2 ms")
+        finish(Result::Unreachable, u"%1 did not answer /health within %2 ms"_s
                                         .arg(m_base.authority()).arg(m_timeout.count()));
     });
 }
@@ -35,7 +37,7 @@ void HealthCheck::start()
         if (status == 200)
             finish(Result::Healthy, QString());
         else
-            finish(Result::Unhealthy, tr("/health answered %1").arg(status));
+            finish(Result::Unhealthy, u"/health answered %1"_s.arg(status));
     });
     connect(m_exchange, &UpstreamExchange::failed, this,
             [this](UpstreamExchange::Failure failure, const QString &message) {

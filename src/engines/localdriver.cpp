@@ -13,7 +13,7 @@ LocalDriver::LocalDriver(const HostConfig &host, const QString &stateDir, Upstre
     , m_supervisor(new EngineSupervisor(host.engines, stateDir + u'/' + stateFileName(host.name), pool, this))
 {
     if (!m_supervisor->open(&m_openError))
-        qCWarning(lcEngines).noquote() << tr("host %1: %2").arg(m_host, m_openError);
+        qCWarning(lcEngines).noquote() << u"host %1: %2"_s.arg(m_host, m_openError);
     else
         m_openError.clear();
 
@@ -23,15 +23,15 @@ LocalDriver::LocalDriver(const HostConfig &host, const QString &stateDir, Upstre
         for (int n = m_pendingStarts.take(engine); n > 0; --n)
             emit engineStarted(engine);
     }, Qt::QueuedConnection);
-    connect(m_supervisor, &EngineSupervisor::engineStartFailed, this, [this](const QString &engine, const QString &reason) {
+    connect(m_supervisor, &EngineSupervisor::engineFailedToStart, this, [this](const QString &engine, const EngineFailure &failure) {
         for (int n = m_pendingStarts.take(engine); n > 0; --n)
-            emit engineStartFailed(engine, reason);
+            emit engineStartFailed(engine, failure);
     }, Qt::QueuedConnection);
     connect(m_supervisor, &EngineSupervisor::engineStopped, this, [this](const QString &engine) {
         for (int n = m_pendingStops.take(engine); n > 0; --n)
             emit engineStopped(engine);
     }, Qt::QueuedConnection);
-    connect(m_supervisor, &EngineSupervisor::engineExited, this, [this](const QString &, const QString &) {
+    connect(m_supervisor, &EngineSupervisor::engineDied, this, [this](const QString &, const EngineFailure &) {
         emit statusKnown(runningEngine());
     }, Qt::QueuedConnection);
 }
@@ -46,7 +46,11 @@ QString LocalDriver::stateFileName(const QString &host)
 void LocalDriver::startEngine(const QString &engine)
 {
     if (!m_openError.isEmpty()) {
-        QMetaObject::invokeMethod(this, [this, engine] { emit engineStartFailed(engine, m_openError); },
+        EngineFailure locked = EngineFailure::of(EngineFailure::Kind::StateFileUnavailable);
+        locked.host = m_host;
+        locked.engine = engine;
+        locked.systemError = m_openError;
+        QMetaObject::invokeMethod(this, [this, engine, locked] { emit engineStartFailed(engine, locked); },
                                   Qt::QueuedConnection);
         return;
     }

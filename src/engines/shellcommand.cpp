@@ -54,7 +54,7 @@ void ShellCommand::start()
     });
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
-            emit failedToStart(tr("cannot run /bin/sh: %1").arg(m_process->errorString()));
+            emit failedToStart(m_process->errorString());
     });
     m_process->start();
 }

@@ -29,7 +29,8 @@ public:
 
 Q_SIGNALS:
     void finished(int exitCode, bool crashed);
-    void failedToStart(const QString &reason);
+    // /bin/sh itself did not run: the system's reason.
+    void failedToStart(const QString &systemError);
 
 private:
     QString m_command;

@@ -4,11 +4,21 @@
 
 namespace switchyard {
 
+using namespace Qt::StringLiterals;
+
 StaticDriver::StaticDriver(const HostConfig &host, QObject *parent)
     : EngineDriver(parent)
     , m_host(host.name)
     , m_engine(host.engines.isEmpty() ? QString() : host.engines.first().name)
 {
+}
+
+EngineFailure StaticDriver::staticHost() const
+{
+    EngineFailure failure = EngineFailure::of(EngineFailure::Kind::StaticHost);
+    failure.host = m_host;
+    failure.engine = m_engine;   // the one it runs
+    return failure;
 }
 
 // Answers are queued like every other driver's, so callers never see a signal inside their call.
@@ -18,15 +28,14 @@ void StaticDriver::startEngine(const QString &engine)
         if (engine == m_engine)
             emit engineStarted(engine);
         else
-            emit engineStartFailed(engine, tr("host %1 is static: it runs engine %2 and never switches")
-                                               .arg(m_host, m_engine));
+            emit engineStartFailed(engine, staticHost());
     }, Qt::QueuedConnection);
 }
 
 void StaticDriver::stopEngine(const QString &engine)
 {
     // Nothing here can stop it; the call still ends, as the interface promises.
-    qCWarning(lcEngines).noquote() << tr("host %1 is static: engine %2 is not stopped").arg(m_host, engine);
+    qCWarning(lcEngines).noquote() << u"host %1 is static: engine %2 is not stopped"_s.arg(m_host, engine);
     QMetaObject::invokeMethod(this, [this, engine] { emit engineStopped(engine); }, Qt::QueuedConnection);
 }
 

@@ -22,6 +22,8 @@ public:
     bool canSwitch() const override { return false; }
 
 private:
+    EngineFailure staticHost() const;   // why another engine cannot start here
+
     QString m_host;
     QString m_engine;
 };

@@ -67,16 +67,17 @@ void EngineDiscovery::next()
     }
     const QString engine = m_queue.takeFirst();
     QPointer<EngineDiscovery> self(this);
-    m_host->switchEngine(engine, u"discovery"_s, [self, engine](int status, const QString &reason) {
+    m_host->switchEngine(engine, u"discovery"_s, [self, engine](const std::optional<HostRefusal> &refused) {
         if (self)
-            self->switchedTo(engine, status, reason);
+            self->switchedTo(engine, refused);
     });
 }
 
-void EngineDiscovery::switchedTo(const QString &engine, int status, const QString &reason)
+void EngineDiscovery::switchedTo(const QString &engine, const std::optional<HostRefusal> &refused)
 {
-    if (status != 200) {
-        qCWarning(lcHosts) << "host" << m_host->host() << "could not start engine" << engine << ":" << reason;
+    if (refused) {
+        qCWarning(lcHosts).noquote() << "host" << m_host->host() << "could not start engine" << engine << ":"
+                                     << refused->facts();
         next();
         return;
     }

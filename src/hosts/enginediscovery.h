@@ -1,5 +1,7 @@
 #pragma once
 
+#include "hosts/hostrefusal.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
@@ -37,7 +39,7 @@ Q_SIGNALS:
 
 private:
     void next();
-    void switchedTo(const QString &engine, int status, const QString &reason);
+    void switchedTo(const QString &engine, const std::optional<HostRefusal> &refused);
     void listed(const QString &host);
     void done();
 

@@ -24,13 +24,11 @@ QString engineIn(const Catalog *catalog, const QString &host)
 } // namespace
 
 HostController::HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog,
-                               const HostRefusalWording *wording, const Clock *clock,
-                               const SchedulingConfig &scheduling, QObject *parent)
+                               const Clock *clock, const SchedulingConfig &scheduling, QObject *parent)
     : QObject(parent)
     , m_host(std::move(host))
     , m_driver(std::move(driver))
     , m_catalog(catalog)
-    , m_wording(wording)
     , m_clock(clock ? clock : &systemClock())
     , m_machine(m_host, m_driver->canSwitch(), m_driver->canSwitch() ? QString() : engineIn(catalog, m_host),
                 scheduling)
@@ -55,8 +53,8 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
             m_promptCaches->engineStarted(engine);
         carryOut(m_machine.engineStarted(engine, now()));
     });
-    connect(m_driver.get(), &EngineDriver::engineStartFailed, this, [this](const QString &engine, const QString &reason) {
-        carryOut(m_machine.engineStartFailed(engine, reason, now()));
+    connect(m_driver.get(), &EngineDriver::engineStartFailed, this, [this](const QString &engine, const EngineFailure &failure) {
+        carryOut(m_machine.engineStartFailed(engine, failure, now()));
     });
     connect(m_driver.get(), &EngineDriver::engineStopped, this, [this](const QString &engine) {
         carryOut(m_machine.engineStopped(engine, now()));
@@ -71,7 +69,7 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
                                                                            : m_machine.probed(running, now()));
         emit probed(running);
     });
-    connect(m_driver.get(), &EngineDriver::unreachable, this, [this](const QString &) {
+    connect(m_driver.get(), &EngineDriver::unreachable, this, [this](const EngineFailure &) {
         carryOut(m_machine.unreachable(now()));
     });
 }
@@ -273,8 +271,7 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
 {
     if (!canSwitch()) {
         if (done) {
-            const HostRefusal why = refusal(HostRefusal::Reason::StaticHost);
-            done(why.status(), words(why));
+            done(refusal(HostRefusal::Reason::StaticHost));
         }
         return;
     }
@@ -283,13 +280,13 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
             HostRefusal why = refusal(HostRefusal::Reason::NoSuchEngine);
             why.engine = engine;
             why.engines = engines();
-            done(why.status(), words(why));
+            done(why);
         }
         return;
     }
     if (state() == HostStateMachine::State::Serving && currentEngine() == engine && waitingRequests() == 0) {
         if (done)
-            done(200, {});
+            done(std::nullopt);
         return;
     }
     // Queued like a request: admitted means the engine is up, and the command needs no slot, so
@@ -299,12 +296,12 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
             [ticket, done] {
                 ticket->release();
                 if (done)
-                    done(200, {});
+                    done(std::nullopt);
             },
-            [ticket, done](int status, const QString &reason) {
+            [ticket, done](const HostRefusal &why) {
                 ticket->release();
                 if (done)
-                    done(status, reason);
+                    done(why);
             },
             true);
 }
@@ -314,7 +311,7 @@ void HostController::takeLease(const QString &owner, std::chrono::seconds ttl, L
     if (!leaseOwner().isEmpty() && leaseOwner() != owner) {
         HostRefusal why = refusal(HostRefusal::Reason::LeaseTakenOver);
         why.owner = owner;
-        answerLeaseWaiters(why.status(), words(why));
+        answerLeaseWaiters(why);
     }
     if (done)
         m_leaseWaiters.append(std::move(done));
@@ -324,11 +321,11 @@ void HostController::takeLease(const QString &owner, std::chrono::seconds ttl, L
     carryOut(m_machine.takeLease(owner, until, now()));
 }
 
-void HostController::answerLeaseWaiters(int status, const QString &reason)
+void HostController::answerLeaseWaiters(const std::optional<HostRefusal> &refused)
 {
     const QList<LeaseFn> waiters = std::exchange(m_leaseWaiters, {});
     for (const LeaseFn &done : waiters)
-        done(status, reason);
+        done(refused);
 }
 
 void HostController::releaseLease()
@@ -336,8 +333,7 @@ void HostController::releaseLease()
     if (leaseOwner().isEmpty())
         return;
     m_leaseTimer.stop();
-    const HostRefusal why = refusal(HostRefusal::Reason::LeaseReleased);
-    answerLeaseWaiters(why.status(), words(why));
+    answerLeaseWaiters(refusal(HostRefusal::Reason::LeaseReleased));
     carryOut(m_machine.releaseLease(now()));
 }
 
@@ -360,7 +356,7 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
             const RefuseFn refuse = std::exchange(it->refuse, nullptr);
             it->admit = nullptr;
             if (refuse)
-                refuse(r->status, words(r->why));
+                refuse(r->why);
         } else if (auto s = std::get_if<HostStateMachine::StartEngine>(&action)) {
             m_switchStarted = m_clock->steadyNow();
             m_switchAlias = s->forAlias;
@@ -377,7 +373,7 @@ void HostController::carryOut(const HostStateMachine::Actions &actions)
             if (m_power)
                 m_power->sleep();
         } else if (std::get_if<HostStateMachine::LeaseGranted>(&action)) {
-            answerLeaseWaiters(200, {});
+            answerLeaseWaiters(std::nullopt);
         } else if (auto j = std::get_if<HostStateMachine::Journal>(&action)) {
             if (!j->event) {
                 qCInfo(lcHosts).noquote() << j->text;
@@ -460,11 +456,6 @@ HostRefusal HostController::refusal(HostRefusal::Reason reason) const
     why.reason = reason;
     why.host = m_host;
     return why;
-}
-
-QString HostController::words(const HostRefusal &refusal) const
-{
-    return m_wording ? m_wording->words(refusal) : refusal.facts();
 }
 
 } // namespace switchyard

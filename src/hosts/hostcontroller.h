@@ -26,8 +26,8 @@ class UpstreamPool;
 
 // One host: carries out its HostStateMachine's decisions through the host's EngineDriver, tells
 // the catalog which engine runs, and reports switches and leases as history events (which are
-// also the journal's event lines). Refusals reach the callbacks in the words of `wording` (the
-// relay's catalogue); without one, in their facts.
+// also the journal's event lines). Refusals reach the callbacks as facts (HostRefusal): whoever
+// answers words them.
 class HostController final : public QObject
 {
     Q_OBJECT
@@ -36,9 +36,10 @@ class HostController final : public QObject
 public:
     using RequestId = HostStateMachine::RequestId;
     using AdmitFn = std::function<void()>;
-    using RefuseFn = std::function<void(int status, const QString &message)>;
-    using LeaseFn = std::function<void(int status, const QString &reason)>;
-    using SwitchDoneFn = std::function<void(int status, const QString &reason)>;
+    using RefuseFn = std::function<void(const HostRefusal &why)>;
+    // Empty when granted (done), else why not.
+    using LeaseFn = std::function<void(const std::optional<HostRefusal> &refused)>;
+    using SwitchDoneFn = std::function<void(const std::optional<HostRefusal> &refused)>;
 
     struct RequestInfo
     {
@@ -56,8 +57,7 @@ public:
         std::chrono::steady_clock::time_point since;
     };
 
-    HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog,
-                   const HostRefusalWording *wording = nullptr, const Clock *clock = nullptr,
+    HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog, const Clock *clock = nullptr,
                    const SchedulingConfig &scheduling = {}, QObject *parent = nullptr);
     ~HostController() override;
 
@@ -75,13 +75,13 @@ public:
 
     // Switch on command (the window, the admin API): queued like a request for `engine` on behalf
     // of `requestedBy`, so running streams drain first; under the batch policy it does not wait
-    // for the running engine's dwell or maxWait. done(true) once
-    // the engine is up (at once if it already runs): done(200, {}); if it cannot be, done() with the
-    // status a client would get (400 no such engine, 409 a static host, 423 leased, 424 failed).
+    // for the running engine's dwell or maxWait. done(std::nullopt) once
+    // the engine is up (at once if it already runs); if it cannot be, done() with why (its status()
+    // is what a client would get: 400 no such engine, 409 a static host, 423 leased, 424 failed).
     void switchEngine(const QString &engine, const QString &requestedBy, SwitchDoneFn done);
 
-    // done(200, {}) once running requests have drained and the engine is stopped; done(409, why)
-    // when the lease is released, or taken by another owner, before it was granted. Called
+    // done(std::nullopt) once running requests have drained and the engine is stopped; done(why, a
+    // 409) when the lease is released, or taken by another owner, before it was granted. Called
     // exactly once.
     void takeLease(const QString &owner, std::chrono::seconds ttl, LeaseFn done);
     void releaseLease();
@@ -110,7 +110,7 @@ public:
     QString targetEngine() const { return m_machine.targetEngine(); }
     QString leaseOwner() const { return m_machine.leaseOwner(); }
     QDateTime leaseUntil() const { return m_machine.leaseUntil(); }
-    QString lastError() const { return m_machine.lastError(); }
+    const std::optional<EngineFailure> &lastFailure() const { return m_machine.lastFailure(); }
     int runningRequests() const { return m_machine.runningRequests(); }
     int waitingRequests() const { return m_machine.waitingRequests(); }
     HostStateMachine::Wait waitFor() const { return m_machine.waitFor(); }
@@ -150,7 +150,6 @@ private:
     QList<HeldRequest> held(const QList<RequestId> &ids) const;
     void carryOut(const HostStateMachine::Actions &actions);
     void publish(HistoryEvent event);
-    QString words(const HostRefusal &refusal) const;
     HostRefusal refusal(HostRefusal::Reason reason) const;
     // The prompt-cache hooks: each runs `then` at once when no keeper is set.
     void beforeEngineStops(const QString &running, const QString &next, std::function<void()> then);
@@ -159,7 +158,6 @@ private:
     QString m_host;
     std::unique_ptr<EngineDriver> m_driver;
     Catalog *m_catalog;
-    const HostRefusalWording *m_wording;
     const Clock *m_clock;
     HostStateMachine m_machine;
     RequestId m_nextId = 1;
@@ -176,7 +174,7 @@ private:
     QHash<RequestId, LiveTicket> m_tickets;
     bool m_destroying = false;
     QList<LeaseFn> m_leaseWaiters;   // asked for the lease, not granted yet
-    void answerLeaseWaiters(int status, const QString &reason);
+    void answerLeaseWaiters(const std::optional<HostRefusal> &refused);
     QTimer m_leaseTimer;
     QTimer m_wakeTimer;   // armed for the machine's nextWakeUp()
     std::chrono::steady_clock::time_point m_switchStarted;

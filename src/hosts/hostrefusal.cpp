@@ -29,8 +29,10 @@ QString HostRefusal::facts() const
         parts << u"owner=%1"_s.arg(owner);
     if (until.isValid())
         parts << u"until=%1"_s.arg(until.toString(Qt::ISODate));
-    if (!detail.isEmpty())
-        parts << u"detail=%1"_s.arg(detail);
+    if (failure)
+        parts << u"failure=%1"_s.arg(failure->toString());
+    if (wakeTimeout.count() > 0)
+        parts << u"wake_timeout=%1"_s.arg(EngineFailure::seconds(wakeTimeout));
     return u"%1 (%2)"_s.arg(status()).arg(parts.join(u"; "_s));
 }
 

@@ -128,7 +128,7 @@ HostStateMachine::Actions HostStateMachine::commandArrived(RequestId id, const Q
 HostStateMachine::Actions HostStateMachine::arrive(const Pending &request, TimePoint now)
 {
     if (m_state == State::Leased || m_leaseWanted)
-        return {Refuse{request.id, 423, leased().facts(), leased()}};
+        return {Refuse{request.id, leased()}};
     m_lastActivity = now;
     if (m_state == State::Waking) {
         m_waiting.append(request);
@@ -201,7 +201,7 @@ HostStateMachine::Actions HostStateMachine::woke(const QString &runningEngine, T
     Actions actions{up};
     m_lastActivity = now;
     m_lastFinish.reset();
-    m_lastError.clear();
+    m_lastFailure.reset();
     if (!m_canSwitch) {
         // Its one engine answers: everyone waited for it.
         m_state = State::Serving;
@@ -225,7 +225,7 @@ HostStateMachine::Actions HostStateMachine::wakeTimedOut(TimePoint now)
     HostRefusal why;
     why.reason = HostRefusal::Reason::WakeTimedOut;
     why.host = m_host;
-    why.detail = detail;
+    why.wakeTimeout = m_power.wakeTimeout;
     Actions actions{timedOut};
     actions.append(refuseAllWaiting(why));
     return actions;
@@ -385,7 +385,7 @@ HostStateMachine::Actions HostStateMachine::refuseAllWaiting(const HostRefusal &
 {
     Actions actions;
     for (const Pending &p : std::as_const(m_waiting))
-        actions.append(Refuse{p.id, why.status(), why.facts(), why});
+        actions.append(Refuse{p.id, why});
     m_waiting.clear();
     return actions;
 }
@@ -422,7 +422,7 @@ HostStateMachine::Actions HostStateMachine::engineStarted(const QString &engine,
     }
     m_current = engine;
     m_target.clear();
-    m_lastError.clear();
+    m_lastFailure.reset();
     m_state = State::Serving;
     m_lastActivity = now;
     Actions actions;
@@ -432,23 +432,25 @@ HostStateMachine::Actions HostStateMachine::engineStarted(const QString &engine,
     return actions;
 }
 
-HostStateMachine::Actions HostStateMachine::engineStartFailed(const QString &engine, const QString &reason, TimePoint now)
+HostStateMachine::Actions HostStateMachine::engineStartFailed(const QString &engine, const EngineFailure &failure,
+                                                              TimePoint now)
 {
     m_current.clear();
     m_target.clear();
     m_state = State::Down;
-    m_lastError = reason;
-    Actions actions{journal(HistoryEvent::Kind::SwitchFailed, engine, m_targetAlias, reason)};
+    m_lastFailure = failure;
+    // The history keeps the failure's record (English, like every record).
+    Actions actions{journal(HistoryEvent::Kind::SwitchFailed, engine, m_targetAlias, failure.toString())};
     HostRefusal why;
     why.reason = HostRefusal::Reason::SwitchFailed;
     why.host = m_host;
     why.engine = engine;
-    why.detail = reason;
+    why.failure = failure;
     // Those who waited for this engine get the answer; the others get their own attempt.
     QList<Pending> others;
     for (const Pending &p : std::as_const(m_waiting)) {
         if (p.engine == engine)
-            actions.append(Refuse{p.id, why.status(), why.facts(), why});
+            actions.append(Refuse{p.id, why});
         else
             others.append(p);
     }
@@ -499,7 +501,7 @@ HostStateMachine::Actions HostStateMachine::probed(const QString &runningEngine,
         m_lastActivity = now;
         m_lastFinish.reset();
         m_state = State::Serving;
-        m_lastError.clear();
+        m_lastFailure.reset();
         return pump(now);
     }
     if (m_state == State::Serving && !runningEngine.isEmpty() && runningEngine != m_current) {

@@ -58,8 +58,8 @@ public:
     using RequestId = quint64;
 
     struct Admit { RequestId id; };
-    // status and message are why's, in short: the relay words `why` for the client.
-    struct Refuse { RequestId id; int status; QString message; HostRefusal why; };
+    // Only facts: the catalogue words `why` for the client, the window for the desktop.
+    struct Refuse { RequestId id; HostRefusal why; };
     struct StartEngine { QString engine; QString forAlias; };
     struct StopEngine { QString engine; };
     struct LeaseGranted { QString owner; };   // drained and stopped: the lease holder may go
@@ -81,7 +81,7 @@ public:
     Actions commandArrived(RequestId id, const QString &engine, const QString &by, TimePoint now);
     Actions requestFinished(RequestId id, TimePoint now);   // also for a client that left while waiting
     Actions engineStarted(const QString &engine, TimePoint now);
-    Actions engineStartFailed(const QString &engine, const QString &reason, TimePoint now);
+    Actions engineStartFailed(const QString &engine, const EngineFailure &failure, TimePoint now);
     Actions engineStopped(const QString &engine, TimePoint now);
     Actions probed(const QString &runningEngine, TimePoint now);
     Actions takeLease(const QString &owner, const QDateTime &until, TimePoint now);
@@ -106,7 +106,8 @@ public:
     QString targetEngine() const { return m_target; }
     QString leaseOwner() const { return m_leaseOwner; }
     QDateTime leaseUntil() const { return m_leaseUntil; }
-    QString lastError() const { return m_lastError; }
+    // Why the last start failed, until an engine is up again (Down).
+    const std::optional<EngineFailure> &lastFailure() const { return m_lastFailure; }
     int runningRequests() const { return int(m_running.size()); }
     int waitingRequests() const { return int(m_waiting.size()); }
     QList<RequestId> runningIds() const;
@@ -159,7 +160,7 @@ private:
     QString m_leaseOwner;
     QDateTime m_leaseUntil;
     bool m_leaseWanted = false;
-    QString m_lastError;
+    std::optional<EngineFailure> m_lastFailure;
     SchedulingConfig m_scheduling;
     std::optional<TimePoint> m_lastFinish;   // of a request on the current engine, since it is up
     Power m_power;

@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+#include <chrono>
+#include <optional>
+
+namespace switchyard {
+
+// Why an engine did not start, stopped badly or cannot be reached: the facts, never a reader's
+// words. The drivers hand it up; the client catalogue (src/replies) and the window (ui/, through
+// tr()) word it for their readers. toString() is its record: the journal, the history and the
+// logs keep it, in English like every record.
+struct EngineFailure
+{
+    enum class Kind {
+        Reported,               // another process said why (the agent's answer): `text`
+        NoSuchEngine,           // `engine` is not configured (on `host`; of `engines`)
+        StaticHost,             // `host` is static: it runs `engine` and never switches
+        StateFileUnavailable,   // the supervisor could not take its state file `path` (`systemError`)
+        ForeignServer,          // `url` already answers /health: a server we did not start runs there
+        NothingToStart,         // the engine has no argv
+        CannotLaunch,           // `program` did not start: `systemError`
+        Ended,                  // the process (or start command) ended: `exit`
+        NoHealth,               // no /health within `timeout`; `lastTry`, `exit`-less `outputTail`
+        StillAnswers,           // `engine` of `host` still answers /health `timeout` after its stop
+                                // command (which ended with `exit`, when it did not end well)
+        Superseded,             // a switch to `other` came first
+        StoppedBeforeReady,     // stopped before /health answered
+        NoEngineReachable,      // no engine of `host` answers: `lastTry`
+    };
+    // Who ran: the engine's own process (local driver, agent) or the command driver's lines.
+    enum class Runner { Process, StartCommand, StopCommand };
+    struct Exit
+    {
+        int code = 0;           // the exit code, or the signal when `killed`
+        bool killed = false;
+    };
+
+    EngineFailure() = default;
+    // What another process said in its own words. Implicit, so that a driver that still words its
+    // failures (the agent driver, until issue 33) hands up its text as it is.
+    EngineFailure(const QString &reported);   // NOLINT(google-explicit-constructor)
+
+    Kind kind = Kind::Reported;
+    Runner runner = Runner::Process;
+    QString host;
+    QString engine;
+    QStringList engines;
+    QString other;
+    QString program;
+    QString path;
+    QUrl url;
+    QString systemError;
+    std::optional<Exit> exit;
+    std::chrono::milliseconds timeout{0};
+    QString lastTry;      // the last /health attempt's answer, as the health check put it
+    QString outputTail;   // the last lines the process printed
+    QString text;         // Kind::Reported
+
+    static EngineFailure of(Kind kind);
+    // "12 s", "1.5 s": how the records and the catalogue give a timeout.
+    static QString seconds(std::chrono::milliseconds duration);
+    QString toString() const;
+};
+
+} // namespace switchyard
+
+Q_DECLARE_METATYPE(switchyard::EngineFailure)
