@@ -13,6 +13,7 @@
 #include "journal/clientapp.h"
 #include "journal/journalformat.h"
 #include "metrics/relaymetrics.h"
+#include "replies/adminreplies.h"
 #include "api/errorreply.h"
 #include "store/historystore.h"
 #include "store/requestquery.h"
@@ -141,9 +142,9 @@ void AdminApi::setHostControllers(const QList<HostController *> &controllers)
         m_controllers.insert(c->host(), c);
 }
 
-void AdminApi::error(ResponseWriter *writer, int status, const QString &message)
+void AdminApi::error(ResponseWriter *writer, const ClientReply &reply)
 {
-    writer->respond(status, ErrorReply::headers(), ErrorReply::body(ApiShape::OpenAI, status, message));
+    writer->respond(reply.httpStatus(), reply.headers(), reply.body(ApiShape::OpenAI));
 }
 
 void AdminApi::handleRequest(const IncomingRequest &request, ResponseWriter *writer)
@@ -160,7 +161,7 @@ void AdminApi::handleRequest(const IncomingRequest &request, ResponseWriter *wri
     if (parts.size() == 4 && parts.at(1) == "hosts"_L1) {
         HostController *c = m_controllers.value(parts.at(2));
         if (!c)
-            return error(writer, 404, u"no host %1 with a controller"_s.arg(parts.at(2)));
+            return error(writer, AdminReplies::noSuchHost(parts.at(2)));
         if (parts.at(3) == "lease"_L1 && method == "POST")
             return takeLease(c, request, writer);
         if (parts.at(3) == "lease"_L1 && method == "DELETE")
@@ -183,7 +184,7 @@ void AdminApi::handleRequest(const IncomingRequest &request, ResponseWriter *wri
             return writer->respond(200, {{"Content-Type", "application/json; charset=utf-8"}}, m_catalog->modelsJson());
         }
     }
-    error(writer, 404, u"no admin endpoint %1 %2"_s.arg(QString::fromLatin1(method), request.path));
+    error(writer, AdminReplies::noSuchEndpoint(QString::fromLatin1(method), request.path));
 }
 
 namespace {
@@ -238,7 +239,7 @@ void AdminApi::hosts(ResponseWriter *writer)
                       {"target_engine"_L1, c->targetEngine()},
                       {"running"_L1, c->runningRequests()},
                       {"waiting"_L1, c->waitingRequests()},
-                      {"last_error"_L1, c->lastError()},
+                      {"last_error"_L1, c->lastFailure() ? ClientReplies::engineFailure(*c->lastFailure()) : QString()},
                       {"running_requests"_L1, heldJson(c->runningList(), now)},
                       {"waiting_requests"_L1, heldJson(c->waitingList(), now)},
                       {"gpus"_L1, GpuReading::toJson(m_gpus ? m_gpus->gpus(c->host()) : QList<GpuReading>())}};
@@ -279,9 +280,9 @@ void AdminApi::takeLease(HostController *c, const IncomingRequest &request, Resp
     const QString owner = body.value("owner"_L1).toString();
     const double ttl = body.value("ttl_s"_L1).toDouble(3600);
     if (owner.isEmpty())
-        return error(writer, 400, u"\"owner\" is required: who holds the GPU"_s);
+        return error(writer, AdminReplies::leaseOwnerMissing());
     if (ttl <= 0 || ttl > 7 * 24 * 3600)
-        return error(writer, 400, u"\"ttl_s\" must be between 1 and 604800"_s);
+        return error(writer, AdminReplies::leaseTtlOutOfRange());
     QPointer<ResponseWriter> w(writer);
     QPointer<HostController> controller(c);
     // Whoever asked for the lease and left before it was granted does not hold it.
@@ -289,11 +290,11 @@ void AdminApi::takeLease(HostController *c, const IncomingRequest &request, Resp
         if (controller && controller->leaseOwner() == owner && controller->state() != HostStateMachine::State::Leased)
             controller->releaseLease();
     });
-    c->takeLease(owner, std::chrono::seconds(qint64(ttl)), [w, controller, host](int status, const QString &reason) {
+    c->takeLease(owner, std::chrono::seconds(qint64(ttl)), [w, controller, host](const std::optional<HostRefusal> &refused) {
         if (!w || !controller)
             return;
-        if (status != 200)
-            return error(w, status, reason);
+        if (refused)
+            return error(w, ClientReplies::fromHost(*refused));
         replyJson(w, 200, QJsonDocument(QJsonObject{{"host"_L1, host},
                                                     {"owner"_L1, controller->leaseOwner()},
                                                     {"until"_L1, isoTime(controller->leaseUntil())}}));
@@ -306,17 +307,17 @@ void AdminApi::switchEngine(HostController *c, const IncomingRequest &request, R
     const QJsonObject body = QJsonDocument::fromJson(request.body).object();
     const QString engine = body.value("engine"_L1).toString();
     if (engine.isEmpty())
-        return error(writer, 400, u"\"engine\" is required: one of %1"_s.arg(c->engines().join(u", "_s)));
+        return error(writer, AdminReplies::engineMissing(c->engines()));
     const QString by = body.value("by"_L1).toString(u"admin"_s);
     QPointer<ResponseWriter> w(writer);
     // Answers once the engine is up: running streams drain first, as for any request.
-    c->switchEngine(engine, by, [w, host, engine](int status, const QString &reason) {
+    c->switchEngine(engine, by, [w, host, engine](const std::optional<HostRefusal> &refused) {
         if (!w)
             return;
-        if (status == 200)
+        if (!refused)
             replyJson(w, 200, QJsonDocument(QJsonObject{{"host"_L1, host}, {"engine"_L1, engine}}));
         else
-            error(w, status, reason);
+            error(w, ClientReplies::fromHost(*refused));
     });
 }
 
@@ -354,9 +355,9 @@ void AdminApi::requests(const IncomingRequest &request, ResponseWriter *writer)
     if (state == "active"_L1)
         return activeRequests(writer);
     if (!state.isEmpty() && state != "done"_L1)
-        return error(writer, 400, u"\"state\" is active or done, not %1"_s.arg(state));
+        return error(writer, AdminReplies::requestStateUnknown(state));
     if (!m_store)
-        return error(writer, 424, u"no history store is open"_s);
+        return error(writer, AdminReplies::noHistoryStore());
     RequestQuery q;
     q.since = timeParam(request, u"since"_s, QDateTime());
     q.until = timeParam(request, u"until"_s, QDateTime());
@@ -376,7 +377,7 @@ void AdminApi::requests(const IncomingRequest &request, ResponseWriter *writer)
 void AdminApi::events(const IncomingRequest &request, ResponseWriter *writer)
 {
     if (!m_store)
-        return error(writer, 424, u"no history store is open"_s);
+        return error(writer, AdminReplies::noHistoryStore());
     const QString limit = request.queryItem(u"limit"_s);
     QJsonArray out;
     const QDateTime since = timeParam(request, u"since"_s, QDateTime());
@@ -398,7 +399,7 @@ void AdminApi::events(const IncomingRequest &request, ResponseWriter *writer)
 void AdminApi::stats(const IncomingRequest &request, ResponseWriter *writer)
 {
     if (!m_store)
-        return error(writer, 424, u"no history store is open"_s);
+        return error(writer, AdminReplies::noHistoryStore());
     const QDateTime since = timeParam(request, u"since"_s, m_clock->now().addDays(-1));
     QJsonObject out;
     const AliasStats stats = m_store->stats(since);
@@ -415,15 +416,15 @@ void AdminApi::stats(const IncomingRequest &request, ResponseWriter *writer)
 void AdminApi::usage(const IncomingRequest &request, ResponseWriter *writer)
 {
     if (!m_store)
-        return error(writer, 424, u"no history store is open"_s);
+        return error(writer, AdminReplies::noHistoryStore());
     const QString sinceText = request.queryItem(u"since"_s);
     const std::optional<QDateTime> since = UsageQuery::parseSince(sinceText.isEmpty() ? u"7d"_s : sinceText, m_clock->now());
     if (!since)
-        return error(writer, 400, u"since=%1: expected a period such as 7d, 24h, 30m or 2w, seconds since the epoch, or an ISO time"_s.arg(sinceText));
+        return error(writer, AdminReplies::sinceUnreadable(sinceText));
     const QString byText = request.queryItem(u"by"_s);
     const std::optional<UsageReport::By> by = UsageReport::byFromName(byText.isEmpty() ? u"key"_s : byText);
     if (!by)
-        return error(writer, 400, u"by=%1: expected key, client, alias or host"_s.arg(byText));
+        return error(writer, AdminReplies::usageByUnknown(byText));
     replyJson(writer, 200, QJsonDocument(UsageQuery::toJson(UsageQuery::report(*m_store, *since, *by), *since)));
 }
 

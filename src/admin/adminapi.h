@@ -5,6 +5,7 @@
 #include <QPointer>
 
 #include "hosts/hostcontroller.h"
+#include "replies/clientreplies.h"
 #include "http/requesthandler.h"
 
 namespace switchyard {
@@ -77,7 +78,7 @@ private:
     void events(const IncomingRequest &request, ResponseWriter *writer);
     void stats(const IncomingRequest &request, ResponseWriter *writer);
     void usage(const IncomingRequest &request, ResponseWriter *writer);
-    static void error(ResponseWriter *writer, int status, const QString &message);
+    static void error(ResponseWriter *writer, const ClientReply &reply);
 
     QHash<QString, QPointer<HostController>> m_controllers;
     HistoryStore *m_store = nullptr;   // outlives the relay

@@ -16,7 +16,7 @@
 #include "metrics/fleetgauges.h"
 #include "metrics/relaymetrics.h"
 #include "store/historystore.h"
-#include "relay/clientreplies.h"
+#include "replies/clientreplies.h"
 #include "relay/relay.h"
 #include "upstream/upstreampool.h"
 
@@ -52,7 +52,6 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
     : QObject(parent)
     , m_config(config)
     , m_clock(clock ? clock : &systemClock())
-    , m_wording(std::make_unique<ClientReplyWording>())
     , m_pool(new UpstreamPool(this))
     , m_catalog(new Catalog(config, m_pool, m_clock, this))
     , m_events(new ModelEvents(m_catalog, m_pool, this))
@@ -88,8 +87,8 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
             if (std::unique_ptr<EngineDriver> driver = drivers(host)) {
                 connect(driver.get(), &EngineDriver::gpusKnown, m_gpus,
                         [board = m_gpus, name = host.name](const QList<GpuReading> &gpus) { board->set(name, gpus); });
-                auto *controller = new HostController(host.name, std::move(driver), m_catalog, m_wording.get(),
-                                                      m_clock, host.scheduling, this);
+                auto *controller = new HostController(host.name, std::move(driver), m_catalog, m_clock,
+                                                      host.scheduling, this);
                 controller->setPower(host, m_pool);
                 if (host.promptCache.enabled() && controller->canSwitch())
                     controller->setPromptCacheKeeper(new PromptCacheKeeper(host, m_pool, m_catalog, m_clock));

@@ -16,7 +16,6 @@
 namespace switchyard {
 
 class Catalog;
-class ClientReplyWording;
 class Clock;
 class ConsoleJournal;
 class AdminApi;
@@ -81,7 +80,6 @@ Q_SIGNALS:
 private:
     Config m_config;
     const Clock *m_clock;
-    std::unique_ptr<ClientReplyWording> m_wording;   // the catalogue's words for host refusals
     UpstreamPool *m_pool;
     Catalog *m_catalog;
     ModelEvents *m_events;

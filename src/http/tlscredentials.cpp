@@ -14,12 +14,12 @@ bool readFile(const QString &path, QByteArray *data, QString *error)
     // A regular file of sane size: not a FIFO that blocks, nor /dev/zero.
     const QFileInfo info(path);
     if (info.exists() && (!info.isFile() || info.size() > 1024 * 1024)) {
-        *error = TlsCredentials::tr("\"%1\" is not a regular file of at most 1 MiB").arg(path);
+        *error = u"\"%1\" is not a regular file of at most 1 MiB"_s.arg(path);
         return false;
     }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        *error = TlsCredentials::tr("cannot read \"%1\": %2").arg(path, file.errorString());
+        *error = u"cannot read \"%1\": %2"_s.arg(path, file.errorString());
         return false;
     }
     *data = file.readAll();
@@ -35,7 +35,7 @@ QList<QSslCertificate> TlsCredentials::readCertificates(const QString &path, QSt
         return {};
     const QList<QSslCertificate> chain = QSslCertificate::fromData(pem, QSsl::Pem);
     if (chain.isEmpty() || chain.first().isNull())
-        *error = tr("\"%1\" holds no PEM certificate").arg(path);
+        *error = u"\"%1\" holds no PEM certificate"_s.arg(path);
     return chain;
 }
 
@@ -49,7 +49,7 @@ QSslKey TlsCredentials::readKey(const QString &path, QString *error)
         if (!key.isNull())
             return key;
     }
-    *error = tr("\"%1\" holds no unencrypted PEM private key (RSA, EC or DSA)").arg(path);
+    *error = u"\"%1\" holds no unencrypted PEM private key (RSA, EC or DSA)"_s.arg(path);
     return {};
 }
 

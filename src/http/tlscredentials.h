@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QCoreApplication>
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -9,11 +8,10 @@
 namespace switchyard {
 
 // The relay's HTTPS certificate chain and private key, read from PEM files. check-config reads
-// them the same way the server does, so a file that check-config accepts also serves.
+// them the same way the server does, so a file that check-config accepts also serves. Its errors
+// are English and never translated, like everything the relay says outside the window.
 class TlsCredentials final
 {
-    Q_DECLARE_TR_FUNCTIONS(TlsCredentials)
-
 public:
     // The first certificate is the server's, any others its chain. Empty with *error set when the
     // file cannot be read or holds no PEM certificate.

@@ -1,6 +1,6 @@
 #include "relay/errorrewrite.h"
 
-#include "relay/clientreplies.h"
+#include "replies/clientreplies.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -2,7 +2,7 @@
 
 #include "http/responsewriter.h"
 #include "common/basictimer.h"
-#include "relay/clientreplies.h"
+#include "replies/clientreplies.h"
 #include "relay/errorrewrite.h"
 
 #include <QJsonDocument>

@@ -5,7 +5,7 @@
 #include "hosts/hostcontroller.h"
 #include "http/incomingrequest.h"
 #include "http/responsewriter.h"
-#include "relay/clientreplies.h"
+#include "replies/clientreplies.h"
 #include "relay/hostwaitreason.h"
 #include "relay/jsonmodelfield.h"
 #include "relay/proxiedrequest.h"
@@ -396,15 +396,16 @@ void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwa
                 f->restoredTokens = c->restoredTokens(p->ticket());
             p->begin();
         },
-        [this, p, f, request, field](int status, const QString &message) {
+        [this, p, f, request, field](const HostRefusal &why) {
             if (!p)
                 return;
+            const ClientReply reply = ClientReplies::fromHost(why);
             // A replica that cannot serve (leased, its switch failed): the next one, if any.
-            if (failOver(f->route, message)) {
+            if (failOver(f->route, reply.message)) {
                 retarget(p, f, request, field);
                 return;
             }
-            p->refuse({status, message, {}});   // worded by the catalogue (ClientReplyWording)
+            p->refuse(reply);
         });
     if (!f->live.admitted && !f->live.done) {
         // Not admitted at once: it waits for the host from its arrival on, its reason following the host's.

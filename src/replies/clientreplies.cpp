@@ -1,6 +1,6 @@
-#include "relay/clientreplies.h"
+#include "replies/clientreplies.h"
 
-#include "relay/retrywords.h"
+#include "replies/retrywords.h"
 
 namespace switchyard::ClientReplies {
 
@@ -93,7 +93,8 @@ ClientReply fromHost(const HostRefusal &refusal)
                                            .arg(host, refusal.owner, refusal.until.toString(Qt::ISODate)));
     case HostRefusal::Reason::SwitchFailed:
         return reply(refusal.status(), u"switching host %1 to engine %2 failed: %3"_s
-                                           .arg(host, refusal.engine, refusal.detail));
+                                           .arg(host, refusal.engine,
+                                                refusal.failure ? engineFailure(*refusal.failure) : QString()));
     case HostRefusal::Reason::StaticHost:
         return reply(refusal.status(), u"host %1 runs one static engine and cannot switch"_s.arg(host));
     case HostRefusal::Reason::NoSuchEngine:
@@ -105,9 +106,15 @@ ClientReply fromHost(const HostRefusal &refusal)
     case HostRefusal::Reason::LeaseReleased:
         return reply(refusal.status(), u"the lease of host %1 was released before it was granted"_s.arg(host));
     case HostRefusal::Reason::WakeTimedOut:
-        return reply(refusal.status(), u"host %1 did not wake: %2"_s.arg(host, refusal.detail));
+        return reply(refusal.status(), u"host %1 did not wake: no answer within %2 s"_s
+                                           .arg(host, QString::number(refusal.wakeTimeout.count() / 1000.0)));
     }
     return reply(refusal.status(), refusal.facts());
+}
+
+QString engineFailure(const EngineFailure &failure)
+{
+    return failure.toString();
 }
 
 ClientReply engineUnreachable(const QString &why)

@@ -30,8 +30,8 @@ struct ClientReply
 
 // The catalogue of what API clients are told: every refusal, rewrite and waiting comment the
 // relay sends, in English and never translated (a relay under a German locale still speaks its
-// clients' language). The window words the same events itself, through tr().
-// tests/relay/tst_clientreplies.cpp lists each once.
+// clients' language). The layers below hand up facts (HostRefusal, EngineFailure); the window
+// words the same facts itself, through tr(). tests/relay/tst_clientreplies.cpp lists each once.
 namespace ClientReplies {
 
 // Before a request is routed.
@@ -49,6 +49,9 @@ ClientReply unknownModel(const QString &model, const QStringList &knownAliases);
 // The host.
 ClientReply hostDown(const QString &host, const QString &why);
 ClientReply fromHost(const HostRefusal &refusal);
+// Why an engine did not start, as the relay and the admin API give it: the failure's record,
+// which is English like every record (EngineFailure::toString).
+QString engineFailure(const EngineFailure &failure);
 
 // The engine, once the request went upstream.
 ClientReply engineUnreachable(const QString &why);   // when no host is named to mark down
@@ -80,12 +83,5 @@ QString waitingForAnswer(const QString &host, const QString &model);
 QString waitingForUpstream();
 
 } // namespace ClientReplies
-
-// The catalogue's words for a host's refusals, handed to each HostController.
-class ClientReplyWording final : public HostRefusalWording
-{
-public:
-    QString words(const HostRefusal &refusal) const override { return ClientReplies::fromHost(refusal).message; }
-};
 
 } // namespace switchyard

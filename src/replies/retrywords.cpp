@@ -1,4 +1,4 @@
-#include "relay/retrywords.h"
+#include "replies/retrywords.h"
 
 #include <QRegularExpression>
 
