@@ -1,6 +1,7 @@
 #include "models/controlleractivity.h"
 
 #include "hosts/hostcontroller.h"
+#include "shared/failurewords.h"
 
 #include <QStringList>
 #include <QTime>
@@ -47,7 +48,7 @@ ControllerActivity::Reading ControllerActivity::read(const HostController *c, co
         // The target is in the activity's text ("mainline → fork"); without one it stops.
         return {HostActivity::Switching, c->targetEngine().isEmpty() ? tr("stopping the engine") : QString()};
     case HostStateMachine::State::Down:
-        return {HostActivity::Down, c->lastError()};
+        return {HostActivity::Down, c->lastFailure() ? FailureWords::engineFailure(*c->lastFailure()) : QString()};
     case HostStateMachine::State::Unknown:
         // Nothing runs and the next request starts an engine (after a lease, or before the
         // first request): idle, not the "connection refused" a poll of the stopped engine reads.

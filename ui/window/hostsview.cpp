@@ -6,6 +6,7 @@
 #include "dialogs/leasedialog.h"
 #include "hosts/hostcontroller.h"
 #include "models/hosttablemodel.h"
+#include "shared/failurewords.h"
 #include "window/hostcarddelegate.h"
 
 #include <QAction>
@@ -204,13 +205,13 @@ void HostsView::switchEngine()
     const QString host = c->host();
     emit message(tr("Switching %1 to %2…").arg(host, engine));
     QPointer<HostsView> self(this);
-    c->switchEngine(engine, u"desktop"_s, [self, host, engine](int status, const QString &reason) {
+    c->switchEngine(engine, u"desktop"_s, [self, host, engine](const std::optional<HostRefusal> &refused) {
         if (!self)
             return;
-        if (status == 200)
+        if (!refused)
             emit self->message(tr("%1 runs %2").arg(host, engine));
         else
-            emit self->message(tr("%1 did not switch to %2: %3").arg(host, engine, reason));
+            emit self->message(tr("%1 did not switch to %2: %3").arg(host, engine, FailureWords::refusal(*refused)));
     });
     updateActions();
 }
@@ -241,11 +242,13 @@ void HostsView::takeLease()
     const QString host = c->host();
     emit message(tr("Waiting for %1 to finish its requests and stop its engine…").arg(host));
     QPointer<HostsView> self(this);
-    c->takeLease(dialog.owner(), dialog.duration(), [self, host](int status, const QString &) {
-        if (self && status == 200)
+    c->takeLease(dialog.owner(), dialog.duration(), [self, host](const std::optional<HostRefusal> &refused) {
+        if (self && !refused)
             emit self->message(tr("%1 is yours: its GPU is free until you release it").arg(host));
-        else if (self)
+        else if (self && refused->reason == HostRefusal::Reason::LeaseReleased)
             emit self->message(tr("The lease on %1 was released before it was granted").arg(host));
+        else if (self)
+            emit self->message(tr("%1 was not leased: %2").arg(host, FailureWords::refusal(*refused)));
     });
     updateActions();
 }
