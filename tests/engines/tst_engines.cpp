@@ -106,9 +106,15 @@ bool ignoresSigterm(qint64 pid)
     return false;
 }
 
+// A failure reads as its record (EngineFailure::toString), which the journal and the replies keep.
 QString signalText(const QSignalSpy &spy, int index, int argument)
 {
-    return spy.size() > index ? spy.at(index).at(argument).toString() : QString();
+    if (spy.size() <= index)
+        return QString();
+    const QVariant value = spy.at(index).at(argument);
+    if (value.metaType() == QMetaType::fromType<EngineFailure>())
+        return value.value<EngineFailure>().toString();
+    return value.toString();
 }
 
 QJsonObject statusOf(UpstreamPool *pool, const QUrl &agent, const QByteArray &token, int *httpStatus = nullptr)
@@ -192,8 +198,8 @@ int runHelper(int argc, char **argv)
         std::printf("engine pid %lld\n", static_cast<long long>(local->supervisor()->pid(name)));
         std::fflush(stdout);
     });
-    QObject::connect(driver.get(), &EngineDriver::engineStartFailed, &app, [](const QString &, const QString &reason) {
-        std::printf("failed %s\n", qPrintable(reason));
+    QObject::connect(driver.get(), &EngineDriver::engineStartFailed, &app, [](const QString &, const EngineFailure &failure) {
+        std::printf("failed %s\n", qPrintable(failure.toString()));
         std::fflush(stdout);
         QCoreApplication::exit(1);
     });

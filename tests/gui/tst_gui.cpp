@@ -863,7 +863,7 @@ void TstGui::switchShowsOnHostsTimelineAndTray()
 
     // A lease: the card says who has the GPU; the tray does not call it an error.
     bool granted = false;
-    controller->takeLease(u"bench"_s, 10min, [&granted](int status, const QString &) { granted = status == 200; });
+    controller->takeLease(u"bench"_s, 10min, [&granted](const std::optional<HostRefusal> &refused) { granted = !refused; });
     QTRY_VERIFY_WITH_TIMEOUT(granted, 10000);
     QCOMPARE(hosts.index(0).data(HostTableModel::LeaseOwnerRole).toString(), u"bench"_s);
     QCOMPARE(HostActivity(hosts.index(0).data(HostTableModel::ActivityRole).toInt()), HostActivity::Leased);

@@ -131,7 +131,7 @@ struct TwoEngineHost
     bool takeLease(const QString &owner)
     {
         bool granted = false;
-        controller()->takeLease(owner, 10min, [&granted](int status, const QString &) { granted = status == 200; });
+        controller()->takeLease(owner, 10min, [&granted](const std::optional<HostRefusal> &refused) { granted = !refused; });
         return QTest::qWaitFor([&granted] { return granted; }, WaitMs);
     }
 };

@@ -1,13 +1,16 @@
 // A relay started under a German locale, with the German catalogue installed as the desktop
 // installs it (QTranslator from :/i18n), still answers API clients in English: Claude Code and
 // opencode read these words, and the relay's own refusals must not change with the user's
-// language. The window's words are the ones that are translated.
+// language. Every refusal and failure a client or the admin API can meet runs here, over HTTP,
+// and its text is compared with the English literal. The window's words are the ones that are
+// translated (ui/shared/failurewords.cpp words the same facts through tr()).
 #include "switchingfixture.h"
 
 #include "rawhttpclient.h"
-#include "relay/clientreplies.h"
 
 #include <QCoreApplication>
+#include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTranslator>
 
 using namespace switchyard;
@@ -18,6 +21,31 @@ namespace {
 QByteArray chat(const QByteArray &model)
 {
     return R"({"model":")" + model + R"(","max_tokens":8,"messages":[{"role":"user","content":"hi"}]})";
+}
+
+// The words of an error reply, whatever the API's shape around them.
+QString errorMessage(const RawHttpClient::Response &response)
+{
+    return QJsonDocument::fromJson(response.body).object().value("error"_L1).toObject().value("message"_L1).toString();
+}
+
+// One request on a fresh connection, answered.
+std::optional<RawHttpClient::Response> ask(quint16 port, const QByteArray &raw)
+{
+    RawHttpClient client(port);
+    if (!client.connectToServer())
+        return std::nullopt;
+    client.send(raw);
+    if (!QTest::qWaitFor([&client] { return client.completedResponses() == 1; }, 15000))
+        return std::nullopt;
+    return client.responses().at(0);
+}
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
 }
 
 } // namespace
@@ -31,8 +59,13 @@ public:
 
 private Q_SLOTS:
     void theUserSpeaksGerman();
+    void refusalsAreEnglish_data();
     void refusalsAreEnglish();
     void hostRefusalsAreEnglish();
+    void unreachableEngineIsEnglish();
+    void failedLocalEngineIsEnglish();
+    void adminErrorsAreEnglish_data();
+    void adminErrorsAreEnglish();
 
 private:
     bool m_translated;
@@ -44,23 +77,38 @@ void TestEnglishApi::theUserSpeaksGerman()
     QVERIFY2(m_translated, "the German catalogue did not load from :/i18n");
     QCOMPARE(QCoreApplication::translate("switchyard::HistoryWriter", "Cannot switch the history database to WAL mode: %1"),
              u"Die Verlaufsdatenbank lässt sich nicht in den WAL-Modus schalten: %1"_s);
+    // The window's words for the failures below are German: only the API's stay English.
+    QCOMPARE(QCoreApplication::translate("switchyard::FailureWords", "exited with code %1"), u"endete mit Code %1"_s);
+}
+
+void TestEnglishApi::refusalsAreEnglish_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("message");   // the start of it, where the rest names the fixture's models
+
+    QTest::newRow("unknown model") << RawHttpClient::post("/v1/messages", chat("nope")) << 404
+                                   << u"model 'nope' not found; known models: "_s;
+    QTest::newRow("body not an object") << RawHttpClient::post("/v1/chat/completions", "[1]") << 400
+                                        << u"the request body is not a JSON object"_s;
+    QTest::newRow("model missing") << RawHttpClient::post("/v1/chat/completions", "{}") << 400
+                                   << u"model name is missing from the request"_s;
+    QTest::newRow("model not a string") << RawHttpClient::post("/v1/chat/completions", R"({"model":1})") << 400
+                                        << u"\"model\" must be a string"_s;
 }
 
 void TestEnglishApi::refusalsAreEnglish()
 {
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    QFETCH(QString, message);
     SwitchingFixture f;
     QVERIFY(f.start());
-    RawHttpClient client(f.port());
-    QVERIFY(client.connectToServer());
-    client.send(RawHttpClient::post("/v1/messages", chat("nope")));
-    client.send(RawHttpClient::post("/v1/chat/completions", "[1]"));
-    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
-
-    const RawHttpClient::Response &unknown = client.responses().at(0);
-    QCOMPARE(unknown.status, 404);
-    QVERIFY2(unknown.body.contains("model 'nope' not found; known models: "), unknown.body.constData());
-    QCOMPARE(unknown.header("x-should-retry"), "false");
-    QCOMPARE(client.responses().at(1).body, ClientReplies::bodyNotAnObject().body(ApiShape::OpenAI));
+    const std::optional<RawHttpClient::Response> answer = ask(f.port(), request);
+    QVERIFY(answer);
+    QCOMPARE(answer->status, status);
+    QVERIFY2(errorMessage(*answer).startsWith(message), qPrintable(errorMessage(*answer)));
+    QCOMPARE(answer->header("x-should-retry"), "false");
 }
 
 void TestEnglishApi::hostRefusalsAreEnglish()
@@ -69,20 +117,106 @@ void TestEnglishApi::hostRefusalsAreEnglish()
     QVERIFY(f.start());
     HostController *c = f.relay->hostController(u"h1"_s);
     bool granted = false;
-    c->takeLease(u"bench"_s, 10min, [&granted](int status, const QString &) { granted = status == 200; });
+    c->takeLease(u"bench"_s, 10min, [&granted](const std::optional<HostRefusal> &refused) { granted = !refused; });
     QTRY_VERIFY_WITH_TIMEOUT(granted, 5000);
 
-    RawHttpClient client(f.port());
-    QVERIFY(client.connectToServer());
-    client.send(RawHttpClient::post("/v1/messages", chat("h1-alpha")));
-    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
-    const RawHttpClient::Response &leased = client.responses().at(0);
-    QCOMPARE(leased.status, 423);
-    QVERIFY2(leased.body.startsWith(R"({"error":{"message":"host h1 is leased by bench until )"), leased.body.constData());
+    const std::optional<RawHttpClient::Response> leased = ask(f.port(), RawHttpClient::post("/v1/messages", chat("h1-alpha")));
+    QVERIFY(leased);
+    QCOMPARE(leased->status, 423);
+    QCOMPARE(errorMessage(*leased), u"host h1 is leased by bench until %1"_s.arg(c->leaseUntil().toString(Qt::ISODate)));
 
-    QString reason;
-    c->switchEngine(u"nope"_s, u"test"_s, [&reason](int, const QString &why) { reason = why; });
-    QCOMPARE(reason, u"host h1 has no engine \"nope\" (its engines: a, b)"_s);
+    // A switch on command through the admin API meets the lease too.
+    const std::optional<RawHttpClient::Response> switchLeased
+        = ask(f.port(), RawHttpClient::post("/admin/hosts/h1/engine", R"({"engine":"b"})"));
+    QVERIFY(switchLeased);
+    QCOMPARE(switchLeased->status, 423);
+    QCOMPARE(errorMessage(*switchLeased), errorMessage(*leased));
+}
+
+void TestEnglishApi::unreachableEngineIsEnglish()
+{
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    f.engineA->close();   // the engine is gone behind the relay's back
+    const std::optional<RawHttpClient::Response> down = ask(f.port(), RawHttpClient::post("/v1/messages", chat("h1-alpha")));
+    QVERIFY(down);
+    QCOMPARE(down->status, 424);
+    QVERIFY2(errorMessage(*down).startsWith(u"host h1 is down: "_s), qPrintable(errorMessage(*down)));
+
+    // A switch to an engine that never comes up: the host's refusal names the driver's reason.
+    f.driver->failing = {u"b"_s};
+    const std::optional<RawHttpClient::Response> failed = ask(f.port(), RawHttpClient::post("/v1/messages", chat("h1-beta")));
+    QVERIFY(failed);
+    QCOMPARE(failed->status, 424);
+    QCOMPARE(errorMessage(*failed), u"switching host h1 to engine b failed: exited with code 1: no such model file"_s);
+}
+
+// The report of issue 34: a local engine whose program exits 1 gave "endete mit Code 1".
+void TestEnglishApi::failedLocalEngineIsEnglish()
+{
+    QTemporaryDir state;
+    QVERIFY(state.isValid());
+    const quint16 enginePort = freePort();
+    ConfigResult result = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"box=http://127.0.0.1:%1"_s.arg(enginePort)});
+    QVERIFY(result.ok());
+    Config config = *result.config;
+    config.stateDir = state.path();
+    HostConfig &host = config.hosts.first();
+    host.driver = u"local"_s;
+    EngineConfig &engine = host.engines.first();
+    engine.name = u"broken"_s;
+    engine.models = {u"m"_s};
+    engine.argv = {u"/bin/sh"_s, u"-c"_s, u"echo no such model file >&2; exit 1"_s};
+    RelayService relay(config, RelayService::standardDrivers(config));
+    QString error;
+    QVERIFY2(relay.start(&error), qPrintable(error));
+
+    const std::optional<RawHttpClient::Response> failed = ask(relay.endpoint().port(), RawHttpClient::post("/v1/messages", chat("box-m")));
+    QVERIFY(failed);
+    QCOMPARE(failed->status, 424);
+    QCOMPARE(errorMessage(*failed), u"switching host box to engine broken failed: exited with code 1: no such model file"_s);
+
+    // The admin API's view of the host says the same, in English.
+    const std::optional<RawHttpClient::Response> hosts = ask(relay.endpoint().port(), RawHttpClient::get("/admin/hosts"));
+    QVERIFY(hosts);
+    QCOMPARE(hosts->status, 200);
+    const QJsonObject box = QJsonDocument::fromJson(hosts->body).array().at(0).toObject();
+    QCOMPARE(box.value("last_error"_L1).toString(), u"exited with code 1: no such model file"_s);
+}
+
+void TestEnglishApi::adminErrorsAreEnglish_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("no endpoint") << RawHttpClient::get("/admin/nope") << 404 << u"no admin endpoint GET /admin/nope"_s;
+    QTest::newRow("no host") << RawHttpClient::post("/admin/hosts/h9/engine", R"({"engine":"a"})") << 404
+                             << u"no host h9 with a controller"_s;
+    QTest::newRow("no owner") << RawHttpClient::post("/admin/hosts/h1/lease", "{}") << 400
+                              << u"\"owner\" is required: who holds the GPU"_s;
+    QTest::newRow("ttl") << RawHttpClient::post("/admin/hosts/h1/lease", R"({"owner":"x","ttl_s":0})") << 400
+                         << u"\"ttl_s\" must be between 1 and 604800"_s;
+    QTest::newRow("no engine") << RawHttpClient::post("/admin/hosts/h1/engine", "{}") << 400
+                               << u"\"engine\" is required: one of a, b"_s;
+    QTest::newRow("unknown engine") << RawHttpClient::post("/admin/hosts/h1/engine", R"({"engine":"nope"})") << 400
+                                    << u"host h1 has no engine \"nope\" (its engines: a, b)"_s;
+    QTest::newRow("request state") << RawHttpClient::get("/admin/requests?state=x") << 400
+                                   << u"\"state\" is active or done, not x"_s;
+    QTest::newRow("no history") << RawHttpClient::get("/admin/events") << 424 << u"no history store is open"_s;
+}
+
+void TestEnglishApi::adminErrorsAreEnglish()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    QFETCH(QString, message);
+    SwitchingFixture f;
+    QVERIFY(f.start());
+    const std::optional<RawHttpClient::Response> answer = ask(f.port(), request);
+    QVERIFY(answer);
+    QCOMPARE(answer->status, status);
+    QCOMPARE(errorMessage(*answer), message);
 }
 
 int main(int argc, char **argv)

@@ -200,8 +200,7 @@ public:
             m_scheduling.dwell = std::chrono::seconds(std::uniform_int_distribution<int>(0, 5)(m_rng));
             m_scheduling.maxWait = std::chrono::seconds(std::uniform_int_distribution<int>(1, 30)(m_rng));
         }
-        m_host = std::make_unique<HostController>(u"h"_s, std::move(driver), m_catalog.get(), nullptr, &m_clock,
-                                                  m_scheduling);
+        m_host = std::make_unique<HostController>(u"h"_s, std::move(driver), m_catalog.get(), &m_clock, m_scheduling);
         if (chance(0.5)) {
             for (const QString &name : m_engines) {
                 if (chance(0.7))
@@ -358,7 +357,7 @@ private:
         m_arriving = r.get();
         m_host->request(r->ticket, {r->engine, r->engine + u"-model"_s, u"fuzz"_s},
                         [this, weak] { admitted(weak.lock()); },
-                        [weak](int, const QString &) {
+                        [weak](const HostRefusal &) {
                             auto r = weak.lock();
                             ++r->answers;
                             r->refused = true;
@@ -423,9 +422,9 @@ private:
     {
         auto c = std::make_shared<Command>();
         m_commands.append(c);
-        m_host->switchEngine(chance(0.1) ? u"nope"_s : anyEngine(), u"fuzz"_s, [c](int status, const QString &) {
+        m_host->switchEngine(chance(0.1) ? u"nope"_s : anyEngine(), u"fuzz"_s, [c](const std::optional<HostRefusal> &refused) {
             ++c->done;
-            c->status = status;
+            c->status = refused ? refused->status() : 200;
         });
     }
 
@@ -433,9 +432,9 @@ private:
     {
         auto c = std::make_shared<Command>();
         m_leases.append(c);
-        m_host->takeLease(chance(0.8) ? u"fuzz"_s : u"other"_s, std::chrono::hours(1), [c](int status, const QString &) {
+        m_host->takeLease(chance(0.8) ? u"fuzz"_s : u"other"_s, std::chrono::hours(1), [c](const std::optional<HostRefusal> &refused) {
             ++c->done;
-            c->status = status;
+            c->status = refused ? refused->status() : 200;
         });
     }
 

@@ -17,7 +17,7 @@ QString describe(const SM::Actions &actions)
         if (auto p = std::get_if<SM::Admit>(&a))
             parts << u"admit %1"_s.arg(p->id);
         else if (auto p = std::get_if<SM::Refuse>(&a))
-            parts << u"refuse %1 %2"_s.arg(p->id).arg(p->status);
+            parts << u"refuse %1 %2"_s.arg(p->id).arg(p->why.status());
         else if (auto p = std::get_if<SM::StartEngine>(&a))
             parts << u"start %1"_s.arg(p->engine);
         else if (auto p = std::get_if<SM::StopEngine>(&a))
@@ -566,14 +566,25 @@ void TestHostStateMachine::messagesSayWhatAndWho()
     QVERIFY(sm.waitingFor().contains("switches to engine fork"_L1));
     const auto actions = sm.requestFinished(1, t0);
     QCOMPARE(std::get<SM::Journal>(actions.at(0)).text, u"host 3090: switching to engine fork for 3090-flint-40b"_s);
-    const auto failed = sm.engineStartFailed(u"fork"_s, u"exited with code 1"_s, t0);
+    EngineFailure exited = EngineFailure::of(EngineFailure::Kind::Ended);
+    exited.exit = EngineFailure::Exit{1, false};
+    const auto failed = sm.engineStartFailed(u"fork"_s, exited, t0);
     QCOMPARE(std::get<SM::Journal>(failed.at(0)).text, u"host 3090: engine fork failed: exited with code 1"_s);
-    QVERIFY(std::get<SM::Refuse>(failed.at(1)).message.contains("exited with code 1"_L1));
+    // The refusal carries the failure itself, not its words.
+    const HostRefusal &why = std::get<SM::Refuse>(failed.at(1)).why;
+    QCOMPARE(why.reason, HostRefusal::Reason::SwitchFailed);
+    QCOMPARE(why.engine, u"fork"_s);
+    QVERIFY(why.failure);
+    QCOMPARE(why.failure->kind, EngineFailure::Kind::Ended);
+    QCOMPARE(why.failure->exit->code, 1);
+    QCOMPARE(sm.lastFailure()->toString(), u"exited with code 1"_s);
     const auto lease = sm.takeLease(u"bench queue"_s, QDateTime(QDate(2026, 10, 24), QTime(23, 0), Qt::UTC), t0);
     Q_UNUSED(lease);
     const auto refused = sm.requestArrived(3, u"fork"_s, u"3090-flint-40b"_s, t0);
-    const QString message = std::get<SM::Refuse>(refused.at(0)).message;
-    QVERIFY2(message.contains("bench queue"_L1) && message.contains("2026-10-24T23:00:00Z"_L1), qPrintable(message));
+    const HostRefusal &leased = std::get<SM::Refuse>(refused.at(0)).why;
+    QCOMPARE(leased.status(), 423);
+    QCOMPARE(leased.owner, u"bench queue"_s);
+    QCOMPARE(leased.until, QDateTime(QDate(2026, 10, 24), QTime(23, 0), Qt::UTC));
 }
 
 void TestHostStateMachine::batchingSaysWhatRunsFirst()

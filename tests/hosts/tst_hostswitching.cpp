@@ -8,6 +8,7 @@
 #include "config/configloader.h"
 #include "hosts/hostcontroller.h"
 #include "rawhttpclient.h"
+#include "replies/clientreplies.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -138,7 +139,7 @@ void TestHostSwitching::leaseRefusesWith423NamingTheOwner()
     QVERIFY(f.start());
     HostController *host = f.relay->hostController(u"h1"_s);
     bool granted = false;
-    host->takeLease(u"bench queue"_s, 3600s, [&granted](int status, const QString &) { granted = status == 200; });
+    host->takeLease(u"bench queue"_s, 3600s, [&granted](const std::optional<HostRefusal> &refused) { granted = !refused; });
     QTRY_VERIFY_WITH_TIMEOUT(granted, 3000);
     QVERIFY(!f.engineA->isListening());   // the engine was stopped for the lease holder
     RawHttpClient client(f.port());
@@ -269,7 +270,11 @@ void TestHostSwitching::switchOnCommandRefusesWhatCannotBe()
 
     int status = 0;
     QString reason;
-    c->switchEngine(u"nope"_s, u"test"_s, [&](int s, const QString &why) { status = s; reason = why; });
+    const auto answered = [&](const std::optional<HostRefusal> &why) {
+        status = why ? why->status() : 200;
+        reason = why ? ClientReplies::fromHost(*why).message : QString();
+    };
+    c->switchEngine(u"nope"_s, u"test"_s, answered);
     QCOMPARE(status, 400);
     QVERIFY2(reason.contains("no engine \"nope\""_L1) && reason.contains("a, b"_L1), qPrintable(reason));
 
@@ -285,10 +290,10 @@ void TestHostSwitching::switchOnCommandRefusesWhatCannotBe()
 
     // A leased host refuses with 423 naming the owner.
     bool granted = false;
-    c->takeLease(u"bench queue"_s, 10min, [&](int status, const QString &) { granted = status == 200; });
+    c->takeLease(u"bench queue"_s, 10min, [&](const std::optional<HostRefusal> &refused) { granted = !refused; });
     QTRY_VERIFY_WITH_TIMEOUT(granted, 5000);
     status = 0;
-    c->switchEngine(u"b"_s, u"test"_s, [&](int s, const QString &why) { status = s; reason = why; });
+    c->switchEngine(u"b"_s, u"test"_s, answered);
     QTRY_COMPARE_WITH_TIMEOUT(status, 423, 3000);
     QVERIFY2(reason.contains("bench queue"_L1), qPrintable(reason));
 }

@@ -295,7 +295,7 @@ void TestWakeAndIdle::idleEngineIsStoppedAndSleeps()
 
     // A lease stops it for its holder; no idle stop and no sleep while it holds.
     int granted = 0;
-    host->takeLease(u"bench"_s, std::chrono::seconds(60), [&granted](int status, const QString &) { granted = status; });
+    host->takeLease(u"bench"_s, std::chrono::seconds(60), [&granted](const std::optional<HostRefusal> &refused) { granted = refused ? refused->status() : 200; });
     QTRY_COMPARE_WITH_TIMEOUT(granted, 200, 10000);
     QCOMPARE(host->stateName(), u"leased"_s);
     QVERIFY(!host->nextWakeUp());

@@ -1,7 +1,7 @@
 // Every refusal, rewrite and waiting comment the relay sends, once: status, headers, words, and
 // the bytes in each API's shape (OpenAI's, which llama.cpp's native paths share, Anthropic's,
 // the Responses API's), whole and as the SSE event sent after an early 200.
-#include "relay/clientreplies.h"
+#include "replies/clientreplies.h"
 
 #include <QTest>
 
@@ -35,7 +35,10 @@ HostRefusal host(HostRefusal::Reason reason)
     why.engines = {u"mainline"_s, u"fork"_s};
     why.owner = u"bench queue"_s;
     why.until = QDateTime(QDate(2026, 10, 24), QTime(23, 0), Qt::UTC);
-    why.detail = u"exited with code 1"_s;
+    EngineFailure exited = EngineFailure::of(EngineFailure::Kind::Ended);
+    exited.exit = EngineFailure::Exit{1, false};
+    why.failure = exited;
+    why.wakeTimeout = std::chrono::seconds(120);
     return why;
 }
 
@@ -102,6 +105,8 @@ void TestClientReplies::everyRefusal_data()
         u"host 3090 is leased by bench queue until 2026-10-24T23:00:00Z"_s, "unavailable_error", "api_error");
     row("switch failed", ClientReplies::fromHost(host(HostRefusal::Reason::SwitchFailed)), 424, {},
         u"switching host 3090 to engine fork failed: exited with code 1"_s, "unavailable_error", "api_error");
+    row("wake timed out", ClientReplies::fromHost(host(HostRefusal::Reason::WakeTimedOut)), 424, {},
+        u"host 3090 did not wake: no answer within 120 s"_s, "unavailable_error", "api_error");
     row("static host", ClientReplies::fromHost(host(HostRefusal::Reason::StaticHost)), 409, {},
         u"host 3090 runs one static engine and cannot switch"_s, "invalid_request_error", "invalid_request_error");
     row("no such engine", ClientReplies::fromHost(host(HostRefusal::Reason::NoSuchEngine)), 400, {},
@@ -209,13 +214,12 @@ void TestClientReplies::codexIsKnownByPathAndUserAgent()
 
 void TestClientReplies::hostRefusalsAreWordedByTheCatalogue()
 {
-    const ClientReplyWording wording;
     for (auto reason : {HostRefusal::Reason::Leased, HostRefusal::Reason::SwitchFailed, HostRefusal::Reason::StaticHost,
                         HostRefusal::Reason::NoSuchEngine, HostRefusal::Reason::LeaseTakenOver,
-                        HostRefusal::Reason::LeaseReleased}) {
+                        HostRefusal::Reason::LeaseReleased, HostRefusal::Reason::WakeTimedOut}) {
         const HostRefusal why = host(reason);
-        QCOMPARE(wording.words(why), ClientReplies::fromHost(why).message);
         QCOMPARE(ClientReplies::fromHost(why).status, why.status());
+        QVERIFY2(!ClientReplies::fromHost(why).message.contains(why.facts()), qPrintable(why.facts()));
     }
 }
 
