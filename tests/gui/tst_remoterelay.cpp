@@ -407,7 +407,7 @@ void TstRemoteRelay::refreshNowAsksTheRemoteAtOnce()
     // Someone takes r1 on the remote; the window learns it when it asks.
     int status = 0;
     remote.relay->hostController(u"r1"_s)->takeLease(u"someone else"_s, std::chrono::seconds(600),
-                                                      [&status](int s, const QString &) { status = s; });
+                                                      [&status](const std::optional<HostRefusal> &refused) { status = refused ? refused->status() : 200; });
     QTRY_COMPARE_WITH_TIMEOUT(status, 200, WaitMs);
     QCOMPARE(hosts.index(hosts.rowOf(u"r1"_s)).data(HostTableModel::LeaseOwnerRole).toString(), QString());
     view.refreshAction()->trigger();
