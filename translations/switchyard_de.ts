@@ -864,6 +864,154 @@ Befehle:
     </message>
 </context>
 <context>
+    <name>FailureWords</name>
+    <message>
+        <location filename="../ui/shared/failurewords.cpp" line="+1"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>killed by signal %1</source>
+        <translation>wurde durch Signal %1 beendet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>exited with code %1</source>
+        <translation>endete mit Code %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no engine called %1 (engines: %2)</source>
+        <translation>keine Engine namens %1 (Engines: %2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no engine called %1 on host %2</source>
+        <translation>keine Engine namens %1 auf Host %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>host %1 is static: it runs engine %2 and never switches</source>
+        <translation>Host %1 ist statisch: er betreibt Engine %2 und wechselt nie</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the supervisor could not take its state file %1</source>
+        <translation>der Supervisor konnte seine Zustandsdatei %1 nicht übernehmen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 already answers /health: a server Switchyard did not start is running there</source>
+        <translation>%1 antwortet bereits auf /health: dort läuft ein Server, den Switchyard nicht gestartet hat</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no argv: nothing to start</source>
+        <translation>kein argv: nichts zu starten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot run /bin/sh: %1</source>
+        <translation>/bin/sh lässt sich nicht ausführen: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot start %1: %2</source>
+        <translation>%1 lässt sich nicht starten: %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ended</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the start command %1</source>
+        <translation>der Startbefehl %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no /health within %1 of the start command</source>
+        <translation>kein /health innerhalb von %1 nach dem Startbefehl</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no /health within %1</source>
+        <translation>kein /health innerhalb von %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (last try: %1)</source>
+        <translation> (letzter Versuch: %1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; last output: %1</source>
+        <translation>; letzte Ausgabe: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>engine %1 of host %2 still answers /health %3 after its stop command</source>
+        <translation>Engine %1 von Host %2 antwortet %3 nach ihrem Stoppbefehl noch auf /health</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (which %1)</source>
+        <translation> (der %1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>superseded by a switch to engine %1</source>
+        <translation>abgelöst durch einen Wechsel zu Engine %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped before it was ready</source>
+        <translation>gestoppt, bevor sie bereit war</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>host %1: no engine can be reached: %2</source>
+        <translation>Host %1: keine Engine ist erreichbar: %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is leased by %2 until %3</source>
+        <translation>%1 ist von %2 reserviert bis %3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the engine did not start</source>
+        <translation>die Engine ist nicht gestartet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 runs one static engine and cannot switch</source>
+        <translation>%1 betreibt eine statische Engine und kann nicht wechseln</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 has no engine %2 (its engines: %3)</source>
+        <translation>%1 hat keine Engine %2 (seine Engines: %3)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the lease on %1 was taken by %2 before it was granted</source>
+        <translation>die Reservierung von %1 wurde von %2 übernommen, bevor sie erteilt wurde</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the lease on %1 was released before it was granted</source>
+        <translation>die Reservierung von %1 wurde aufgehoben, bevor sie erteilt wurde</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 did not wake within %2</source>
+        <translation>%1 ist nicht innerhalb von %2 aufgewacht</translation>
+    </message>
+</context>
+<context>
     <name>HistorySchema</name>
     <message>
         <location filename="../src/store/historyschema.cpp" line="+105"/>
@@ -2642,154 +2790,6 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <location line="+4"/>
         <source>Saved %1.</source>
         <translation>%1 gespeichert.</translation>
-    </message>
-</context>
-<context>
-    <name>switchyard::FailureWords</name>
-    <message>
-        <location filename="../ui/shared/failurewords.cpp" line="+1"/>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>killed by signal %1</source>
-        <translation>wurde durch Signal %1 beendet</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>exited with code %1</source>
-        <translation>endete mit Code %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>no engine called %1 (engines: %2)</source>
-        <translation>keine Engine namens %1 (Engines: %2)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>no engine called %1 on host %2</source>
-        <translation>keine Engine namens %1 auf Host %2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>host %1 is static: it runs engine %2 and never switches</source>
-        <translation>Host %1 ist statisch: er betreibt Engine %2 und wechselt nie</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the supervisor could not take its state file %1</source>
-        <translation>der Supervisor konnte seine Zustandsdatei %1 nicht übernehmen</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 already answers /health: a server Switchyard did not start is running there</source>
-        <translation>%1 antwortet bereits auf /health: dort läuft ein Server, den Switchyard nicht gestartet hat</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>no argv: nothing to start</source>
-        <translation>kein argv: nichts zu starten</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>cannot run /bin/sh: %1</source>
-        <translation>/bin/sh lässt sich nicht ausführen: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>cannot start %1: %2</source>
-        <translation>%1 lässt sich nicht starten: %2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>ended</source>
-        <translation>beendet</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the start command %1</source>
-        <translation>der Startbefehl %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>no /health within %1 of the start command</source>
-        <translation>kein /health innerhalb von %1 nach dem Startbefehl</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>no /health within %1</source>
-        <translation>kein /health innerhalb von %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source> (last try: %1)</source>
-        <translation> (letzter Versuch: %1)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>; last output: %1</source>
-        <translation>; letzte Ausgabe: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>engine %1 of host %2 still answers /health %3 after its stop command</source>
-        <translation>Engine %1 von Host %2 antwortet %3 nach ihrem Stoppbefehl noch auf /health</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source> (which %1)</source>
-        <translation> (der %1)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>superseded by a switch to engine %1</source>
-        <translation>abgelöst durch einen Wechsel zu Engine %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>stopped before it was ready</source>
-        <translation>gestoppt, bevor sie bereit war</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>host %1: no engine can be reached: %2</source>
-        <translation>Host %1: keine Engine ist erreichbar: %2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 is leased by %2 until %3</source>
-        <translation>%1 ist von %2 reserviert bis %3</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the engine did not start</source>
-        <translation>die Engine ist nicht gestartet</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 runs one static engine and cannot switch</source>
-        <translation>%1 betreibt eine statische Engine und kann nicht wechseln</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 has no engine %2 (its engines: %3)</source>
-        <translation>%1 hat keine Engine %2 (seine Engines: %3)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the lease on %1 was taken by %2 before it was granted</source>
-        <translation>die Reservierung von %1 wurde von %2 übernommen, bevor sie erteilt wurde</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the lease on %1 was released before it was granted</source>
-        <translation>die Reservierung von %1 wurde aufgehoben, bevor sie erteilt wurde</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 did not wake within %2</source>
-        <translation>%1 ist nicht innerhalb von %2 aufgewacht</translation>
     </message>
 </context>
 <context>

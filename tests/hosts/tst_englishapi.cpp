@@ -78,7 +78,7 @@ void TestEnglishApi::theUserSpeaksGerman()
     QCOMPARE(QCoreApplication::translate("switchyard::HistoryWriter", "Cannot switch the history database to WAL mode: %1"),
              u"Die Verlaufsdatenbank lässt sich nicht in den WAL-Modus schalten: %1"_s);
     // The window's words for the failures below are German: only the API's stay English.
-    QCOMPARE(QCoreApplication::translate("switchyard::FailureWords", "exited with code %1"), u"endete mit Code %1"_s);
+    QCOMPARE(QCoreApplication::translate("FailureWords", "exited with code %1"), u"endete mit Code %1"_s);
 }
 
 void TestEnglishApi::refusalsAreEnglish_data()
