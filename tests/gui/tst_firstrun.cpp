@@ -10,6 +10,7 @@
 #include "dialogs/addhostdialog.h"
 #include "dialogs/welcomedialog.h"
 #include "fakellamaserver.h"
+#include "laterport.h"
 #include "models/hosttablemodel.h"
 #include "store/historystore.h"
 #include "common/clock.h"
@@ -23,11 +24,11 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace switchyard;
+using namespace switchyard::test;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
@@ -180,12 +181,7 @@ void TstFirstRun::addSingleModelServer()
 void TstFirstRun::unreachableBoxIsNotSaved()
 {
     // A port nobody listens on.
-    quint16 port = 0;
-    {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        port = probe.serverPort();
-    }
+    const quint16 port = portForLater();
     QTemporaryDir dir;
     const QString path = dir.filePath(u"switchyard.json"_s);
     AddHostDialog dialog(path);

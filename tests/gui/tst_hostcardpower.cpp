@@ -5,6 +5,7 @@
 #include "config/configloader.h"
 #include "fakellama/fakellamaserver.h"
 #include "hosts/hostcontroller.h"
+#include "laterport.h"
 #include "models/hosttablemodel.h"
 #include "rawhttpclient.h"
 #include "shared/hostactivity.h"
@@ -13,7 +14,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUdpSocket>
@@ -36,12 +36,7 @@ void TstHostCardPower::asleepThenWakingThenUp()
 {
     QUdpSocket lan;
     QVERIFY(lan.bind(QHostAddress::LocalHost, 0));
-    quint16 enginePort = 0;
-    {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        enginePort = probe.serverPort();
-    }
+    const quint16 enginePort = portForLater();
     QTemporaryDir dir;
     const QJsonObject wake{{"mac"_L1, "3c:7c:3f:1e:22:0a"_L1}, {"broadcast"_L1, "127.0.0.1"_L1},
                            {"port"_L1, lan.localPort()}, {"timeout_s"_L1, 30}};

@@ -3,7 +3,7 @@
 // record; durations are honest; the window's own calls stay out of the way; the details pane
 // shows only the selected request. Offscreen and under Xvfb.
 #include "guifleet.h"
-#include "testenginedriver.h"
+#include "twoenginehost.h"
 
 #include "app/catalogeventrecorder.h"
 #include "hosts/hostcontroller.h"
@@ -118,45 +118,14 @@ void TstRequestLog::requestWaitingForASwitchShowsLiveThenDone()
 {
     // Host h1 with engine "a" (alpha, running) and "b" (beta): a request for h1-beta waits for
     // the switch, which takes 1.5 s.
-    fake::FakeOptions optionsA;
-    optionsA.models = {u"alpha"_s};
-    optionsA.loaded = {u"alpha"_s};
-    fake::FakeOptions optionsB;
-    optionsB.models = {u"beta"_s};
-    optionsB.loadDelay = 100ms;
-    fake::FakeLlamaServer engineA(optionsA);
-    fake::FakeLlamaServer engineB(optionsB);
-    QVERIFY(engineA.listen() && engineB.listen());
-    const quint16 portB = engineB.port();
-    engineB.close();
-    ConfigResult result = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"h1="_s + engineA.baseUrl().toString()});
-    QVERIFY(result.ok());
-    Config config = *result.config;
-    config.hosts.first().engines.first().name = u"a"_s;
-    EngineConfig b;
-    b.name = u"b"_s;
-    b.url = QUrl(u"http://127.0.0.1:%1"_s.arg(portB));
-    b.models = {u"beta"_s};
-    config.hosts.first().engines.append(b);
-    const QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, &engineA}, {u"b"_s, &engineB}};
-    const QHash<QString, quint16> ports{{u"a"_s, engineA.port()}, {u"b"_s, portB}};
-
-    QTemporaryDir dir;
-    SystemClock clock;
-    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
-    RelayRunner runner(nullptr, &store);
-    runner.setDriverFactory([engines, ports](const Config &) -> RelayService::DriverFactory {
-        return [engines, ports](const HostConfig &) {
-            auto driver = std::make_unique<TestEngineDriver>(engines, ports, u"a"_s);
-            driver->startDelay = 1500ms;
-            return driver;
-        };
-    });
-    QString error;
-    QVERIFY2(runner.start(config, &error), qPrintable(error));
-    HostController *controller = runner.service()->hostController(u"h1"_s);
-    QTRY_VERIFY(controller->state() == HostStateMachine::State::Serving
-                && runner.service()->catalog()->host(u"h1"_s)->reachable);
+    TwoEngineHost host;
+    host.optionsB.loadDelay = 100ms;
+    host.adjustDriver = [](TestEngineDriver &driver) { driver.startDelay = 1500ms; };
+    const QString error = host.start();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    SystemClock &clock = host.clock;
+    HistoryStore &store = *host.store;
+    RelayRunner &runner = *host.runner;
 
     HostTableModel hosts;
     InFlightCounter inFlight;

@@ -1,7 +1,7 @@
 // States that do not mislead (issue 22): what the window shows, asserted on its widgets and item
 // models, not on pixels. The host cards, the timeline and German here: items 1 (loading), 3, 10
 // (the default span), 12, 18 and 20; items 7, 9, 13, 15, 16 and 17 (the models table, dialogs,
-// layout) in tst_stateswindow; items 1 (switch) and 2 in tst_gui's
+// layout) in tst_stateswindow; items 1 (switch) and 2 in tst_guiwindow's
 // switchShowsOnHostsTimelineAndTray; 10 (labels) and 11 in tst_timelinecontent.
 #include "app/catalogeventrecorder.h"
 #include "catalog/catalog.h"
@@ -14,7 +14,7 @@
 #include "store/timelinemodel.h"
 #include "timeline/timelineview.h"
 #include "timeline/timelinewidget.h"
-#include "testenginedriver.h"
+#include "twoenginehost.h"
 #include "window/hostcarddelegate.h"
 #include "window/relayclient.h"
 
@@ -152,38 +152,17 @@ void TstStates::reloadKeepsTheEngineBar()
     // catalog starts at a host's first engine until the controller has probed which one runs;
     // here the second one runs, and the first is not there. That is no downtime: the timeline
     // keeps one bar for the running engine.
-    fake::FakeOptions optionsA;
-    optionsA.models = {u"alpha"_s};
-    fake::FakeOptions optionsB;
-    optionsB.models = {u"beta"_s};
-    optionsB.loaded = optionsB.models;
-    fake::FakeLlamaServer engineA(optionsA);
-    fake::FakeLlamaServer engineB(optionsB);
-    QVERIFY(engineA.listen() && engineB.listen());
-    const quint16 portA = engineA.port();
-    engineA.close();   // b runs on the host
-    Config config = *ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"h1=http://127.0.0.1:%1"_s.arg(portA)}).config;
-    config.hosts.first().engines.first().name = u"a"_s;
-    config.hosts.first().engines.first().models = {u"alpha"_s};   // listed: nothing to discover
-    EngineConfig b;
-    b.name = u"b"_s;
-    b.url = engineB.baseUrl();
-    b.models = {u"beta"_s};
-    config.hosts.first().engines.append(b);
-    const QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, &engineA}, {u"b"_s, &engineB}};
-    const QHash<QString, quint16> ports{{u"a"_s, portA}, {u"b"_s, engineB.port()}};
-
-    QTemporaryDir dir;
-    SystemClock clock;
-    HistoryStore store(dir.filePath(u"h.sqlite"_s), clock);
-    RelayRunner runner(nullptr, &store);
-    runner.setDriverFactory([engines, ports](const Config &) -> RelayService::DriverFactory {
-        return [engines, ports](const HostConfig &) { return std::make_unique<TestEngineDriver>(engines, ports, u"b"_s); };
-    });
-    CatalogEventRecorder recorder(&store, clock);
-    connect(&runner, &RelayRunner::serviceChanged, &recorder, &CatalogEventRecorder::setService);
-    QString error;
-    QVERIFY2(runner.start(config, &error), qPrintable(error));
+    TwoEngineHost host;
+    host.running = u"b"_s;   // b runs on the host
+    host.recordEvents = true;
+    host.adjustConfig = [](Config &config) {
+        config.hosts.first().engines.first().models = {u"alpha"_s};   // listed: nothing to discover
+    };
+    QString error = host.start();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const Config &config = host.config;
+    HistoryStore &store = *host.store;
+    RelayRunner &runner = *host.runner;
     const auto servingB = [&runner] {
         const Catalog::HostState *h = runner.service()->catalog()->host(u"h1"_s);
         return h->engine == u"b"_s && h->reachable;

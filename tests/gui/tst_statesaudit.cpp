@@ -7,7 +7,7 @@
 // and its tests is docs/DESKTOP-STATES.md.
 #include "fleetwindow.h"
 #include "guifleet.h"
-#include "testenginedriver.h"
+#include "twoenginehost.h"
 
 #include "dialogs/exportdialog.h"
 #include "dialogs/switchenginedialog.h"
@@ -72,67 +72,17 @@ int newestRow(const RequestLogModel *log, const QString &path, const QString &mo
     return -1;
 }
 
-// One host, h1, with two engines the relay starts and stops itself (the hosts tests' driver):
-// a (alpha, running) and b (beta). What a lease needs: the relay stops the engine for it.
-struct TwoEngineHost
+// TwoEngineHost with a (alpha, running) and b (beta). What a lease needs: the relay stops the
+// engine for it.
+struct AuditHost : TwoEngineHost
 {
-    fake::FakeLlamaServer engineA{[] {
-        fake::FakeOptions o;
-        o.models = {u"alpha"_s};
-        o.loaded = o.models;
-        o.tokensPerSecond = 20;   // a stream of 40 tokens keeps a switch draining for 2 s
-        return o;
-    }()};
-    fake::FakeLlamaServer engineB{[] {
-        fake::FakeOptions o;
-        o.models = {u"beta"_s};
-        return o;
-    }()};
-    QTemporaryDir dir;
-    SystemClock clock;
-    std::unique_ptr<HistoryStore> store;
-    std::unique_ptr<RelayRunner> runner;
-    // In arrival order a request for b drains a at once (the default batch policy lets a
-    // serve on for its dwell first).
-    SchedulingConfig::Policy policy = SchedulingConfig::Policy::Arrival;
-
-    // Empty when serving, else what went wrong.
-    QString start()
+    AuditHost()
     {
-        if (!engineA.listen() || !engineB.listen())
-            return u"no loopback port"_s;
-        const quint16 portB = engineB.port();
-        engineB.close();   // a runs
-        Config config = *ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"h1="_s + engineA.baseUrl().toString()}).config;
-        config.hosts.first().engines.first().name = u"a"_s;
-        EngineConfig b;
-        b.name = u"b"_s;
-        b.url = QUrl(u"http://127.0.0.1:%1"_s.arg(portB));
-        b.models = {u"beta"_s};
-        config.hosts.first().engines.append(b);
-        config.hosts.first().scheduling.policy = policy;
-        const QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, &engineA}, {u"b"_s, &engineB}};
-        const QHash<QString, quint16> ports{{u"a"_s, engineA.port()}, {u"b"_s, portB}};
-        store = std::make_unique<HistoryStore>(dir.filePath(u"h.sqlite"_s), clock);
-        runner = std::make_unique<RelayRunner>(nullptr, store.get());
-        runner->setDriverFactory([engines, ports](const Config &) -> RelayService::DriverFactory {
-            return [engines, ports](const HostConfig &) { return std::make_unique<TestEngineDriver>(engines, ports, u"a"_s); };
-        });
-        QString error;
-        if (!runner->start(config, &error))
-            return error;
-        const bool serving = QTest::qWaitFor([this] {
-            return controller()->state() == HostStateMachine::State::Serving
-                && runner->service()->catalog()->host(u"h1"_s)->reachable;
-        }, WaitMs);
-        return serving ? QString() : u"h1 never served"_s;
-    }
-    HostController *controller() const { return runner->service()->hostController(u"h1"_s); }
-    bool takeLease(const QString &owner)
-    {
-        bool granted = false;
-        controller()->takeLease(owner, 10min, [&granted](const std::optional<HostRefusal> &refused) { granted = !refused; });
-        return QTest::qWaitFor([&granted] { return granted; }, WaitMs);
+        optionsA.tokensPerSecond = 20;   // a stream of 40 tokens keeps a switch draining for 2 s
+        // In arrival order a request for b drains a at once (the default batch policy lets a
+        // serve on for its dwell first).
+        policy = SchedulingConfig::Policy::Arrival;
+        wait = std::chrono::milliseconds(WaitMs);
     }
 };
 
@@ -161,7 +111,7 @@ void TstStatesAudit::switchShowsFromToElapsedAndWhatItDrainsFor()
     // Item 1, switch: while a stream on a keeps the host draining for a switch to b, the card
     // says "a → b" with the time it has taken, and what it waits for; never the old engine
     // alone, never down; then b runs.
-    TwoEngineHost host;
+    AuditHost host;
     const QString error = host.start();
     QVERIFY2(error.isEmpty(), qPrintable(error));
     HostCards cards(host.runner->service());
@@ -218,7 +168,7 @@ void TstStatesAudit::batchDwellSaysWhichSwitchWaits()
     // Item 1 under the default batch policy: a request for b while a stream runs on a waits for
     // a's work and then its dwell (20 s). The card says so, the target and who waits, not plain
     // "engine a"; it stays up (a serves on), and the tooltip's state says it too.
-    TwoEngineHost host;
+    AuditHost host;
     host.policy = SchedulingConfig::Policy::Batch;
     const QString error = host.start();
     QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -256,7 +206,7 @@ void TstStatesAudit::leaseCountsOnItsOwnAndReleasesToIdle()
     // (green: nothing is wrong), the card says leased and who has it, not "1 of 2 models
     // loaded"; released, the host is idle at once and stays so after the stopped engine has been
     // polled, never down, until the next request starts an engine.
-    TwoEngineHost host;
+    AuditHost host;
     const QString error = host.start();
     QVERIFY2(error.isEmpty(), qPrintable(error));
     HostCards cards(host.runner->service());
@@ -304,8 +254,8 @@ void TstStatesAudit::leaseCountsOnItsOwnAndReleasesToIdle()
 void TstStatesAudit::legendNamesEveryEngineInItsBarColour()
 {
     // Item 3: every engine of the hosts has its legend entry in the colour its bar is painted
-    // with (StatusPalette::forEngine, see tst_gui's switch test for the pixels), the lease its own.
-    TwoEngineHost host;
+    // with (StatusPalette::forEngine, see tst_guiwindow's switch test for the pixels), the lease its own.
+    AuditHost host;
     const QString error = host.start();
     QVERIFY2(error.isEmpty(), qPrintable(error));
     HostTableModel hosts;
@@ -381,7 +331,7 @@ void TstStatesAudit::onlyRealUseCountsAsUse()
     // Item 8, end to end: the window's own Load (RelayClient, through the relay) and a client's
     // request refused with 423 while the host is leased leave "Today" and "Last used" empty; a
     // request answered afterwards counts once.
-    TwoEngineHost host;
+    AuditHost host;
     const QString error = host.start();
     QVERIFY2(error.isEmpty(), qPrintable(error));
     ModelTableModel models(host.clock);
