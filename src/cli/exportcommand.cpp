@@ -177,7 +177,7 @@ QStringList splitList(const QString &value)
 
 QByteArray indented(const QJsonObject &object)
 {
-    return OrderedJson::write(OrderedJson::fromValue(object));
+    return OrderedJson::fromValue(object).toJson();
 }
 
 } // namespace

@@ -19,7 +19,7 @@ QString shown(const JsonNode &node, const QString &key)
 {
     if (isSecret(key))
         return ConfigDiff::tr("(not shown)");
-    return QString::fromUtf8(ConfigWriter::format(node)).simplified();
+    return QString::fromUtf8(node.toJson()).simplified();
 }
 
 void compare(const JsonNode &before, const JsonNode &after, const QString &path, QStringList &out)
@@ -42,7 +42,7 @@ void compare(const JsonNode &before, const JsonNode &after, const QString &path,
     const QString key = path.section(u'.', -1);
     const QString from = shown(before, key);
     const QString to = shown(after, key);
-    if (ConfigWriter::format(before) == ConfigWriter::format(after))
+    if (before.toJson() == after.toJson())
         return;
     if (isSecret(key))
         out.append(ConfigDiff::tr("%1: changed (not shown)").arg(path));

@@ -11,60 +11,12 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
-#include <cmath>
 
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QByteArray quoted(const QString &s)
-{
-    // QJsonDocument escapes as JSON wants; the array's brackets are cut off.
-    const QByteArray a = QJsonDocument(QJsonArray{s}).toJson(QJsonDocument::Compact);
-    return a.mid(1, a.size() - 2);
-}
-
-QByteArray number(double d)
-{
-    if (std::isfinite(d) && d == std::floor(d) && std::abs(d) < 1e15)
-        return QByteArray::number(qint64(d));
-    return QByteArray::number(d, 'g', 17);
-}
-
-// Two spaces a level, one member a line, "key": value; empty objects and arrays as {} and [].
-void write(const JsonNode &node, int depth, QByteArray &out)
-{
-    const QByteArray indent(2 * (depth + 1), ' ');
-    const QByteArray closing(2 * depth, ' ');
-    switch (node.type) {
-    case JsonNode::Type::Null: out += "null"; return;
-    case JsonNode::Type::Bool: out += node.boolean ? "true" : "false"; return;
-    case JsonNode::Type::Number: out += number(node.number); return;
-    case JsonNode::Type::String: out += quoted(node.string); return;
-    case JsonNode::Type::Array:
-    case JsonNode::Type::Object: {
-        const bool object = node.isObject();
-        if (node.children.empty()) {
-            out += object ? "{}" : "[]";
-            return;
-        }
-        out += object ? "{\n" : "[\n";
-        for (size_t i = 0; i < node.children.size(); ++i) {
-            const JsonNode &child = node.children[i];
-            out += indent;
-            if (object)
-                out += quoted(child.key) + ": ";
-            write(child, depth + 1, out);
-            out += i + 1 < node.children.size() ? ",\n" : "\n";
-        }
-        out += closing + (object ? "}" : "]");
-        return;
-    }
-    }
-}
-
 
 JsonNode member(const QString &key, JsonNode value)
 {
@@ -122,18 +74,10 @@ bool sameLayout(QByteArray a, QByteArray b)
 
 } // namespace
 
-QByteArray ConfigWriter::format(const JsonNode &root)
-{
-    QByteArray out;
-    write(root, 0, out);
-    out += '\n';
-    return out;
-}
-
 ConfigWriter::Plan ConfigWriter::replace(const QByteArray &existing, const JsonNode &root)
 {
     Plan plan;
-    plan.text = format(root);
+    plan.text = root.toJson();
     if (existing.trimmed().isEmpty()) {
         plan.newFile = true;
         return plan;
@@ -141,7 +85,7 @@ ConfigWriter::Plan ConfigWriter::replace(const QByteArray &existing, const JsonN
     QJsonParseError parseError;
     if (const std::optional<JsonNode> before = JsonNode::parse(existing, &parseError)) {
         plan.comments = countComments(*before);
-        plan.reformats = !sameLayout(existing, format(*before));
+        plan.reformats = !sameLayout(existing, before->toJson());
     } else {
         plan.reformats = true;   // nothing of its layout can be kept
     }
@@ -189,7 +133,7 @@ ConfigWriter::Plan ConfigWriter::addHost(const QByteArray &existing, const NewHo
         }
         root = std::move(*parsed);
         plan.comments = countComments(root);
-        plan.reformats = !sameLayout(existing, ConfigWriter::format(root));
+        plan.reformats = !sameLayout(existing, root.toJson());
     }
     auto hosts = std::find_if(root.children.begin(), root.children.end(),
                               [](const JsonNode &m) { return m.key == "hosts"_L1; });
@@ -205,7 +149,7 @@ ConfigWriter::Plan ConfigWriter::addHost(const QByteArray &existing, const NewHo
         return plan;
     }
     hosts->children.push_back(hostNode(host));
-    plan.text = ConfigWriter::format(root);
+    plan.text = root.toJson();
     return plan;
 }
 

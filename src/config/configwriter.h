@@ -52,8 +52,6 @@ public:
     // What writing an edited tree over existing means (the hosts editor): its text, and whether
     // existing was laid out otherwise or holds comments.
     static Plan replace(const QByteArray &existing, const JsonNode &root);
-    // A tree as this writer lays files out: two spaces a level, one member a line.
-    static QByteArray format(const JsonNode &root);
     // Writes text to path atomically; an existing file is first copied to path + ".bak".
     static bool save(const QString &path, const QByteArray &text, QString *error);
 

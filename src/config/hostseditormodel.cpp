@@ -167,7 +167,7 @@ QString HostsEditorModel::text(const QString &host, const QString &engine, const
 {
     const JsonNode *field = find(object(host, engine), key);
     if (field && field->isNumber())
-        return QString::fromUtf8(ConfigWriter::format(*field)).trimmed();
+        return QString::fromUtf8(field->toJson()).trimmed();
     return field && field->isString() ? field->string : QString();
 }
 
@@ -178,7 +178,7 @@ QStringList HostsEditorModel::list(const QString &host, const QString &engine, c
     QStringList out;
     if (field && field->isArray()) {
         for (const JsonNode &item : field->children)
-            out.append(item.isString() ? item.string : QString::fromUtf8(ConfigWriter::format(item)).trimmed());
+            out.append(item.isString() ? item.string : QString::fromUtf8(item.toJson()).trimmed());
     }
     return out;
 }
@@ -313,12 +313,12 @@ QString HostsEditorModel::fieldPath(const QString &host, const QString &engine, 
 
 ConfigResult HostsEditorModel::check(const QString &fileName) const
 {
-    return ConfigLoader::parse(ConfigWriter::format(m_root), fileName);
+    return ConfigLoader::parse(m_root.toJson(), fileName);
 }
 
 bool HostsEditorModel::isModified() const
 {
-    return ConfigWriter::format(m_root) != ConfigWriter::format(m_before);
+    return m_root.toJson() != m_before.toJson();
 }
 
 ConfigWriter::Plan HostsEditorModel::plan() const

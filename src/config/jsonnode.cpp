@@ -1,5 +1,7 @@
 #include "config/jsonnode.h"
 
+#include "common/jsontext.h"
+
 #include <QJsonDocument>
 
 namespace switchyard {
@@ -264,6 +266,49 @@ std::optional<JsonNode> JsonNode::parse(const QByteArray &json, QJsonParseError 
     if (error)
         *error = qtError;
     return root;
+}
+
+namespace {
+
+void writeNode(const JsonNode &node, int depth, QByteArray &out)
+{
+    const QByteArray indent(2 * (depth + 1), ' ');
+    const QByteArray closing(2 * depth, ' ');
+    switch (node.type) {
+    case JsonNode::Type::Null: out += "null"; return;
+    case JsonNode::Type::Bool: out += node.boolean ? "true" : "false"; return;
+    case JsonNode::Type::Number: out += JsonText::number(node.number); return;
+    case JsonNode::Type::String: out += JsonText::quote(node.string); return;
+    case JsonNode::Type::Array:
+    case JsonNode::Type::Object: {
+        const bool object = node.isObject();
+        if (node.children.empty()) {
+            out += object ? "{}" : "[]";
+            return;
+        }
+        out += object ? "{\n" : "[\n";
+        for (std::size_t i = 0; i < node.children.size(); ++i) {
+            const JsonNode &child = node.children[i];
+            out += indent;
+            if (object)
+                out += JsonText::quote(child.key) + ": ";
+            writeNode(child, depth + 1, out);
+            out += i + 1 < node.children.size() ? ",\n" : "\n";
+        }
+        out += closing + (object ? "}" : "]");
+        return;
+    }
+    }
+}
+
+} // namespace
+
+QByteArray JsonNode::toJson() const
+{
+    QByteArray out;
+    writeNode(*this, 0, out);
+    out += '\n';
+    return out;
 }
 
 } // namespace switchyard

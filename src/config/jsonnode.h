@@ -36,6 +36,10 @@ struct JsonNode
     // Syntax is checked by QJsonDocument, so errors carry Qt's (translated) wording and its
     // offset; only valid documents are then read into nodes.
     static std::optional<JsonNode> parse(const QByteArray &json, QJsonParseError *error);
+
+    // The one writer of files people read and edit (configs, client configs): two spaces a level,
+    // one member a line, "key": value, {} and [] when empty, a final newline, members in order.
+    QByteArray toJson() const;
 };
 
 } // namespace switchyard

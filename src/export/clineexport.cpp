@@ -71,7 +71,7 @@ bool ClineExport::mergeProviders(const QByteArray &existing, const QString &file
         && OrderedJson::setPath(*root, {u"providers"_s, QLatin1String(ProviderId)}, providerEntry(), false, fileName, error);
     if (!ok)
         return false;
-    *out = OrderedJson::write(*root);
+    *out = root->toJson();
     return true;
 }
 
@@ -85,7 +85,7 @@ bool ClineExport::mergeGlobalSettings(const QByteArray &existing, const QString 
         if (!OrderedJson::setPath(*root, {it.key()}, it.value(), false, fileName, error))
             return false;
     }
-    *out = OrderedJson::write(*root);
+    *out = root->toJson();
     return true;
 }
 

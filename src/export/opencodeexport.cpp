@@ -176,7 +176,7 @@ bool OpencodeExport::merge(const QByteArray &existing, const QString &fileName, 
         if (!OrderedJson::member(*root, key))
             OrderedJson::setMember(*root, key, ref);
     }
-    *out = OrderedJson::write(*root);
+    *out = root->toJson();
     return true;
 }
 

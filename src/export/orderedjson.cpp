@@ -6,7 +6,6 @@
 #include <QLocale>
 
 #include <algorithm>
-#include <cmath>
 
 namespace switchyard::OrderedJson {
 
@@ -92,86 +91,6 @@ void setMember(JsonNode &object, const QString &key, const QJsonValue &value)
         *existing = std::move(node);
     else
         object.children.push_back(std::move(node));
-}
-
-namespace {
-
-void writeString(QByteArray &out, const QString &text)
-{
-    out += '"';
-    const QByteArray utf8 = text.toUtf8();
-    for (const char c : utf8) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20)
-                out += "\\u00" + QByteArray::number(static_cast<unsigned char>(c), 16).rightJustified(2, '0');
-            else
-                out += c;
-        }
-    }
-    out += '"';
-}
-
-void writeNumber(QByteArray &out, double d)
-{
-    if (!std::isfinite(d)) {
-        out += "null";
-    } else if (d == std::floor(d) && std::fabs(d) < 9007199254740992.0) {
-        out += QByteArray::number(static_cast<qint64>(d));
-    } else {
-        out += QByteArray::number(d, 'g', QLocale::FloatingPointShortest);
-    }
-}
-
-void writeNode(QByteArray &out, const JsonNode &node, int depth)
-{
-    const QByteArray indent(2 * (depth + 1), ' ');
-    const QByteArray closing(2 * depth, ' ');
-    switch (node.type) {
-    case JsonNode::Type::Null: out += "null"; return;
-    case JsonNode::Type::Bool: out += node.boolean ? "true" : "false"; return;
-    case JsonNode::Type::Number: writeNumber(out, node.number); return;
-    case JsonNode::Type::String: writeString(out, node.string); return;
-    case JsonNode::Type::Array:
-    case JsonNode::Type::Object: {
-        const bool object = node.isObject();
-        if (node.children.empty()) {
-            out += object ? "{}" : "[]";
-            return;
-        }
-        out += object ? "{\n" : "[\n";
-        for (std::size_t i = 0; i < node.children.size(); ++i) {
-            const JsonNode &child = node.children[i];
-            out += indent;
-            if (object) {
-                writeString(out, child.key);
-                out += ": ";
-            }
-            writeNode(out, child, depth + 1);
-            out += i + 1 < node.children.size() ? ",\n" : "\n";
-        }
-        out += closing;
-        out += object ? '}' : ']';
-        return;
-    }
-    }
-}
-
-} // namespace
-
-QByteArray write(const JsonNode &node)
-{
-    QByteArray out;
-    writeNode(out, node, 0);
-    out += '\n';
-    return out;
 }
 
 std::optional<JsonNode> parseObject(const QByteArray &text, const QString &fileName, QString *error)

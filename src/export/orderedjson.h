@@ -23,9 +23,6 @@ JsonNode *member(JsonNode &object, QStringView key);
 // Replaces the first member called key (keeping its place), or appends one.
 void setMember(JsonNode &object, const QString &key, const QJsonValue &value);
 
-// Indented by two spaces, with a final newline; strings stay UTF-8.
-QByteArray write(const JsonNode &node);
-
 // A user's JSON file that an export merges into, as an object node; nullopt with *error naming
 // the file and line when it is not one.
 std::optional<JsonNode> parseObject(const QByteArray &text, const QString &fileName, QString *error);

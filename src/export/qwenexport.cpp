@@ -61,7 +61,7 @@ bool QwenExport::merge(const QByteArray &existing, const QString &fileName, QByt
         if (!OrderedJson::setPath(*root, path, value, false, fileName, error))
             return false;
     }
-    *out = OrderedJson::write(*root);
+    *out = root->toJson();
     return true;
 }
 
