@@ -1557,8 +1557,8 @@ Optionen:
     </message>
     <message>
         <location line="+36"/>
-        <source>switchyard agent listening on http://%1 (engines: %2)</source>
-        <translation>switchyard agent lauscht auf http://%1 (Engines: %2)</translation>
+        <source>switchyard agent listening on http://%1 (engines: %2; agent protocol %3)</source>
+        <translation>switchyard agent lauscht auf http://%1 (Engines: %2; Agent-Protokoll %3)</translation>
     </message>
     <message>
         <location line="+9"/>

@@ -248,6 +248,9 @@ void AdminApi::hosts(ResponseWriter *writer)
         if (const PromptCacheKeeper *caches = c->promptCacheKeeper())
             o.insert("prompt_caches"_L1, promptCachesJson(*caches));
         o.insert("engines"_L1, QJsonArray::fromStringList(c->engines()));
+        // A box shared with other relays: its agent's view, who runs and waits from every relay.
+        if (!c->box().isEmpty())
+            o.insert("box"_L1, c->box());
         if (m_drivers.contains(c->host()))
             o.insert("driver"_L1, m_drivers.value(c->host()));
         if (const Catalog::HostState *s = m_catalog ? m_catalog->host(c->host()) : nullptr) {

@@ -20,6 +20,7 @@
 #include "relay/relay.h"
 #include "upstream/upstreampool.h"
 
+#include <QSysInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -90,6 +91,8 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
                 auto *controller = new HostController(host.name, std::move(driver), m_catalog, m_clock,
                                                       host.scheduling, this);
                 controller->setPower(host, m_pool);
+                // How a shared box's agent lists this relay's waiters and holders.
+                controller->setRelayName(u"%1:%2"_s.arg(QSysInfo::machineHostName()).arg(config.listenPort));
                 if (host.promptCache.enabled() && controller->canSwitch())
                     controller->setPromptCacheKeeper(new PromptCacheKeeper(host, m_pool, m_catalog, m_clock));
                 m_controllers.append(controller);

@@ -4,10 +4,14 @@
 #include "config/configloader.h"
 #include "engines/agentservice.h"
 #include "engines/enginesupervisor.h"
+#include "engines/localdriver.h"
+#include "hosts/boxarbiter.h"
+#include "replies/clientreplies.h"
 #include "journal/journalformat.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QSysInfo>
 
 namespace switchyard {
 
@@ -88,12 +92,19 @@ int runAgentCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         err << "switchyard agent: " << error << Qt::endl;
         return 1;
     }
+    // The one place where this box's switches and leases are decided, for every relay (issue 33).
+    const QString box = QSysInfo::machineHostName();
+    BoxArbiter arbiter(std::make_unique<LocalDriver>(box, service.supervisor()), box, config.scheduling);
+    arbiter.setWording([](const HostRefusal &why) { return ClientReplies::fromHost(why).message; });
+    QObject::connect(&arbiter, &BoxArbiter::event, &service, print);
+    service.setArbiter(&arbiter);
     QStringList names;
     for (const EngineConfig &engine : std::as_const(config.engines))
         names.append(engine.name);
     const QUrl endpoint = service.endpoint();
-    out << tr("switchyard agent listening on http://%1 (engines: %2)")
+    out << tr("switchyard agent listening on http://%1 (engines: %2; agent protocol %3)")
                .arg(endpoint.authority(), names.join(u", "_s))
+               .arg(service.protocol())
         << Qt::endl;
 
     // First SIGTERM/SIGINT: stop the engines in order, then exit 0. A second one: now.

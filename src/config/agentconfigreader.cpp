@@ -4,6 +4,7 @@
 #include "config/confignames.h"
 #include "config/configreport.h"
 #include "config/fieldpath.h"
+#include "config/hostconfigreader.h"
 #include "config/relayconfigreader.h"
 
 namespace switchyard {
@@ -13,7 +14,7 @@ using Type = JsonNode::Type;
 
 namespace {
 
-const QStringList AgentTopFields = {u"listen"_s, u"token"_s, u"state_dir"_s, u"engines"_s};
+const QStringList AgentTopFields = {u"listen"_s, u"token"_s, u"state_dir"_s, u"engines"_s, u"scheduling"_s};
 const QStringList AgentEngineFields = {u"url"_s, u"argv"_s, u"start_timeout_s"_s, u"stop_timeout_s"_s};
 
 } // namespace
@@ -28,6 +29,8 @@ void AgentConfigReader::read(const JsonNode &root, AgentConfig &config)
     m_fields.readToken(root, QString(), u"token"_s, config.token);
     m_fields.readAbsolutePath(root, QString(), u"state_dir"_s, config.stateDir);
     readEngines(root, config);
+    // How the box's arbiter orders the requests of every relay in front of it.
+    HostConfigReader::readScheduling(m_report, m_fields, root, QString(), config.scheduling);
 
     // Open to the LAN without a token, anyone there could switch and stop the box's engines:
     // the agent takes orders only from a relay that knows its token.

@@ -206,6 +206,7 @@ struct AgentConfig
     QString token;      // empty = no token required
     QString stateDir;   // empty = the default
     QList<EngineConfig> engines;   // url, argv, start and stop timeouts
+    SchedulingConfig scheduling;   // the box's, for every relay's requests (agent protocol 2)
 
     const EngineConfig *engine(const QString &name) const
     {

@@ -100,7 +100,7 @@ void HostConfigReader::readHost(const JsonNode &node, const QString &path, Confi
     if (driverKnown && host.driver == u"static")
         rejectField(node, path, u"scheduling"_s, tr("not used with driver \"static\": its engines are never switched"));
     else
-        readScheduling(node, path, host.scheduling);
+        readScheduling(m_report, m_fields, node, path, host.scheduling);
 
     if (const JsonNode *engines = m_fields.field(node, path, u"engines"_s, Type::Object, true))
         readEngines(*engines, memberPath(path, u"engines"_s), driverKnown ? host.driver : QString(), host);
@@ -124,39 +124,40 @@ void HostConfigReader::readApiKey(const JsonNode &node, const QString &path, Hos
         host.apiKey = key->string;
 }
 
-void HostConfigReader::readScheduling(const JsonNode &node, const QString &path, SchedulingConfig &scheduling)
+void HostConfigReader::readScheduling(ConfigReport &report, FieldReader &fields, const JsonNode &node, const QString &path,
+                                      SchedulingConfig &scheduling)
 {
-    const JsonNode *section = m_fields.field(node, path, u"scheduling"_s, Type::Object);
+    const JsonNode *section = fields.field(node, path, u"scheduling"_s, Type::Object);
     if (!section)
         return;
     const QString sectionPath = memberPath(path, u"scheduling"_s);
-    m_fields.checkFields(*section, sectionPath, SchedulingFields);
-    if (const JsonNode *policy = m_fields.field(*section, sectionPath, u"policy"_s, Type::String)) {
+    fields.checkFields(*section, sectionPath, SchedulingFields);
+    if (const JsonNode *policy = fields.field(*section, sectionPath, u"policy"_s, Type::String)) {
         if (policy->string == u"batch") {
             scheduling.policy = SchedulingConfig::Policy::Batch;
         } else if (policy->string == u"arrival") {
             scheduling.policy = SchedulingConfig::Policy::Arrival;
         } else {
             const QString guess = closestMatch(policy->string, {u"batch"_s, u"arrival"_s});
-            m_report.error(policy->line, memberPath(sectionPath, u"policy"_s),
+            report.error(policy->line, memberPath(sectionPath, u"policy"_s),
                            guess.isEmpty()
                                ? tr("unknown policy \"%1\" (expected batch or arrival)").arg(policy->string)
                                : tr("unknown policy \"%1\" (did you mean \"%2\"?)").arg(policy->string, guess));
         }
     }
     // No dwell at all is a choice: the host switches as soon as the running engine is idle.
-    if (const JsonNode *dwell = m_fields.field(*section, sectionPath, u"dwell_s"_s, Type::Number)) {
+    if (const JsonNode *dwell = fields.field(*section, sectionPath, u"dwell_s"_s, Type::Number)) {
         if (!(dwell->number >= 0) || dwell->number > FieldReader::MaxSeconds)
-            m_report.error(dwell->line, memberPath(sectionPath, u"dwell_s"_s),
+            report.error(dwell->line, memberPath(sectionPath, u"dwell_s"_s),
                            tr("must be 0 or more and at most %1 (a day)").arg(FieldReader::MaxSeconds));
         else
             scheduling.dwell = std::chrono::milliseconds(std::llround(dwell->number * 1000));
     }
-    m_fields.readSeconds(*section, sectionPath, u"max_wait_s"_s, scheduling.maxWait);
+    fields.readSeconds(*section, sectionPath, u"max_wait_s"_s, scheduling.maxWait);
     if (scheduling.policy == SchedulingConfig::Policy::Arrival) {
         for (const QString &key : {u"dwell_s"_s, u"max_wait_s"_s}) {
             if (const JsonNode *unused = section->member(key))
-                m_report.warning(unused->line, memberPath(sectionPath, key), tr("not used with policy \"arrival\""));
+                report.warning(unused->line, memberPath(sectionPath, key), tr("not used with policy \"arrival\""));
         }
     }
 }

@@ -26,11 +26,13 @@ public:
     static const QStringList &hostFields();
 
     void read(const JsonNode &root, Config &config);
+    // A "scheduling" section: a host's in the relay's file, the box's in an agent's.
+    static void readScheduling(ConfigReport &report, FieldReader &fields, const JsonNode &node, const QString &path,
+                               SchedulingConfig &scheduling);
 
 private:
     void readHost(const JsonNode &node, const QString &path, Config &config);
     void readApiKey(const JsonNode &node, const QString &path, HostConfig &host);
-    void readScheduling(const JsonNode &node, const QString &path, SchedulingConfig &scheduling);
     void readPromptCache(const JsonNode &node, const QString &path, HostConfig &host);
     void readPower(const JsonNode &node, const QString &path, const QString &driver, HostConfig &host);
     void readEngines(const JsonNode &engines, const QString &enginesPath, const QString &driver, HostConfig &host);

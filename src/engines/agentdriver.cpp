@@ -1,6 +1,8 @@
 #include "engines/agentdriver.h"
 
 #include "engines/agentrequest.h"
+#include "engines/agentstream.h"
+#include "engines/enginelogging.h"
 #include "upstream/upstreampool.h"
 
 #include <QJsonArray>
@@ -31,6 +33,9 @@ AgentDriver::AgentDriver(const HostConfig &host, const QString &token, UpstreamP
     // The host controller probes only at start and after a failure; the GPU figures move on.
     m_gpuPoll.setInterval(GpuPollInterval);
     connect(&m_gpuPoll, &QTimer::timeout, this, &AgentDriver::pollGpus);
+    m_eventsRetry.setSingleShot(true);
+    m_eventsRetry.setInterval(EventsRetry);
+    connect(&m_eventsRetry, &QTimer::timeout, this, &AgentDriver::watchBox);
 }
 
 AgentDriver::~AgentDriver() = default;
@@ -155,10 +160,111 @@ void AgentDriver::probe()
              }
              // "engine" is the engine that is up (null while none is): only that one can serve.
              m_running = o.value("engine"_L1).toString();
+             learnProtocol(o.value("protocol"_L1).toInt(1));
              emit gpusKnown(GpuReading::fromJson(o.value("gpus"_L1).toArray()));
              emit statusKnown(m_running);
          },
          [this](const QString &reason) { emit unreachable(reason); });
+}
+
+void AgentDriver::learnProtocol(int protocol)
+{
+    if (protocol == m_protocol)
+        return;
+    m_protocol = protocol;
+    if (protocol != BoxProtocol::Version) {
+        qCWarning(lcEngines).noquote()
+            << u"host %1: the agent at %2 speaks agent protocol %3, this relay %4: %5"_s.arg(
+                   m_host.name, m_host.agent.authority())
+                   .arg(protocol)
+                   .arg(BoxProtocol::Version)
+                   .arg(protocol < BoxProtocol::Version
+                            ? u"this relay switches the box itself, and relays sharing it can cut each other's streams; update the agent"_s
+                            : u"update this relay"_s);
+        emit protocolMismatch(protocol);
+    }
+    if (protocol >= 2)
+        watchBox();
+}
+
+AgentStream *AgentDriver::holdOnBox(const BoxAsk &ask, QObject *parent)
+{
+    if (!sharedBox())
+        return nullptr;
+    QJsonObject body{{"engine"_L1, ask.engine}, {"relay"_L1, ask.relay}, {"model"_L1, ask.model}};
+    if (!ask.app.isEmpty())
+        body.insert("app"_L1, ask.app);
+    if (ask.command)
+        body.insert("command"_L1, true);
+    AgentStream::Call call;
+    call.agent = m_host.agent;
+    call.token = m_token;
+    call.method = "POST";
+    call.path = BoxProtocol::HoldPath.toByteArray();
+    call.body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+    call.connectTimeout = m_connectTimeout;
+    auto *hold = new AgentStream(m_pool, call, parent);
+    // An agent of protocol 1 has no /agent/hold: from now on this relay switches as before.
+    connect(hold, &AgentStream::ended, this, [this](int status, const QByteArray &, const QString &) {
+        if (status == 404)
+            learnProtocol(1);
+    });
+    hold->start();
+    return hold;
+}
+
+// What every relay sees of the box: a stream of its state, kept open while the agent is shared.
+void AgentDriver::watchBox()
+{
+    if (m_events || !sharedBox())
+        return;
+    AgentStream::Call call;
+    call.agent = m_host.agent;
+    call.token = m_token;
+    call.path = BoxProtocol::EventsPath.toByteArray();
+    call.connectTimeout = m_connectTimeout;
+    m_events = new AgentStream(m_pool, call, this);
+    connect(m_events, &AgentStream::event, this, [this](const QByteArray &name, const QByteArray &data) {
+        if (name != BoxProtocol::Box)
+            return;
+        const QJsonObject box = QJsonDocument::fromJson(data).object();
+        const QString running = box.value("engine"_L1).toString();
+        const bool changed = running != m_running;
+        m_running = running;
+        emit boxSeen(box);
+        if (changed)
+            emit statusKnown(running);
+    });
+    connect(m_events, &AgentStream::ended, this, [this](int status, const QByteArray &, const QString &) {
+        m_events->deleteLater();
+        m_events = nullptr;
+        if (status == 404)
+            learnProtocol(1);
+        else
+            m_eventsRetry.start();
+    });
+    m_events->start();
+}
+
+void AgentDriver::leaseBox(const QString &owner, std::chrono::seconds ttl, BoxLeaseDone done)
+{
+    const QJsonObject body{{"owner"_L1, owner}, {"ttl_s"_L1, double(ttl.count())}};
+    call("POST", BoxProtocol::LeasePath.toByteArray(), QJsonDocument(body).toJson(QJsonDocument::Compact),
+         LeaseDeadline,
+         [done](int status, const QByteArray &answer) {
+             if (done)
+                 done(status, QJsonDocument::fromJson(answer).object().value("refusal"_L1).toObject(), {});
+         },
+         [done](const QString &reason) {
+             if (done)
+                 done(0, {}, reason);
+         });
+}
+
+void AgentDriver::releaseBoxLease()
+{
+    call("POST", BoxProtocol::LeaseReleasePath.toByteArray(), "{}", StatusDeadline,
+         [](int, const QByteArray &) {}, [](const QString &) {});
 }
 
 } // namespace switchyard

@@ -11,6 +11,7 @@
 
 namespace switchyard {
 
+class AgentStream;
 class UpstreamPool;
 
 // driver "agent": asks `switchyard agent` on the GPU box over HTTP (see docs/CONFIG.md):
@@ -32,6 +33,13 @@ public:
     void probe() override;
     QString runningEngine() const override { return m_running; }
     bool canSwitch() const override { return true; }
+    // Until the agent says otherwise it is taken to arbitrate (protocol 2); an agent that says 1,
+    // or answers /agent/hold with 404, makes this relay switch the box itself, as before.
+    bool sharedBox() const override { return m_protocol != 1; }
+    AgentStream *holdOnBox(const BoxAsk &ask, QObject *parent) override;
+    void leaseBox(const QString &owner, std::chrono::seconds ttl, BoxLeaseDone done) override;
+    void releaseBoxLease() override;
+    int agentProtocol() const { return m_protocol; }   // 0 until the agent said
     // Asks the agent for its GPUs now: gpusKnown() (nothing when the agent does not answer).
     // After the first probe() this runs every GpuPollInterval.
     void pollGpus();
@@ -40,6 +48,8 @@ public:
     static constexpr std::chrono::milliseconds Slack{std::chrono::seconds(30)};
     static constexpr std::chrono::milliseconds StatusDeadline{std::chrono::seconds(15)};
     static constexpr std::chrono::milliseconds GpuPollInterval{std::chrono::seconds(15)};
+    static constexpr std::chrono::milliseconds LeaseDeadline{std::chrono::minutes(15)};
+    static constexpr std::chrono::milliseconds EventsRetry{std::chrono::seconds(1)};
 
 private:
     using Answer = std::function<void(int status, const QByteArray &body)>;
@@ -48,6 +58,12 @@ private:
               std::chrono::milliseconds deadline, Answer answer, Failure failure);
     QString errorFrom(int status, const QByteArray &body) const;
     std::chrono::milliseconds switchDeadline(const QString &engine) const;
+    void learnProtocol(int protocol);
+    void watchBox();
+
+    int m_protocol = 0;
+    AgentStream *m_events = nullptr;
+    QTimer m_eventsRetry;
 
     HostConfig m_host;
     QByteArray m_token;

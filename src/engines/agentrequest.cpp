@@ -2,6 +2,7 @@
 
 #include "engines/engineprocess.h"
 #include "upstream/upstreamexchange.h"
+#include "engines/boxprotocol.h"
 
 namespace switchyard {
 
@@ -35,6 +36,7 @@ void AgentRequest::start()
     request.headers.append(qMakePair(QByteArray("Accept"), QByteArray("application/json")));
     if (!m_call.body.isEmpty())
         request.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
+    request.headers.append(qMakePair(BoxProtocol::Header.toByteArray(), QByteArray::number(BoxProtocol::Version)));
     if (!m_call.token.isEmpty())
         request.headers.append(qMakePair(QByteArray("Authorization"), "Bearer " + m_call.token));
     m_body.clear();

@@ -2,6 +2,7 @@
 
 #include "common/constanttime.h"
 
+#include "engines/boxprotocol.h"
 #include "engines/enginesupervisor.h"
 #include "engines/gpustatsreader.h"
 #include "http/httpserver.h"
@@ -203,6 +204,16 @@ void AgentService::handleRequest(const IncomingRequest &request, ResponseWriter 
             replyError(writer, 405, tr("use GET"), {{"Allow", "GET, HEAD"}});
         return;
     }
+    if (path == "/agent/switch"_L1 || path == "/agent/stop"_L1)
+        noteOldRelay(request);
+    if (m_arbiter && m_arbiter->handles(path)) {
+        if (m_shuttingDown) {
+            replyError(writer, 503, tr("the agent is shutting down"));
+            return;
+        }
+        m_arbiter->handle(request, writer);
+        return;
+    }
     if (path == "/agent/switch"_L1 || path == "/agent/stop"_L1) {
         if (method != "POST") {
             replyError(writer, 405, tr("use POST"), {{"Allow", "POST"}});
@@ -261,8 +272,12 @@ QByteArray AgentService::statusJson() const
                            {"target"_L1, nameOrNull(target)},
                            {"engines"_L1, engines},
                            {"gpus"_L1, GpuReading::toJson(m_gpus->readings())},
-                           {"version"_L1, QStringLiteral(SWITCHYARD_VERSION)}};
-    return QJsonDocument(root).toJson(QJsonDocument::Compact);
+                           {"version"_L1, QStringLiteral(SWITCHYARD_VERSION)},
+                           {"protocol"_L1, protocol()}};
+    QJsonObject withBox = root;
+    if (m_arbiter)
+        withBox.insert("box"_L1, m_arbiter->boxJson());
+    return QJsonDocument(withBox).toJson(QJsonDocument::Compact);
 }
 
 bool AgentService::readEngine(const IncomingRequest &request, ResponseWriter *writer, bool required, QString *engine)
@@ -332,6 +347,24 @@ void AgentService::replyError(ResponseWriter *writer, int status, const QString 
                             {"code"_L1, status},
                             {"source"_L1, u"switchyard-agent"_s}};
     replyJson(writer, status, QJsonDocument(QJsonObject{{"error"_L1, error}}).toJson(QJsonDocument::Compact), extra);
+}
+
+int AgentService::protocol() const
+{
+    return m_arbiter ? BoxProtocol::Version : 1;
+}
+
+// A relay that does not say its protocol is of release 1: it switches this box by itself, so
+// it can cut the streams of relays that share the box. Said once per relay address.
+void AgentService::noteOldRelay(const IncomingRequest &request)
+{
+    if (!request.header(BoxProtocol::Header).isEmpty() || m_oldRelays.contains(request.clientAddress))
+        return;
+    m_oldRelays.insert(request.clientAddress);
+    emit event(u"relay at %1 speaks agent protocol 1, this agent %2: it switches engines without "
+               "holding them while it streams, so it can cut other relays' streams; update that relay"_s
+                   .arg(request.clientAddress)
+                   .arg(protocol()));
 }
 
 } // namespace switchyard

@@ -9,15 +9,29 @@
 #include <QHash>
 #include <QList>
 #include <QObject>
+#include <QJsonObject>
 #include <QPointer>
+#include <QSet>
 #include <QUrl>
 
 namespace switchyard {
 
 class EngineSupervisor;
+struct IncomingRequest;
 class GpuStatsReader;
 class HttpServer;
 class ResponseWriter;
+
+// What decides for a box that several relays share (agent protocol 2, BoxProtocol): the agent
+// hands it the paths it handles, after the token check, and shows its box in /agent/status.
+class BoxArbitration
+{
+public:
+    virtual ~BoxArbitration() = default;
+    virtual bool handles(const QString &path) const = 0;
+    virtual void handle(const IncomingRequest &request, ResponseWriter *writer) = 0;
+    virtual QJsonObject boxJson() const = 0;
+};
 
 // What `switchyard agent` serves on a GPU box: an EngineSupervisor for the box's engines and
 // its HTTP API for the relay (docs/CONFIG.md, "The agent"):
@@ -43,6 +57,10 @@ public:
     void shutdown();
 
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override;
+    // With an arbiter the agent speaks protocol 2: /agent/hold, /agent/events, /agent/lease and
+    // /agent/switch are its. Without one, protocol 1 (the relay switches).
+    void setArbiter(BoxArbitration *arbiter) { m_arbiter = arbiter; }
+    int protocol() const;
 
     // A status waits for a fresh GPU read when the last one is older than this.
     static constexpr std::chrono::milliseconds GpuMaxAge{std::chrono::seconds(2)};
@@ -83,6 +101,9 @@ private:
     QList<QPointer<ResponseWriter>> m_statusWaiting;   // for the GPU read under way
     QHash<QString, QElapsedTimer> m_startedAt;
     bool m_shuttingDown = false;
+    BoxArbitration *m_arbiter = nullptr;
+    QSet<QString> m_oldRelays;   // relays of protocol 1 already named in the log
+    void noteOldRelay(const IncomingRequest &request);
 };
 
 } // namespace switchyard

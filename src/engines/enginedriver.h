@@ -1,10 +1,15 @@
 #pragma once
 
+#include "engines/boxprotocol.h"
 #include "engines/enginefailure.h"
 #include "engines/gpureading.h"
 
+#include <QJsonObject>
 #include <QObject>
 #include <QString>
+
+#include <chrono>
+#include <functional>
 
 namespace switchyard {
 
@@ -33,6 +38,30 @@ public:
     // Static hosts never switch.
     virtual bool canSwitch() const = 0;
 
+    // A box shared with other relays, whose agent decides its switches (agent protocol 2): the
+    // host controller holds a place there for every request instead of switching itself.
+    virtual bool sharedBox() const { return false; }
+    // Opens the hold (an AgentStream, already started, owned by `parent`); nullptr when not shared.
+    virtual class AgentStream *holdOnBox(const BoxAsk &ask, QObject *parent)
+    {
+        Q_UNUSED(ask);
+        Q_UNUSED(parent);
+        return nullptr;
+    }
+    // A lease on a shared box, taken and released at its agent: done(200, {}) once granted, else
+    // the agent's status and its refusal's facts (status 0: the agent did not answer).
+    using BoxLeaseDone = std::function<void(int status, const QJsonObject &refusal, const QString &failure)>;
+    virtual void leaseBox(const QString &owner, std::chrono::seconds ttl, BoxLeaseDone done)
+    {
+        Q_UNUSED(owner);
+        Q_UNUSED(ttl);
+        if (done)
+            done(0, {}, QStringLiteral("this host has no agent"));
+    }
+    virtual void releaseBoxLease() {}
+    // The engines the driver can start, where it knows them itself (the agent's own box).
+    virtual QStringList engineNames() const { return {}; }
+
 Q_SIGNALS:
     void engineStarted(const QString &engine);
     void engineStartFailed(const QString &engine, const switchyard::EngineFailure &failure);
@@ -41,6 +70,10 @@ Q_SIGNALS:
     void unreachable(const switchyard::EngineFailure &failure);
     // The box's GPUs as its agent reads them (agent driver only; the others have no agent).
     void gpusKnown(const QList<switchyard::GpuReading> &gpus);
+    // A shared box as its agent sees it (/agent/events): engine, state, holds per relay, lease.
+    void boxSeen(const QJsonObject &box);
+    // The agent speaks another protocol version than this relay (BoxProtocol::Version).
+    void protocolMismatch(int agentProtocol);
 };
 
 } // namespace switchyard

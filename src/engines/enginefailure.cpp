@@ -1,5 +1,7 @@
 #include "engines/enginefailure.h"
 
+#include <QJsonArray>
+
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
@@ -90,6 +92,83 @@ QString EngineFailure::toString() const
         return u"host %1: no engine can be reached: %2"_s.arg(host, lastTry);
     }
     return text;
+}
+
+namespace {
+
+// The kinds by name on the wire, so that a relay and an agent one release apart still agree.
+const char *const KindNames[] = {"reported", "no_such_engine", "static_host", "state_file_unavailable",
+                                 "foreign_server", "nothing_to_start", "cannot_launch", "ended", "no_health",
+                                 "still_answers", "superseded", "stopped_before_ready", "no_engine_reachable"};
+const char *const RunnerNames[] = {"process", "start_command", "stop_command"};
+
+template<typename Enum, size_t N>
+Enum byName(const char *const (&names)[N], const QString &name, Enum fallback)
+{
+    for (size_t i = 0; i < N; ++i) {
+        if (name == QLatin1StringView(names[i]))
+            return Enum(i);
+    }
+    return fallback;
+}
+
+void putText(QJsonObject &o, QLatin1StringView key, const QString &value)
+{
+    if (!value.isEmpty())
+        o.insert(key, value);
+}
+
+} // namespace
+
+QJsonObject EngineFailure::toJson() const
+{
+    QJsonObject o{{"kind"_L1, QLatin1StringView(KindNames[int(kind)])},
+                  {"runner"_L1, QLatin1StringView(RunnerNames[int(runner)])}};
+    putText(o, "host"_L1, host);
+    putText(o, "engine"_L1, engine);
+    if (!engines.isEmpty())
+        o.insert("engines"_L1, QJsonArray::fromStringList(engines));
+    putText(o, "other"_L1, other);
+    putText(o, "program"_L1, program);
+    putText(o, "path"_L1, path);
+    putText(o, "url"_L1, url.toString());
+    putText(o, "system_error"_L1, systemError);
+    if (exit)
+        o.insert("exit"_L1, QJsonObject{{"code"_L1, exit->code}, {"killed"_L1, exit->killed}});
+    if (timeout.count() > 0)
+        o.insert("timeout_ms"_L1, double(timeout.count()));
+    putText(o, "last_try"_L1, lastTry);
+    putText(o, "output_tail"_L1, outputTail);
+    putText(o, "text"_L1, text);
+    return o;
+}
+
+EngineFailure EngineFailure::fromJson(const QJsonObject &o)
+{
+    EngineFailure f;
+    f.kind = byName(KindNames, o.value("kind"_L1).toString(), Kind::Reported);
+    f.runner = byName(RunnerNames, o.value("runner"_L1).toString(), Runner::Process);
+    f.host = o.value("host"_L1).toString();
+    f.engine = o.value("engine"_L1).toString();
+    for (const QJsonValue &v : o.value("engines"_L1).toArray())
+        f.engines.append(v.toString());
+    f.other = o.value("other"_L1).toString();
+    f.program = o.value("program"_L1).toString();
+    f.path = o.value("path"_L1).toString();
+    f.url = QUrl(o.value("url"_L1).toString());
+    f.systemError = o.value("system_error"_L1).toString();
+    if (o.value("exit"_L1).isObject()) {
+        const QJsonObject e = o.value("exit"_L1).toObject();
+        f.exit = Exit{e.value("code"_L1).toInt(), e.value("killed"_L1).toBool()};
+    }
+    f.timeout = std::chrono::milliseconds(qint64(o.value("timeout_ms"_L1).toDouble()));
+    f.lastTry = o.value("last_try"_L1).toString();
+    f.outputTail = o.value("output_tail"_L1).toString();
+    f.text = o.value("text"_L1).toString();
+    // An unknown kind from a newer agent still says something.
+    if (f.kind == Kind::Reported && f.text.isEmpty() && o.contains("kind"_L1))
+        f.text = o.value("kind"_L1).toString();
+    return f;
 }
 
 } // namespace switchyard

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonObject>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -65,6 +66,9 @@ struct EngineFailure
     // "12 s", "1.5 s": how the records and the catalogue give a timeout.
     static QString seconds(std::chrono::milliseconds duration);
     QString toString() const;
+    // Every fact, for the agent protocol: a relay words a failure on a shared box itself.
+    QJsonObject toJson() const;
+    static EngineFailure fromJson(const QJsonObject &object);
 };
 
 } // namespace switchyard

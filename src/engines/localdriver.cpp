@@ -16,11 +16,28 @@ LocalDriver::LocalDriver(const HostConfig &host, const QString &stateDir, Upstre
         qCWarning(lcEngines).noquote() << u"host %1: %2"_s.arg(m_host, m_openError);
     else
         m_openError.clear();
+    watchSupervisor();
+}
 
+LocalDriver::LocalDriver(QString host, EngineSupervisor *supervisor, QObject *parent)
+    : EngineDriver(parent)
+    , m_host(std::move(host))
+    , m_supervisor(supervisor)
+{
+    watchSupervisor();
+}
+
+void LocalDriver::watchSupervisor()
+{
     // Queued: the supervisor's state is settled before anyone hears of it, and a listener that
     // calls back into the driver never runs inside the supervisor.
+    // A start or stop nobody asked this driver for (the agent's own /agent/stop, beside its
+    // arbiter) still reaches the host: as what runs now.
     connect(m_supervisor, &EngineSupervisor::engineReady, this, [this](const QString &engine) {
-        for (int n = m_pendingStarts.take(engine); n > 0; --n)
+        const int asked = m_pendingStarts.take(engine);
+        if (asked == 0)
+            emit statusKnown(runningEngine());
+        for (int n = asked; n > 0; --n)
             emit engineStarted(engine);
     }, Qt::QueuedConnection);
     connect(m_supervisor, &EngineSupervisor::engineFailedToStart, this, [this](const QString &engine, const EngineFailure &failure) {
@@ -28,7 +45,10 @@ LocalDriver::LocalDriver(const HostConfig &host, const QString &stateDir, Upstre
             emit engineStartFailed(engine, failure);
     }, Qt::QueuedConnection);
     connect(m_supervisor, &EngineSupervisor::engineStopped, this, [this](const QString &engine) {
-        for (int n = m_pendingStops.take(engine); n > 0; --n)
+        const int asked = m_pendingStops.take(engine);
+        if (asked == 0 && m_pendingStarts.isEmpty())
+            emit statusKnown(runningEngine());
+        for (int n = asked; n > 0; --n)
             emit engineStopped(engine);
     }, Qt::QueuedConnection);
     connect(m_supervisor, &EngineSupervisor::engineDied, this, [this](const QString &, const EngineFailure &) {
@@ -67,6 +87,11 @@ void LocalDriver::stopEngine(const QString &engine)
 void LocalDriver::probe()
 {
     QMetaObject::invokeMethod(this, [this] { emit statusKnown(runningEngine()); }, Qt::QueuedConnection);
+}
+
+QStringList LocalDriver::engineNames() const
+{
+    return m_supervisor->engineNames();
 }
 
 QString LocalDriver::runningEngine() const

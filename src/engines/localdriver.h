@@ -21,12 +21,15 @@ class LocalDriver final : public EngineDriver
 public:
     // Opens the supervisor at once, so strays of an earlier run are gone before the first start.
     LocalDriver(const HostConfig &host, const QString &stateDir, UpstreamPool *pool, QObject *parent = nullptr);
+    // Over a supervisor someone else owns and has opened (the agent's own, for its arbiter).
+    LocalDriver(QString host, EngineSupervisor *supervisor, QObject *parent = nullptr);
     ~LocalDriver() override;
 
     void startEngine(const QString &engine) override;
     void stopEngine(const QString &engine) override;
     void probe() override;
     QString runningEngine() const override;
+    QStringList engineNames() const override;
     bool canSwitch() const override { return true; }
 
     EngineSupervisor *supervisor() const { return m_supervisor; }
@@ -37,6 +40,8 @@ public:
     static QString stateFileName(const QString &host);
 
 private:
+    void watchSupervisor();
+
     QString m_host;
     EngineSupervisor *m_supervisor;
     QString m_openError;

@@ -2,10 +2,14 @@
 
 #include "catalog/catalog.h"
 #include "common/clock.h"
+#include "engines/agentstream.h"
 #include "engines/enginedriver.h"
 #include "hosts/hostpower.h"
+#include "hosts/hostslogging.h"
 #include "hosts/promptcachekeeper.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QPointer>
 
@@ -14,11 +18,9 @@ namespace switchyard {
 using namespace Qt::StringLiterals;
 
 namespace {
-Q_LOGGING_CATEGORY(lcHosts, "switchyard.hosts")
-
 QString engineIn(const Catalog *catalog, const QString &host)
 {
-    const Catalog::HostState *s = catalog->host(host);
+    const Catalog::HostState *s = catalog ? catalog->host(host) : nullptr;
     return s ? s->engine : QString();
 }
 } // namespace
@@ -48,7 +50,7 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
         up.model = m_switchAlias;
         up.duration = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock->steadyNow() - m_switchStarted);
         publish(up);
-        m_catalog->setCurrentEngine(m_host, engine);
+        setCatalogEngine(engine);
         if (m_promptCaches)
             m_promptCaches->engineStarted(engine);
         carryOut(m_machine.engineStarted(engine, now()));
@@ -60,8 +62,8 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
         carryOut(m_machine.engineStopped(engine, now()));
     });
     connect(m_driver.get(), &EngineDriver::statusKnown, this, [this](const QString &running) {
-        if (!running.isEmpty() && running != engineIn(m_catalog, m_host))
-            m_catalog->setCurrentEngine(m_host, running);
+        if (!running.isEmpty() && running != engineIn(m_catalogAlive, m_host))
+            setCatalogEngine(running);
         // While waking, any answer means the box is up again. A static driver's answer says
         // nothing about a box that sleeps: HostPower asks its engine instead.
         if (canSwitch() || !canWake())
@@ -71,6 +73,13 @@ HostController::HostController(QString host, std::unique_ptr<EngineDriver> drive
     });
     connect(m_driver.get(), &EngineDriver::unreachable, this, [this](const EngineFailure &) {
         carryOut(m_machine.unreachable(now()));
+    });
+    connect(m_driver.get(), &EngineDriver::boxSeen, this, &HostController::onBoxSeen);
+    // An agent of protocol 1: this relay switches the box itself again, idle stops included.
+    connect(m_driver.get(), &EngineDriver::protocolMismatch, this, [this] {
+        setPowerPolicy(m_powerPolicy);
+        m_box = {};
+        emit stateChanged();
     });
 }
 
@@ -137,7 +146,7 @@ void HostController::setPower(const HostConfig &config, UpstreamPool *pool)
     m_power = new HostPower(config, m_driver.get(), pool, this);
     connect(m_power, &HostPower::historyEvent, this, &HostController::publish);
     connect(m_power, &HostPower::answered, this, [this](const QString &running) {
-        if (m_machine.state() == HostStateMachine::State::Waking)
+        if (m_machine.state() == HostStateMachine::State::Waking && m_catalogAlive)
             m_catalog->refreshHost(m_host);   // its models read loaded again
         carryOut(m_machine.woke(running, now()));
     });
@@ -150,7 +159,15 @@ void HostController::setPower(const HostConfig &config, UpstreamPool *pool)
 
 void HostController::setPowerPolicy(const HostStateMachine::Power &power)
 {
-    m_machine.setPower(power);
+    m_powerPolicy = power;
+    HostStateMachine::Power effective = power;
+    if (sharedBox()) {
+        // Stopping a shared box's engine for idleness would cut other relays' streams: its agent
+        // decides that (it knows everyone's requests). Waking it is still this relay's to do.
+        effective.idleStopAfter.clear();
+        effective.sleeps = false;
+    }
+    m_machine.setPower(effective);
     carryOut({});   // arms the idle timer of an engine already running
 }
 
@@ -197,7 +214,13 @@ void HostController::enqueue(const HostTicket &ticket, const RequestInfo &info, 
     it->refuse = std::move(refuse);
     const RequestId id = ticket.id();
     // A static host that reads down and could be woken: asleep, so this request wakes it.
-    if (m_power && m_power->isStatic() && m_machine.power().canWake) {
+    it->command = command;
+    if (sharedBox()) {
+        holdOnSharedBox(id);
+        return;
+    }
+    it->inMachine = true;
+    if (m_power && m_power->isStatic() && m_machine.power().canWake && m_catalogAlive) {
         const Catalog::HostState *s = m_catalog->host(m_host);
         if (s && !s->reachable && m_machine.state() == HostStateMachine::State::Serving)
             carryOut(m_machine.unreachable(now()));
@@ -216,8 +239,14 @@ void HostController::release(RequestId id)
     // Its callbacks go after the books are settled: whatever they hold is released outside the hash.
     const LiveTicket gone = std::move(*it);
     m_tickets.erase(it);
-    const bool requested = gone.requested;
-    if (requested)
+    if (gone.hold) {
+        // Closing the connection gives the place at the agent back.
+        gone.hold->disconnect(this);
+        gone.hold->abort();
+        gone.hold->deleteLater();
+        emit stateChanged();
+    }
+    if (gone.inMachine)
         carryOut(m_machine.requestFinished(id, now()));
 }
 
@@ -234,12 +263,38 @@ QList<HostController::HeldRequest> HostController::held(const QList<RequestId> &
 
 QList<HostController::HeldRequest> HostController::runningList() const
 {
-    return held(m_machine.runningIds());
+    QList<HeldRequest> out = held(m_machine.runningIds());
+    for (auto it = m_tickets.cbegin(); it != m_tickets.cend(); ++it) {
+        if (it->hold && it->admitted)
+            out.append({it.key(), it->info, it->since});
+    }
+    return out;
 }
 
 QList<HostController::HeldRequest> HostController::waitingList() const
 {
-    return held(m_machine.waitingIds());
+    QList<HeldRequest> out = held(m_machine.waitingIds());
+    for (auto it = m_tickets.cbegin(); it != m_tickets.cend(); ++it) {
+        if (it->hold && !it->admitted)
+            out.append({it.key(), it->info, it->since});
+    }
+    return out;
+}
+
+int HostController::runningRequests() const
+{
+    int n = m_machine.runningRequests();
+    for (const LiveTicket &t : m_tickets)
+        n += t.hold && t.admitted ? 1 : 0;
+    return n;
+}
+
+int HostController::waitingRequests() const
+{
+    int n = m_machine.waitingRequests();
+    for (const LiveTicket &t : m_tickets)
+        n += t.hold && !t.admitted ? 1 : 0;
+    return n;
 }
 
 QString HostController::bookkeepingError() const
@@ -254,12 +309,21 @@ QString HostController::bookkeepingError() const
         if (!m_tickets.value(id).admit)
             return u"host %1 keeps request %2 waiting with no one to admit it"_s.arg(m_host).arg(id);
     }
+    for (auto it = m_tickets.cbegin(); it != m_tickets.cend(); ++it) {
+        if (it->inMachine && it->hold)
+            return u"host %1 counts request %2 both here and at its agent"_s.arg(m_host).arg(it.key());
+        if (it->hold && !it->admitted && !it->admit)
+            return u"host %1 keeps request %2 waiting at its agent with no one to admit it"_s.arg(m_host).arg(it.key());
+    }
     return {};
 }
 
 QStringList HostController::engines() const
 {
-    QStringList names;
+    QStringList names = m_driver->engineNames();
+    if (!m_catalogAlive)
+        return names;
+    names.clear();
     if (const Catalog::HostState *s = m_catalog->host(m_host)) {
         for (const Catalog::EngineModels &e : s->engines)
             names << e.name;
@@ -284,7 +348,8 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
         }
         return;
     }
-    if (state() == HostStateMachine::State::Serving && currentEngine() == engine && waitingRequests() == 0) {
+    if (!sharedBox() && state() == HostStateMachine::State::Serving && currentEngine() == engine
+        && waitingRequests() == 0) {
         if (done)
             done(std::nullopt);
         return;
@@ -308,6 +373,12 @@ void HostController::switchEngine(const QString &engine, const QString &requeste
 
 void HostController::takeLease(const QString &owner, std::chrono::seconds ttl, LeaseFn done)
 {
+    if (sharedBox()) {
+        if (done)
+            m_leaseWaiters.append(std::move(done));
+        takeSharedLease(owner, ttl);
+        return;
+    }
     if (!leaseOwner().isEmpty() && leaseOwner() != owner) {
         HostRefusal why = refusal(HostRefusal::Reason::LeaseTakenOver);
         why.owner = owner;
@@ -330,6 +401,12 @@ void HostController::answerLeaseWaiters(const std::optional<HostRefusal> &refuse
 
 void HostController::releaseLease()
 {
+    if (sharedBox()) {
+        answerLeaseWaiters(refusal(HostRefusal::Reason::LeaseReleased));
+        if (std::exchange(m_sharedLeaseGranted, false) || !leaseOwner().isEmpty())
+            m_driver->releaseBoxLease();
+        return;
+    }
     if (leaseOwner().isEmpty())
         return;
     m_leaseTimer.stop();
@@ -456,6 +533,213 @@ HostRefusal HostController::refusal(HostRefusal::Reason reason) const
     why.reason = reason;
     why.host = m_host;
     return why;
+}
+
+void HostController::setCatalogEngine(const QString &engine)
+{
+    if (m_catalogAlive)
+        m_catalog->setCurrentEngine(m_host, engine);
+}
+
+// ---- a shared box: its agent decides (issue 33, docs/HOSTS.md "A team: many relays, one box") ---
+
+bool HostController::sharedBox() const
+{
+    return m_driver->sharedBox();
+}
+
+HostStateMachine::State HostController::state() const
+{
+    if (sharedBox() && !m_box.isEmpty()) {
+        if (const auto s = HostStateMachine::stateFromName(m_box.value("state"_L1).toString()))
+            return *s;
+    }
+    return m_machine.state();
+}
+
+QString HostController::currentEngine() const
+{
+    return sharedBox() && !m_box.isEmpty() ? m_box.value("engine"_L1).toString() : m_machine.currentEngine();
+}
+
+QString HostController::targetEngine() const
+{
+    return sharedBox() && !m_box.isEmpty() ? m_box.value("target"_L1).toString() : m_machine.targetEngine();
+}
+
+QString HostController::leaseOwner() const
+{
+    if (sharedBox() && !m_box.isEmpty())
+        return m_box.value("lease"_L1).toObject().value("owner"_L1).toString();
+    return m_machine.leaseOwner();
+}
+
+QDateTime HostController::leaseUntil() const
+{
+    if (sharedBox() && !m_box.isEmpty()) {
+        const QString until = m_box.value("lease"_L1).toObject().value("until"_L1).toString();
+        return until.isEmpty() ? QDateTime() : QDateTime::fromString(until, Qt::ISODateWithMs);
+    }
+    return m_machine.leaseUntil();
+}
+
+void HostController::holdOnSharedBox(RequestId id)
+{
+    const auto it = m_tickets.find(id);
+    if (it == m_tickets.end())
+        return;
+    BoxAsk ask;
+    ask.engine = it->info.engine;
+    ask.relay = m_relayName;
+    ask.model = it->info.alias;
+    ask.app = it->info.userAgent;
+    ask.command = it->command;
+    AgentStream *hold = m_driver->holdOnBox(ask, this);
+    it->hold = hold;
+    it->admitted = false;
+    connect(hold, &AgentStream::event, this, [this, id](const QByteArray &name, const QByteArray &data) {
+        onHoldEvent(id, name, data);
+    });
+    connect(hold, &AgentStream::ended, this, [this, id](int status, const QByteArray &body, const QString &failure) {
+        onHoldEnded(id, status, body, failure);
+    });
+    emit stateChanged();
+}
+
+void HostController::onHoldEvent(RequestId id, const QByteArray &name, const QByteArray &data)
+{
+    const auto it = m_tickets.find(id);
+    if (it == m_tickets.end())
+        return;
+    const QJsonObject facts = QJsonDocument::fromJson(data).object();
+    if (name == BoxProtocol::Admit && !it->admitted) {
+        it->admitted = true;
+        const QString engine = facts.value("engine"_L1).toString(it->info.engine);
+        if (engine != engineIn(m_catalogAlive, m_host))
+            setCatalogEngine(engine);
+        const AdmitFn admit = std::exchange(it->admit, nullptr);
+        it->refuse = nullptr;
+        emit stateChanged();
+        if (admit)
+            beforeForward(id, admit);
+    } else if (name == BoxProtocol::Refuse) {
+        HostRefusal why = HostRefusal::fromJson(facts);
+        why.host = m_host;   // the relay's name for the box, not the agent's
+        if (why.failure)
+            why.failure->host = m_host;
+        const RefuseFn refuse = std::exchange(it->refuse, nullptr);
+        it->admit = nullptr;
+        dropHold(id);
+        if (refuse)
+            refuse(why);
+    }
+}
+
+void HostController::onHoldEnded(RequestId id, int status, const QByteArray &body, const QString &failure)
+{
+    const auto it = m_tickets.find(id);
+    if (it == m_tickets.end())
+        return;
+    const bool admitted = it->admitted;
+    dropHold(id);
+    if (admitted) {
+        // The request runs on; the agent restarted or the network broke, and its engine with it
+        // or not: nothing here can cut or save the stream.
+        qCInfo(lcHosts).noquote() << u"host %1: the agent let go of request %2: %3"_s.arg(m_host).arg(id).arg(failure);
+        return;
+    }
+    const auto again = m_tickets.find(id);
+    if (again == m_tickets.end())
+        return;
+    if (!sharedBox() || (status == 0 && canWake())) {
+        // An agent of protocol 1 (this relay switches as before), or a box that is off and can be
+        // woken: the machine takes the request (and wakes the box).
+        again->inMachine = true;
+        if (status == 0)
+            carryOut(m_machine.unreachable(now()));
+        carryOut(again->command ? m_machine.commandArrived(id, again->info.engine, again->info.alias, now())
+                                : m_machine.requestArrived(id, again->info.engine, again->info.alias, now()));
+        return;
+    }
+    HostRefusal why = refusal(HostRefusal::Reason::SwitchFailed);
+    why.engine = again->info.engine;
+    QString text = failure;
+    if (text.isEmpty()) {
+        const QString message = QJsonDocument::fromJson(body).object().value("error"_L1).toObject()
+                                    .value("message"_L1).toString();
+        text = status == 401 ? u"the agent refused the token (401): check \"token\" in both configs"_s
+             : !message.isEmpty() ? message
+                                  : u"the agent answered %1"_s.arg(status);
+    }
+    EngineFailure reported(text);
+    reported.host = m_host;
+    reported.engine = why.engine;
+    why.failure = reported;
+    const RefuseFn refuse = std::exchange(again->refuse, nullptr);
+    again->admit = nullptr;
+    emit stateChanged();
+    if (refuse)
+        refuse(why);
+}
+
+void HostController::dropHold(RequestId id)
+{
+    const auto it = m_tickets.find(id);
+    if (it == m_tickets.end() || !it->hold)
+        return;
+    AgentStream *hold = std::exchange(it->hold, nullptr);
+    hold->disconnect(this);
+    hold->abort();
+    hold->deleteLater();
+    emit stateChanged();
+}
+
+void HostController::takeSharedLease(const QString &owner, std::chrono::seconds ttl)
+{
+    m_leaseStarted = m_clock->steadyNow();
+    m_driver->leaseBox(owner, ttl, [this, owner, guard = QPointer<HostController>(this)](
+                                       int status, const QJsonObject &refused, const QString &failure) {
+        if (!guard)
+            return;
+        if (status == 200) {
+            m_sharedLeaseGranted = true;
+            answerLeaseWaiters(std::nullopt);
+            return;
+        }
+        HostRefusal why = refused.isEmpty() ? refusal(HostRefusal::Reason::SwitchFailed) : HostRefusal::fromJson(refused);
+        why.host = m_host;
+        if (refused.isEmpty())
+            why.failure = EngineFailure(failure.isEmpty() ? u"the agent answered %1"_s.arg(status) : failure);
+        answerLeaseWaiters(why);
+    });
+}
+
+// The box as its agent sees it: the timeline gets the switches other relays caused too.
+void HostController::onBoxSeen(const QJsonObject &box)
+{
+    const QJsonObject before = std::exchange(m_box, box);
+    const QString state = box.value("state"_L1).toString();
+    const QString was = before.value("state"_L1).toString();
+    if (state == "switching"_L1 && was != "switching"_L1) {
+        m_switchStarted = m_clock->steadyNow();
+        HistoryEvent start;
+        start.kind = HistoryEvent::Kind::SwitchStart;
+        start.host = m_host;
+        start.engine = box.value("target"_L1).toString();
+        start.detail = box.value("switch_for"_L1).toString();
+        publish(start);
+    } else if (state == "serving"_L1 && was == "switching"_L1) {
+        HistoryEvent up;
+        up.kind = HistoryEvent::Kind::SwitchEnd;
+        up.host = m_host;
+        up.engine = box.value("engine"_L1).toString();
+        up.duration = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock->steadyNow() - m_switchStarted);
+        publish(up);
+    }
+    const QString engine = box.value("engine"_L1).toString();
+    if (!engine.isEmpty() && engine != engineIn(m_catalogAlive, m_host))
+        setCatalogEngine(engine);
+    emit stateChanged();
 }
 
 } // namespace switchyard

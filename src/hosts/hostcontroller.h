@@ -6,6 +6,7 @@
 #include "store/historyevent.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
@@ -17,6 +18,7 @@
 
 namespace switchyard {
 
+class AgentStream;
 class Catalog;
 class Clock;
 class EngineDriver;
@@ -57,6 +59,7 @@ public:
         std::chrono::steady_clock::time_point since;
     };
 
+    // Without a catalog (the agent's own box) nobody is told which engine runs.
     HostController(QString host, std::unique_ptr<EngineDriver> driver, Catalog *catalog, const Clock *clock = nullptr,
                    const SchedulingConfig &scheduling = {}, QObject *parent = nullptr);
     ~HostController() override;
@@ -104,15 +107,22 @@ public:
     QString host() const { return m_host; }
     bool canSwitch() const;
     QStringList engines() const;   // in config order
-    HostStateMachine::State state() const { return m_machine.state(); }
-    QString stateName() const { return HostStateMachine::stateName(m_machine.state()); }
-    QString currentEngine() const { return m_machine.currentEngine(); }
-    QString targetEngine() const { return m_machine.targetEngine(); }
-    QString leaseOwner() const { return m_machine.leaseOwner(); }
-    QDateTime leaseUntil() const { return m_machine.leaseUntil(); }
+    // On a shared box (its agent arbitrates, EngineDriver::sharedBox()) these are the agent's view.
+    HostStateMachine::State state() const;
+    QString stateName() const { return HostStateMachine::stateName(state()); }
+    QString currentEngine() const;
+    QString targetEngine() const;
+    QString leaseOwner() const;
+    QDateTime leaseUntil() const;
     const std::optional<EngineFailure> &lastFailure() const { return m_machine.lastFailure(); }
-    int runningRequests() const { return m_machine.runningRequests(); }
-    int waitingRequests() const { return m_machine.waitingRequests(); }
+    int runningRequests() const;
+    int waitingRequests() const;
+    // Shared box: its agent decides switches and leases for every relay in front of it.
+    bool sharedBox() const;
+    // The box as its agent last described it (/agent/events "box"); empty when not shared.
+    const QJsonObject &box() const { return m_box; }
+    // Whom this relay is on a shared box (the agent lists waiters and holders by it).
+    void setRelayName(const QString &name) { m_relayName = name; }
     HostStateMachine::Wait waitFor() const { return m_machine.waitFor(); }
     const SchedulingConfig &scheduling() const { return m_machine.scheduling(); }
     // When the machine wants its next tick (its timer is armed for it), and the tick itself: a
@@ -154,6 +164,14 @@ private:
     // The prompt-cache hooks: each runs `then` at once when no keeper is set.
     void beforeEngineStops(const QString &running, const QString &next, std::function<void()> then);
     void beforeForward(RequestId id, AdmitFn admit);
+    // Shared box: the request's place is held at the agent (BoxProtocol) instead of the machine.
+    void holdOnSharedBox(RequestId id);
+    void onHoldEvent(RequestId id, const QByteArray &name, const QByteArray &data);
+    void onHoldEnded(RequestId id, int status, const QByteArray &body, const QString &failure);
+    void dropHold(RequestId id);
+    void onBoxSeen(const QJsonObject &box);
+    void takeSharedLease(const QString &owner, std::chrono::seconds ttl);
+    void setCatalogEngine(const QString &engine);
 
     QString m_host;
     std::unique_ptr<EngineDriver> m_driver;
@@ -170,6 +188,12 @@ private:
         AdmitFn admit;
         RefuseFn refuse;
         qint64 restoredTokens = 0;
+        bool command = false;
+        bool inMachine = false;   // counted by m_machine (every request that is not on a shared box)
+        // Shared box: the hold at the agent (nullptr: the request is the machine's) and whether
+        // the agent has admitted it.
+        AgentStream *hold = nullptr;
+        bool admitted = false;
     };
     QHash<RequestId, LiveTicket> m_tickets;
     bool m_destroying = false;
@@ -186,6 +210,10 @@ private:
     void showPowerInCatalog();
     QString m_shownPower;            // what the catalog was last told
     QPointer<Catalog> m_catalogAlive;
+    HostStateMachine::Power m_powerPolicy;   // as configured; a shared box's agent decides idle stops
+    QString m_relayName;
+    QJsonObject m_box;
+    bool m_sharedLeaseGranted = false;
 };
 
 } // namespace switchyard

@@ -3,6 +3,7 @@
 #include "engines/enginefailure.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -37,6 +38,9 @@ struct HostRefusal
     int status() const;
     // The facts in one line, for logs and tests of the host alone; never a client's text.
     QString facts() const;
+    // The facts for the agent protocol: a shared box's agent refuses, each relay words it.
+    QJsonObject toJson() const;
+    static HostRefusal fromJson(const QJsonObject &object);
 };
 
 } // namespace switchyard

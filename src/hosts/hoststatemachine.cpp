@@ -34,6 +34,16 @@ QString HostStateMachine::stateName(State state)
     return {};
 }
 
+std::optional<HostStateMachine::State> HostStateMachine::stateFromName(const QString &name)
+{
+    for (State state : {State::Unknown, State::Serving, State::Draining, State::Switching, State::Leased,
+                        State::Down, State::Waking, State::Asleep, State::Idle}) {
+        if (stateName(state) == name)
+            return state;
+    }
+    return std::nullopt;
+}
+
 // Refusals and waits carry facts; relay/clientreplies.cpp words them for API clients.
 HostRefusal HostStateMachine::leased() const
 {

@@ -129,6 +129,7 @@ public:
     QString waitingFor() const;   // the same in one line, for logs and tests
 
     static QString stateName(State state);
+    static std::optional<State> stateFromName(const QString &name);
 
 private:
     using Pending = PendingRequest;
