@@ -616,7 +616,8 @@ void TestEngines::agentEndToEnd()
     // An engine the agent does not have.
     driver->startEngine(u"gamma"_s);
     QVERIFY(failed.wait(Timeout));
-    QVERIFY2(signalText(failed, 0, 1).contains(u"no engine called gamma"_s), qPrintable(signalText(failed, 0, 1)));
+    // The agent's arbiter refuses it, worded by the relay's English catalogue.
+    QVERIFY2(signalText(failed, 0, 1).contains(u"has no engine \"gamma\""_s), qPrintable(signalText(failed, 0, 1)));
 
     driver->stopEngine(u"beta"_s);
     QVERIFY(stopped.wait(Timeout));

@@ -1,0 +1,337 @@
+// Issue 33: two relays in front of one `switchyard agent` (real processes, fake routers as
+// engines, loopback only). The agent arbitrates: no relay cuts another relay's stream, a switch
+// waits for every relay's streams, a relay that dies gives its places back, and every relay
+// reports the box as the agent sees it.
+
+#include "rawhttpclient.h"
+#include "laterport.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace switchyard;
+using namespace switchyard::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int Timeout = 30000;
+
+QString binary(const QString &name)
+{
+    return qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u'/' + name;
+}
+
+// A child process whose merged output the test reads.
+class Child
+{
+public:
+    QProcess process;
+    QByteArray output;
+
+    Child()
+    {
+        process.setProcessChannelMode(QProcess::MergedChannels);
+        QObject::connect(&process, &QProcess::readyRead, &process, [this] { output += process.readAll(); });
+    }
+    ~Child()
+    {
+        if (process.state() != QProcess::NotRunning) {
+            process.kill();
+            process.waitForFinished(5000);
+        }
+    }
+    int count(const QByteArray &text) const { return int(output.count(text)); }
+};
+
+void writeJson(const QString &path, const QJsonObject &root)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(root).toJson());
+}
+
+QByteArray chat(const QString &model, int maxTokens)
+{
+    return QJsonDocument(QJsonObject{{"model"_L1, model},
+                                     {"stream"_L1, true},
+                                     {"max_tokens"_L1, maxTokens},
+                                     {"messages"_L1, QJsonArray{QJsonObject{{"role"_L1, u"user"_s},
+                                                                            {"content"_L1, u"hi"_s}}}}})
+        .toJson(QJsonDocument::Compact);
+}
+
+// A whole streamed answer: 200, the engine's last event, no error in between.
+bool complete(const RawHttpClient::Response &r)
+{
+    return r.status == 200 && r.body.contains("data: [DONE]") && !r.body.contains("\"error\"");
+}
+
+} // namespace
+
+class TestSharedBox : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void twoRelaysTakeTurnsWithoutCuttingStreams();
+    void switchWaitsForTheOtherRelaysStream();
+    void aRelayThatDiesGivesItsPlacesBack();
+
+private:
+    void startAgent(const QJsonObject &scheduling);
+    quint16 startRelay(Child &relay, const QString &name);
+    QJsonObject hostOf(quint16 relayPort);
+    int engineStarts() const { return m_agent->count("engine alpha: starting") + m_agent->count("engine beta: starting"); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Child> m_agent;
+    QUrl m_agentUrl;
+    quint16 m_alphaPort = 0;
+    quint16 m_betaPort = 0;
+};
+
+void TestSharedBox::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_alphaPort = portForLater();
+    m_betaPort = portForLater();
+}
+
+void TestSharedBox::cleanup()
+{
+    m_agent.reset();
+    m_dir.reset();
+}
+
+// Two engines on the box: alpha serves a1, beta serves b1, each streaming 50 tokens a second.
+void TestSharedBox::startAgent(const QJsonObject &scheduling)
+{
+    auto engine = [](quint16 port, const QString &model) {
+        return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(port)},
+                           {"argv"_L1, QJsonArray{binary(u"switchyard-fakellama"_s), u"--port"_s, QString::number(port),
+                                                  u"--models"_s, model, u"--loaded"_s, model,
+                                                  u"--tokens-per-s"_s, u"50"_s}},
+                           {"start_timeout_s"_L1, 20},
+                           {"stop_timeout_s"_L1, 5}};
+    };
+    const QJsonObject config{{"listen"_L1, u"127.0.0.1:0"_s},
+                             {"token"_L1, u"shared-box-token"_s},
+                             {"state_dir"_L1, m_dir->filePath(u"agent-state"_s)},
+                             {"scheduling"_L1, scheduling},
+                             {"engines"_L1, QJsonObject{{"alpha"_L1, engine(m_alphaPort, u"a1"_s)},
+                                                        {"beta"_L1, engine(m_betaPort, u"b1"_s)}}}};
+    const QString path = m_dir->filePath(u"agent.json"_s);
+    writeJson(path, config);
+    m_agent = std::make_unique<Child>();
+    m_agent->process.start(binary(u"switchyard"_s), {u"agent"_s, u"--config"_s, path});
+    QVERIFY2(m_agent->process.waitForStarted(Timeout), qPrintable(m_agent->process.errorString()));
+    QTRY_VERIFY2_WITH_TIMEOUT(m_agent->output.contains("listening on http://")
+                                  || m_agent->process.state() != QProcess::Running,
+                              m_agent->output.constData(), Timeout);
+    QVERIFY2(m_agent->output.contains("agent protocol 2"), m_agent->output.constData());
+    const QByteArray rest = m_agent->output.mid(m_agent->output.indexOf("listening on ") + 13);
+    m_agentUrl = QUrl(QString::fromLatin1(rest.left(rest.indexOf(' '))));
+    QVERIFY2(m_agentUrl.port() > 0, m_agent->output.constData());
+}
+
+quint16 TestSharedBox::startRelay(Child &relay, const QString &name)
+{
+    const quint16 port = portForLater();
+    auto engine = [](quint16 enginePort, const QString &model) {
+        return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(enginePort)}, {"models"_L1, QJsonArray{model}}};
+    };
+    const QJsonObject config{
+        {"listen"_L1, u"127.0.0.1:%1"_s.arg(port)},
+        {"state_dir"_L1, m_dir->filePath(name + u"-state"_s)},
+        {"hosts"_L1, QJsonObject{{"box"_L1, QJsonObject{{"driver"_L1, u"agent"_s},
+                                                         {"agent"_L1, m_agentUrl.toString()},
+                                                         {"token"_L1, u"shared-box-token"_s},
+                                                         {"engines"_L1, QJsonObject{{"alpha"_L1, engine(m_alphaPort, u"a1"_s)},
+                                                                                    {"beta"_L1, engine(m_betaPort, u"b1"_s)}}}}}}}};
+    const QString path = m_dir->filePath(name + u".json"_s);
+    writeJson(path, config);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_DATA_HOME"_s, m_dir->filePath(name + u"-data"_s));
+    env.insert(u"XDG_CONFIG_HOME"_s, m_dir->filePath(name + u"-config"_s));
+    relay.process.setProcessEnvironment(env);
+    relay.process.start(binary(u"switchyard"_s), {u"--headless"_s, u"--config"_s, path});
+    if (!relay.process.waitForStarted(Timeout))
+        return 0;
+    QElapsedTimer waited;
+    waited.start();
+    while (!relay.output.contains("listening on") && relay.process.state() == QProcess::Running
+           && waited.elapsed() < Timeout)
+        QTest::qWait(20);
+    return relay.output.contains("listening on") ? port : 0;
+}
+
+QJsonObject TestSharedBox::hostOf(quint16 relayPort)
+{
+    RawHttpClient client(relayPort);
+    if (!client.connectToServer())
+        return {};
+    client.send(RawHttpClient::get("/admin/hosts"));
+    QElapsedTimer waited;
+    waited.start();
+    while (client.completedResponses() < 1 && waited.elapsed() < 5000)
+        QTest::qWait(10);
+    if (client.completedResponses() < 1)
+        return {};
+    const QJsonDocument doc = QJsonDocument::fromJson(client.responses().first().body);
+    const QJsonArray hosts = doc.isArray() ? doc.array() : doc.object().value("hosts"_L1).toArray();
+    return hosts.isEmpty() ? QJsonObject() : hosts.first().toObject();
+}
+
+// The issue's own trial: one agent per relay, each taking turns on its own engine. Through one
+// relay all turns complete; through two, 6 of 16 failed before the agent arbitrated.
+void TestSharedBox::twoRelaysTakeTurnsWithoutCuttingStreams()
+{
+    startAgent(QJsonObject{{"policy"_L1, u"batch"_s}, {"dwell_s"_L1, 0.2}, {"max_wait_s"_L1, 2}});
+    if (QTest::currentTestFailed())
+        return;
+    Child relayA;
+    Child relayB;
+    const quint16 portA = startRelay(relayA, u"alice"_s);
+    QVERIFY2(portA, relayA.output.constData());
+    const quint16 portB = startRelay(relayB, u"bob"_s);
+    QVERIFY2(portB, relayB.output.constData());
+
+    constexpr int TurnsEach = 8;
+    struct Agent
+    {
+        quint16 port;
+        QString model;
+        int turn = 0;
+        std::unique_ptr<RawHttpClient> client;
+        QList<RawHttpClient::Response> answers;
+    };
+    Agent agents[] = {{portA, u"box-a1"_s, 0, {}, {}}, {portB, u"box-b1"_s, 0, {}, {}}};
+    auto next = [](Agent &a) {
+        a.client = std::make_unique<RawHttpClient>(a.port);
+        if (a.client->connectToServer())
+            a.client->send(RawHttpClient::post("/v1/chat/completions", chat(a.model, 25)));
+        ++a.turn;
+    };
+    for (Agent &a : agents)
+        next(a);
+    QElapsedTimer elapsed;
+    elapsed.start();
+    while (elapsed.elapsed() < 120000) {
+        bool allDone = true;
+        for (Agent &a : agents) {
+            if (a.client && (a.client->completedResponses() > 0 || a.client->isDisconnected())) {
+                a.answers.append(a.client->completedResponses() > 0 ? a.client->responses().first()
+                                                                    : RawHttpClient::Response{});
+                a.client.reset();
+                if (a.turn < TurnsEach)
+                    next(a);
+            }
+            allDone = allDone && !a.client;
+        }
+        if (allDone)
+            break;
+        QTest::qWait(10);
+    }
+    for (const Agent &a : agents) {
+        QCOMPARE(a.answers.size(), TurnsEach);
+        for (int i = 0; i < a.answers.size(); ++i) {
+            QVERIFY2(complete(a.answers.at(i)),
+                     qPrintable(u"%1 turn %2: status %3, body %4\nagent:\n%5"_s.arg(a.model)
+                                    .arg(i + 1)
+                                    .arg(a.answers.at(i).status)
+                                    .arg(QString::fromUtf8(a.answers.at(i).body.right(400)),
+                                         QString::fromUtf8(m_agent->output.right(3000)))));
+        }
+    }
+    // Each switch serves at least one waiting turn: never more starts than turns, and the box
+    // was really shared (both engines ran).
+    QVERIFY2(engineStarts() <= 2 * TurnsEach, m_agent->output.constData());
+    QVERIFY2(m_agent->count("engine alpha: starting") >= 1 && m_agent->count("engine beta: starting") >= 1,
+             m_agent->output.constData());
+    // Both relays report the box as the agent sees it.
+    QTRY_VERIFY_WITH_TIMEOUT(!hostOf(portA).value("engine"_L1).toString().isEmpty()
+                                 && hostOf(portA).value("engine"_L1) == hostOf(portB).value("engine"_L1),
+                             10000);
+    QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("box"_L1).toObject().value("holds"_L1).toArray().size(), 0, 10000);
+}
+
+// A stream on relay A, then a request for the other engine on relay B: the switch waits until
+// A's stream has ended, and then relay A too reads the new engine.
+void TestSharedBox::switchWaitsForTheOtherRelaysStream()
+{
+    startAgent(QJsonObject{{"policy"_L1, u"arrival"_s}});
+    if (QTest::currentTestFailed())
+        return;
+    Child relayA;
+    Child relayB;
+    const quint16 portA = startRelay(relayA, u"alice"_s);
+    QVERIFY2(portA, relayA.output.constData());
+    const quint16 portB = startRelay(relayB, u"bob"_s);
+    QVERIFY2(portB, relayB.output.constData());
+
+    RawHttpClient a(portA);
+    QVERIFY(a.connectToServer());
+    a.send(RawHttpClient::post("/v1/chat/completions", chat(u"box-a1"_s, 100)));   // about 2 s of tokens
+    QTRY_VERIFY_WITH_TIMEOUT(a.current() && a.current()->body.contains("data: {"), Timeout);
+    RawHttpClient b(portB);
+    QVERIFY(b.connectToServer());
+    b.send(RawHttpClient::post("/v1/chat/completions", chat(u"box-b1"_s, 5)));
+    // Relay B's request waits at the agent, counted there for relay B.
+    QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("box"_L1).toObject().value("waiting"_L1).toInt(), 1, 10000);
+
+    QTRY_COMPARE_WITH_TIMEOUT(a.completedResponses(), 1, Timeout);
+    QTRY_COMPARE_WITH_TIMEOUT(b.completedResponses(), 1, Timeout);
+    QVERIFY2(complete(a.responses().first()), a.responses().first().body.right(400).constData());
+    QVERIFY2(complete(b.responses().first()), b.responses().first().body.right(400).constData());
+    // B's answer came after A's stream had ended: the engine stopped only then.
+    QVERIFY(b.responses().first().completedAtMs > a.responses().first().completedAtMs);
+    QCOMPARE(m_agent->count("engine beta: starting"), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("engine"_L1).toString(), u"beta"_s, 10000);
+}
+
+// Relay A dies (SIGKILL) in the middle of a stream while relay B waits for the other engine: the
+// agent sees A's connections close, gives its place back, and switches for B.
+void TestSharedBox::aRelayThatDiesGivesItsPlacesBack()
+{
+    startAgent(QJsonObject{{"policy"_L1, u"arrival"_s}});
+    if (QTest::currentTestFailed())
+        return;
+    Child relayA;
+    Child relayB;
+    const quint16 portA = startRelay(relayA, u"alice"_s);
+    QVERIFY2(portA, relayA.output.constData());
+    const quint16 portB = startRelay(relayB, u"bob"_s);
+    QVERIFY2(portB, relayB.output.constData());
+
+    RawHttpClient a(portA);
+    QVERIFY(a.connectToServer());
+    a.send(RawHttpClient::post("/v1/chat/completions", chat(u"box-a1"_s, 2000)));   // 40 s: longer than the test
+    QTRY_VERIFY_WITH_TIMEOUT(a.current() && a.current()->body.contains("data: {"), Timeout);
+    RawHttpClient b(portB);
+    QVERIFY(b.connectToServer());
+    b.send(RawHttpClient::post("/v1/chat/completions", chat(u"box-b1"_s, 5)));
+    QTRY_COMPARE_WITH_TIMEOUT(hostOf(portB).value("box"_L1).toObject().value("waiting"_L1).toInt(), 1, 10000);
+    QCOMPARE(b.completedResponses(), 0);
+
+    relayA.process.kill();
+    QVERIFY(relayA.process.waitForFinished(5000));
+    QTRY_COMPARE_WITH_TIMEOUT(b.completedResponses(), 1, Timeout);
+    QVERIFY2(complete(b.responses().first()), b.responses().first().body.right(400).constData());
+    QTRY_COMPARE_WITH_TIMEOUT(hostOf(portB).value("box"_L1).toObject().value("holds"_L1).toArray().size(), 0, 10000);
+}
+
+QTEST_GUILESS_MAIN(TestSharedBox)
+#include "tst_sharedbox.moc"
