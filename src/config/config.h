@@ -7,6 +7,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -46,13 +47,22 @@ struct PromptCacheConfig
 // goes next"). Arrival: strictly in arrival order, a switch for every change of engine. Batch:
 // the running engine keeps the host while it has work (requests running, or one finished within
 // dwell), a request for another engine waits at most maxWait, then the host drains and switches.
+// A side call (a title, a coding agent's small-model call) waits at most sideCallMaxWait.
 struct SchedulingConfig
 {
     enum class Policy { Arrival, Batch };
     Policy policy = Policy::Batch;
-    // The defaults come from the switching simulator (docs/HOSTS.md, docs/PERFORMANCE.md).
+    // Nobody waits minutes for a turn, and nobody waits for a title at all (issue 31): the
+    // simulator's tables in docs/PERFORMANCE.md show what each costs in switches.
     std::chrono::milliseconds dwell{std::chrono::seconds(20)};
-    std::chrono::milliseconds maxWait{std::chrono::seconds(480)};
+    std::chrono::milliseconds maxWait{std::chrono::seconds(90)};
+    std::chrono::milliseconds sideCallMaxWait{std::chrono::seconds(30)};
+
+    // The longest a request of its class waits for the running engine's work.
+    std::chrono::milliseconds waitLimit(bool sideCall) const
+    {
+        return sideCall ? std::min(sideCallMaxWait, maxWait) : maxWait;
+    }
 };
 
 // "wake" of a host: wake-on-LAN for a box that sleeps (docs/HOSTS.md, "Wake and idle stop").

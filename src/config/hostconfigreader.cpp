@@ -24,7 +24,7 @@ namespace {
 const QStringList HostFields = {u"driver"_s, u"agent"_s, u"token"_s, u"api_key"_s, u"engines"_s, u"scheduling"_s,
                                  u"prompt_cache"_s, u"wake"_s, u"idle_stop_after_s"_s, u"sleep_command"_s};
 const QStringList WakeFields = {u"mac"_s, u"broadcast"_s, u"port"_s, u"timeout_s"_s};
-const QStringList SchedulingFields = {u"policy"_s, u"dwell_s"_s, u"max_wait_s"_s};
+const QStringList SchedulingFields = {u"policy"_s, u"dwell_s"_s, u"max_wait_s"_s, u"side_call_max_wait_s"_s};
 const QStringList PromptCacheFields = {u"dir"_s, u"max_size_mb"_s, u"save_budget_s"_s};
 const QString SlotSavePath = u"--slot-save-path"_s;
 const QStringList EngineFields = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s,
@@ -154,8 +154,9 @@ void HostConfigReader::readScheduling(ConfigReport &report, FieldReader &fields,
             scheduling.dwell = std::chrono::milliseconds(std::llround(dwell->number * 1000));
     }
     fields.readSeconds(*section, sectionPath, u"max_wait_s"_s, scheduling.maxWait);
+    fields.readSeconds(*section, sectionPath, u"side_call_max_wait_s"_s, scheduling.sideCallMaxWait);
     if (scheduling.policy == SchedulingConfig::Policy::Arrival) {
-        for (const QString &key : {u"dwell_s"_s, u"max_wait_s"_s}) {
+        for (const QString &key : {u"dwell_s"_s, u"max_wait_s"_s, u"side_call_max_wait_s"_s}) {
             if (const JsonNode *unused = section->member(key))
                 report.warning(unused->line, memberPath(sectionPath, key), tr("not used with policy \"arrival\""));
         }

@@ -196,6 +196,8 @@ AgentStream *AgentDriver::holdOnBox(const BoxAsk &ask, QObject *parent)
         body.insert("app"_L1, ask.app);
     if (ask.command)
         body.insert("command"_L1, true);
+    if (ask.sideCall)
+        body.insert("side_call"_L1, true);
     AgentStream::Call call;
     call.agent = m_host.agent;
     call.token = m_token;

@@ -30,6 +30,7 @@ struct BoxAsk
     QString model;    // the alias the client asked for
     QString app;      // the client app, when the relay recognised it
     bool command = false;   // a switch on command: admitted = the engine is up, then let go
+    bool sideCall = false;  // a title or small-model call: the agent holds it less long
 };
 
 } // namespace switchyard

@@ -28,17 +28,46 @@ bool BatchDecision::currentHasWork(TimePoint now) const
     return m_lastFinish && now < *m_lastFinish + m_scheduling.dwell;
 }
 
+bool BatchDecision::waitsForOthers(const PendingRequest &p) const
+{
+    return p.engine != m_current || m_current.isEmpty();
+}
+
 const PendingRequest *BatchDecision::oldestWaiterForOthers() const
 {
     for (const PendingRequest &p : m_waiting) {   // in arrival order
-        if (p.engine != m_current || m_current.isEmpty())
+        if (waitsForOthers(p))
+            return &p;
+    }
+    return nullptr;
+}
+
+BatchDecision::TimePoint BatchDecision::deadline(const PendingRequest &p) const
+{
+    return p.since + m_scheduling.waitLimit(p.sideCall);
+}
+
+std::optional<BatchDecision::TimePoint> BatchDecision::firstDeadline() const
+{
+    std::optional<TimePoint> first;
+    for (const PendingRequest &p : m_waiting) {
+        if (waitsForOthers(p) && (!first || deadline(p) < *first))
+            first = deadline(p);
+    }
+    return first;
+}
+
+const PendingRequest *BatchDecision::overdue(TimePoint now) const
+{
+    for (const PendingRequest &p : m_waiting) {
+        if (waitsForOthers(p) && now >= deadline(p))
             return &p;
     }
     return nullptr;
 }
 
 // Batch: the host leaves its engine when someone waits for another one and the engine is out of
-// work, or a switch on command waits, or the oldest waiter has waited maxWait. Without a running
+// work, or a switch on command waits, or a waiter has waited its class's limit. Without a running
 // engine, any waiter is reason enough.
 bool BatchDecision::mustLeave(TimePoint now) const
 {
@@ -47,31 +76,32 @@ bool BatchDecision::mustLeave(TimePoint now) const
         return false;
     if (m_current.isEmpty() || !m_engineUp)
         return true;
-    if (now >= oldest->since + m_scheduling.maxWait || !currentHasWork(now))
+    if (overdue(now) || !currentHasWork(now))
         return true;
     return std::any_of(m_waiting.cbegin(), m_waiting.cend(),
                        [this](const PendingRequest &p) { return p.command && p.engine != m_current; });
 }
 
-// Where the host goes next: a switch on command first, then the oldest waiter once it has waited
-// maxWait (so no one starves), else the engine the most requests wait for (ties: the oldest).
+// Where the host goes next: a switch on command first, then the first waiter that has waited its
+// class's limit (so no one starves, and a side call is not held behind a long hold), else the
+// engine the most requests wait for (ties: the oldest).
 const PendingRequest *BatchDecision::chooseTarget(TimePoint now) const
 {
     const PendingRequest *oldest = oldestWaiterForOthers();
     if (!oldest)
         return nullptr;
     for (const PendingRequest &p : m_waiting) {
-        if (p.command && (p.engine != m_current || m_current.isEmpty()))
+        if (p.command && waitsForOthers(p))
             return &p;
     }
-    if (now >= oldest->since + m_scheduling.maxWait)
-        return oldest;
+    if (const PendingRequest *late = overdue(now))
+        return late;
     QHash<QString, int> count;
     for (const PendingRequest &p : m_waiting)
         ++count[p.engine];
     const PendingRequest *best = oldest;
     for (const PendingRequest &p : m_waiting) {
-        if ((p.engine != m_current || m_current.isEmpty()) && count.value(p.engine) > count.value(best->engine))
+        if (waitsForOthers(p) && count.value(p.engine) > count.value(best->engine))
             best = &p;   // the first (oldest) of the engine with the most waiters
     }
     return best;

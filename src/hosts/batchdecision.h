@@ -27,11 +27,18 @@ public:
                   std::optional<TimePoint> lastFinish, const SchedulingConfig &scheduling);
 
     const PendingRequest *oldestWaiterForOthers() const;
+    // When the first waiter for another engine reaches its class's wait limit (maxWait, or
+    // sideCallMaxWait for a side call); nullopt when none waits.
+    std::optional<TimePoint> firstDeadline() const;
     bool mustLeave(TimePoint now) const;   // the current engine gives the host up
     const PendingRequest *chooseTarget(TimePoint now) const;
 
 private:
     bool currentHasWork(TimePoint now) const;
+    bool waitsForOthers(const PendingRequest &p) const;
+    TimePoint deadline(const PendingRequest &p) const;
+    // The first waiter, in arrival order, for another engine that has waited its limit.
+    const PendingRequest *overdue(TimePoint now) const;
 
     const QList<PendingRequest> &m_waiting;
     QString m_current;

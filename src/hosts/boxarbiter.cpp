@@ -111,6 +111,7 @@ void BoxArbiter::hold(const IncomingRequest &request, ResponseWriter *writer)
     place->model = ask.value("model"_L1).toString();
     place->app = ask.value("app"_L1).toString();
     place->command = ask.value("command"_L1).toBool();
+    place->sideCall = ask.value("side_call"_L1).toBool();
     place->since = std::chrono::steady_clock::now();
     place->writer = writer;
     if (place->engine.isEmpty()) {
@@ -134,7 +135,7 @@ void BoxArbiter::hold(const IncomingRequest &request, ResponseWriter *writer)
     connect(writer, &ResponseWriter::clientDisconnected, this, [this, id] { letGo(id); });
     connect(writer, &QObject::destroyed, this, [this, id] { letGo(id); });
     qCDebug(lcHosts).noquote() << u"box %1: %2 holds a place for %3 (%4)"_s.arg(m_box, place->relay, place->engine).arg(id);
-    HostController::RequestInfo info{place->engine, place->model, place->relay, place->app, {}};
+    HostController::RequestInfo info{place->engine, place->model, place->relay, place->app, {}, place->sideCall};
     m_holds.emplace(id, std::move(place));
     m_controller->request(m_holds.at(id)->ticket, info, [this, id] { admitted(id); },
                           [this, id](const HostRefusal &why) { refused(id, why); });
@@ -271,6 +272,8 @@ QJsonObject BoxArbiter::boxJson() const
             h.insert("app"_L1, place->app);
         if (place->command)
             h.insert("command"_L1, true);
+        if (place->sideCall)
+            h.insert("class"_L1, u"side_call"_s);
         holds.append(h);
     }
     QJsonObject box{{"name"_L1, m_box},

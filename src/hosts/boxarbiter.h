@@ -68,6 +68,7 @@ private:
         QString model;
         QString app;
         bool command = false;
+        bool sideCall = false;
         bool admitted = false;
         std::chrono::steady_clock::time_point since;
         QPointer<ResponseWriter> writer;

@@ -97,6 +97,17 @@ HostStateMachine::TimePoint HostController::now() const
     return m_clock->steadyNow();
 }
 
+HostStateMachine::Wait HostController::waitFor() const
+{
+    HostStateMachine::Wait wait = m_machine.waitFor();
+    if (wait.phase == HostStateMachine::Wait::Phase::Batching) {
+        if (const auto deadline = m_machine.holdDeadline())
+            wait.holdLeft = std::max(std::chrono::ceil<std::chrono::milliseconds>(*deadline - now()),
+                                     std::chrono::milliseconds(0));
+    }
+    return wait;
+}
+
 HostController::NextSwitch HostController::nextSwitch() const
 {
     NextSwitch next;
@@ -226,7 +237,7 @@ void HostController::enqueue(const HostTicket &ticket, const RequestInfo &info, 
             carryOut(m_machine.unreachable(now()));
     }
     carryOut(command ? m_machine.commandArrived(id, info.engine, info.alias, now())
-                     : m_machine.requestArrived(id, info.engine, info.alias, now()));
+                     : m_machine.requestArrived(id, info.engine, info.alias, now(), info.sideCall));
 }
 
 void HostController::release(RequestId id)
@@ -594,6 +605,7 @@ void HostController::holdOnSharedBox(RequestId id)
     ask.model = it->info.alias;
     ask.app = it->info.userAgent;
     ask.command = it->command;
+    ask.sideCall = it->info.sideCall;
     AgentStream *hold = m_driver->holdOnBox(ask, this);
     it->hold = hold;
     it->admitted = false;
@@ -658,7 +670,7 @@ void HostController::onHoldEnded(RequestId id, int status, const QByteArray &bod
         if (status == 0)
             carryOut(m_machine.unreachable(now()));
         carryOut(again->command ? m_machine.commandArrived(id, again->info.engine, again->info.alias, now())
-                                : m_machine.requestArrived(id, again->info.engine, again->info.alias, now()));
+                                : m_machine.requestArrived(id, again->info.engine, again->info.alias, now(), again->info.sideCall));
         return;
     }
     HostRefusal why = refusal(HostRefusal::Reason::SwitchFailed);

@@ -50,6 +50,7 @@ public:
         QString clientAddress;   // who asks, for the admin API
         QString userAgent;
         QString modelKey;        // the model's name on the engine (prompt caches); empty = none
+        bool sideCall = false;   // a title or small-model call: waits less for a switch
     };
     // A request the host holds, running or waiting, as the admin API and the window list it.
     struct HeldRequest
@@ -123,7 +124,7 @@ public:
     const QJsonObject &box() const { return m_box; }
     // Whom this relay is on a shared box (the agent lists waiters and holders by it).
     void setRelayName(const QString &name) { m_relayName = name; }
-    HostStateMachine::Wait waitFor() const { return m_machine.waitFor(); }
+    HostStateMachine::Wait waitFor() const;
     const SchedulingConfig &scheduling() const { return m_machine.scheduling(); }
     // When the machine wants its next tick (its timer is armed for it), and the tick itself: a
     // test without an event loop calls it once its clock has passed that time.

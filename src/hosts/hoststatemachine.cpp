@@ -86,6 +86,13 @@ HostStateMachine::Wait HostStateMachine::waitFor() const
     return wait;
 }
 
+std::optional<HostStateMachine::TimePoint> HostStateMachine::holdDeadline() const
+{
+    if (m_scheduling.policy != SchedulingConfig::Policy::Batch || m_state != State::Serving || m_leaseWanted)
+        return std::nullopt;
+    return batch().firstDeadline();
+}
+
 QString HostStateMachine::waitingFor() const
 {
     const Wait wait = waitFor();
@@ -124,9 +131,9 @@ QList<HostStateMachine::RequestId> HostStateMachine::waitingIds() const
 }
 
 HostStateMachine::Actions HostStateMachine::requestArrived(RequestId id, const QString &engine, const QString &alias,
-                                                           TimePoint now)
+                                                           TimePoint now, bool sideCall)
 {
-    return arrive({id, engine, alias, now, false}, now);
+    return arrive({id, engine, alias, now, false, sideCall}, now);
 }
 
 HostStateMachine::Actions HostStateMachine::commandArrived(RequestId id, const QString &engine, const QString &by,
@@ -164,10 +171,10 @@ std::optional<HostStateMachine::TimePoint> HostStateMachine::nextWakeUp() const
         return idle;
     if (m_scheduling.policy != SchedulingConfig::Policy::Batch || m_state != State::Serving || m_leaseWanted)
         return std::nullopt;
-    const Pending *oldest = batch().oldestWaiterForOthers();
-    if (!oldest)
+    const std::optional<TimePoint> deadline = batch().firstDeadline();
+    if (!deadline)
         return std::nullopt;
-    TimePoint due = oldest->since + m_scheduling.maxWait;
+    TimePoint due = *deadline;
     if (m_running.isEmpty() && m_lastFinish)
         due = std::min(due, *m_lastFinish + m_scheduling.dwell);
     return due;
@@ -554,8 +561,9 @@ HostStateMachine::Actions HostStateMachine::releaseLease(TimePoint now)
     m_leaseWanted = false;
     m_leaseOwner.clear();
     m_leaseUntil = QDateTime();
+    // The lease stopped its engine: nothing runs, and the next request starts one (issue 31).
     if (m_state == State::Leased)
-        m_state = m_canSwitch ? State::Unknown : State::Serving;
+        m_state = !m_canSwitch ? State::Serving : m_current.isEmpty() ? State::Idle : State::Unknown;
     Actions actions{journal(HistoryEvent::Kind::LeaseReleased, {}, {}, owner)};
     actions.append(pump(now));
     return actions;

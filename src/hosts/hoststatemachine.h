@@ -75,7 +75,9 @@ public:
     HostStateMachine(QString host, bool canSwitch, QString initialEngine = {}, SchedulingConfig scheduling = {});
 
     // Inputs.
-    Actions requestArrived(RequestId id, const QString &engine, const QString &alias, TimePoint now);
+    // A side call waits at most SchedulingConfig::sideCallMaxWait for another engine's work.
+    Actions requestArrived(RequestId id, const QString &engine, const QString &alias, TimePoint now,
+                           bool sideCall = false);
     // A switch on command: queued like a request, but due at once under any policy (the host
     // drains and switches as soon as the running requests are done).
     Actions commandArrived(RequestId id, const QString &engine, const QString &by, TimePoint now);
@@ -97,7 +99,7 @@ public:
     const Power &power() const { return m_power; }
 
     // When the machine must be ticked though no other input comes (a dwell ends, a waiter reaches
-    // maxWait); empty when nothing is due.
+    // its wait limit); empty when nothing is due.
     std::optional<TimePoint> nextWakeUp() const;
     const SchedulingConfig &scheduling() const { return m_scheduling; }
 
@@ -116,14 +118,19 @@ public:
     struct Wait
     {
         // Batching: the engine that runs still has work; the host switches when it is done or
-        // the oldest waiter has waited maxWait.
+        // a waiter has waited its limit (maxWait; sideCallMaxWait for a side call).
         enum class Phase { Draining, Switching, Stopping, Batching, Waking, Other };
         Phase phase = Phase::Other;
         QString host;
         int running = 0;
         QString engine;   // the engine it switches to
+        // Batching: how long the running engine may still keep the host before it drains for
+        // a waiter that reached its limit; negative when not known (HostController fills it in).
+        std::chrono::milliseconds holdLeft{-1};
     };
     Wait waitFor() const;
+    // Batching: when the first waiter for another engine reaches its limit; nullopt otherwise.
+    std::optional<TimePoint> holdDeadline() const;
     // The engine the host would switch to if it left the current one now (empty: none waits).
     QString nextEngine(TimePoint now) const;
     QString waitingFor() const;   // the same in one line, for logs and tests

@@ -14,6 +14,7 @@ struct PendingRequest
     QString alias;
     std::chrono::steady_clock::time_point since{};
     bool command = false;   // a switch on command, not a client's request
+    bool sideCall = false;  // a client's side call (a title, a small-model call): waits less
 };
 
 } // namespace switchyard

@@ -338,6 +338,15 @@ JsonModelField JsonModelField::find(QByteArrayView json)
             field.result = Result::Malformed;
             return field;
         }
+        const QByteArrayView value = json.sliced(valueStart, s.pos() - valueStart);
+        if (key == "\"max_tokens\"" || key == "\"max_completion_tokens\"" || key == "\"max_output_tokens\"") {
+            bool isNumber = false;
+            const qint64 n = value.toByteArray().toLongLong(&isNumber);
+            if (isNumber)
+                field.maxTokens = n;
+        } else if (key == "\"tools\"" && value.startsWith('[')) {
+            field.tools = value.sliced(1).trimmed() != "]";
+        }
         if (messages && messagesAt.isEmpty())
             messagesAt = json.sliced(valueStart, prefixEnd - valueStart);
         else if ((key == "\"system\"" || key == "\"instructions\"") && systemAt.isEmpty())

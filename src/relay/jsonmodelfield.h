@@ -20,6 +20,10 @@ struct JsonModelField
     qsizetype start = -1;      // the string literal's opening quote
     qsizetype end = -1;        // one past its closing quote
     bool stream = false;       // the body has a top-level "stream": true
+    // The top-level "max_tokens" (or "max_completion_tokens", "max_output_tokens") when it is a
+    // number; -1 when there is none. A side call asks for few (RequestClass).
+    qint64 maxTokens = -1;
+    bool tools = false;        // the body has a non-empty top-level "tools" array
     // Which conversation the request continues, for sending its turns to the same replica: a hash
     // of its system prompt ("system", "instructions") and of its "messages" (or "input") up to
     // the first user message, of which only the first FirstUserBytes count (clients move cache

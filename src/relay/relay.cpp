@@ -10,6 +10,7 @@
 #include "relay/jsonmodelfield.h"
 #include "relay/proxiedrequest.h"
 #include "relay/replicarouter.h"
+#include "relay/sidecall.h"
 #include "upstream/upstreampool.h"
 
 #include <atomic>
@@ -386,8 +387,10 @@ void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwa
     // A saved prompt cache is restored before a request that uses the model, not before a load
     // or unload (a restore through the router loads the model, and the load would then fail).
     const QString cacheKey = path.startsWith("/models"_L1) ? QString() : f->route.key;
+    // A title or small-model call waits less for another engine's work than a turn.
+    const bool sideCall = SideCall::is(clientAppFromUserAgent(f->live.record.userAgent), field.maxTokens, field.tools);
     controller->request(
-        p->ticket(), {f->engine, f->route.alias, f->live.record.clientAddress, f->live.record.userAgent, cacheKey},
+        p->ticket(), {f->engine, f->route.alias, f->live.record.clientAddress, f->live.record.userAgent, cacheKey, sideCall},
         [p, f, c = QPointer<HostController>(controller)] {
             f->live.admitted = true;
             if (!p)

@@ -195,6 +195,10 @@ QString waitingForHost(const HostStateMachine::Wait &wait)
     case Phase::Stopping:
         return u"host %1 to stop its engine"_s.arg(wait.host);
     case Phase::Batching:
+        if (wait.holdLeft.count() >= 0)
+            return u"host %1 to finish the work of engine %2 before it switches (at the latest in %3 s, then it drains)"_s
+                .arg(wait.host, wait.engine)
+                .arg(std::chrono::ceil<std::chrono::seconds>(wait.holdLeft).count());
         return u"host %1 to finish the work of engine %2 before it switches"_s.arg(wait.host, wait.engine);
     case Phase::Waking:
         return u"host %1 to wake"_s.arg(wait.host);

@@ -158,6 +158,7 @@ struct Request
     HostTicket ticket;
     QString engine;
     std::chrono::steady_clock::time_point since;
+    bool sideCall = false;   // waits at most sideCallMaxWait
     Ending ending = Ending::Later;
     int answers = 0;
     bool admitted = false;
@@ -199,6 +200,7 @@ public:
             m_scheduling.policy = SchedulingConfig::Policy::Batch;
             m_scheduling.dwell = std::chrono::seconds(std::uniform_int_distribution<int>(0, 5)(m_rng));
             m_scheduling.maxWait = std::chrono::seconds(std::uniform_int_distribution<int>(1, 30)(m_rng));
+            m_scheduling.sideCallMaxWait = std::chrono::seconds(std::uniform_int_distribution<int>(1, 30)(m_rng));
         }
         m_host = std::make_unique<HostController>(u"h"_s, std::move(driver), m_catalog.get(), &m_clock, m_scheduling);
         if (chance(0.5)) {
@@ -270,7 +272,8 @@ private:
                         .arg(m_power.sleeps).arg(m_power.canWake).arg(m_power.wakeTimeout.count() / 1000);
         if (m_scheduling.policy == SchedulingConfig::Policy::Arrival)
             return u"arrival"_s + power;
-        return u"batch, dwell %1 ms, max wait %2 ms"_s.arg(m_scheduling.dwell.count()).arg(m_scheduling.maxWait.count())
+        return u"batch, dwell %1 ms, max wait %2 ms, side calls %3 ms"_s.arg(m_scheduling.dwell.count())
+                   .arg(m_scheduling.maxWait.count()).arg(m_scheduling.sideCallMaxWait.count())
             + power;
     }
 
@@ -282,9 +285,14 @@ private:
             m_host->wakeUp();
     }
 
+    std::chrono::steady_clock::time_point deadline(const Request &r) const
+    {
+        return r.since + m_scheduling.waitLimit(r.sideCall);
+    }
+
     bool overdue(const Request &r) const
     {
-        return m_clock.steadyNow() >= r.since + m_scheduling.maxWait;
+        return m_clock.steadyNow() >= deadline(r);
     }
 
     // Empty while no one starves (batch only: arrival order starves no one by construction).
@@ -294,9 +302,10 @@ private:
             return m_starved;
         if (m_scheduling.policy != SchedulingConfig::Policy::Batch)
             return {};
-        const Request *oldest = nullptr;
+        const Request *oldest = nullptr;   // the waiter whose limit comes first
         for (const auto &r : m_requests) {
-            if (!r->over && !r->admitted && r->since != std::chrono::steady_clock::time_point() && (!oldest || r->since < oldest->since))
+            if (!r->over && !r->admitted && r->since != std::chrono::steady_clock::time_point()
+                && (!oldest || deadline(*r) < deadline(*oldest)))
                 oldest = r.get();
         }
         if (!oldest || m_host->state() != HostStateMachine::State::Serving)
@@ -305,8 +314,8 @@ private:
         if (!due)
             return u"serving on engine %1 while a request for %2 waits, and no wake-up armed"_s
                 .arg(m_host->currentEngine(), oldest->engine);
-        if (*due > oldest->since + m_scheduling.maxWait)
-            return u"wake-up armed after the oldest waiter reaches max wait"_s;
+        if (*due > deadline(*oldest))
+            return u"wake-up armed after a waiter (%1) reaches its wait limit"_s.arg(oldest->sideCall ? u"side call"_s : u"turn"_s);
         if (*due <= m_clock.steadyNow())
             return u"a wake-up due now was not acted on"_s;
         return {};
@@ -343,6 +352,7 @@ private:
     {
         auto r = std::make_shared<Request>();
         r->engine = anyEngine();
+        r->sideCall = chance(0.3);
         const int ending = std::uniform_int_distribution<int>(0, 2)(m_rng);
         r->ending = Request::Ending(ending);
         r->ticket = m_host->newTicket();
@@ -355,7 +365,7 @@ private:
         }
         std::weak_ptr<Request> weak = r;
         m_arriving = r.get();
-        m_host->request(r->ticket, {r->engine, r->engine + u"-model"_s, u"fuzz"_s},
+        m_host->request(r->ticket, {r->engine, r->engine + u"-model"_s, u"fuzz"_s, {}, {}, r->sideCall},
                         [this, weak] { admitted(weak.lock()); },
                         [weak](const HostRefusal &) {
                             auto r = weak.lock();
@@ -375,7 +385,7 @@ private:
             for (const auto &other : std::as_const(m_requests)) {
                 if (other != r && !other->over && !other->admitted && other->since != std::chrono::steady_clock::time_point()
                     && overdue(*other) && m_starved.isEmpty())
-                    m_starved = u"a request for %1 went ahead on arrival of one for %2 that has waited max wait"_s
+                    m_starved = u"a request for %1 went ahead on arrival of one for %2 that has waited its limit"_s
                         .arg(r->engine, other->engine);
             }
         }

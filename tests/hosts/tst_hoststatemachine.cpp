@@ -42,7 +42,7 @@ SM::TimePoint at(double seconds)
     return t0 + std::chrono::duration_cast<SM::TimePoint::duration>(std::chrono::duration<double>(seconds));
 }
 
-// "arrive ID ENGINE", "command ID ENGINE", "finish ID", "started E", "failed E", "stopped E",
+// "arrive ID ENGINE", "side ID ENGINE" (a side call), "command ID ENGINE", "finish ID", "started E", "failed E", "stopped E",
 // "probe E|-", "lease OWNER", "release", "tick"
 SM::Actions apply(SM &sm, const QString &step, SM::TimePoint now)
 {
@@ -50,6 +50,8 @@ SM::Actions apply(SM &sm, const QString &step, SM::TimePoint now)
     const QString &verb = w.at(0);
     if (verb == "arrive"_L1)
         return sm.requestArrived(w.at(1).toULongLong(), w.at(2), u"h-"_s + w.at(2), now);
+    if (verb == "side"_L1)
+        return sm.requestArrived(w.at(1).toULongLong(), w.at(2), u"h-"_s + w.at(2), now, true);
     if (verb == "command"_L1)
         return sm.commandArrived(w.at(1).toULongLong(), w.at(2), u"the window"_s, now);
     if (verb == "finish"_L1)
@@ -90,6 +92,7 @@ SchedulingConfig policy(const QString &name)
     s.policy = name == "arrival"_L1 ? SchedulingConfig::Policy::Arrival : SchedulingConfig::Policy::Batch;
     s.dwell = std::chrono::seconds(5);
     s.maxWait = std::chrono::seconds(30);
+    s.sideCallMaxWait = std::chrono::seconds(10);
     return s;
 }
 
@@ -183,7 +186,7 @@ void TestHostStateMachine::transitions_data()
         u"finish 1 => stop a => switching"_s,
         u"stopped a => journal, granted bench => leased"_s,
         u"arrive 3 a => refuse 3 423 => leased"_s,
-        u"release => journal => unknown"_s,
+        u"release => journal => idle"_s,   // its engine was stopped for the lease
         u"arrive 4 a => journal, start a => switching"_s});
     row("lease refuses those already waiting", {
         u"probe a => => serving"_s,
@@ -303,7 +306,7 @@ void TestHostStateMachine::power_data()
         u"stopped a => journal, granted bench => leased"_s,
         u"due => -"_s,
         u"@100 tick => => leased"_s,
-        u"@101 release => journal => unknown"_s,
+        u"@101 release => journal => idle"_s,
         u"due => -"_s});
     row("an engine without a limit is never stopped", u"idle sleep"_s, {
         u"probe b => => serving"_s,
@@ -415,6 +418,27 @@ void TestHostStateMachine::batched_data()
         u"@63 finish 2 => => draining"_s,
         u"@64 finish 5 => journal, start a => switching"_s,
         u"@70 started a => admit 4 => serving"_s});
+    row("a side call waits at most side_call_max_wait_s, and the turns for its engine go with it", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 side 2 b => => serving"_s,
+        u"due => 11"_s,
+        u"@5 arrive 3 b => => serving"_s,            // a turn for b: its own bound is later
+        u"due => 11"_s,
+        u"@10.9 tick => => serving"_s,
+        u"@11 tick => => draining"_s,
+        u"@12 finish 1 => journal, start b => switching"_s,
+        u"@15 started b => admit 2, admit 3 => serving"_s});
+    row("a side call behind a turn: the earlier limit counts", {
+        u"probe a => => serving"_s,
+        u"arrive 1 a => admit 1 => serving"_s,
+        u"@1 arrive 2 b => => serving"_s,
+        u"due => 31"_s,
+        u"@4 side 3 b => => serving"_s,
+        u"due => 14"_s,
+        u"@14 arrive 4 a => => draining"_s,           // its limit passed: checked on any input
+        u"@20 finish 1 => journal, start b => switching"_s,
+        u"@21 started b => admit 2, admit 3 => serving"_s});
     row("bound checked on every input, not only on a tick", {
         u"probe a => => serving"_s,
         u"arrive 1 a => admit 1 => serving"_s,
@@ -508,7 +532,7 @@ void TestHostStateMachine::batched_data()
         u"@3 arrive 3 a => refuse 3 423 => draining"_s,
         u"@4 finish 1 => stop a => switching"_s,
         u"@5 stopped a => journal, granted bench => leased"_s,
-        u"@6 release => journal => unknown"_s,
+        u"@6 release => journal => idle"_s,
         u"@7 arrive 4 b => journal, start b => switching"_s});
     row("lease taken during the dwell: granted without waiting for it", {
         u"probe a => => serving"_s,

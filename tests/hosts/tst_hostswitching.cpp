@@ -63,6 +63,7 @@ private Q_SLOTS:
     void adminHostsListsWhatADrainWaitsOn();
     void batchKeepsTheEngineThroughItsDwellThenSwitches();
     void batchSwitchesAtTheBoundWhileTheEngineHasWork();
+    void sideCallWaitsAtMostItsOwnBound();
 };
 
 void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
@@ -404,6 +405,48 @@ void TestHostSwitching::batchSwitchesAtTheBoundWhileTheEngineHasWork()
     QTRY_COMPARE_WITH_TIMEOUT(late.completedResponses(), 1, 10000);
     QCOMPARE(late.responses().at(0).status, 200);
     QCOMPARE(host->currentEngine(), u"a"_s);
+}
+
+// Issue 31: opencode's title call (no tools) is a side call: it waits for the running engine's
+// work at most side_call_max_wait_s, where a turn for the same engine would wait max_wait_s.
+void TestHostSwitching::sideCallWaitsAtMostItsOwnBound()
+{
+    SwitchingFixture f;
+    f.scheduling.policy = SchedulingConfig::Policy::Batch;
+    f.scheduling.dwell = 20s;
+    f.scheduling.maxWait = 20s;
+    f.scheduling.sideCallMaxWait = 600ms;
+    QVERIFY(f.start());
+    HostController *host = f.relay->hostController(u"h1"_s);
+    RawHttpClient streaming(f.port());
+    QVERIFY(streaming.connectToServer());
+    streaming.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 80, true)));   // 2 s at 40/s
+    QTRY_VERIFY_WITH_TIMEOUT(streaming.current() && streaming.current()->chunkArrivalsMs.size() >= 2, 5000);
+
+    // A turn for b (a plain client): held for max_wait_s.
+    RawHttpClient turn(f.port());
+    QVERIFY(turn.connectToServer());
+    turn.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 2, false)));
+    QTRY_COMPARE_WITH_TIMEOUT(host->waitingRequests(), 1, 3000);
+    QVERIFY(host->nextWakeUp().has_value());
+    QVERIFY2(*host->nextWakeUp() > std::chrono::steady_clock::now() + 10s, "a turn is held for max_wait_s");
+
+    // opencode's title call for b: held for side_call_max_wait_s only.
+    RawHttpClient title(f.port());
+    QVERIFY(title.connectToServer());
+    title.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 2, false),
+                                   "User-Agent: opencode/1.18.33 ai-sdk/provider-utils/3.0\r\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(host->waitingRequests(), 2, 3000);
+    QTRY_COMPARE_WITH_TIMEOUT(host->stateName(), u"draining"_s, 3000);
+    QCOMPARE(streaming.completedResponses(), 0);   // drained, not cut
+
+    QTRY_COMPARE_WITH_TIMEOUT(title.completedResponses(), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(turn.completedResponses(), 1, 10000);
+    QCOMPARE(title.responses().at(0).status, 200);
+    QCOMPARE(turn.responses().at(0).status, 200);
+    QVERIFY(streaming.responses().at(0).body.endsWith("data: [DONE]\n\n"));
+    QVERIFY(title.responses().at(0).headAtMs >= streaming.responses().at(0).completedAtMs);
+    QCOMPARE(host->currentEngine(), u"b"_s);
 }
 
 QTEST_GUILESS_MAIN(TestHostSwitching)

@@ -237,6 +237,12 @@ void TestClientReplies::waitingComments_data()
                                           << QByteArray(": waiting for host 3090 to finish 1 running request(s) before it switches to engine -\n\n");
     QTest::newRow("switching") << wait(Phase::Switching, 0, u"fork"_s)
                                << QByteArray(": waiting for host 3090 to switch to engine fork\n\n");
+    QTest::newRow("batching") << wait(Phase::Batching, 1, u"mainline"_s)
+                              << QByteArray(": waiting for host 3090 to finish the work of engine mainline before it switches\n\n");
+    HostStateMachine::Wait held{Phase::Batching, u"3090"_s, 1, u"mainline"_s};
+    held.holdLeft = std::chrono::milliseconds(24200);
+    QTest::newRow("batching, with its limit") << ClientReplies::waitingForHost(held)
+        << QByteArray(": waiting for host 3090 to finish the work of engine mainline before it switches (at the latest in 25 s, then it drains)\n\n");
     QTest::newRow("stopping") << wait(Phase::Stopping, 0, {}) << QByteArray(": waiting for host 3090 to stop its engine\n\n");
     QTest::newRow("other") << wait(Phase::Other, 0, {}) << QByteArray(": waiting for host 3090\n\n");
     QTest::newRow("a model loading") << ClientReplies::waitingForLoad(u"h1"_s, u"alpha"_s)

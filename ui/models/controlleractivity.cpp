@@ -56,7 +56,8 @@ ControllerActivity::Reading ControllerActivity::read(const HostController *c, co
             return {HostActivity::Idle, tr("no engine running; the next request starts one")};
         return {std::nullopt, {}};
     case HostStateMachine::State::Idle:
-        return {HostActivity::Idle, tr("engine stopped after being idle; the next request starts it")};
+        // Stopped for idleness, for a lease that ended, or found stopped: the timeline says which.
+        return {HostActivity::Idle, tr("no engine running; the next request starts one")};
     case HostStateMachine::State::Asleep:
         return {HostActivity::Asleep, c->power().canWake ? tr("the next request wakes it")
                                                          : tr("the next request starts its engine")};
