@@ -24,7 +24,7 @@ int main(int argc, char **argv)
     const QCommandLineOption maxWait(u"max-wait"_s, u"The batch policy's max_wait_s (default: the relay's)."_s, u"seconds"_s);
     const QCommandLineOption only(u"trace"_s, u"Only this trace (a, b, c or d)."_s, u"key"_s);
     const QCommandLineOption markdown(u"markdown"_s, u"Markdown tables, as in docs/PERFORMANCE.md."_s);
-    const QCommandLineOption check(u"check"_s, u"Exit 1 unless the batch policy keeps issue 19's promises."_s);
+    const QCommandLineOption check(u"check"_s, u"Exit 1 unless the batch policy keeps issue 19's and 31's promises."_s);
     const QCommandLineOption sweepOption(u"sweep"_s, u"Also compare dwell and max_wait values."_s);
     parser.addOptions({exportFile, host, dwell, maxWait, only, markdown, check, sweepOption});
     parser.process(app);

@@ -141,7 +141,7 @@ private:
             const SM::RequestId id = m_nextId++;
             m_requests.insert(id, {e.agent, state.next, e.at});
             ++state.next;
-            handle(m_machine.requestArrived(id, turn.engine, agent.name, e.at), e.at);
+            handle(m_machine.requestArrived(id, turn.engine, agent.name, e.at, agent.sideCalls), e.at);
             break;
         }
         case Event::Kind::Done: {

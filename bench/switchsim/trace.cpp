@@ -114,11 +114,12 @@ Trace agentWithSideRequests()
     side.name = u"side calls"_s;
     side.startS = 90;
     side.contextS = 0.5;
+    side.sideCalls = true;
     const TurnShape shape{{0.2, 0.8}, {1, 3}, {120, 600}};
     side.turns = turns(draw, u"small"_s, shape, turnsFor(shape));
     t.agents.append(side);
     t.why.insert(u"side calls"_s,
-                 u"a side call waits until the agent's engine has been idle for dwell_s, at most max_wait_s; "
+                 u"a side call waits until the agent's engine has been idle for dwell_s, at most side_call_max_wait_s; "
                  "strict order switches for it at once and makes the agent re-prefill its whole conversation "
                  "after every side call"_s);
     return t;

@@ -29,6 +29,7 @@ struct Agent
     double contextS = 0;    // prefill time of the conversation before its first turn
     double growthS = 0;     // the conversation's prefill time grows by a turn's prefill plus this
     double maxContextS = 120;   // a full context (~128k tokens): the agent compacts it there
+    bool sideCalls = false;     // its requests are side calls (titles, summaries): they wait less
     QList<Turn> turns;
 };
 
