@@ -23,7 +23,7 @@
 <context>
     <name>CheckConfig</name>
     <message>
-        <location filename="../src/cli/agentcommand.cpp" line="+67"/>
+        <location filename="../src/cli/agentcommand.cpp" line="+71"/>
         <location filename="../src/config/checkconfig.cpp" line="+19"/>
         <source>warning: %1</source>
         <translation>Warnung: %1</translation>
@@ -238,7 +238,7 @@ Befehle:
         <translation>Host-Felder gehören in &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</translation>
     </message>
     <message>
-        <location filename="../src/config/agentconfigreader.cpp" line="+24"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="+25"/>
         <source>this is an agent&apos;s file: it lists the box&apos;s own engines, not hosts</source>
         <translation>das ist die Datei eines Agenten: sie führt die Engines des Rechners selbst auf, keine Hosts</translation>
     </message>
@@ -249,7 +249,7 @@ Befehle:
         <translation>darf nicht leer sein (für kein Token das Feld weglassen)</translation>
     </message>
     <message>
-        <location filename="../src/config/agentconfigreader.cpp" line="+44"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="+46"/>
         <source>no engines configured; an agent needs at least one</source>
         <translation>keine Engines konfiguriert; ein Agent braucht mindestens eine</translation>
     </message>
@@ -258,7 +258,7 @@ Befehle:
         <location line="+68"/>
         <location line="+69"/>
         <location filename="../src/config/engineurl.cpp" line="+8"/>
-        <location filename="../src/config/hostconfigreader.cpp" line="+388"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+436"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
@@ -369,7 +369,7 @@ Befehle:
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-329"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-376"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
@@ -405,7 +405,7 @@ Befehle:
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="+206"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+253"/>
         <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
         <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
     </message>
@@ -557,7 +557,7 @@ Befehle:
         <translation>das Programm darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-117"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-164"/>
         <source>not used with driver &quot;static&quot;: its engines are never stopped</source>
         <translation>nicht mit Treiber &quot;static&quot; verwendet: seine Engines werden nie gestoppt</translation>
     </message>
@@ -572,7 +572,7 @@ Befehle:
         <translation>der Schlüssel</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>unknown policy &quot;%1&quot; (expected batch or arrival)</source>
         <translation>unbekannte Strategie &quot;%1&quot; (erwartet: batch oder arrival)</translation>
     </message>
@@ -587,12 +587,17 @@ Befehle:
         <translation>muss mindestens 0 und darf höchstens %1 sein (ein Tag)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>not used with policy &quot;arrival&quot;</source>
         <translation>wird mit der Strategie &quot;arrival&quot; nicht verwendet</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+26"/>
+        <source>prompt caches are off: the engines save into different folders (%1, %2); set prompt_cache.dir to one of them</source>
+        <translation>Prompt-Caches sind aus: die Engines speichern in verschiedene Ordner (%1, %2); setze prompt_cache.dir auf einen davon</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>must be between 1 and 1000000000</source>
         <translation>muss zwischen 1 und 1000000000 liegen</translation>
     </message>
@@ -754,7 +759,7 @@ Befehle:
         <translation>eckige Klammern sind für IPv6-Adressen: &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../src/config/configwriter.cpp" line="+186"/>
+        <location filename="../src/config/configwriter.cpp" line="+130"/>
         <location filename="../src/config/hostseditormodel.cpp" line="+115"/>
         <source>the file is not a JSON object</source>
         <translation>die Datei ist kein JSON-Objekt</translation>
@@ -866,12 +871,12 @@ Befehle:
 <context>
     <name>FailureWords</name>
     <message>
-        <location filename="../ui/shared/failurewords.cpp" line="+1"/>
+        <location filename="../ui/shared/failurewords.cpp" line="+13"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>killed by signal %1</source>
         <translation>wurde durch Signal %1 beendet</translation>
     </message>
@@ -881,7 +886,7 @@ Befehle:
         <translation>endete mit Code %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+20"/>
         <source>no engine called %1 (engines: %2)</source>
         <translation>keine Engine namens %1 (Engines: %2)</translation>
     </message>
@@ -891,27 +896,27 @@ Befehle:
         <translation>keine Engine namens %1 auf Host %2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>host %1 is static: it runs engine %2 and never switches</source>
         <translation>Host %1 ist statisch: er betreibt Engine %2 und wechselt nie</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>the supervisor could not take its state file %1</source>
         <translation>der Supervisor konnte seine Zustandsdatei %1 nicht übernehmen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>%1 already answers /health: a server Switchyard did not start is running there</source>
         <translation>%1 antwortet bereits auf /health: dort läuft ein Server, den Switchyard nicht gestartet hat</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>no argv: nothing to start</source>
         <translation>kein argv: nichts zu starten</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>cannot run /bin/sh: %1</source>
         <translation>/bin/sh lässt sich nicht ausführen: %1</translation>
     </message>
@@ -921,7 +926,7 @@ Befehle:
         <translation>%1 lässt sich nicht starten: %2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>ended</source>
         <translation>beendet</translation>
     </message>
@@ -931,7 +936,7 @@ Befehle:
         <translation>der Startbefehl %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>no /health within %1 of the start command</source>
         <translation>kein /health innerhalb von %1 nach dem Startbefehl</translation>
     </message>
@@ -941,72 +946,72 @@ Befehle:
         <translation>kein /health innerhalb von %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source> (last try: %1)</source>
         <translation> (letzter Versuch: %1)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>; last output: %1</source>
         <translation>; letzte Ausgabe: %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>engine %1 of host %2 still answers /health %3 after its stop command</source>
         <translation>Engine %1 von Host %2 antwortet %3 nach ihrem Stoppbefehl noch auf /health</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source> (which %1)</source>
         <translation> (der %1)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>superseded by a switch to engine %1</source>
         <translation>abgelöst durch einen Wechsel zu Engine %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>stopped before it was ready</source>
         <translation>gestoppt, bevor sie bereit war</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>host %1: no engine can be reached: %2</source>
         <translation>Host %1: keine Engine ist erreichbar: %2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+10"/>
         <source>%1 is leased by %2 until %3</source>
         <translation>%1 ist von %2 reserviert bis %3</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>the engine did not start</source>
         <translation>die Engine ist nicht gestartet</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1 runs one static engine and cannot switch</source>
         <translation>%1 betreibt eine statische Engine und kann nicht wechseln</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1 has no engine %2 (its engines: %3)</source>
         <translation>%1 hat keine Engine %2 (seine Engines: %3)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>the lease on %1 was taken by %2 before it was granted</source>
         <translation>die Reservierung von %1 wurde von %2 übernommen, bevor sie erteilt wurde</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>the lease on %1 was released before it was granted</source>
         <translation>die Reservierung von %1 wurde aufgehoben, bevor sie erteilt wurde</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1 did not wake within %2</source>
         <translation>%1 ist nicht innerhalb von %2 aufgewacht</translation>
     </message>
@@ -1214,24 +1219,20 @@ Befehle:
 <context>
     <name>TlsCredentials</name>
     <message>
-        <location filename="../src/http/tlscredentials.cpp" line="+17"/>
         <source>&quot;%1&quot; is not a regular file of at most 1 MiB</source>
-        <translation>„%1“ ist keine reguläre Datei von höchstens 1 MiB</translation>
+        <translation type="vanished">„%1“ ist keine reguläre Datei von höchstens 1 MiB</translation>
     </message>
     <message>
-        <location line="+5"/>
         <source>cannot read &quot;%1&quot;: %2</source>
-        <translation>„%1“ kann nicht gelesen werden: %2</translation>
+        <translation type="vanished">„%1“ kann nicht gelesen werden: %2</translation>
     </message>
     <message>
-        <location line="+16"/>
         <source>&quot;%1&quot; holds no PEM certificate</source>
-        <translation>„%1“ enthält kein PEM-Zertifikat</translation>
+        <translation type="vanished">„%1“ enthält kein PEM-Zertifikat</translation>
     </message>
     <message>
-        <location line="+14"/>
         <source>&quot;%1&quot; holds no unencrypted PEM private key (RSA, EC or DSA)</source>
-        <translation>„%1“ enthält keinen unverschlüsselten PEM-Privatschlüssel (RSA, EC oder DSA)</translation>
+        <translation type="vanished">„%1“ enthält keinen unverschlüsselten PEM-Privatschlüssel (RSA, EC oder DSA)</translation>
     </message>
 </context>
 <context>
@@ -1333,7 +1334,7 @@ Befehle:
         <translation>die Modellliste ist kein JSON-Objekt mit einem &quot;data&quot;-Array</translation>
     </message>
     <message>
-        <location filename="../src/export/orderedjson.cpp" line="+184"/>
+        <location filename="../src/export/orderedjson.cpp" line="+103"/>
         <source>%1:%2: not valid JSON (%3); nothing was changed</source>
         <translation>%1:%2: kein gültiges JSON (%3); nichts wurde geändert</translation>
     </message>
@@ -1556,12 +1557,12 @@ Optionen:
         <translation>--config DATEI ist erforderlich</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+42"/>
         <source>switchyard agent listening on http://%1 (engines: %2; agent protocol %3)</source>
         <translation>switchyard agent lauscht auf http://%1 (Engines: %2; Agent-Protokoll %3)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>stopping engines</source>
         <translation>Engines werden gestoppt</translation>
     </message>
@@ -2169,7 +2170,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::AgentDriver</name>
     <message>
-        <location filename="../src/engines/agentdriver.cpp" line="+64"/>
+        <location filename="../src/engines/agentdriver.cpp" line="+69"/>
         <source>the agent at %1 refused the token (401): check &quot;token&quot; in both configs</source>
         <translation>der Agent unter %1 hat das Token abgelehnt (401): &quot;token&quot; in beiden Konfigurationen prüfen</translation>
     </message>
@@ -2187,12 +2188,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::AgentRequest</name>
     <message>
-        <location filename="../src/engines/agentrequest.cpp" line="+16"/>
+        <location filename="../src/engines/agentrequest.cpp" line="+17"/>
         <source>no answer from the agent at %1 to %2 within %3</source>
         <translation>keine Antwort vom Agenten unter %1 auf %2 innerhalb von %3</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>the agent at %1 did not answer: %2</source>
         <translation>der Agent unter %1 hat nicht geantwortet: %2</translation>
     </message>
@@ -2200,7 +2201,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::AgentService</name>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="+72"/>
+        <location filename="../src/engines/agentservice.cpp" line="+73"/>
         <source>cannot listen on %1:%2: %3</source>
         <translation>auf %1:%2 lässt sich nicht lauschen: %3</translation>
     </message>
@@ -2236,12 +2237,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     </message>
     <message>
         <location line="+46"/>
-        <location line="+29"/>
+        <location line="+39"/>
         <source>no such path: %1</source>
         <translation>diesen Pfad gibt es nicht: %1</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-35"/>
         <source>missing or wrong token</source>
         <translation>Token fehlt oder ist falsch</translation>
     </message>
@@ -2251,17 +2252,18 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>GET verwenden</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+15"/>
         <source>use POST</source>
         <translation>POST verwenden</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-8"/>
+        <location line="+12"/>
         <source>the agent is shutting down</source>
         <translation>der Agent fährt herunter</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+67"/>
         <source>expected a JSON object like {&quot;engine&quot;:&quot;NAME&quot;}</source>
         <translation>ein JSON-Objekt wie {&quot;engine&quot;:&quot;NAME&quot;} erwartet</translation>
     </message>
@@ -2350,59 +2352,48 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::CommandDriver</name>
     <message>
-        <location filename="../src/engines/commanddriver.cpp" line="+21"/>
         <source>killed by signal %1</source>
-        <translation>wurde durch Signal %1 beendet</translation>
+        <translation type="vanished">wurde durch Signal %1 beendet</translation>
     </message>
     <message>
-        <location line="+1"/>
         <source>exited with code %1</source>
-        <translation>endete mit Code %1</translation>
+        <translation type="vanished">endete mit Code %1</translation>
     </message>
     <message>
-        <location line="+110"/>
         <source>host %1: no engine can be reached: %2</source>
-        <translation>Host %1: keine Engine ist erreichbar: %2</translation>
+        <translation type="vanished">Host %1: keine Engine ist erreichbar: %2</translation>
     </message>
     <message>
-        <location line="+36"/>
         <source>no engine called %1 on host %2</source>
-        <translation>keine Engine namens %1 auf Host %2</translation>
+        <translation type="vanished">keine Engine namens %1 auf Host %2</translation>
     </message>
     <message>
-        <location line="+89"/>
         <source>the start command %1</source>
-        <translation>der Startbefehl %1</translation>
+        <translation type="vanished">der Startbefehl %1</translation>
     </message>
     <message>
-        <location line="+5"/>
         <source>no /health within %1 of the start command</source>
-        <translation>kein /health innerhalb von %1 nach dem Startbefehl</translation>
+        <translation type="vanished">kein /health innerhalb von %1 nach dem Startbefehl</translation>
     </message>
     <message>
-        <location line="+2"/>
         <source> (last try: %1)</source>
-        <translation> (letzter Versuch: %1)</translation>
+        <translation type="vanished"> (letzter Versuch: %1)</translation>
     </message>
     <message>
-        <location line="+3"/>
         <source>; last output: %1</source>
-        <translation>; letzte Ausgabe: %1</translation>
+        <translation type="vanished">; letzte Ausgabe: %1</translation>
     </message>
     <message>
-        <location line="+57"/>
         <source>host %1: the stop command of engine %2 %3</source>
-        <translation>Host %1: der Stoppbefehl von Engine %2 %3</translation>
+        <translation type="vanished">Host %1: der Stoppbefehl von Engine %2 %3</translation>
     </message>
     <message>
-        <location line="+5"/>
         <source>engine %1 of host %2 still answers /health %3 after its stop command</source>
-        <translation>Engine %1 von Host %2 antwortet %3 nach ihrem Stoppbefehl noch auf /health</translation>
+        <translation type="vanished">Engine %1 von Host %2 antwortet %3 nach ihrem Stoppbefehl noch auf /health</translation>
     </message>
     <message>
-        <location line="+3"/>
         <source> (which %1)</source>
-        <translation> (der Befehl %1)</translation>
+        <translation type="vanished"> (der Befehl %1)</translation>
     </message>
 </context>
 <context>
@@ -2513,93 +2504,75 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::EngineProcess</name>
     <message>
-        <location filename="../src/engines/engineprocess.cpp" line="+67"/>
         <source>%1 s</source>
-        <translation>%1 s</translation>
+        <translation type="vanished">%1 s</translation>
     </message>
     <message>
-        <location line="+24"/>
         <source>%1 already answers /health: a server Switchyard did not start is running there</source>
-        <translation>%1 antwortet bereits auf /health: dort läuft ein Server, den Switchyard nicht gestartet hat</translation>
+        <translation type="vanished">%1 antwortet bereits auf /health: dort läuft ein Server, den Switchyard nicht gestartet hat</translation>
     </message>
     <message>
-        <location line="+12"/>
         <source>no argv: nothing to start</source>
-        <translation>kein argv: nichts zu starten</translation>
+        <translation type="vanished">kein argv: nichts zu starten</translation>
     </message>
     <message>
-        <location line="+33"/>
         <source>cannot start %1: %2</source>
-        <translation>%1 lässt sich nicht starten: %2</translation>
+        <translation type="vanished">%1 lässt sich nicht starten: %2</translation>
     </message>
     <message>
-        <location line="+14"/>
         <source>killed by signal %1</source>
-        <translation>wurde durch Signal %1 beendet</translation>
+        <translation type="vanished">wurde durch Signal %1 beendet</translation>
     </message>
     <message>
-        <location line="+1"/>
         <source>exited with code %1</source>
-        <translation>endete mit Code %1</translation>
+        <translation type="vanished">endete mit Code %1</translation>
     </message>
     <message>
-        <location line="+33"/>
         <source>no /health within %1</source>
-        <translation>kein /health innerhalb von %1</translation>
+        <translation type="vanished">kein /health innerhalb von %1</translation>
     </message>
     <message>
-        <location line="+2"/>
         <source> (last try: %1)</source>
-        <translation> (letzter Versuch: %1)</translation>
+        <translation type="vanished"> (letzter Versuch: %1)</translation>
     </message>
     <message>
-        <location line="+3"/>
         <source>; last output: %1</source>
-        <translation>; letzte Ausgabe: %1</translation>
+        <translation type="vanished">; letzte Ausgabe: %1</translation>
     </message>
     <message>
-        <location line="+47"/>
         <source>engine %1 did not stop within %2 of SIGTERM; sending SIGKILL</source>
-        <translation>Engine %1 hat nicht innerhalb von %2 nach SIGTERM angehalten; sende SIGKILL</translation>
+        <translation type="vanished">Engine %1 hat nicht innerhalb von %2 nach SIGTERM angehalten; sende SIGKILL</translation>
     </message>
 </context>
 <context>
     <name>switchyard::EngineSupervisor</name>
     <message>
-        <location filename="../src/engines/enginesupervisor.cpp" line="+67"/>
         <source>cannot write %1: %2</source>
-        <translation>%1 lässt sich nicht schreiben: %2</translation>
+        <translation type="vanished">%1 lässt sich nicht schreiben: %2</translation>
     </message>
     <message>
-        <location line="+24"/>
         <source>stopping engine %1 (pid %2, %3 process(es)) left behind by an earlier run: %4</source>
-        <translation>stoppe Engine %1 (PID %2, %3 Prozess(e)), die ein früherer Lauf zurückgelassen hat: %4</translation>
+        <translation type="vanished">stoppe Engine %1 (PID %2, %3 Prozess(e)), die ein früherer Lauf zurückgelassen hat: %4</translation>
     </message>
     <message>
-        <location line="+66"/>
         <source>no engine called %1 (engines: %2)</source>
-        <translation>keine Engine namens %1 (Engines: %2)</translation>
+        <translation type="vanished">keine Engine namens %1 (Engines: %2)</translation>
     </message>
     <message>
-        <location line="+1"/>
         <source>the supervisor could not take its state file %1</source>
-        <translation>der Supervisor konnte seine Zustandsdatei %1 nicht übernehmen</translation>
+        <translation type="vanished">der Supervisor konnte seine Zustandsdatei %1 nicht übernehmen</translation>
     </message>
     <message>
-        <location line="+6"/>
         <source>superseded by a switch to engine %1</source>
-        <translation>abgelöst durch einen Wechsel zu Engine %1</translation>
+        <translation type="vanished">abgelöst durch einen Wechsel zu Engine %1</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+13"/>
         <source>stopped before it was ready</source>
-        <translation>gestoppt, bevor sie bereit war</translation>
+        <translation type="vanished">gestoppt, bevor sie bereit war</translation>
     </message>
     <message>
-        <location line="+104"/>
         <source>engine %1 exited on its own: %2</source>
-        <translation>Engine %1 hat sich von selbst beendet: %2</translation>
+        <translation type="vanished">Engine %1 hat sich von selbst beendet: %2</translation>
     </message>
 </context>
 <context>
@@ -2795,14 +2768,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HealthCheck</name>
     <message>
-        <location filename="../src/engines/healthcheck.cpp" line="+15"/>
         <source>%1 did not answer /health within %2 ms</source>
-        <translation>%1 hat nicht innerhalb von %2 ms auf /health geantwortet</translation>
+        <translation type="vanished">%1 hat nicht innerhalb von %2 ms auf /health geantwortet</translation>
     </message>
     <message>
-        <location line="+23"/>
         <source>/health answered %1</source>
-        <translation>/health antwortete %1</translation>
+        <translation type="vanished">/health antwortete %1</translation>
     </message>
 </context>
 <context>
@@ -3114,7 +3085,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HostTableModel</name>
     <message>
-        <location filename="../ui/models/controlleractivity.cpp" line="+31"/>
+        <location filename="../ui/models/controlleractivity.cpp" line="+32"/>
         <source>finishing %1 (since %2)</source>
         <translation>%1 läuft noch (seit %2)</translation>
     </message>
@@ -3147,14 +3118,14 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     </message>
     <message>
         <location line="+7"/>
+        <location line="+4"/>
         <location filename="../ui/models/hosttablemodel.cpp" line="+96"/>
         <source>no engine running; the next request starts one</source>
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>
     <message>
-        <location line="+3"/>
         <source>engine stopped after being idle; the next request starts it</source>
-        <translation>Engine nach Untätigkeit gestoppt; die nächste Anfrage startet sie</translation>
+        <translation type="vanished">Engine nach Untätigkeit gestoppt; die nächste Anfrage startet sie</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3495,7 +3466,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HostsView</name>
     <message>
-        <location filename="../ui/window/hostsview.cpp" line="+42"/>
+        <location filename="../ui/window/hostsview.cpp" line="+43"/>
         <source>Hosts</source>
         <translation>Hosts</translation>
     </message>
@@ -3641,11 +3612,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     </message>
     <message>
         <location line="-15"/>
+        <location line="+19"/>
         <source>%1 was not leased: %2</source>
         <translation>%1 wurde nicht reserviert: %2</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="-2"/>
         <source>The lease on %1 was released before it was granted</source>
         <translation>Die Reservierung von %1 wurde aufgehoben, bevor sie erteilt wurde</translation>
     </message>
@@ -3706,9 +3678,8 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::LocalDriver</name>
     <message>
-        <location filename="../src/engines/localdriver.cpp" line="+16"/>
         <source>host %1: %2</source>
-        <translation>Host %1: %2</translation>
+        <translation type="vanished">Host %1: %2</translation>
     </message>
 </context>
 <context>
@@ -4206,7 +4177,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+160"/>
+        <location filename="../src/app/relayservice.cpp" line="+162"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>
@@ -4919,22 +4890,19 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::ShellCommand</name>
     <message>
-        <location filename="../src/engines/shellcommand.cpp" line="+57"/>
         <source>cannot run /bin/sh: %1</source>
-        <translation>/bin/sh lässt sich nicht ausführen: %1</translation>
+        <translation type="vanished">/bin/sh lässt sich nicht ausführen: %1</translation>
     </message>
 </context>
 <context>
     <name>switchyard::StaticDriver</name>
     <message>
-        <location filename="../src/engines/staticdriver.cpp" line="+21"/>
         <source>host %1 is static: it runs engine %2 and never switches</source>
-        <translation>Host %1 ist statisch: er betreibt Engine %2 und wechselt nie</translation>
+        <translation type="vanished">Host %1 ist statisch: er betreibt Engine %2 und wechselt nie</translation>
     </message>
     <message>
-        <location line="+8"/>
         <source>host %1 is static: engine %2 is not stopped</source>
-        <translation>Host %1 ist statisch: Engine %2 wird nicht gestoppt</translation>
+        <translation type="vanished">Host %1 ist statisch: Engine %2 wird nicht gestoppt</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QHash>
+#include <QStandardPaths>
 
 #include <algorithm>
 #include <cmath>
@@ -163,10 +164,55 @@ void HostConfigReader::readScheduling(ConfigReport &report, FieldReader &fields,
     }
 }
 
+QString HostConfigReader::defaultSlotFolder(const QString &host)
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation))
+        .filePath(u"switchyard/slots/"_s + host);
+}
+
+// A local host keeps prompt caches without a setting (issue 31): its engines save into one folder,
+// the one an engine's argv names already, else a folder of the relay's own under its cache folder.
+// Engines that name different folders leave it off, with a warning that says how to choose.
+void HostConfigReader::defaultPromptCache(const JsonNode &node, const QString &path, HostConfig &host)
+{
+    QString named;
+    for (const EngineConfig &engine : std::as_const(host.engines)) {
+        const qsizetype at = engine.argv.indexOf(SlotSavePath);
+        if (at < 0 || at + 1 >= engine.argv.size())
+            continue;
+        const QString folder = QDir::cleanPath(engine.argv.at(at + 1));
+        if (named.isEmpty()) {
+            named = folder;
+        } else if (folder != named) {
+            m_report.warning(node.line, memberPath(path, u"prompt_cache"_s),
+                             tr("prompt caches are off: the engines save into different folders (%1, %2); "
+                                "set prompt_cache.dir to one of them").arg(named, folder));
+            return;
+        }
+    }
+    host.promptCache.dir = named.isEmpty() ? defaultSlotFolder(host.name) : named;
+    for (EngineConfig &engine : host.engines) {
+        if (!engine.argv.contains(SlotSavePath))
+            engine.argv << SlotSavePath << host.promptCache.dir;
+    }
+}
+
 // The local driver's engines get "--slot-save-path DIR" added to their argv unless it is there
-// already, in which case it must name the same folder.
+// already, in which case it must name the same folder. Without the field a local host keeps
+// prompt caches in a folder of its own; "prompt_cache": false turns them off.
 void HostConfigReader::readPromptCache(const JsonNode &node, const QString &path, HostConfig &host)
 {
+    const JsonNode *given = node.member(u"prompt_cache"_s);
+    if (given && given->type == Type::Bool) {
+        if (given->boolean && host.driver == u"local")
+            defaultPromptCache(node, path, host);
+        return;   // false: off
+    }
+    if (!given) {
+        if (host.driver == u"local")
+            defaultPromptCache(node, path, host);
+        return;
+    }
     const JsonNode *cache = m_fields.field(node, path, u"prompt_cache"_s, Type::Object);
     if (!cache)
         return;

@@ -24,6 +24,8 @@ public:
 
     // The fields of one host, for telling a user who writes one at the top where it goes.
     static const QStringList &hostFields();
+    // Where a local host's engines save prompt caches when the config names no folder.
+    static QString defaultSlotFolder(const QString &host);
 
     void read(const JsonNode &root, Config &config);
     // A "scheduling" section: a host's in the relay's file, the box's in an agent's.
@@ -34,6 +36,7 @@ private:
     void readHost(const JsonNode &node, const QString &path, Config &config);
     void readApiKey(const JsonNode &node, const QString &path, HostConfig &host);
     void readPromptCache(const JsonNode &node, const QString &path, HostConfig &host);
+    void defaultPromptCache(const JsonNode &node, const QString &path, HostConfig &host);
     void readPower(const JsonNode &node, const QString &path, const QString &driver, HostConfig &host);
     void readEngines(const JsonNode &engines, const QString &enginesPath, const QString &driver, HostConfig &host);
     // driver is empty when the host's driver is itself in error: driver checks are then skipped.

@@ -213,9 +213,14 @@ void TestLocalFleet::streamOnOneEngineFinishesBeforeTheSwitch()
     memoryFile.close();
     RelayService relay(*result.config, RelayService::standardDrivers(*result.config));
     relay.rememberEnginesIn(memoryFile.fileName());
-    QStringList journal;
-    connect(relay.hostController(u"h4"_s), &HostController::historyEvent, this,
-            [&journal](const HistoryEvent &e) { journal << e.toString(); });
+    QStringList journal;   // the switches
+    QStringList saves;     // prompt caches saved before an engine stopped: on by default (issue 31)
+    connect(relay.hostController(u"h4"_s), &HostController::historyEvent, this, [&journal, &saves](const HistoryEvent &e) {
+        if (e.kind == HistoryEvent::Kind::CacheSave)
+            saves << e.toString();
+        else if (e.kind == HistoryEvent::Kind::SwitchStart || e.kind == HistoryEvent::Kind::SwitchEnd)
+            journal << e.toString();
+    });
     QString error;
     QVERIFY(relay.start(&error));
     const QByteArray body = R"({"model":"h4-alpha","max_tokens":16,"stream":true,"messages":[{"role":"user","content":"Hello there"}]})";
@@ -255,6 +260,8 @@ void TestLocalFleet::streamOnOneEngineFinishesBeforeTheSwitch()
     QVERIFY(journal.at(1).startsWith("host h4: engine ea up after"_L1));
     QCOMPARE(journal.at(2), u"host h4: switching to engine eb for h4-beta"_s);
     QVERIFY(journal.at(3).startsWith("host h4: engine eb up after"_L1));
+    // No prompt_cache in the config: ea's conversation was saved before ea stopped all the same.
+    QVERIFY2(!saves.isEmpty() && saves.first().contains(u"ea"_s), qPrintable(saves.join(u" | "_s)));
 }
 
 // Issue 17, case 5: router engines (no "models" list) the relay has never seen run, with an empty

@@ -3,6 +3,7 @@
 #include "config/checkconfig.h"
 #include "config/config.h"
 #include "config/configloader.h"
+#include "config/hostconfigreader.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -32,6 +33,7 @@ private slots:
     void fromFlags();
     void listen_data();
     void listen();
+    void promptCacheOnByDefaultForLocalHosts();
     void readsPower();
 };
 
@@ -342,6 +344,56 @@ void TestConfigValues::readsPromptCache()
     QCOMPARE(gpu->promptCache.saveBudget, 10000ms);
     QVERIFY(gpu->engines.first().argv.isEmpty());
     QVERIFY(!result.config->host(u"box"_s)->promptCache.enabled());
+}
+
+// Issue 31: a local host keeps prompt caches without a setting; false turns them off.
+void TestConfigValues::promptCacheOnByDefaultForLocalHosts()
+{
+    const QByteArray json = R"({
+  "hosts": {
+    "ws": { "driver": "local",
+            "engines": { "a": { "url": "http://127.0.0.1:1", "argv": ["x", "--port", "1"] },
+                         "b": { "url": "http://127.0.0.1:2", "argv": ["y"] } } },
+    "named": { "driver": "local",
+               "engines": { "a": { "url": "http://127.0.0.1:3", "argv": ["x"] },
+                            "b": { "url": "http://127.0.0.1:4", "argv": ["y", "--slot-save-path", "/srv/slots/"] } } },
+    "split": { "driver": "local",
+               "engines": { "a": { "url": "http://127.0.0.1:5", "argv": ["x", "--slot-save-path", "/one"] },
+                            "b": { "url": "http://127.0.0.1:6", "argv": ["y", "--slot-save-path", "/two"] } } },
+    "off": { "driver": "local", "prompt_cache": false,
+             "engines": { "a": { "url": "http://127.0.0.1:7", "argv": ["x"] } } },
+    "gpu": { "driver": "agent", "agent": "http://g:18767", "engines": { "main": { "url": "http://g:8080" } } }
+  }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    // No setting: a folder of the relay's own, added to every engine.
+    const HostConfig *ws = result.config->host(u"ws"_s);
+    const QString folder = HostConfigReader::defaultSlotFolder(u"ws"_s);
+    QVERIFY2(folder.endsWith(u"/switchyard/slots/ws"_s) && QDir::isAbsolutePath(folder), qPrintable(folder));
+    QCOMPARE(ws->promptCache.dir, folder);
+    QCOMPARE(ws->engines.at(0).argv, (QStringList{u"x"_s, u"--port"_s, u"1"_s, u"--slot-save-path"_s, folder}));
+    QCOMPARE(ws->engines.at(1).argv, (QStringList{u"y"_s, u"--slot-save-path"_s, folder}));
+    // An engine that names a folder already: all of them save there.
+    const HostConfig *named = result.config->host(u"named"_s);
+    QCOMPARE(named->promptCache.dir, u"/srv/slots"_s);
+    QCOMPARE(named->engines.at(0).argv, (QStringList{u"x"_s, u"--slot-save-path"_s, u"/srv/slots"_s}));
+    QCOMPARE(named->engines.at(1).argv, (QStringList{u"y"_s, u"--slot-save-path"_s, u"/srv/slots/"_s}));
+    // Two folders: off, with a warning that names both and the way out; argv untouched.
+    const HostConfig *split = result.config->host(u"split"_s);
+    QVERIFY(!split->promptCache.enabled());
+    QCOMPARE(split->engines.at(1).argv, (QStringList{u"y"_s, u"--slot-save-path"_s, u"/two"_s}));
+    QCOMPARE(result.warnings.size(), 1);
+    QCOMPARE(result.warnings.first().fieldPath, u"hosts.split.prompt_cache"_s);
+    QVERIFY2(result.warnings.first().message.contains(u"different folders (/one, /two)"_s)
+                 && result.warnings.first().message.contains(u"prompt_cache.dir"_s),
+             qPrintable(result.warnings.first().message));
+    // false: off, nothing added.
+    const HostConfig *off = result.config->host(u"off"_s);
+    QVERIFY(!off->promptCache.enabled());
+    QCOMPARE(off->engines.at(0).argv, QStringList{u"x"_s});
+    // Engines the relay does not start: off unless configured.
+    QVERIFY(!result.config->host(u"gpu"_s)->promptCache.enabled());
 }
 
 void TestConfigValues::readsPower()
