@@ -37,11 +37,14 @@ export function clientBin(name) {
 // again is handed out again by the kernel within seconds: a fake router in another test took
 // one such engine port before its engine started (CI, stop 27). A port is handed out once per
 // process, so two engines configured before either starts never share one.
+// 10080 is on the Fetch standard's list of bad ports: Node's fetch refuses it ("bad port"),
+// which failed e2e_metrics once the relay was given it.
 const portsHandedOut = new Set();
+const fetchBadPorts = new Set([10080]);
 export async function freePort(tries = 200) {
   for (let i = 0; i < tries; ++i) {
     const port = 10000 + Math.floor(Math.random() * 10000);
-    if (portsHandedOut.has(port) || !(await isFreePort(port)))
+    if (fetchBadPorts.has(port) || portsHandedOut.has(port) || !(await isFreePort(port)))
       continue;
     portsHandedOut.add(port);
     return port;
