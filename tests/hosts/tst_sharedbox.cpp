@@ -1,7 +1,7 @@
-// Issue 33: two relays in front of one `switchyard agent` (real processes, fake routers as
-// engines, loopback only). The agent arbitrates: no relay cuts another relay's stream, a switch
-// waits for every relay's streams, a relay that dies gives its places back, and every relay
-// reports the box as the agent sees it.
+// Issue 33: relays in front of `switchyard agent`s (real processes, fake routers as engines,
+// loopback only). The agent arbitrates: no relay cuts another relay's stream, a switch waits for
+// every relay's streams, a relay that dies gives its places back, and every relay reports the box
+// as the agent sees it; three relays in front of two boxes keep all of that.
 
 #include "rawhttpclient.h"
 #include "laterport.h"
@@ -88,36 +88,52 @@ private slots:
     void twoRelaysTakeTurnsWithoutCuttingStreams();
     void switchWaitsForTheOtherRelaysStream();
     void aRelayThatDiesGivesItsPlacesBack();
+    void threeRelaysTwoBoxes();
 
 private:
-    void startAgent(const QJsonObject &scheduling);
-    quint16 startRelay(Child &relay, const QString &name);
-    QJsonObject hostOf(quint16 relayPort);
-    int engineStarts() const { return m_agent->count("engine alpha: starting") + m_agent->count("engine beta: starting"); }
+    // One GPU box: its agent and its two engines (alpha serves a1, beta serves b1).
+    struct Box
+    {
+        QString name;   // the relays' host name for it
+        std::unique_ptr<Child> agent;
+        QUrl url;
+        quint16 alphaPort = 0;
+        quint16 betaPort = 0;
+        int engineStarts() const { return agent->count("engine alpha: starting") + agent->count("engine beta: starting"); }
+    };
+    void startAgent(const QJsonObject &scheduling) { startAgentOf(m_box, scheduling); }
+    void startAgentOf(Box &box, const QJsonObject &scheduling);
+    quint16 startRelay(Child &relay, const QString &name) { return startRelayFor(relay, name, {&m_box}); }
+    quint16 startRelayFor(Child &relay, const QString &name, const QList<const Box *> &boxes);
+    QJsonObject hostOf(quint16 relayPort, const QString &host = u"box"_s);
+    int engineStarts() const { return m_box.engineStarts(); }
 
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<Child> m_agent;
-    QUrl m_agentUrl;
-    quint16 m_alphaPort = 0;
-    quint16 m_betaPort = 0;
+    Box m_box;
+    Box m_second;
 };
 
 void TestSharedBox::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
-    m_alphaPort = portForLater();
-    m_betaPort = portForLater();
+    for (Box *box : {&m_box, &m_second}) {
+        box->alphaPort = portForLater();
+        box->betaPort = portForLater();
+    }
+    m_box.name = u"box"_s;
+    m_second.name = u"box2"_s;
 }
 
 void TestSharedBox::cleanup()
 {
-    m_agent.reset();
+    m_box.agent.reset();
+    m_second.agent.reset();
     m_dir.reset();
 }
 
 // Two engines on the box: alpha serves a1, beta serves b1, each streaming 50 tokens a second.
-void TestSharedBox::startAgent(const QJsonObject &scheduling)
+void TestSharedBox::startAgentOf(Box &box, const QJsonObject &scheduling)
 {
     auto engine = [](quint16 port, const QString &model) {
         return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(port)},
@@ -129,38 +145,41 @@ void TestSharedBox::startAgent(const QJsonObject &scheduling)
     };
     const QJsonObject config{{"listen"_L1, u"127.0.0.1:0"_s},
                              {"token"_L1, u"shared-box-token"_s},
-                             {"state_dir"_L1, m_dir->filePath(u"agent-state"_s)},
+                             {"state_dir"_L1, m_dir->filePath(box.name + u"-agent-state"_s)},
                              {"scheduling"_L1, scheduling},
-                             {"engines"_L1, QJsonObject{{"alpha"_L1, engine(m_alphaPort, u"a1"_s)},
-                                                        {"beta"_L1, engine(m_betaPort, u"b1"_s)}}}};
-    const QString path = m_dir->filePath(u"agent.json"_s);
+                             {"engines"_L1, QJsonObject{{"alpha"_L1, engine(box.alphaPort, u"a1"_s)},
+                                                        {"beta"_L1, engine(box.betaPort, u"b1"_s)}}}};
+    const QString path = m_dir->filePath(box.name + u"-agent.json"_s);
     writeJson(path, config);
-    m_agent = std::make_unique<Child>();
-    m_agent->process.start(binary(u"switchyard"_s), {u"agent"_s, u"--config"_s, path});
-    QVERIFY2(m_agent->process.waitForStarted(Timeout), qPrintable(m_agent->process.errorString()));
-    QTRY_VERIFY2_WITH_TIMEOUT(m_agent->output.contains("listening on http://")
-                                  || m_agent->process.state() != QProcess::Running,
-                              m_agent->output.constData(), Timeout);
-    QVERIFY2(m_agent->output.contains("agent protocol 2"), m_agent->output.constData());
-    const QByteArray rest = m_agent->output.mid(m_agent->output.indexOf("listening on ") + 13);
-    m_agentUrl = QUrl(QString::fromLatin1(rest.left(rest.indexOf(' '))));
-    QVERIFY2(m_agentUrl.port() > 0, m_agent->output.constData());
+    box.agent = std::make_unique<Child>();
+    Child &agent = *box.agent;
+    agent.process.start(binary(u"switchyard"_s), {u"agent"_s, u"--config"_s, path});
+    QVERIFY2(agent.process.waitForStarted(Timeout), qPrintable(agent.process.errorString()));
+    QTRY_VERIFY2_WITH_TIMEOUT(agent.output.contains("listening on http://") || agent.process.state() != QProcess::Running,
+                              agent.output.constData(), Timeout);
+    QVERIFY2(agent.output.contains("agent protocol 2"), agent.output.constData());
+    const QByteArray rest = agent.output.mid(agent.output.indexOf("listening on ") + 13);
+    box.url = QUrl(QString::fromLatin1(rest.left(rest.indexOf(' '))));
+    QVERIFY2(box.url.port() > 0, agent.output.constData());
 }
 
-quint16 TestSharedBox::startRelay(Child &relay, const QString &name)
+quint16 TestSharedBox::startRelayFor(Child &relay, const QString &name, const QList<const Box *> &boxes)
 {
     const quint16 port = portForLater();
     auto engine = [](quint16 enginePort, const QString &model) {
         return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(enginePort)}, {"models"_L1, QJsonArray{model}}};
     };
-    const QJsonObject config{
-        {"listen"_L1, u"127.0.0.1:%1"_s.arg(port)},
-        {"state_dir"_L1, m_dir->filePath(name + u"-state"_s)},
-        {"hosts"_L1, QJsonObject{{"box"_L1, QJsonObject{{"driver"_L1, u"agent"_s},
-                                                         {"agent"_L1, m_agentUrl.toString()},
-                                                         {"token"_L1, u"shared-box-token"_s},
-                                                         {"engines"_L1, QJsonObject{{"alpha"_L1, engine(m_alphaPort, u"a1"_s)},
-                                                                                    {"beta"_L1, engine(m_betaPort, u"b1"_s)}}}}}}}};
+    QJsonObject hosts;
+    for (const Box *box : boxes) {
+        hosts.insert(box->name, QJsonObject{{"driver"_L1, u"agent"_s},
+                                            {"agent"_L1, box->url.toString()},
+                                            {"token"_L1, u"shared-box-token"_s},
+                                            {"engines"_L1, QJsonObject{{"alpha"_L1, engine(box->alphaPort, u"a1"_s)},
+                                                                       {"beta"_L1, engine(box->betaPort, u"b1"_s)}}}});
+    }
+    const QJsonObject config{{"listen"_L1, u"127.0.0.1:%1"_s.arg(port)},
+                             {"state_dir"_L1, m_dir->filePath(name + u"-state"_s)},
+                             {"hosts"_L1, hosts}};
     const QString path = m_dir->filePath(name + u".json"_s);
     writeJson(path, config);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -178,7 +197,7 @@ quint16 TestSharedBox::startRelay(Child &relay, const QString &name)
     return relay.output.contains("listening on") ? port : 0;
 }
 
-QJsonObject TestSharedBox::hostOf(quint16 relayPort)
+QJsonObject TestSharedBox::hostOf(quint16 relayPort, const QString &host)
 {
     RawHttpClient client(relayPort);
     if (!client.connectToServer())
@@ -192,7 +211,11 @@ QJsonObject TestSharedBox::hostOf(quint16 relayPort)
         return {};
     const QJsonDocument doc = QJsonDocument::fromJson(client.responses().first().body);
     const QJsonArray hosts = doc.isArray() ? doc.array() : doc.object().value("hosts"_L1).toArray();
-    return hosts.isEmpty() ? QJsonObject() : hosts.first().toObject();
+    for (const QJsonValue &h : hosts) {
+        if (h.toObject().value("host"_L1).toString() == host)
+            return h.toObject();
+    }
+    return {};
 }
 
 // The issue's own trial: one agent per relay, each taking turns on its own engine. Through one
@@ -253,14 +276,14 @@ void TestSharedBox::twoRelaysTakeTurnsWithoutCuttingStreams()
                                     .arg(i + 1)
                                     .arg(a.answers.at(i).status)
                                     .arg(QString::fromUtf8(a.answers.at(i).body.right(400)),
-                                         QString::fromUtf8(m_agent->output.right(3000)))));
+                                         QString::fromUtf8(m_box.agent->output.right(3000)))));
         }
     }
     // Each switch serves at least one waiting turn: never more starts than turns, and the box
     // was really shared (both engines ran).
-    QVERIFY2(engineStarts() <= 2 * TurnsEach, m_agent->output.constData());
-    QVERIFY2(m_agent->count("engine alpha: starting") >= 1 && m_agent->count("engine beta: starting") >= 1,
-             m_agent->output.constData());
+    QVERIFY2(engineStarts() <= 2 * TurnsEach, m_box.agent->output.constData());
+    QVERIFY2(m_box.agent->count("engine alpha: starting") >= 1 && m_box.agent->count("engine beta: starting") >= 1,
+             m_box.agent->output.constData());
     // Both relays report the box as the agent sees it.
     QTRY_VERIFY_WITH_TIMEOUT(!hostOf(portA).value("engine"_L1).toString().isEmpty()
                                  && hostOf(portA).value("engine"_L1) == hostOf(portB).value("engine"_L1),
@@ -298,7 +321,7 @@ void TestSharedBox::switchWaitsForTheOtherRelaysStream()
     QVERIFY2(complete(b.responses().first()), b.responses().first().body.right(400).constData());
     // B's answer came after A's stream had ended: the engine stopped only then.
     QVERIFY(b.responses().first().completedAtMs > a.responses().first().completedAtMs);
-    QCOMPARE(m_agent->count("engine beta: starting"), 1);
+    QCOMPARE(m_box.agent->count("engine beta: starting"), 1);
     QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("engine"_L1).toString(), u"beta"_s, 10000);
 }
 
@@ -331,6 +354,99 @@ void TestSharedBox::aRelayThatDiesGivesItsPlacesBack()
     QTRY_COMPARE_WITH_TIMEOUT(b.completedResponses(), 1, Timeout);
     QVERIFY2(complete(b.responses().first()), b.responses().first().body.right(400).constData());
     QTRY_COMPARE_WITH_TIMEOUT(hostOf(portB).value("box"_L1).toObject().value("holds"_L1).toArray().size(), 0, 10000);
+}
+
+// Three relays in front of two boxes, every relay sending streamed turns to both engines of both
+// boxes in an order that keeps each box switching: every turn completes, each box's agent starts
+// no more engines than turns were sent to it, every relay reads each box's engine as its agent
+// does, and once all is over no relay and no agent holds anything.
+void TestSharedBox::threeRelaysTwoBoxes()
+{
+    const QJsonObject scheduling{{"policy"_L1, u"batch"_s}, {"dwell_s"_L1, 0.2}, {"max_wait_s"_L1, 2}};
+    startAgentOf(m_box, scheduling);
+    if (QTest::currentTestFailed())
+        return;
+    startAgentOf(m_second, scheduling);
+    if (QTest::currentTestFailed())
+        return;
+    Child relays[3];
+    quint16 ports[3] = {};
+    const QStringList names{u"alice"_s, u"bob"_s, u"carol"_s};
+    for (int i = 0; i < 3; ++i) {
+        ports[i] = startRelayFor(relays[i], names.at(i), {&m_box, &m_second});
+        QVERIFY2(ports[i], relays[i].output.constData());
+    }
+
+    // Each relay has one client per box; a client alternates the box's two engines, starting on
+    // a different one than its neighbour, so both boxes are asked for both engines at once.
+    constexpr int TurnsEach = 4;
+    struct Agent
+    {
+        quint16 port;
+        QString box;
+        int first;   // 0: a1 first, 1: b1 first
+        int turn = 0;
+        std::unique_ptr<RawHttpClient> client;
+        QList<RawHttpClient::Response> answers;
+    };
+    std::vector<Agent> agents;
+    for (int r = 0; r < 3; ++r) {
+        for (const QString &box : {m_box.name, m_second.name})
+            agents.push_back({ports[r], box, (r + int(box == m_second.name)) % 2, 0, {}, {}});
+    }
+    auto next = [](Agent &a) {
+        const QString model = (a.turn + a.first) % 2 == 0 ? u"a1"_s : u"b1"_s;
+        a.client = std::make_unique<RawHttpClient>(a.port);
+        if (a.client->connectToServer())
+            a.client->send(RawHttpClient::post("/v1/chat/completions", chat(a.box + u'-' + model, 15)));
+        ++a.turn;
+    };
+    for (Agent &a : agents)
+        next(a);
+    QElapsedTimer elapsed;
+    elapsed.start();
+    bool allDone = false;
+    while (!allDone && elapsed.elapsed() < 150000) {
+        allDone = true;
+        for (Agent &a : agents) {
+            if (a.client && (a.client->completedResponses() > 0 || a.client->isDisconnected())) {
+                a.answers.append(a.client->completedResponses() > 0 ? a.client->responses().first()
+                                                                    : RawHttpClient::Response{});
+                a.client.reset();
+                if (a.turn < TurnsEach)
+                    next(a);
+            }
+            allDone = allDone && !a.client;
+        }
+        if (!allDone)
+            QTest::qWait(10);
+    }
+    QVERIFY2(allDone, "the turns did not end within 150 s");
+    for (const Agent &a : agents) {
+        QCOMPARE(a.answers.size(), TurnsEach);
+        for (int i = 0; i < a.answers.size(); ++i) {
+            QVERIFY2(complete(a.answers.at(i)),
+                     qPrintable(u"%1 on relay %2, turn %3: status %4, body %5"_s.arg(a.box).arg(a.port).arg(i + 1)
+                                    .arg(a.answers.at(i).status)
+                                    .arg(QString::fromUtf8(a.answers.at(i).body.right(400)))));
+        }
+    }
+    for (const Box *box : {&m_box, &m_second}) {
+        // 3 relays x TurnsEach turns went to each box: a switch serves at least one of them.
+        QVERIFY2(box->engineStarts() <= 3 * TurnsEach, box->agent->output.constData());
+        QVERIFY2(box->agent->count("engine alpha: starting") >= 1 && box->agent->count("engine beta: starting") >= 1,
+                 box->agent->output.constData());
+        // Every relay reads the box's engine as its agent does, and nothing is left held.
+        for (quint16 port : ports) {
+            QTRY_COMPARE_WITH_TIMEOUT(hostOf(port, box->name).value("engine"_L1).toString(),
+                                      hostOf(ports[0], box->name).value("box"_L1).toObject().value("engine"_L1).toString(),
+                                      10000);
+            QTRY_COMPARE_WITH_TIMEOUT(hostOf(port, box->name).value("box"_L1).toObject().value("holds"_L1).toArray().size(),
+                                      0, 10000);
+            QCOMPARE(hostOf(port, box->name).value("running"_L1).toInt(), 0);
+            QCOMPARE(hostOf(port, box->name).value("waiting"_L1).toInt(), 0);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSharedBox)
