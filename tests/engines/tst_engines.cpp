@@ -607,9 +607,11 @@ void TestEngines::agentEndToEnd()
     QVERIFY2(failed.isEmpty(), qPrintable(signalText(failed, 0, 1)));
     QCOMPARE(signalText(started, 1, 0), u"beta"_s);
     QVERIFY(!alive(alphaPid));
+    // A protocol-2 agent's event stream reports the box as well: the newest report counts.
+    status.clear();
     driver->probe();
     QVERIFY(status.wait(Timeout));
-    QCOMPARE(signalText(status, 1, 0), u"beta"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(signalText(status, int(status.size()) - 1, 0), u"beta"_s, Timeout);
     const qint64 betaPid = pidInStatus(statusOf(&m_pool, url, token), u"beta"_s);
     QVERIFY(alive(betaPid));
 
