@@ -2170,32 +2170,27 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::AgentDriver</name>
     <message>
-        <location filename="../src/engines/agentdriver.cpp" line="+69"/>
         <source>the agent at %1 refused the token (401): check &quot;token&quot; in both configs</source>
-        <translation>der Agent unter %1 hat das Token abgelehnt (401): &quot;token&quot; in beiden Konfigurationen prüfen</translation>
+        <translation type="vanished">der Agent unter %1 hat das Token abgelehnt (401): &quot;token&quot; in beiden Konfigurationen prüfen</translation>
     </message>
     <message>
-        <location line="+6"/>
         <source>the agent at %1 answered %2</source>
-        <translation>der Agent unter %1 antwortete %2</translation>
+        <translation type="vanished">der Agent unter %1 antwortete %2</translation>
     </message>
     <message>
-        <location line="+83"/>
         <source>the agent at %1 sent a status that is not JSON</source>
-        <translation>der Agent unter %1 hat einen Status geschickt, der kein JSON ist</translation>
+        <translation type="vanished">der Agent unter %1 hat einen Status geschickt, der kein JSON ist</translation>
     </message>
 </context>
 <context>
     <name>switchyard::AgentRequest</name>
     <message>
-        <location filename="../src/engines/agentrequest.cpp" line="+17"/>
         <source>no answer from the agent at %1 to %2 within %3</source>
-        <translation>keine Antwort vom Agenten unter %1 auf %2 innerhalb von %3</translation>
+        <translation type="vanished">keine Antwort vom Agenten unter %1 auf %2 innerhalb von %3</translation>
     </message>
     <message>
-        <location line="+35"/>
         <source>the agent at %1 did not answer: %2</source>
-        <translation>der Agent unter %1 hat nicht geantwortet: %2</translation>
+        <translation type="vanished">der Agent unter %1 hat nicht geantwortet: %2</translation>
     </message>
 </context>
 <context>
@@ -2236,51 +2231,40 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Engine %1: hat sich von selbst beendet: %2</translation>
     </message>
     <message>
-        <location line="+46"/>
-        <location line="+39"/>
         <source>no such path: %1</source>
-        <translation>diesen Pfad gibt es nicht: %1</translation>
+        <translation type="vanished">diesen Pfad gibt es nicht: %1</translation>
     </message>
     <message>
-        <location line="-35"/>
         <source>missing or wrong token</source>
-        <translation>Token fehlt oder ist falsch</translation>
+        <translation type="vanished">Token fehlt oder ist falsch</translation>
     </message>
     <message>
-        <location line="+7"/>
         <source>use GET</source>
-        <translation>GET verwenden</translation>
+        <translation type="vanished">GET verwenden</translation>
     </message>
     <message>
-        <location line="+15"/>
         <source>use POST</source>
-        <translation>POST verwenden</translation>
+        <translation type="vanished">POST verwenden</translation>
     </message>
     <message>
-        <location line="-8"/>
-        <location line="+12"/>
         <source>the agent is shutting down</source>
-        <translation>der Agent fährt herunter</translation>
+        <translation type="vanished">der Agent fährt herunter</translation>
     </message>
     <message>
-        <location line="+67"/>
         <source>expected a JSON object like {&quot;engine&quot;:&quot;NAME&quot;}</source>
-        <translation>ein JSON-Objekt wie {&quot;engine&quot;:&quot;NAME&quot;} erwartet</translation>
+        <translation type="vanished">ein JSON-Objekt wie {&quot;engine&quot;:&quot;NAME&quot;} erwartet</translation>
     </message>
     <message>
-        <location line="+7"/>
         <source>&quot;engine&quot; is missing</source>
-        <translation>&quot;engine&quot; fehlt</translation>
+        <translation type="vanished">&quot;engine&quot; fehlt</translation>
     </message>
     <message>
-        <location line="+4"/>
         <source>&quot;engine&quot; must be a string</source>
-        <translation>&quot;engine&quot; muss eine Zeichenkette sein</translation>
+        <translation type="vanished">&quot;engine&quot; muss eine Zeichenkette sein</translation>
     </message>
     <message>
-        <location line="+5"/>
         <source>no engine called %1 on this agent (engines: %2)</source>
-        <translation>keine Engine namens %1 auf diesem Agenten (Engines: %2)</translation>
+        <translation type="vanished">keine Engine namens %1 auf diesem Agenten (Engines: %2)</translation>
     </message>
 </context>
 <context>

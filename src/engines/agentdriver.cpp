@@ -66,13 +66,13 @@ void AgentDriver::call(const QByteArray &method, const QByteArray &path, const Q
 QString AgentDriver::errorFrom(int status, const QByteArray &body) const
 {
     if (status == 401)
-        return tr("the agent at %1 refused the token (401): check \"token\" in both configs")
+        return u"the agent at %1 refused the token (401): check \"token\" in both configs"_s
             .arg(m_host.agent.authority());
     const QString message = QJsonDocument::fromJson(body).object().value("error"_L1).toObject()
                                 .value("message"_L1).toString();
     if (!message.isEmpty())
         return message;
-    return tr("the agent at %1 answered %2").arg(m_host.agent.authority()).arg(status);
+    return u"the agent at %1 answered %2"_s.arg(m_host.agent.authority()).arg(status);
 }
 
 // The agent answers a switch only once the old engine is down and the new one is up.
@@ -155,7 +155,7 @@ void AgentDriver::probe()
              }
              const QJsonObject o = QJsonDocument::fromJson(body).object();
              if (o.isEmpty()) {
-                 emit unreachable(tr("the agent at %1 sent a status that is not JSON").arg(m_host.agent.authority()));
+                 emit unreachable(u"the agent at %1 sent a status that is not JSON"_s.arg(m_host.agent.authority()));
                  return;
              }
              // "engine" is the engine that is up (null while none is): only that one can serve.

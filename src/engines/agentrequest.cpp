@@ -1,10 +1,12 @@
 #include "engines/agentrequest.h"
 
+#include "engines/boxprotocol.h"
 #include "engines/engineprocess.h"
 #include "upstream/upstreamexchange.h"
-#include "engines/boxprotocol.h"
 
 namespace switchyard {
+
+using namespace Qt::StringLiterals;
 
 AgentRequest::AgentRequest(UpstreamPool *pool, Call call, QObject *parent)
     : QObject(parent)
@@ -14,7 +16,7 @@ AgentRequest::AgentRequest(UpstreamPool *pool, Call call, QObject *parent)
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this, [this] {
         finish();
-        emit failed(tr("no answer from the agent at %1 to %2 within %3")
+        emit failed(u"no answer from the agent at %1 to %2 within %3"_s
                         .arg(m_call.agent.authority(), QString::fromLatin1(m_call.path),
                              EngineProcess::secondsText(m_call.deadline)));
     });
@@ -49,7 +51,7 @@ void AgentRequest::start()
     });
     connect(m_exchange, &UpstreamExchange::failed, this, [this](UpstreamExchange::Failure, const QString &message) {
         finish();
-        emit failed(tr("the agent at %1 did not answer: %2").arg(m_call.agent.authority(), message));
+        emit failed(u"the agent at %1 did not answer: %2"_s.arg(m_call.agent.authority(), message));
     });
     m_deadline.start(m_call.deadline);
     m_exchange->start();

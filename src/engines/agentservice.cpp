@@ -190,25 +190,25 @@ void AgentService::handleRequest(const IncomingRequest &request, ResponseWriter 
         return;
     }
     if (!path.startsWith("/agent/"_L1)) {
-        replyError(writer, 404, tr("no such path: %1").arg(path));
+        replyError(writer, 404, u"no such path: %1"_s.arg(path));
         return;
     }
     if (!authorized(request)) {
-        replyError(writer, 401, tr("missing or wrong token"), {{"WWW-Authenticate", "Bearer"}});
+        replyError(writer, 401, u"missing or wrong token"_s, {{"WWW-Authenticate", "Bearer"}});
         return;
     }
     if (path == "/agent/status"_L1) {
         if (read)
             status(writer);
         else
-            replyError(writer, 405, tr("use GET"), {{"Allow", "GET, HEAD"}});
+            replyError(writer, 405, u"use GET"_s, {{"Allow", "GET, HEAD"}});
         return;
     }
     if (path == "/agent/switch"_L1 || path == "/agent/stop"_L1)
         noteOldRelay(request);
     if (m_arbiter && m_arbiter->handles(path)) {
         if (m_shuttingDown) {
-            replyError(writer, 503, tr("the agent is shutting down"));
+            replyError(writer, 503, u"the agent is shutting down"_s);
             return;
         }
         m_arbiter->handle(request, writer);
@@ -216,11 +216,11 @@ void AgentService::handleRequest(const IncomingRequest &request, ResponseWriter 
     }
     if (path == "/agent/switch"_L1 || path == "/agent/stop"_L1) {
         if (method != "POST") {
-            replyError(writer, 405, tr("use POST"), {{"Allow", "POST"}});
+            replyError(writer, 405, u"use POST"_s, {{"Allow", "POST"}});
             return;
         }
         if (m_shuttingDown) {
-            replyError(writer, 503, tr("the agent is shutting down"));
+            replyError(writer, 503, u"the agent is shutting down"_s);
             return;
         }
         if (path == "/agent/switch"_L1)
@@ -229,7 +229,7 @@ void AgentService::handleRequest(const IncomingRequest &request, ResponseWriter 
             stopEngine(request, writer);
         return;
     }
-    replyError(writer, 404, tr("no such path: %1").arg(path));
+    replyError(writer, 404, u"no such path: %1"_s.arg(path));
 }
 
 // The GPU figures are at most GpuMaxAge old: a status waits for one read (bounded by the
@@ -287,23 +287,23 @@ bool AgentService::readEngine(const IncomingRequest &request, ResponseWriter *wr
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(request.body, &error);
     if (!document.isObject()) {
-        replyError(writer, 400, tr("expected a JSON object like {\"engine\":\"NAME\"}"));
+        replyError(writer, 400, u"expected a JSON object like {\"engine\":\"NAME\"}"_s);
         return false;
     }
     const QJsonValue value = document.object().value("engine"_L1);
     if (value.isUndefined() || value.isNull()) {
         if (!required)
             return true;
-        replyError(writer, 400, tr("\"engine\" is missing"));
+        replyError(writer, 400, u"\"engine\" is missing"_s);
         return false;
     }
     if (!value.isString()) {
-        replyError(writer, 400, tr("\"engine\" must be a string"));
+        replyError(writer, 400, u"\"engine\" must be a string"_s);
         return false;
     }
     *engine = value.toString();
     if (!m_supervisor->hasEngine(*engine)) {
-        replyError(writer, 404, tr("no engine called %1 on this agent (engines: %2)")
+        replyError(writer, 404, u"no engine called %1 on this agent (engines: %2)"_s
                                     .arg(*engine, m_supervisor->engineNames().join(u", "_s)));
         return false;
     }

@@ -4,6 +4,7 @@
 // language. Every refusal and failure a client or the admin API can meet runs here, over HTTP,
 // and its text is compared with the English literal. The window's words are the ones that are
 // translated (ui/shared/failurewords.cpp words the same facts through tr()).
+#include "engines/agentservice.h"
 #include "switchingfixture.h"
 
 #include "rawhttpclient.h"
@@ -64,6 +65,8 @@ private Q_SLOTS:
     void hostRefusalsAreEnglish();
     void unreachableEngineIsEnglish();
     void failedLocalEngineIsEnglish();
+    void agentErrorsAreEnglish_data();
+    void agentErrorsAreEnglish();
     void adminErrorsAreEnglish_data();
     void adminErrorsAreEnglish();
 
@@ -214,6 +217,51 @@ void TestEnglishApi::adminErrorsAreEnglish()
     SwitchingFixture f;
     QVERIFY(f.start());
     const std::optional<RawHttpClient::Response> answer = ask(f.port(), request);
+    QVERIFY(answer);
+    QCOMPARE(answer->status, status);
+    QCOMPARE(errorMessage(*answer), message);
+}
+
+// The GPU box's agent answers relays (and, through them, API clients): its errors are English on
+// a German box too (issue 34: they went through tr()).
+void TestEnglishApi::agentErrorsAreEnglish_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("message");
+    const QByteArray token = "Authorization: Bearer box-token\r\n";
+    QTest::newRow("no such path") << RawHttpClient::get("/agent/nothing", token) << 404 << u"no such path: /agent/nothing"_s;
+    QTest::newRow("wrong token") << RawHttpClient::get("/agent/status", "Authorization: Bearer wrong\r\n") << 401
+                                 << u"missing or wrong token"_s;
+    QTest::newRow("wrong method") << RawHttpClient::post("/agent/status", "{}", token) << 405 << u"use GET"_s;
+    QTest::newRow("not an object") << RawHttpClient::post("/agent/switch", "[]", token) << 400
+                                   << u"expected a JSON object like {\"engine\":\"NAME\"}"_s;
+    QTest::newRow("no engine") << RawHttpClient::post("/agent/switch", "{}", token) << 400 << u"\"engine\" is missing"_s;
+    QTest::newRow("unknown engine") << RawHttpClient::post("/agent/switch", R"({"engine":"gamma"})", token) << 404
+                                    << u"no engine called gamma on this agent (engines: main)"_s;
+}
+
+void TestEnglishApi::agentErrorsAreEnglish()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    QFETCH(QString, message);
+    QTemporaryDir state;
+    QVERIFY(state.isValid());
+    AgentConfig config;
+    config.listenAddress = QHostAddress::LocalHost;
+    config.listenPort = 0;
+    config.token = u"box-token"_s;
+    config.stateDir = state.path();
+    EngineConfig engine;
+    engine.name = u"main"_s;
+    engine.url = QUrl(u"http://127.0.0.1:%1"_s.arg(freePort()));
+    engine.argv = {u"/bin/false"_s};
+    config.engines = {engine};
+    AgentService agent(config);
+    QString error;
+    QVERIFY2(agent.start(&error), qPrintable(error));
+    const std::optional<RawHttpClient::Response> answer = ask(quint16(agent.endpoint().port()), request);
     QVERIFY(answer);
     QCOMPARE(answer->status, status);
     QCOMPARE(errorMessage(*answer), message);
