@@ -56,11 +56,20 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>  host %1: requests batched by engine (dwell %2 s, max wait %3 s, side calls %4 s)</source>
+        <translation>  Host %1: Anfragen nach Engine gebündelt (Nachlauf %2 s, höchstens %3 s Wartezeit, Nebenanfragen %4 s)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>  host %1: prompt caches kept in %2 (at most %3 MB)</source>
+        <translation>  Host %1: Prompt-Caches werden in %2 aufbewahrt (höchstens %3 MB)</translation>
+    </message>
+    <message>
         <source>  host %1: requests batched by engine (dwell %2 s, max wait %3 s)</source>
-        <translation>  Host %1: Anfragen nach Engine gebündelt (Nachlauf %2 s, höchstens %3 s Wartezeit)</translation>
+        <translation type="vanished">  Host %1: Anfragen nach Engine gebündelt (Nachlauf %2 s, höchstens %3 s Wartezeit)</translation>
     </message>
     <message numerus="yes">
-        <location line="-47"/>
+        <location line="-55"/>
         <source>%n engine</source>
         <translation>
             <numerusform>%n Engine</numerusform>

@@ -76,10 +76,18 @@ int runCheckConfig(const QString &path, QTextStream &out, QTextStream &err)
             out << QCoreApplication::translate("CheckConfig", "  host %1: requests in arrival order").arg(host.name)
                 << Qt::endl;
         } else {
-            out << QCoreApplication::translate("CheckConfig", "  host %1: requests batched by engine (dwell %2 s, max wait %3 s)")
-                       .arg(host.name, QString::number(s.dwell.count() / 1000.0), QString::number(s.maxWait.count() / 1000.0))
+            out << QCoreApplication::translate("CheckConfig",
+                                               "  host %1: requests batched by engine (dwell %2 s, max wait %3 s, side calls %4 s)")
+                       .arg(host.name, QString::number(s.dwell.count() / 1000.0), QString::number(s.maxWait.count() / 1000.0),
+                            QString::number(s.waitLimit(true).count() / 1000.0))
                 << Qt::endl;
         }
+        // Where prompt caches go, so a local host's default folder is no surprise.
+        if (host.promptCache.enabled())
+            out << QCoreApplication::translate("CheckConfig", "  host %1: prompt caches kept in %2 (at most %3 MB)")
+                       .arg(host.name, host.promptCache.dir)
+                       .arg(host.promptCache.maxBytes / (1024 * 1024))
+                << Qt::endl;
     }
     return 0;
 }

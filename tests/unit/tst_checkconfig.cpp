@@ -1,5 +1,6 @@
 // `switchyard check-config` and the example files under resources/, which must always pass.
 #include "config/checkconfig.h"
+#include "config/hostconfigreader.h"
 #include "config/config.h"
 #include "config/configloader.h"
 
@@ -80,11 +81,15 @@ void TestCheckConfig::checkConfigOk()
     QTextStream err(&errText);
     QCOMPARE(runCheckConfig(path, out, err), 0);
     // The hosts that switch say how they order their requests.
+    const SchedulingConfig defaults;
+    const QString batched = u"requests batched by engine (dwell %1 s, max wait %2 s, side calls %3 s)"_s
+                                .arg(defaults.dwell.count() / 1000.0).arg(defaults.maxWait.count() / 1000.0)
+                                .arg(defaults.sideCallMaxWait.count() / 1000.0);
+    // The local host keeps prompt caches by default, and says where.
     QCOMPARE(outText, path + u": ok (3 hosts, 5 engines)\n"_s
-                          + u"  host 3090: requests batched by engine (dwell %1 s, max wait %2 s)\n"_s
-                                .arg(SchedulingConfig().dwell.count() / 1000.0).arg(SchedulingConfig().maxWait.count() / 1000.0)
-                          + u"  host ws: requests batched by engine (dwell %1 s, max wait %2 s)\n"_s
-                                .arg(SchedulingConfig().dwell.count() / 1000.0).arg(SchedulingConfig().maxWait.count() / 1000.0));
+                          + u"  host 3090: "_s + batched + u"\n"_s
+                          + u"  host ws: "_s + batched + u"\n"_s
+                          + u"  host ws: prompt caches kept in %1 (at most 10240 MB)\n"_s.arg(HostConfigReader::defaultSlotFolder(u"ws"_s)));
     QCOMPARE(errText, QString());
 
     QTemporaryDir dir;
