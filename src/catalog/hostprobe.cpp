@@ -30,7 +30,7 @@ void HostProbe::start(const QString &url, const QString &apiKey)
     m_apiKey = apiKey.trimmed();
     m_running = true;
     QString why;
-    const std::optional<QUrl> parsed = EngineUrl::parse(url.trimmed(), &why);
+    const std::optional<QUrl> parsed = EngineUrl::parse(EngineUrl::withScheme(url), &why);
     if (!parsed) {
         // Reported from the event loop, as every other outcome is.
         const int generation = m_generation;

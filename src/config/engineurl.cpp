@@ -2,6 +2,14 @@
 
 namespace switchyard {
 
+QString EngineUrl::withScheme(const QString &typed)
+{
+    const QString text = typed.trimmed();
+    if (text.isEmpty() || text.contains(QLatin1String("://")))
+        return text;
+    return QLatin1String("http://") + text;
+}
+
 std::optional<QUrl> EngineUrl::parse(const QString &text, QString *why)
 {
     if (text.trimmed().isEmpty()) {

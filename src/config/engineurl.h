@@ -18,6 +18,9 @@ public:
     // A plain http:// URL with a host and no query or fragment, its trailing '/' dropped
     // ("http://x:8080/" means "http://x:8080"); nullopt with *why set otherwise.
     static std::optional<QUrl> parse(const QString &text, QString *why);
+    // An address as a person types it into the window ("gpu-3090.lan:8080", "127.0.0.1:18901"):
+    // without a scheme, http:// is meant (issue 30). Config files stay strict.
+    static QString withScheme(const QString &typed);
 
     EngineUrl() = delete;
 };

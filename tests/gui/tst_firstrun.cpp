@@ -64,6 +64,7 @@ private Q_SLOTS:
     void welcomeOffersBoxOrDemo();
     void addHostAgainstFakeRouter();
     void addSingleModelServer();
+    void bareAddressMeansHttp();
     void unreachableBoxIsNotSaved();
     void handEditedFileAsksFirst();
 };
@@ -176,6 +177,29 @@ void TstFirstRun::addSingleModelServer()
     QCOMPARE(dialog.modelsTable()->rowCount(), 1);
     QCOMPARE(dialog.modelsTable()->item(0, 2)->text(), u"8k"_s);
     QVERIFY(dialog.saveButton()->isEnabled());
+}
+
+// Issue 30: the welcome says an address is enough, so "127.0.0.1:PORT" is checked and saved as
+// http://127.0.0.1:PORT (it was refused as "not a valid URL").
+void TstFirstRun::bareAddressMeansHttp()
+{
+    fake::FakeLlamaServer box(router());
+    QVERIFY(box.listen());
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"switchyard.json"_s);
+    AddHostDialog dialog(path);
+    const QString address = u"127.0.0.1:%1"_s.arg(box.baseUrl().port());
+    dialog.urlField()->setText(address);
+    dialog.check();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.probe()->isRunning(), ProbeTimeoutMs);
+    QVERIFY2(dialog.probe()->result().ok(), qPrintable(dialog.probe()->result().error));
+    QCOMPARE(dialog.probe()->result().kind, HostProbe::Kind::Router);
+    QVERIFY(dialog.saveButton()->isEnabled());
+    dialog.saveButton()->click();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    const ConfigResult loaded = ConfigLoader::load(path);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errors.value(0).toString()));
+    QCOMPARE(loaded.config->hosts.first().engines.first().url, QUrl(u"http://"_s + address));
 }
 
 void TstFirstRun::unreachableBoxIsNotSaved()

@@ -178,7 +178,7 @@ void AddHostDialog::showResult()
     m_models->setVisible(!r.models.isEmpty());
     QString why;
     if (!m_nameEdited || m_name->text().trimmed().isEmpty()) {
-        if (const auto url = EngineUrl::parse(m_url->text().trimmed(), &why))
+        if (const auto url = EngineUrl::parse(EngineUrl::withScheme(m_url->text()), &why))
             m_name->setText(ConfigWriter::suggestHostName(*url, hostNamesIn(m_path)));
     }
     m_checkedUrl = m_url->text().trimmed();
@@ -199,7 +199,7 @@ void AddHostDialog::accept()
         return;
     }
     QString why;
-    const std::optional<QUrl> url = EngineUrl::parse(m_checkedUrl, &why);
+    const std::optional<QUrl> url = EngineUrl::parse(EngineUrl::withScheme(m_checkedUrl), &why);
     if (!url) {
         m_findings->setText(why);
         return;
