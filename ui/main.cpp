@@ -103,7 +103,8 @@ bool isFirstRun(const AppOptions &options, const AppSettings *settings)
 {
     if (options.demo || !options.configPath.isEmpty() || !options.upstreams.isEmpty() || !settings)
         return false;
-    const QString path = settings->configPath().trimmed();
+    // The file the settings name, else the default one when it exists (issue 30).
+    const QString path = StartupConfig::configPath(options, settings);
     return path.isEmpty() || !QFileInfo::exists(path);
 }
 

@@ -2,6 +2,9 @@
 
 #include "app/appsettings.h"
 #include "config/configloader.h"
+#include "config/configwriter.h"
+
+#include <QFileInfo>
 
 namespace switchyard {
 
@@ -44,9 +47,13 @@ QString StartupConfig::configPath(const AppOptions &options, const AppSettings *
         return {};
     if (!options.configPath.isEmpty())
         return options.configPath;
-    if (settings && options.upstreams.isEmpty())
+    if (!options.upstreams.isEmpty())
+        return {};
+    if (settings && !settings->configPath().trimmed().isEmpty())
         return settings->configPath().trimmed();
-    return {};
+    // Where the README's install puts it: used when nothing names another file (issue 30).
+    const QString standard = ConfigWriter::defaultPath();
+    return QFileInfo::exists(standard) ? standard : QString();
 }
 
 ConfigResult StartupConfig::resolve(const AppOptions &options, const AppSettings *settings,

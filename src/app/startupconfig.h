@@ -25,7 +25,8 @@ public:
     // demoUpstreams: the demo fleet's "--upstream NAME=URL" values when options.demo.
     static ConfigResult resolve(const AppOptions &options, const AppSettings *settings,
                                 const QStringList &demoUpstreams = {});
-    // The config file the relay reads (to watch it), empty when none.
+    // The config file the relay reads (to watch it), empty when none: --config, else the file the
+    // settings name, else the default file (ConfigWriter::defaultPath) when it exists.
     static QString configPath(const AppOptions &options, const AppSettings *settings);
     // The listen port the relay asks for, for the single-instance name: the config's, or when
     // the config did not load, the one the flags, the settings or the default name.

@@ -30,6 +30,7 @@
 #include "dialogs/settingsdialog.h"
 #include "tray/singleinstance.h"
 #include "app/startupconfig.h"
+#include "config/configwriter.h"
 #include "shared/statuspalette.h"
 #include "store/requestlogmodel.h"
 #include "store/timelinemodel.h"
@@ -148,6 +149,7 @@ private Q_SLOTS:
     void autostartWritesAndRemoves();
     void settingsDialogValidatesBeforeSaving();
     void configReloadAppliesOnlyValidConfigs();
+    void defaultConfigFileIsRead();
     void trayUnavailableFallsBackToWindow();
     void trayMenuListsHosts();
     void exportDialogPreviewsCopiesSavesAndMerges();
@@ -294,6 +296,34 @@ void TstGuiDesktop::settingsDialogValidatesBeforeSaving()
     QVERIFY(dialog.save());
     QVERIFY(!autostart.isEnabled());
     qunsetenv("SWITCHYARD_AUTOSTART_DIR");
+}
+
+// Issue 30: a config at the default path (where the README's install puts it) is read when no
+// setting names another file; it was ignored and the welcome appeared as if unconfigured.
+void TstGuiDesktop::defaultConfigFileIsRead()
+{
+    const QString standard = ConfigWriter::defaultPath();   // under QStandardPaths' test folders
+    QFile::remove(standard);
+    QTemporaryDir dir;
+    AppSettings settings(std::make_unique<QSettings>(dir.filePath(u"s.ini"_s), QSettings::IniFormat));
+    QVERIFY(settings.configPath().isEmpty());
+    AppOptions options;
+    QCOMPARE(StartupConfig::configPath(options, &settings), QString());   // none yet: the welcome
+    QVERIFY(!StartupConfig::resolve(options, &settings).ok());
+
+    QVERIFY(QDir().mkpath(QFileInfo(standard).absolutePath()));
+    QFile f(standard);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"listen": "127.0.0.1:0", "hosts": {"gpu": {"driver": "static", "engines": {"main": {"url": "http://127.0.0.1:9"}}}}})");
+    f.close();
+    QCOMPARE(StartupConfig::configPath(options, &settings), standard);
+    const ConfigResult result = StartupConfig::resolve(options, &settings);
+    QVERIFY2(result.ok(), qPrintable(result.errors.value(0).toString()));
+    QCOMPARE(result.config->hosts.first().name, u"gpu"_s);
+    // A file the settings name, --config and --upstream still come first.
+    options.upstreams = {u"box=http://127.0.0.1:9"_s};
+    QCOMPARE(StartupConfig::configPath(options, &settings), QString());
+    QFile::remove(standard);
 }
 
 void TstGuiDesktop::configReloadAppliesOnlyValidConfigs()
