@@ -266,7 +266,7 @@ Befehle:
         <location filename="../src/config/accessconfigreader.cpp" line="-136"/>
         <location line="+68"/>
         <location line="+69"/>
-        <location filename="../src/config/engineurl.cpp" line="+8"/>
+        <location filename="../src/config/engineurl.cpp" line="+16"/>
         <location filename="../src/config/hostconfigreader.cpp" line="+436"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
@@ -603,7 +603,7 @@ Befehle:
     <message>
         <location line="+26"/>
         <source>prompt caches are off: the engines save into different folders (%1, %2); set prompt_cache.dir to one of them</source>
-        <translation>Prompt-Caches sind aus: die Engines speichern in verschiedene Ordner (%1, %2); setze prompt_cache.dir auf einen davon</translation>
+        <translation>Prompt-Caches sind aus: die Engines speichern in verschiedene Ordner (%1, %2); prompt_cache.dir auf einen davon setzen</translation>
     </message>
     <message>
         <location line="+40"/>
@@ -1036,7 +1036,7 @@ Befehle:
 <context>
     <name>StartupConfig</name>
     <message>
-        <location filename="../src/app/startupconfig.cpp" line="+62"/>
+        <location filename="../src/app/startupconfig.cpp" line="+69"/>
         <source>no GPU boxes to serve: no config file is set and no --upstream is given. Start with --config FILE (docs/CONFIG.md; `switchyard check-config FILE` checks one), --upstream NAME=URL for one box, or --demo for a simulated fleet</source>
         <translation>keine GPU-Rechner zu bedienen: keine Konfigurationsdatei gesetzt und kein --upstream angegeben. Starten Sie mit --config DATEI (docs/CONFIG.md; `switchyard check-config DATEI` prüft eine), --upstream NAME=URL für einen Rechner oder --demo für eine simulierte Flotte</translation>
     </message>
@@ -1367,12 +1367,12 @@ Befehle:
     </message>
     <message>
         <location line="+34"/>
-        <location line="+153"/>
+        <location line="+154"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
     <message>
-        <location line="-152"/>
+        <location line="-153"/>
         <source>The relay cannot start with this config.</source>
         <translation>Das Relay kann mit dieser Konfiguration nicht starten.</translation>
     </message>
@@ -1382,7 +1382,7 @@ Befehle:
         <translation>Einstellungen öffnen …</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+59"/>
         <source>switchyard: already running, without a window (it has no display)</source>
         <translation>switchyard: läuft bereits, ohne Fenster (es gibt keine Anzeige)</translation>
     </message>
@@ -5318,6 +5318,21 @@ Fangen Sie mit einem Rechner an: seine Adresse genügt. Oder sehen Sie sich erst
         <location line="+1"/>
         <source>Fake boxes on this machine, with pretend traffic</source>
         <translation>Vorgetäuschte Rechner auf diesem Computer, mit vorgetäuschtem Verkehr</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quit Switchyard; it welcomes you again at its next start, until a box is added</source>
+        <translation>Switchyard beenden; beim nächsten Start begrüßt es Sie wieder, bis ein Rechner hinzugefügt ist</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quit closes Switchyard. It shows this welcome again at its next start, until a box is added.</source>
+        <translation>Beenden schließt Switchyard. Beim nächsten Start erscheint diese Begrüßung wieder, bis ein Rechner hinzugefügt ist.</translation>
     </message>
 </context>
 </TS>

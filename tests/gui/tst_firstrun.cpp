@@ -84,6 +84,13 @@ void TstFirstRun::welcomeOffersBoxOrDemo()
     // No config error anywhere in it: it is a welcome, not the command line's message.
     for (const QLabel *label : welcome.findChildren<QLabel *>())
         QVERIFY2(!label->text().contains(u"--upstream"_s), qPrintable(label->text()));
+    // Closing it says what happens: Switchyard quits, and the welcome comes back next time.
+    QVERIFY(welcome.quitButton()->isVisible());
+    QCOMPARE(welcome.quitButton()->text(), u"&Quit"_s);
+    bool told = false;
+    for (const QLabel *label : welcome.findChildren<QLabel *>())
+        told = told || (label->isVisible() && label->text().contains(u"Quit closes Switchyard"_s));
+    QVERIFY(told);
 
     welcome.demoButton()->click();
     QCOMPARE(welcome.result(), int(QDialog::Accepted));

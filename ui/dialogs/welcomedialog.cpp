@@ -31,7 +31,16 @@ WelcomeDialog::WelcomeDialog(const QString &configPath, QWidget *parent)
     m_demo->setToolTip(tr("Fake boxes on this machine, with pretend traffic"));
     for (QPushButton *b : {m_addHost, m_demo})
         b->setMinimumHeight(b->sizeHint().height() * 3 / 2);
+    // Closing it quits: say so, and that the welcome comes back (issue 30).
     auto *quit = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_quit = quit->button(QDialogButtonBox::Close);
+    m_quit->setText(tr("&Quit"));
+    m_quit->setToolTip(tr("Quit Switchyard; it welcomes you again at its next start, until a box is added"));
+    auto *afterQuit = new QLabel(tr("Quit closes Switchyard. It shows this welcome again at its next start, "
+                                    "until a box is added."),
+                                 this);
+    afterQuit->setWordWrap(true);
+    afterQuit->setEnabled(false);   // a quiet note, not a choice
     connect(quit, &QDialogButtonBox::rejected, this, &WelcomeDialog::reject);
     connect(m_addHost, &QPushButton::clicked, this, &WelcomeDialog::addHost);
     connect(m_demo, &QPushButton::clicked, this, [this] {
@@ -46,6 +55,7 @@ WelcomeDialog::WelcomeDialog(const QString &configPath, QWidget *parent)
     layout->addWidget(m_addHost);
     layout->addWidget(m_demo);
     layout->addStretch(1);
+    layout->addWidget(afterQuit);
     layout->addWidget(quit);
     setMinimumWidth(460);
 }

@@ -22,6 +22,7 @@ public:
     Choice choice() const { return m_choice; }
     QPushButton *addHostButton() const { return m_addHost; }
     QPushButton *demoButton() const { return m_demo; }
+    QPushButton *quitButton() const { return m_quit; }
     QString configPath() const { return m_path; }
 
 
@@ -31,6 +32,7 @@ private:
     QString m_path;
     QPushButton *m_addHost;
     QPushButton *m_demo;
+    QPushButton *m_quit = nullptr;
     Choice m_choice = Choice::None;
 };
 
