@@ -1,6 +1,5 @@
 #include "engines/agentrequest.h"
 
-#include "engines/boxprotocol.h"
 #include "engines/engineprocess.h"
 #include "upstream/upstreamexchange.h"
 
@@ -29,18 +28,7 @@ AgentRequest::~AgentRequest()
 
 void AgentRequest::start()
 {
-    UpstreamExchange::Request request;
-    request.base = m_call.agent;
-    request.method = m_call.method;
-    request.target = m_call.path;
-    request.body = m_call.body;
-    request.connectTimeout = m_call.connectTimeout;
-    request.headers.append(qMakePair(QByteArray("Accept"), QByteArray("application/json")));
-    if (!m_call.body.isEmpty())
-        request.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
-    request.headers.append(qMakePair(BoxProtocol::Header.toByteArray(), QByteArray::number(BoxProtocol::Version)));
-    if (!m_call.token.isEmpty())
-        request.headers.append(qMakePair(QByteArray("Authorization"), "Bearer " + m_call.token));
+    const UpstreamExchange::Request request = m_call.request("application/json");
     m_body.clear();
     m_exchange = new UpstreamExchange(m_pool, request, this);
     connect(m_exchange, &UpstreamExchange::bodyData, this, [this](const QByteArray &data) { m_body += data; });

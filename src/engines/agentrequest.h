@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engines/agentcall.h"
+
 #include <QByteArray>
 #include <QObject>
 #include <QPointer>
@@ -21,14 +23,8 @@ class AgentRequest final : public QObject
     Q_DISABLE_COPY_MOVE(AgentRequest)
 
 public:
-    struct Call
+    struct Call : AgentCall
     {
-        QUrl agent;
-        QByteArray token;       // empty = send no Authorization header
-        QByteArray method = "GET";
-        QByteArray path;
-        QByteArray body;        // JSON
-        std::chrono::milliseconds connectTimeout{std::chrono::seconds(10)};
         std::chrono::milliseconds deadline{std::chrono::seconds(30)};
     };
 

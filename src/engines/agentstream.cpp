@@ -1,7 +1,6 @@
 #include "engines/agentstream.h"
 
 #include "upstream/upstreamexchange.h"
-#include "engines/boxprotocol.h"
 
 namespace switchyard {
 
@@ -21,19 +20,8 @@ AgentStream::~AgentStream()
 
 void AgentStream::start()
 {
-    UpstreamExchange::Request request;
-    request.base = m_call.agent;
-    request.method = m_call.method;
-    request.target = m_call.path;
-    request.body = m_call.body;
-    request.connectTimeout = m_call.connectTimeout;
+    UpstreamExchange::Request request = m_call.request("text/event-stream");
     request.inactivityTimeout = m_call.silence;
-    request.headers.append(qMakePair(QByteArray("Accept"), QByteArray("text/event-stream")));
-    if (!m_call.body.isEmpty())
-        request.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
-    request.headers.append(qMakePair(BoxProtocol::Header.toByteArray(), QByteArray::number(BoxProtocol::Version)));
-    if (!m_call.token.isEmpty())
-        request.headers.append(qMakePair(QByteArray("Authorization"), "Bearer " + m_call.token));
     m_exchange = new UpstreamExchange(m_pool, request, this);
     connect(m_exchange, &UpstreamExchange::responseHead, this, [this] {
         if (m_exchange->status() == 200) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engines/agentcall.h"
+
 #include <QByteArray>
 #include <QObject>
 #include <QPointer>
@@ -21,14 +23,8 @@ class AgentStream final : public QObject
     Q_DISABLE_COPY_MOVE(AgentStream)
 
 public:
-    struct Call
+    struct Call : AgentCall
     {
-        QUrl agent;
-        QByteArray token;
-        QByteArray method = "GET";
-        QByteArray path;
-        QByteArray body;   // JSON
-        std::chrono::milliseconds connectTimeout{std::chrono::seconds(10)};
         // The agent sends a comment at least every AgentKeepalive: silence this long = gone.
         std::chrono::milliseconds silence{std::chrono::seconds(45)};
     };

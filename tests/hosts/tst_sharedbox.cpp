@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <functional>
 #include <memory>
 
 using namespace switchyard;
@@ -74,6 +75,49 @@ QByteArray chat(const QString &model, int maxTokens)
 bool complete(const RawHttpClient::Response &r)
 {
     return r.status == 200 && r.body.contains("data: [DONE]") && !r.body.contains("\"error\"");
+}
+
+// A coding agent taking turns through one relay: each turn is sent when the last one ended.
+struct TurnTaker
+{
+    quint16 port = 0;
+    std::function<QString(int turn)> model;   // the alias its turn asks for
+    int maxTokens = 25;
+    int turn = 0;
+    std::unique_ptr<RawHttpClient> client;
+    QList<RawHttpClient::Response> answers;   // one per turn; a dropped connection is status 0
+};
+
+// Runs every taker's `turns` turns side by side; false when they did not end within `limitMs`.
+bool takeTurns(std::vector<TurnTaker> &takers, int turns, qint64 limitMs)
+{
+    auto next = [](TurnTaker &t) {
+        t.client = std::make_unique<RawHttpClient>(t.port);
+        if (t.client->connectToServer())
+            t.client->send(RawHttpClient::post("/v1/chat/completions", chat(t.model(t.turn), t.maxTokens)));
+        ++t.turn;
+    };
+    for (TurnTaker &t : takers)
+        next(t);
+    QElapsedTimer elapsed;
+    elapsed.start();
+    while (elapsed.elapsed() < limitMs) {
+        bool allDone = true;
+        for (TurnTaker &t : takers) {
+            if (t.client && (t.client->completedResponses() > 0 || t.client->isDisconnected())) {
+                t.answers.append(t.client->completedResponses() > 0 ? t.client->responses().first()
+                                                                    : RawHttpClient::Response{});
+                t.client.reset();
+                if (t.turn < turns)
+                    next(t);
+            }
+            allDone = allDone && !t.client;
+        }
+        if (allDone)
+            return true;
+        QTest::qWait(10);
+    }
+    return false;
 }
 
 } // namespace
@@ -233,46 +277,17 @@ void TestSharedBox::twoRelaysTakeTurnsWithoutCuttingStreams()
     QVERIFY2(portB, relayB.output.constData());
 
     constexpr int TurnsEach = 8;
-    struct Agent
-    {
-        quint16 port;
-        QString model;
-        int turn = 0;
-        std::unique_ptr<RawHttpClient> client;
-        QList<RawHttpClient::Response> answers;
-    };
-    Agent agents[] = {{portA, u"box-a1"_s, 0, {}, {}}, {portB, u"box-b1"_s, 0, {}, {}}};
-    auto next = [](Agent &a) {
-        a.client = std::make_unique<RawHttpClient>(a.port);
-        if (a.client->connectToServer())
-            a.client->send(RawHttpClient::post("/v1/chat/completions", chat(a.model, 25)));
-        ++a.turn;
-    };
-    for (Agent &a : agents)
-        next(a);
-    QElapsedTimer elapsed;
-    elapsed.start();
-    while (elapsed.elapsed() < 120000) {
-        bool allDone = true;
-        for (Agent &a : agents) {
-            if (a.client && (a.client->completedResponses() > 0 || a.client->isDisconnected())) {
-                a.answers.append(a.client->completedResponses() > 0 ? a.client->responses().first()
-                                                                    : RawHttpClient::Response{});
-                a.client.reset();
-                if (a.turn < TurnsEach)
-                    next(a);
-            }
-            allDone = allDone && !a.client;
-        }
-        if (allDone)
-            break;
-        QTest::qWait(10);
-    }
-    for (const Agent &a : agents) {
+    std::vector<TurnTaker> agents(2);
+    agents[0].port = portA;
+    agents[0].model = [](int) { return u"box-a1"_s; };
+    agents[1].port = portB;
+    agents[1].model = [](int) { return u"box-b1"_s; };
+    QVERIFY2(takeTurns(agents, TurnsEach, 120000), "the turns did not end within 120 s");
+    for (const TurnTaker &a : agents) {
         QCOMPARE(a.answers.size(), TurnsEach);
         for (int i = 0; i < a.answers.size(); ++i) {
             QVERIFY2(complete(a.answers.at(i)),
-                     qPrintable(u"%1 turn %2: status %3, body %4\nagent:\n%5"_s.arg(a.model)
+                     qPrintable(u"%1 turn %2: status %3, body %4\nagent:\n%5"_s.arg(a.model(i))
                                     .arg(i + 1)
                                     .arg(a.answers.at(i).status)
                                     .arg(QString::fromUtf8(a.answers.at(i).body.right(400)),
@@ -380,53 +395,23 @@ void TestSharedBox::threeRelaysTwoBoxes()
     // Each relay has one client per box; a client alternates the box's two engines, starting on
     // a different one than its neighbour, so both boxes are asked for both engines at once.
     constexpr int TurnsEach = 4;
-    struct Agent
-    {
-        quint16 port;
-        QString box;
-        int first;   // 0: a1 first, 1: b1 first
-        int turn = 0;
-        std::unique_ptr<RawHttpClient> client;
-        QList<RawHttpClient::Response> answers;
-    };
-    std::vector<Agent> agents;
+    std::vector<TurnTaker> agents;
     for (int r = 0; r < 3; ++r) {
-        for (const QString &box : {m_box.name, m_second.name})
-            agents.push_back({ports[r], box, (r + int(box == m_second.name)) % 2, 0, {}, {}});
-    }
-    auto next = [](Agent &a) {
-        const QString model = (a.turn + a.first) % 2 == 0 ? u"a1"_s : u"b1"_s;
-        a.client = std::make_unique<RawHttpClient>(a.port);
-        if (a.client->connectToServer())
-            a.client->send(RawHttpClient::post("/v1/chat/completions", chat(a.box + u'-' + model, 15)));
-        ++a.turn;
-    };
-    for (Agent &a : agents)
-        next(a);
-    QElapsedTimer elapsed;
-    elapsed.start();
-    bool allDone = false;
-    while (!allDone && elapsed.elapsed() < 150000) {
-        allDone = true;
-        for (Agent &a : agents) {
-            if (a.client && (a.client->completedResponses() > 0 || a.client->isDisconnected())) {
-                a.answers.append(a.client->completedResponses() > 0 ? a.client->responses().first()
-                                                                    : RawHttpClient::Response{});
-                a.client.reset();
-                if (a.turn < TurnsEach)
-                    next(a);
-            }
-            allDone = allDone && !a.client;
+        for (const QString &box : {m_box.name, m_second.name}) {
+            TurnTaker t;
+            t.port = ports[r];
+            t.maxTokens = 15;
+            const int first = (r + int(box == m_second.name)) % 2;   // 0: a1 first, 1: b1 first
+            t.model = [box, first](int turn) { return box + ((turn + first) % 2 == 0 ? u"-a1"_s : u"-b1"_s); };
+            agents.push_back(std::move(t));
         }
-        if (!allDone)
-            QTest::qWait(10);
     }
-    QVERIFY2(allDone, "the turns did not end within 150 s");
-    for (const Agent &a : agents) {
+    QVERIFY2(takeTurns(agents, TurnsEach, 150000), "the turns did not end within 150 s");
+    for (const TurnTaker &a : agents) {
         QCOMPARE(a.answers.size(), TurnsEach);
         for (int i = 0; i < a.answers.size(); ++i) {
             QVERIFY2(complete(a.answers.at(i)),
-                     qPrintable(u"%1 on relay %2, turn %3: status %4, body %5"_s.arg(a.box).arg(a.port).arg(i + 1)
+                     qPrintable(u"%1 on relay %2, turn %3: status %4, body %5"_s.arg(a.model(i)).arg(a.port).arg(i + 1)
                                     .arg(a.answers.at(i).status)
                                     .arg(QString::fromUtf8(a.answers.at(i).body.right(400)))));
         }
