@@ -150,6 +150,10 @@ private:
     quint16 startRelay(Child &relay, const QString &name) { return startRelayFor(relay, name, {&m_box}); }
     quint16 startRelayFor(Child &relay, const QString &name, const QList<const Box *> &boxes);
     QJsonObject hostOf(quint16 relayPort, const QString &host = u"box"_s);
+    // One box in arrival order and relays A and B: a stream of `tokens` on engine alpha through A
+    // (its first bytes read), then a request for beta through B.
+    void streamOnAThenAskOnB(Child &relayA, Child &relayB, quint16 *portA, quint16 *portB, std::unique_ptr<RawHttpClient> &a,
+                             std::unique_ptr<RawHttpClient> &b, int tokens);
     int engineStarts() const { return m_box.engineStarts(); }
 
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -306,36 +310,48 @@ void TestSharedBox::twoRelaysTakeTurnsWithoutCuttingStreams()
     QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("box"_L1).toObject().value("holds"_L1).toArray().size(), 0, 10000);
 }
 
-// A stream on relay A, then a request for the other engine on relay B: the switch waits until
-// A's stream has ended, and then relay A too reads the new engine.
-void TestSharedBox::switchWaitsForTheOtherRelaysStream()
+void TestSharedBox::streamOnAThenAskOnB(Child &relayA, Child &relayB, quint16 *portA, quint16 *portB,
+                                        std::unique_ptr<RawHttpClient> &a, std::unique_ptr<RawHttpClient> &b,
+                                        int tokens)
 {
     startAgent(QJsonObject{{"policy"_L1, u"arrival"_s}});
     if (QTest::currentTestFailed())
         return;
+    *portA = startRelay(relayA, u"alice"_s);
+    QVERIFY2(*portA, relayA.output.constData());
+    *portB = startRelay(relayB, u"bob"_s);
+    QVERIFY2(*portB, relayB.output.constData());
+    a = std::make_unique<RawHttpClient>(*portA);
+    QVERIFY(a->connectToServer());
+    a->send(RawHttpClient::post("/v1/chat/completions", chat(u"box-a1"_s, tokens)));
+    QTRY_VERIFY_WITH_TIMEOUT(a->current() && a->current()->body.contains("data: {"), Timeout);
+    b = std::make_unique<RawHttpClient>(*portB);
+    QVERIFY(b->connectToServer());
+    b->send(RawHttpClient::post("/v1/chat/completions", chat(u"box-b1"_s, 5)));
+}
+
+// A stream on relay A, then a request for the other engine on relay B: the switch waits until
+// A's stream has ended, and then relay A too reads the new engine.
+void TestSharedBox::switchWaitsForTheOtherRelaysStream()
+{
     Child relayA;
     Child relayB;
-    const quint16 portA = startRelay(relayA, u"alice"_s);
-    QVERIFY2(portA, relayA.output.constData());
-    const quint16 portB = startRelay(relayB, u"bob"_s);
-    QVERIFY2(portB, relayB.output.constData());
-
-    RawHttpClient a(portA);
-    QVERIFY(a.connectToServer());
-    a.send(RawHttpClient::post("/v1/chat/completions", chat(u"box-a1"_s, 100)));   // about 2 s of tokens
-    QTRY_VERIFY_WITH_TIMEOUT(a.current() && a.current()->body.contains("data: {"), Timeout);
-    RawHttpClient b(portB);
-    QVERIFY(b.connectToServer());
-    b.send(RawHttpClient::post("/v1/chat/completions", chat(u"box-b1"_s, 5)));
+    quint16 portA = 0;
+    quint16 portB = 0;
+    std::unique_ptr<RawHttpClient> a;
+    std::unique_ptr<RawHttpClient> b;
+    streamOnAThenAskOnB(relayA, relayB, &portA, &portB, a, b, 100);   // about 2 s of tokens
+    if (QTest::currentTestFailed())
+        return;
     // Relay B's request waits at the agent, counted there for relay B.
     QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("box"_L1).toObject().value("waiting"_L1).toInt(), 1, 10000);
 
-    QTRY_COMPARE_WITH_TIMEOUT(a.completedResponses(), 1, Timeout);
-    QTRY_COMPARE_WITH_TIMEOUT(b.completedResponses(), 1, Timeout);
-    QVERIFY2(complete(a.responses().first()), a.responses().first().body.right(400).constData());
-    QVERIFY2(complete(b.responses().first()), b.responses().first().body.right(400).constData());
+    QTRY_COMPARE_WITH_TIMEOUT(a->completedResponses(), 1, Timeout);
+    QTRY_COMPARE_WITH_TIMEOUT(b->completedResponses(), 1, Timeout);
+    QVERIFY2(complete(a->responses().first()), a->responses().first().body.right(400).constData());
+    QVERIFY2(complete(b->responses().first()), b->responses().first().body.right(400).constData());
     // B's answer came after A's stream had ended: the engine stopped only then.
-    QVERIFY(b.responses().first().completedAtMs > a.responses().first().completedAtMs);
+    QVERIFY(b->responses().first().completedAtMs > a->responses().first().completedAtMs);
     QCOMPARE(m_box.agent->count("engine beta: starting"), 1);
     QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("engine"_L1).toString(), u"beta"_s, 10000);
 }
@@ -344,30 +360,22 @@ void TestSharedBox::switchWaitsForTheOtherRelaysStream()
 // agent sees A's connections close, gives its place back, and switches for B.
 void TestSharedBox::aRelayThatDiesGivesItsPlacesBack()
 {
-    startAgent(QJsonObject{{"policy"_L1, u"arrival"_s}});
-    if (QTest::currentTestFailed())
-        return;
     Child relayA;
     Child relayB;
-    const quint16 portA = startRelay(relayA, u"alice"_s);
-    QVERIFY2(portA, relayA.output.constData());
-    const quint16 portB = startRelay(relayB, u"bob"_s);
-    QVERIFY2(portB, relayB.output.constData());
-
-    RawHttpClient a(portA);
-    QVERIFY(a.connectToServer());
-    a.send(RawHttpClient::post("/v1/chat/completions", chat(u"box-a1"_s, 2000)));   // 40 s: longer than the test
-    QTRY_VERIFY_WITH_TIMEOUT(a.current() && a.current()->body.contains("data: {"), Timeout);
-    RawHttpClient b(portB);
-    QVERIFY(b.connectToServer());
-    b.send(RawHttpClient::post("/v1/chat/completions", chat(u"box-b1"_s, 5)));
+    quint16 portA = 0;
+    quint16 portB = 0;
+    std::unique_ptr<RawHttpClient> a;
+    std::unique_ptr<RawHttpClient> b;
+    streamOnAThenAskOnB(relayA, relayB, &portA, &portB, a, b, 2000);   // 40 s: longer than the test
+    if (QTest::currentTestFailed())
+        return;
     QTRY_COMPARE_WITH_TIMEOUT(hostOf(portB).value("box"_L1).toObject().value("waiting"_L1).toInt(), 1, 10000);
-    QCOMPARE(b.completedResponses(), 0);
+    QCOMPARE(b->completedResponses(), 0);
 
     relayA.process.kill();
     QVERIFY(relayA.process.waitForFinished(5000));
-    QTRY_COMPARE_WITH_TIMEOUT(b.completedResponses(), 1, Timeout);
-    QVERIFY2(complete(b.responses().first()), b.responses().first().body.right(400).constData());
+    QTRY_COMPARE_WITH_TIMEOUT(b->completedResponses(), 1, Timeout);
+    QVERIFY2(complete(b->responses().first()), b->responses().first().body.right(400).constData());
     QTRY_COMPARE_WITH_TIMEOUT(hostOf(portB).value("box"_L1).toObject().value("holds"_L1).toArray().size(), 0, 10000);
 }
 
