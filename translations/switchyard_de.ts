@@ -103,7 +103,7 @@ Options:
   --config FILE           read hosts and settings from FILE (JSON, see docs/CONFIG.md)
   --listen HOST:PORT      address to serve on (default 127.0.0.1:18766)
   --upstream NAME=URL     a static host, without a config file (repeatable)
-  --demo                  start two simulated hosts and relay in front of them
+  --demo                  start three simulated hosts and relay in front of them
   --headless              no window (also the default when there is no display)
   --tray                  start with only a tray icon
   --data-dir DIR          where the history store lives
@@ -131,7 +131,7 @@ Optionen:
   --config DATEI          Hosts und Einstellungen aus DATEI lesen (JSON, siehe docs/CONFIG.md)
   --listen HOST:PORT      Adresse, auf der gelauscht wird (Vorgabe 127.0.0.1:18766)
   --upstream NAME=URL     ein statischer Host, ohne Konfigurationsdatei (wiederholbar)
-  --demo                  zwei simulierte Hosts starten und davor vermitteln
+  --demo                  drei simulierte Hosts starten und davor vermitteln
   --headless              kein Fenster (auch die Vorgabe, wenn es keine Anzeige gibt)
   --tray                  nur mit einem Symbol in der Systemleiste starten
   --data-dir ORDNER       wo der Verlauf gespeichert wird
@@ -176,7 +176,7 @@ Options:
   --config FILE           read hosts and settings from FILE (JSON, see docs/CONFIG.md)
   --listen HOST:PORT      address to serve on (default 127.0.0.1:18766)
   --upstream NAME=URL     a static host, without a config file (repeatable)
-  --demo                  start two simulated hosts and relay in front of them
+  --demo                  start three simulated hosts and relay in front of them
   --headless              no window (also the default when there is no display)
   --tray                  start with only a tray icon
   --data-dir DIR          where the history store lives
@@ -202,7 +202,7 @@ Optionen:
   --config DATEI          Hosts und Einstellungen aus DATEI lesen (JSON, siehe docs/CONFIG.md)
   --listen HOST:PORT      Adresse, auf der gelauscht wird (Vorgabe 127.0.0.1:18766)
   --upstream NAME=URL     ein statischer Host, ohne Konfigurationsdatei (wiederholbar)
-  --demo                  zwei simulierte Hosts starten und davor vermitteln
+  --demo                  drei simulierte Hosts starten und davor vermitteln
   --headless              kein Fenster (auch die Vorgabe, wenn es keine Anzeige gibt)
   --tray                  nur mit einem Symbol in der Systemleiste starten
   --data-dir ORDNER       wo der Verlauf gespeichert wird

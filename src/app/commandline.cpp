@@ -18,7 +18,7 @@ QString helpText()
         "  --config FILE           read hosts and settings from FILE (JSON, see docs/CONFIG.md)\n"
         "  --listen HOST:PORT      address to serve on (default 127.0.0.1:18766)\n"
         "  --upstream NAME=URL     a static host, without a config file (repeatable)\n"
-        "  --demo                  start two simulated hosts and relay in front of them\n"
+        "  --demo                  start three simulated hosts and relay in front of them\n"
         "  --headless              no window (also the default when there is no display)\n"
         "  --tray                  start with only a tray icon\n"
         "  --data-dir DIR          where the history store lives\n"
