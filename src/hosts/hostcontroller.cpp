@@ -331,10 +331,9 @@ QString HostController::bookkeepingError() const
 
 QStringList HostController::engines() const
 {
-    QStringList names = m_driver->engineNames();
     if (!m_catalogAlive)
-        return names;
-    names.clear();
+        return m_driver->engineNames();   // the agent's own box: its driver knows them
+    QStringList names;
     if (const Catalog::HostState *s = m_catalog->host(m_host)) {
         for (const Catalog::EngineModels &e : s->engines)
             names << e.name;
