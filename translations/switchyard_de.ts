@@ -1036,12 +1036,16 @@ Befehle:
 <context>
     <name>StartupConfig</name>
     <message>
-        <location filename="../src/app/startupconfig.cpp" line="+69"/>
         <source>no GPU boxes to serve: no config file is set and no --upstream is given. Start with --config FILE (docs/CONFIG.md; `switchyard check-config FILE` checks one), --upstream NAME=URL for one box, or --demo for a simulated fleet</source>
-        <translation>keine GPU-Rechner zu bedienen: keine Konfigurationsdatei gesetzt und kein --upstream angegeben. Starten Sie mit --config DATEI (docs/CONFIG.md; `switchyard check-config DATEI` prüft eine), --upstream NAME=URL für einen Rechner oder --demo für eine simulierte Flotte</translation>
+        <translation type="vanished">keine GPU-Rechner zu bedienen: keine Konfigurationsdatei gesetzt und kein --upstream angegeben. Starten Sie mit --config DATEI (docs/CONFIG.md; `switchyard check-config DATEI` prüft eine), --upstream NAME=URL für einen Rechner oder --demo für eine simulierte Flotte</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location filename="../src/app/startupconfig.cpp" line="+69"/>
+        <source>no GPU boxes to serve: no config file is set, there is none at %1, and no --upstream is given. Start with --config FILE (docs/CONFIG.md; `switchyard check-config FILE` checks one), --upstream NAME=URL for one box, or --demo for a simulated fleet</source>
+        <translation>keine GPU-Rechner zu bedienen: keine Konfigurationsdatei gesetzt, keine unter %1 vorhanden und kein --upstream angegeben. Starten Sie mit --config DATEI (docs/CONFIG.md; `switchyard check-config DATEI` prüft eine), --upstream NAME=URL für einen Rechner oder --demo für eine simulierte Flotte</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>the listen address in the settings</source>
         <translation>die Adresse des Relays in den Einstellungen</translation>
     </message>

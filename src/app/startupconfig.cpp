@@ -66,9 +66,10 @@ ConfigResult StartupConfig::resolve(const AppOptions &options, const AppSettings
         result = ConfigLoader::fromFlags(listen.isEmpty() ? QString::fromLatin1(DefaultListen) : listen, demoUpstreams);
     } else if (path.isEmpty() && options.upstreams.isEmpty()) {
         // Nothing names a box: say how to name one, not which flag was missing.
-        result.errors.append(problem(tr("no GPU boxes to serve: no config file is set and no --upstream is given. "
-                                        "Start with --config FILE (docs/CONFIG.md; `switchyard check-config FILE` "
-                                        "checks one), --upstream NAME=URL for one box, or --demo for a simulated fleet")));
+        result.errors.append(problem(tr("no GPU boxes to serve: no config file is set, there is none at %1, and no "
+                                        "--upstream is given. Start with --config FILE (docs/CONFIG.md; `switchyard "
+                                        "check-config FILE` checks one), --upstream NAME=URL for one box, or --demo "
+                                        "for a simulated fleet").arg(ConfigWriter::defaultPath())));
     } else if (path.isEmpty()) {
         result = ConfigLoader::fromFlags(listen.isEmpty() ? QString::fromLatin1(DefaultListen) : listen, options.upstreams);
     } else {
