@@ -5,8 +5,10 @@
 // every repetition runs the same request against each target back to back, in the order given,
 // so machine noise hits all of them alike. Results go to stdout as one JSON object per line.
 //
-//   switchyard-bench-client --mode ttfb|throughput|concurrent|models [options]
-//       --target NAME=HOST:PORT,MODEL[,PID+PID...]   (repeatable; PIDs: CPU/RSS are read from /proc)
+//   switchyard-bench-client --mode ttfb|throughput|concurrent|models|fanout [options]
+//       --target NAME=HOST:PORT,MODEL[,PID+PID...]   (repeatable; PIDs: CPU/RSS are read from /proc;
+//                         the same NAME again adds an endpoint, and concurrent streams go
+//                         round-robin over a target's endpoints)
 //       --reps N          repetitions per target (default 10)
 //       --warmup N        untimed requests per target first (default 2)
 //       --max-tokens N    max_tokens of each chat request (default 16)
@@ -16,6 +18,9 @@
 //       --streams N       concurrent streams in --mode concurrent (default 200)
 //       --path P          request path (default /v1/chat/completions, /models for --mode models)
 //       --timeout-s S     give up on one run after S seconds (default 60)
+//       --trigger H:P     --mode fanout: `--streams` watchers of the target's /models/sse wait for
+//                         the event of a POST /models/load to this fake (model PREFIX02, 03, …)
+//       --trigger-prefix P the models' prefix (default m)
 //       --gap-us N        in ttfb, throughput and models: wait N µs after each request before the
 //                         next (default 0), so that what a target does after answering (closing,
 //                         logging, reconnecting) is over before the next target's clock starts
@@ -24,6 +29,7 @@
 // timed for sequential requests; in --mode concurrent the clock starts before the first connect).
 // "First SSE line" is the moment the first complete `data:` line of the decoded body has arrived.
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -68,7 +74,16 @@ struct Target
     int port = 0;
     std::string model;
     std::vector<int> pids;
+    // The same NAME given again: more endpoints of one target. Concurrent streams go round-robin
+    // over all of them (the scale run: direct spreads over 20 fakes, the relay over 20 hosts).
+    std::vector<Target> more;
 };
+
+const Target &endpoint(const Target &t, size_t i)
+{
+    const size_t k = i % (1 + t.more.size());
+    return k == 0 ? t : t.more[k - 1];
+}
 
 Target parseTarget(const std::string &spec)
 {
@@ -125,6 +140,35 @@ double cpuSeconds(const std::vector<int> &pids)
                 stime = std::strtoull(field.c_str(), nullptr, 10);
         }
         total += double(utime + stime) / double(ticks);
+    }
+    return total;
+}
+
+// CPU seconds the given processes' live threads have run, from the scheduler's nanosecond
+// accounting (/proc/PID/task/TID/schedstat); /proc/PID/stat counts in 10 ms ticks, too coarse for
+// a burst of ten streams. Falls back to cpuSeconds() where schedstat is missing.
+double runSeconds(const std::vector<int> &pids)
+{
+    double total = 0;
+    for (int pid : pids) {
+        const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+        DIR *dir = ::opendir(tasks.c_str());
+        if (!dir)
+            continue;
+        bool any = false;
+        while (const dirent *e = ::readdir(dir)) {
+            if (e->d_name[0] == '.')
+                continue;
+            std::ifstream f(tasks + "/" + e->d_name + "/schedstat");
+            unsigned long long ns = 0;
+            if (f >> ns) {
+                total += double(ns) / 1e9;
+                any = true;
+            }
+        }
+        ::closedir(dir);
+        if (!any)
+            total += cpuSeconds({pid});
     }
     return total;
 }
@@ -432,6 +476,8 @@ struct Options
     std::string path;
     double timeoutS = 60;
     int gapUs = 0;
+    Target trigger;              // --mode fanout: the fake whose model load makes the event
+    std::string triggerPrefix = "m";
 };
 
 // Earlier turns of a coding session: file contents with quotes, escapes and newlines, as agents
@@ -496,11 +542,14 @@ public:
 
     void remove(Exchange *x) { ::epoll_ctl(m_ep, EPOLL_CTL_DEL, x->fd, nullptr); }
 
-    // Runs until every exchange is done or the deadline passes (those then fail).
-    void run(const std::vector<Exchange *> &all, Clock::time_point deadline)
+    // Runs until every exchange is done (or `until` says so) or the deadline passes (the
+    // exchanges not done then fail).
+    void run(const std::vector<Exchange *> &all, Clock::time_point deadline, std::function<bool()> until = {})
     {
         std::vector<epoll_event> events(512);
         auto pending = [&] {
+            if (until)
+                return !until();
             return std::any_of(all.begin(), all.end(), [](const Exchange *x) { return !x->done(); });
         };
         while (pending()) {
@@ -708,7 +757,9 @@ void runConcurrent(const Options &o)
             Loop loop;
             std::vector<std::unique_ptr<Exchange>> xs;
             std::vector<Exchange *> all;
-            const std::string request = chatRequest(o, t);
+            std::vector<std::string> requests;   // one per endpoint of the target
+            for (size_t e = 0; e <= t.more.size(); ++e)
+                requests.push_back(chatRequest(o, endpoint(t, e)));
             // RSS summed over the target's processes (nginx: master and workers).
             auto rss = [&t] {
                 long sum = 0;
@@ -717,32 +768,31 @@ void runConcurrent(const Options &o)
                 return sum;
             };
             long rssAllFirst = -1, rssMax = -1;
+            Clock::time_point lastSample{};
             bool allFirst = false;
             loop.onWake = [&] {
                 if (t.pids.empty())
                     return;
-                const bool nowAll = std::all_of(all.begin(), all.end(), [](const Exchange *x) { return x->events > 0 || x->done(); });
-                if (nowAll && !allFirst) {
+                if (!allFirst && std::all_of(all.begin(), all.end(), [](const Exchange *x) { return x->events > 0 || x->done(); })) {
                     allFirst = true;
                     rssAllFirst = rss();
                 }
-                static auto lastSample = Clock::time_point();
                 const auto now = Clock::now();
                 if (now - lastSample > std::chrono::milliseconds(20)) {
                     lastSample = now;
                     rssMax = std::max(rssMax, rss());
                 }
             };
-            const double cpu0 = cpuSeconds(t.pids);
+            const double cpu0 = runSeconds(t.pids);
             const double self0 = selfCpuSeconds();
             const long long overflows0 = tcpExt("ListenOverflows");
             const long long synRetrans0 = tcpExt("TCPSynRetrans");
             const auto t0 = Clock::now();
             for (int i = 0; i < o.streams; ++i) {
                 auto x = std::make_unique<Exchange>();
-                x->fd = openSocket(t, false);
+                x->fd = openSocket(endpoint(t, size_t(i)), false);
                 x->connecting = true;
-                x->request = request;
+                x->request = requests[size_t(i) % requests.size()];
                 x->started = Clock::now();
                 all.push_back(x.get());
                 loop.add(x.get());
@@ -750,7 +800,7 @@ void runConcurrent(const Options &o)
             }
             loop.run(all, t0 + std::chrono::microseconds(static_cast<long long>(o.timeoutS * 1e6)));
             const auto t1 = Clock::now();
-            const double cpu = cpuSeconds(t.pids) - cpu0;
+            const double cpu = runSeconds(t.pids) - cpu0;
             const double self = selfCpuSeconds() - self0;
             const long long overflows = tcpExt("ListenOverflows") - overflows0;
             const long long synRetrans = tcpExt("TCPSynRetrans") - synRetrans0;
@@ -775,18 +825,103 @@ void runConcurrent(const Options &o)
             }
             if (rep < 0)
                 continue;
-            std::printf("{\"phase\":\"concurrent\",\"target\":\"%s\",\"rep\":%d,\"streams\":%d,\"ok\":%d,\"with_event\":%d,"
-                        "\"events\":%ld,\"first_event_median_ms\":%.3f,\"first_event_p90_ms\":%.3f,"
+            std::printf("{\"phase\":\"%s\",\"target\":\"%s\",\"rep\":%d,\"endpoints\":%zu,\"streams\":%d,\"ok\":%d,\"with_event\":%d,"
+                        "\"events\":%ld,\"first_event_median_ms\":%.3f,\"first_event_p90_ms\":%.3f,\"first_event_p99_ms\":%.3f,"
                         "\"all_first_event_ms\":%.3f,\"total_ms\":%.3f,\"wall_ms\":%.3f,\"rss_kb_all_open\":%ld,"
-                        "\"rss_kb_max\":%ld,\"proxy_cpu_s\":%.3f,\"client_cpu_s\":%.4f,\"listen_overflows\":%lld,"
+                        "\"rss_kb_max\":%ld,\"proxy_cpu_s\":%.6f,\"client_cpu_s\":%.4f,\"listen_overflows\":%lld,"
                         "\"syn_retransmits\":%lld,\"error\":\"%s\"}\n",
-                        t.name.c_str(), rep, o.streams, ok, withEvent, events, percentile(firsts, 0.5),
-                        percentile(firsts, 0.9), firsts.empty() ? -1.0 : *std::max_element(firsts.begin(), firsts.end()),
+                        o.phase.empty() ? "concurrent" : o.phase.c_str(), t.name.c_str(), rep, t.more.size() + 1, o.streams, ok, withEvent, events, percentile(firsts, 0.5),
+                        percentile(firsts, 0.9), percentile(firsts, 0.99), firsts.empty() ? -1.0 : *std::max_element(firsts.begin(), firsts.end()),
                         lastDone, msSince(t0, t1), rssAllFirst, rssMax, t.pids.empty() ? -1.0 : cpu, self, overflows, synRetrans,
                         jsonEscape(firstError).c_str());
             std::fflush(stdout);
             // Let the proxies close their upstream sockets before the next target runs.
             ::usleep(200 * 1000);
+        }
+    }
+}
+
+// The /models/sse fan-out: `streams` watchers subscribe to the target's feed; once every one has
+// its response head (so the relay holds all of them), one model load on the trigger fake makes an
+// event, and the time from that request to each watcher's first `data:` line is measured.
+void runFanout(const Options &o)
+{
+    if (o.trigger.port == 0)
+        die("--mode fanout needs --trigger HOST:PORT");
+    int loadNo = 2;   // m01 is loaded at start; every run loads another model
+    for (int rep = -o.warmup; rep < o.reps; ++rep) {
+        for (const Target &t : o.targets) {
+            Loop loop;
+            auto rss = [&t] {
+                long sum = 0;
+                for (int pid : t.pids)
+                    sum += std::max(0L, rssKb(pid));
+                return sum;
+            };
+            const long rssBefore = t.pids.empty() ? -1 : rss();
+            std::vector<std::unique_ptr<Exchange>> watchers;
+            std::vector<Exchange *> all;
+            const std::string subscribe = "GET /models/sse HTTP/1.1\r\nHost: " + t.host + ":" + std::to_string(t.port)
+                + "\r\nUser-Agent: switchyard-bench\r\nAccept: text/event-stream\r\n\r\n";
+            for (int i = 0; i < o.streams; ++i) {
+                auto x = std::make_unique<Exchange>();
+                x->fd = openSocket(t, false);
+                x->connecting = true;
+                x->request = subscribe;
+                x->started = Clock::now();
+                all.push_back(x.get());
+                loop.add(x.get());
+                watchers.push_back(std::move(x));
+            }
+            auto allHeads = [&] {
+                return std::all_of(all.begin(), all.end(), [](const Exchange *x) { return x->headAt != Clock::time_point() || x->done(); });
+            };
+            loop.run(all, Clock::now() + std::chrono::seconds(30), allHeads);
+            // Let the relay settle (record bookkeeping of the subscriptions) before the clock starts.
+            ::usleep(100 * 1000);
+            const long rssOpen = t.pids.empty() ? -1 : rss();
+            char model[32];
+            std::snprintf(model, sizeof model, "%s%02d", o.triggerPrefix.c_str(), loadNo++);
+            const std::string body = std::string(R"({"model":")") + model + "\"}";
+            auto load = std::make_unique<Exchange>();
+            load->fd = openSocket(o.trigger, false);
+            load->connecting = true;
+            load->request = "POST /models/load HTTP/1.1\r\nHost: " + o.trigger.host + ":" + std::to_string(o.trigger.port)
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+            const double cpu0 = runSeconds(t.pids);
+            const auto t0 = Clock::now();
+            load->started = t0;
+            all.push_back(load.get());
+            loop.add(load.get());
+            auto everyoneHeard = [&] {
+                return std::all_of(watchers.begin(), watchers.end(), [](const auto &x) { return x->events > 0 || x->done(); });
+            };
+            loop.run(all, t0 + std::chrono::microseconds(static_cast<long long>(o.timeoutS * 1e6)), everyoneHeard);
+            const double cpu = runSeconds(t.pids) - cpu0;
+            std::vector<double> firsts;
+            int heard = 0;
+            std::string firstError;
+            for (const auto &x : watchers) {
+                if (x->events > 0) {
+                    ++heard;
+                    firsts.push_back(msSince(t0, x->firstEvent));
+                } else if (firstError.empty()) {
+                    firstError = x->error.empty() ? "no event" : x->error;
+                }
+                ::close(x->fd);
+            }
+            ::close(load->fd);
+            if (rep < 0)
+                continue;
+            std::printf("{\"phase\":\"%s\",\"target\":\"%s\",\"rep\":%d,\"watchers\":%d,\"heard\":%d,\"model\":\"%s\","
+                        "\"first_event_median_ms\":%.3f,\"first_event_p90_ms\":%.3f,\"first_event_p99_ms\":%.3f,"
+                        "\"all_first_event_ms\":%.3f,\"rss_kb_before\":%ld,\"rss_kb_watching\":%ld,\"proxy_cpu_s\":%.6f,\"error\":\"%s\"}\n",
+                        o.phase.empty() ? "fanout" : o.phase.c_str(), t.name.c_str(), rep, o.streams, heard, model,
+                        percentile(firsts, 0.5), percentile(firsts, 0.9), percentile(firsts, 0.99),
+                        firsts.empty() ? -1.0 : *std::max_element(firsts.begin(), firsts.end()), rssBefore, rssOpen,
+                        t.pids.empty() ? -1.0 : cpu, jsonEscape(firstError).c_str());
+            std::fflush(stdout);
+            ::usleep(200 * 1000);   // the watchers' connections close before the next target runs
         }
     }
 }
@@ -805,8 +940,17 @@ int main(int argc, char **argv)
         };
         if (a == "--mode")
             o.mode = value();
-        else if (a == "--target")
-            o.targets.push_back(parseTarget(value()));
+        else if (a == "--target") {
+            Target t = parseTarget(value());
+            const auto same = std::find_if(o.targets.begin(), o.targets.end(), [&t](const Target &x) { return x.name == t.name; });
+            if (same != o.targets.end())
+                same->more.push_back(t);
+            else
+                o.targets.push_back(t);
+        } else if (a == "--trigger")
+            o.trigger = parseTarget("trigger=" + value());
+        else if (a == "--trigger-prefix")
+            o.triggerPrefix = value();
         else if (a == "--reps")
             o.reps = std::atoi(value().c_str());
         else if (a == "--warmup")
@@ -826,9 +970,9 @@ int main(int argc, char **argv)
         else if (a == "--gap-us")
             o.gapUs = std::atoi(value().c_str());
         else if (a == "--help" || a == "-h") {
-            std::puts("switchyard-bench-client --mode ttfb|throughput|concurrent|models --target NAME=HOST:PORT,MODEL[,PIDS] ...\n"
+            std::puts("switchyard-bench-client --mode ttfb|throughput|concurrent|models|fanout --target NAME=HOST:PORT,MODEL[,PIDS] ...\n"
                       "  [--reps N] [--warmup N] [--max-tokens N] [--history-bytes N] [--phase NAME] [--streams N]\n"
-                      "  [--path P] [--timeout-s S] [--gap-us N]");
+                      "  [--path P] [--timeout-s S] [--gap-us N] [--trigger HOST:PORT] [--trigger-prefix P]");
             return 0;
         } else
             die("unknown argument " + a);
@@ -843,6 +987,8 @@ int main(int argc, char **argv)
         runSequential(o, "models", false);
     else if (o.mode == "concurrent")
         runConcurrent(o);
+    else if (o.mode == "fanout")
+        runFanout(o);
     else
         die("unknown --mode " + o.mode);
     return 0;
