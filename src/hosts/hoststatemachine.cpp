@@ -156,7 +156,7 @@ HostStateMachine::Actions HostStateMachine::arrive(const Pending &request, TimeP
         return beginWake(now);
     }
     if (!m_canSwitch || (m_state == State::Serving && request.engine == m_current && m_waiting.isEmpty())) {
-        m_running.append(request);
+        m_running.insert(request.id, request);
         return {Admit{request.id}};
     }
     m_waiting.append(request);
@@ -277,7 +277,7 @@ HostStateMachine::Actions HostStateMachine::admitAllWaiting()
 {
     Actions actions;
     for (const Pending &p : std::as_const(m_waiting)) {
-        m_running.append(p);
+        m_running.insert(p.id, p);
         actions.append(Admit{p.id});
     }
     m_waiting.clear();
@@ -324,7 +324,7 @@ HostStateMachine::Actions HostStateMachine::pumpInArrivalOrder()
         const Pending front = m_waiting.first();
         if (m_state == State::Serving && front.engine == m_current) {
             m_waiting.removeFirst();
-            m_running.append(front);
+            m_running.insert(front.id, front);
             actions.append(Admit{front.id});
             continue;
         }
@@ -352,7 +352,7 @@ HostStateMachine::Actions HostStateMachine::admitWaitersForCurrent()
     for (qsizetype i = 0; i < m_waiting.size();) {
         if (m_waiting.at(i).engine == m_current) {
             const Pending p = m_waiting.takeAt(i);
-            m_running.append(p);
+            m_running.insert(p.id, p);
             actions.append(Admit{p.id});
         } else {
             ++i;
@@ -415,16 +415,14 @@ HostStateMachine::Actions HostStateMachine::requestFinished(RequestId id, TimePo
             return pump(now);
         }
     }
-    for (qsizetype i = 0; i < m_running.size(); ++i) {
-        if (m_running.at(i).id == id) {
-            if (m_running.at(i).engine == m_current && !m_running.at(i).command)
-                m_lastFinish = now;   // its client may be back soon: the dwell starts
-            m_lastActivity = now;
-            m_running.removeAt(i);
-            return m_running.isEmpty() ? pump(now) : Actions{};
-        }
-    }
-    return {};
+    const auto running = m_running.find(id);
+    if (running == m_running.end())
+        return {};
+    if (running->engine == m_current && !running->command)
+        m_lastFinish = now;   // its client may be back soon: the dwell starts
+    m_lastActivity = now;
+    m_running.erase(running);
+    return m_running.isEmpty() ? pump(now) : Actions{};
 }
 
 HostStateMachine::Actions HostStateMachine::engineStarted(const QString &engine, TimePoint now)

@@ -113,6 +113,7 @@ private Q_SLOTS:
     void power_data();
     void power();
     void staticHostNeverSwitches();
+    void manyRunningFinishInAnyOrder();
     void staticHostNeverWakesUp();
     void messagesSayWhatAndWho();
     void batchingSaysWhatRunsFirst();
@@ -570,6 +571,33 @@ void TestHostStateMachine::staticHostNeverSwitches()
     QCOMPARE(describe(sm.requestArrived(2, u"main"_s, u"box-m"_s, t0)), u"refuse 2 423"_s);
     QCOMPARE(describe(sm.releaseLease(t0)), u"journal"_s);
     QCOMPARE(describe(sm.requestArrived(3, u"main"_s, u"box-m"_s, t0)), u"admit 3"_s);
+}
+
+// A thousand streams on one host end in whatever order their clients finish: each end takes its
+// own request off (the others keep running, listed in arrival order), and the drain completes
+// with the last one.
+void TestHostStateMachine::manyRunningFinishInAnyOrder()
+{
+    SM sm(u"box"_s, false, u"main"_s);
+    constexpr SM::RequestId N = 1000;
+    for (SM::RequestId id = 1; id <= N; ++id)
+        QCOMPARE(describe(sm.requestArrived(id, u"main"_s, u"box-m"_s, t0)), u"admit %1"_s.arg(id));
+    QCOMPARE(describe(sm.takeLease(u"bench"_s, QDateTime::currentDateTimeUtc().addSecs(60), t0)), u"journal"_s);
+    QCOMPARE(sm.runningRequests(), int(N));
+    // Odd ids from the back, then even ids from the front, then an id that never ran.
+    for (qint64 id = qint64(N) - 1; id >= 1; id -= 2)
+        QCOMPARE(describe(sm.requestFinished(SM::RequestId(id), t0)), QString());
+    QCOMPARE(sm.runningRequests(), int(N / 2));
+    QCOMPARE(sm.runningIds().first(), SM::RequestId(2));
+    QCOMPARE(sm.runningIds().last(), N);
+    QCOMPARE(describe(sm.requestFinished(N + 7, t0)), QString());
+    QCOMPARE(describe(sm.requestFinished(3, t0)), QString());   // ended already
+    QCOMPARE(sm.runningRequests(), int(N / 2));
+    for (SM::RequestId id = 2; id < N; id += 2)
+        QCOMPARE(describe(sm.requestFinished(id, t0)), QString());
+    QCOMPARE(sm.runningIds(), QList<SM::RequestId>{N});
+    QCOMPARE(describe(sm.requestFinished(N, t0)), u"granted bench"_s);   // drained
+    QCOMPARE(sm.runningRequests(), 0);
 }
 
 void TestHostStateMachine::staticHostNeverWakesUp()
