@@ -1,7 +1,5 @@
 #include "relay/modelresolver.h"
 
-#include <algorithm>
-
 namespace switchyard {
 
 ModelResolver::ModelResolver(const Config &config)
@@ -12,8 +10,7 @@ ModelResolver::ModelResolver(const Config &config)
                         rule.targets.isEmpty() ? QStringList{rule.target} : rule.targets});
     }
     for (const HostConfig &h : config.hosts)
-        m_hosts.append(h.name);
-    std::sort(m_hosts.begin(), m_hosts.end(), [](const QString &a, const QString &b) { return a.size() > b.size(); });
+        m_hosts.insert(h.name);
 }
 
 void ModelRoute::pick(const Target &target)
@@ -25,9 +22,12 @@ void ModelRoute::pick(const Target &target)
 
 std::optional<ModelRoute::Target> ModelResolver::split(const QString &alias) const
 {
-    for (const QString &host : m_hosts) {
-        if (alias.size() > host.size() + 1 && alias.startsWith(host) && alias.at(host.size()) == u'-')
-            return ModelRoute::Target{host, alias.mid(host.size() + 1)};
+    // The longest host name that prefixes it: each '-' from the right, looked up, rather than
+    // every host tried (this runs for every request, and a fleet may have many hosts).
+    for (qsizetype dash = alias.lastIndexOf(u'-', alias.size() - 2); dash > 0; dash = alias.lastIndexOf(u'-', dash - 1)) {
+        const QString host = alias.left(dash);
+        if (m_hosts.contains(host))
+            return ModelRoute::Target{host, alias.mid(dash + 1)};
     }
     return std::nullopt;
 }

@@ -3,6 +3,7 @@
 #include "config/config.h"
 
 #include <QRegularExpression>
+#include <QSet>
 #include <QString>
 
 #include <optional>
@@ -47,7 +48,7 @@ private:
     };
     std::optional<ModelRoute::Target> split(const QString &alias) const;
     QList<Rule> m_rules;
-    QStringList m_hosts;   // longest first
+    QSet<QString> m_hosts;
 };
 
 } // namespace switchyard
