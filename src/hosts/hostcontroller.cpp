@@ -250,6 +250,7 @@ void HostController::release(RequestId id)
     // Its callbacks go after the books are settled: whatever they hold is released outside the hash.
     const LiveTicket gone = std::move(*it);
     m_tickets.erase(it);
+    countHold(gone, -1);
     if (gone.hold) {
         // Closing the connection gives the place at the agent back.
         gone.hold->disconnect(this);
@@ -294,18 +295,18 @@ QList<HostController::HeldRequest> HostController::waitingList() const
 
 int HostController::runningRequests() const
 {
-    int n = m_machine.runningRequests();
-    for (const LiveTicket &t : m_tickets)
-        n += t.hold && t.admitted ? 1 : 0;
-    return n;
+    return m_machine.runningRequests() + m_agentAdmitted;
 }
 
 int HostController::waitingRequests() const
 {
-    int n = m_machine.waitingRequests();
-    for (const LiveTicket &t : m_tickets)
-        n += t.hold && !t.admitted ? 1 : 0;
-    return n;
+    return m_machine.waitingRequests() + m_agentWaiting;
+}
+
+void HostController::countHold(const LiveTicket &ticket, int delta)
+{
+    if (ticket.hold)
+        (ticket.admitted ? m_agentAdmitted : m_agentWaiting) += delta;
 }
 
 QString HostController::bookkeepingError() const
@@ -320,12 +321,19 @@ QString HostController::bookkeepingError() const
         if (!m_tickets.value(id).admit)
             return u"host %1 keeps request %2 waiting with no one to admit it"_s.arg(m_host).arg(id);
     }
+    int agentWaiting = 0;
+    int agentAdmitted = 0;
     for (auto it = m_tickets.cbegin(); it != m_tickets.cend(); ++it) {
+        if (it->hold)
+            ++(it->admitted ? agentAdmitted : agentWaiting);
         if (it->inMachine && it->hold)
             return u"host %1 counts request %2 both here and at its agent"_s.arg(m_host).arg(it.key());
         if (it->hold && !it->admitted && !it->admit)
             return u"host %1 keeps request %2 waiting at its agent with no one to admit it"_s.arg(m_host).arg(it.key());
     }
+    if (agentWaiting != m_agentWaiting || agentAdmitted != m_agentAdmitted)
+        return u"host %1 counts %2 waiting and %3 admitted at its agent, its tickets say %4 and %5"_s.arg(m_host)
+            .arg(m_agentWaiting).arg(m_agentAdmitted).arg(agentWaiting).arg(agentAdmitted);
     return {};
 }
 
@@ -606,8 +614,10 @@ void HostController::holdOnSharedBox(RequestId id)
     ask.command = it->command;
     ask.sideCall = it->info.sideCall;
     AgentStream *hold = m_driver->holdOnBox(ask, this);
+    countHold(*it, -1);
     it->hold = hold;
     it->admitted = false;
+    countHold(*it, +1);
     connect(hold, &AgentStream::event, this, [this, id](const QByteArray &name, const QByteArray &data) {
         onHoldEvent(id, name, data);
     });
@@ -624,7 +634,9 @@ void HostController::onHoldEvent(RequestId id, const QByteArray &name, const QBy
         return;
     const QJsonObject facts = QJsonDocument::fromJson(data).object();
     if (name == BoxProtocol::Admit && !it->admitted) {
+        countHold(*it, -1);
         it->admitted = true;
+        countHold(*it, +1);
         const QString engine = facts.value("engine"_L1).toString(it->info.engine);
         if (engine != engineIn(m_catalogAlive, m_host))
             setCatalogEngine(engine);
@@ -698,6 +710,7 @@ void HostController::dropHold(RequestId id)
     const auto it = m_tickets.find(id);
     if (it == m_tickets.end() || !it->hold)
         return;
+    countHold(*it, -1);
     AgentStream *hold = std::exchange(it->hold, nullptr);
     hold->disconnect(this);
     hold->abort();

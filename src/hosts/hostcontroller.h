@@ -197,6 +197,12 @@ private:
         bool admitted = false;
     };
     QHash<RequestId, LiveTicket> m_tickets;
+    // The tickets held at a shared box's agent, waiting and admitted there: counted as holds come
+    // and go, so that runningRequests() and waitingRequests() (asked per request by the replica
+    // router and per scrape by the metrics) do not walk every ticket.
+    int m_agentWaiting = 0;
+    int m_agentAdmitted = 0;
+    void countHold(const LiveTicket &ticket, int delta);
     bool m_destroying = false;
     QList<LeaseFn> m_leaseWaiters;   // asked for the lease, not granted yet
     void answerLeaseWaiters(const std::optional<HostRefusal> &refused);

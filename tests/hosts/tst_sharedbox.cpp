@@ -371,12 +371,19 @@ void TestSharedBox::aRelayThatDiesGivesItsPlacesBack()
         return;
     QTRY_COMPARE_WITH_TIMEOUT(hostOf(portB).value("box"_L1).toObject().value("waiting"_L1).toInt(), 1, 10000);
     QCOMPARE(b->completedResponses(), 0);
+    // Each relay counts its own requests held at the agent: A's stream runs, B's request waits.
+    QCOMPARE(hostOf(portA).value("running"_L1).toInt(), 1);
+    QCOMPARE(hostOf(portA).value("waiting"_L1).toInt(), 0);
+    QCOMPARE(hostOf(portB).value("running"_L1).toInt(), 0);
+    QCOMPARE(hostOf(portB).value("waiting"_L1).toInt(), 1);
 
     relayA.process.kill();
     QVERIFY(relayA.process.waitForFinished(5000));
     QTRY_COMPARE_WITH_TIMEOUT(b->completedResponses(), 1, Timeout);
     QVERIFY2(complete(b->responses().first()), b->responses().first().body.right(400).constData());
     QTRY_COMPARE_WITH_TIMEOUT(hostOf(portB).value("box"_L1).toObject().value("holds"_L1).toArray().size(), 0, 10000);
+    QCOMPARE(hostOf(portB).value("running"_L1).toInt(), 0);
+    QCOMPARE(hostOf(portB).value("waiting"_L1).toInt(), 0);
 }
 
 // Three relays in front of two boxes, every relay sending streamed turns to both engines of both
