@@ -204,6 +204,8 @@ void ProxiedRequest::onResponseHead()
             length = l;
     }
     m_buffering = !m_eventStream && contentType.contains("json");
+    // A stream of known length goes on byte for byte: a rewrite would change its length.
+    m_rewriteStreamErrors = m_eventStream && m_shape == ApiShape::OpenAI && length < 0;
     // The first body bytes of this read follow at once (onBodyData): one write() for both. A
     // stream's head that came alone waits a moment for its first event, as nginx's
     // postpone_output holds a lone header: the client wakes once, for both.
@@ -228,8 +230,7 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
         m_firstByte = std::chrono::steady_clock::now();
     // When this read ended the response, onFinished follows at once: its terminator leaves in
     // the same write().
-    const bool rewriteErrors = m_eventStream && m_shape == ApiShape::OpenAI;
-    m_writer->writeBody(rewriteErrors ? m_streamErrors.feed(data) : data,
+    m_writer->writeBody(m_rewriteStreamErrors ? m_streamErrors.feed(data) : data,
                         m_exchange->responseComplete() ? ResponseWriter::Flush::WithNext : ResponseWriter::Flush::Now);
     if (m_eventStream && m_exchange->responseComplete()) {
         m_lastEvents = data;   // counted once the client has them (onFinished)
