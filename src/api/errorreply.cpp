@@ -35,8 +35,10 @@ QString typeFor(ApiShape shape, int status)
     case 401: return u"authentication_error"_s;
     case 403: return u"permission_error"_s;
     case 404: return u"not_found_error"_s;
-    case 423:
-    case 424: return u"unavailable_error"_s;
+    // Named after the status, not "unavailable_error": opencode (1.18.33) sends a turn again
+    // when an error inside a stream says "unavailable" (docs/CLIENTS.md).
+    case 423: return u"locked_error"_s;
+    case 424: return u"failed_dependency_error"_s;
     default: return status >= 500 ? u"server_error"_s : u"invalid_request_error"_s;
     }
 }
@@ -91,7 +93,10 @@ QByteArray sseEvent(ApiShape shape, int status, const QString &message)
             + "event: response.failed\ndata: " + QJsonDocument(failed).toJson(QJsonDocument::Compact) + "\n\n";
     }
     case ApiShape::OpenAI:
-        return "data: " + json + "\n\n";
+        // The 200 is out, so the status in the event is read only by the client's retry logic:
+        // opencode (1.18.33) sends the whole turn again for a 5xx or 429 number (or "server_error")
+        // in it, and a stream that failed is not fixed by sending the turn again.
+        return "data: " + body(shape, status >= 500 || status == 429 ? 424 : status, message) + "\n\n";
     }
     return {};
 }

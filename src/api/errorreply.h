@@ -22,7 +22,9 @@ QString typeFor(ApiShape shape, int status);
 // what a retry cannot fix.
 HeaderList headers();
 
-// The same error as one SSE event, for when a 200 has already gone out on a stream.
+// The same error as one SSE event, for when a 200 has already gone out on a stream. On chat
+// completions a 5xx or 429 is told as a 424: nothing in the event may make a client send the
+// turn again (opencode 1.18.33 retries on those numbers inside a stream; docs/CLIENTS.md).
 QByteArray sseEvent(ApiShape shape, int status, const QString &message);
 
 } // namespace ErrorReply

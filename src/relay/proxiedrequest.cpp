@@ -189,7 +189,7 @@ void ProxiedRequest::onResponseHead()
         return;
     }
     m_outcome.status = status;
-    if (contentType.contains("json") && (status >= 500 || (m_shape == ApiShape::Anthropic && status >= 400))) {
+    if ((status >= 500 && status != 503) || (contentType.contains("json") && m_shape == ApiShape::Anthropic && status >= 400)) {
         // Hold the answer: it may need rewriting into words Claude Code acts on, or be a failed
         // load that no retry will fix.
         m_holdingError = true;
@@ -204,6 +204,8 @@ void ProxiedRequest::onResponseHead()
             length = l;
     }
     m_buffering = !m_eventStream && contentType.contains("json");
+    // A stream of known length goes on byte for byte: a rewrite would change its length.
+    m_rewriteStreamErrors = m_eventStream && m_shape == ApiShape::OpenAI && length < 0;
     // The first body bytes of this read follow at once (onBodyData): one write() for both. A
     // stream's head that came alone waits a moment for its first event, as nginx's
     // postpone_output holds a lone header: the client wakes once, for both.
@@ -228,8 +230,8 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
         m_firstByte = std::chrono::steady_clock::now();
     // When this read ended the response, onFinished follows at once: its terminator leaves in
     // the same write().
-    m_writer->writeBody(data, m_exchange->responseComplete() ? ResponseWriter::Flush::WithNext
-                                                             : ResponseWriter::Flush::Now);
+    m_writer->writeBody(m_rewriteStreamErrors ? m_streamErrors.feed(data) : data,
+                        m_exchange->responseComplete() ? ResponseWriter::Flush::WithNext : ResponseWriter::Flush::Now);
     if (m_eventStream && m_exchange->responseComplete()) {
         m_lastEvents = data;   // counted once the client has them (onFinished)
     } else if (m_eventStream) {
@@ -268,7 +270,12 @@ void ProxiedRequest::onFinished()
         } else if (m_writer) {
             const auto rewritten = m_shape == ApiShape::Anthropic ? ErrorRewrite::forAnthropic(status, m_buffered)
                                                                   : std::nullopt;
-            if (rewritten) {
+            if (status >= 500 && !rewritten) {
+                // Every client retries a 5xx, and the same request meets the same engine. A 503
+                // (a plain llama-server still loading its model) is passed on: a retry helps there.
+                m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
+                answer(ClientReplies::engineFailed(upstreamErrorMessage()));
+            } else if (rewritten) {
                 m_outcome.status = rewritten->status;
                 m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
                 m_writer->respond(rewritten->status, ErrorReply::headers(), rewritten->body);
@@ -291,8 +298,12 @@ void ProxiedRequest::onFinished()
         return;
     }
     // The client's bytes first; counting the tokens can wait.
-    if (m_writer)
+    if (m_writer) {
+        m_writer->writeBody(m_streamErrors.flush(), ResponseWriter::Flush::WithNext);
         m_writer->finish();
+    }
+    if (m_streamErrors.rewrote() && m_outcome.relayError.isEmpty())
+        m_outcome.relayError = u"the engine's error event went out as a 424"_s;
     if (m_buffering)
         m_stats.feedWholeBody(m_buffered);
     m_buffered.clear();

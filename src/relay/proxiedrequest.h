@@ -2,6 +2,7 @@
 
 #include "hosts/hostticket.h"
 #include "api/errorreply.h"
+#include "relay/streamerrorrewrite.h"
 #include "relay/streamstats.h"
 #include "upstream/upstreamexchange.h"
 
@@ -122,6 +123,8 @@ private:
     std::function<bool(const QString &)> m_onFailover;
     bool m_upstreamAnswered = false;   // an upstream's head arrived: no failover after that
     StreamStats m_stats;
+    StreamErrorRewrite m_streamErrors;   // the engine's own error events on chat completions
+    bool m_rewriteStreamErrors = false;
     QByteArray m_lastEvents;   // the read that ended the stream: counted after it is sent
     bool m_eventStream = false;
     bool m_buffering = false;   // small JSON answers are inspected whole for their usage

@@ -128,6 +128,16 @@ ClientReply engineCouldNotLoad(const QString &upstreamMessage)
     return reply(424, u"the engine could not load the model: %1"_s.arg(upstreamMessage));
 }
 
+ClientReply engineFailed(const QString &upstreamMessage)
+{
+    // A 424, not the engine's 5xx: every client retries a 5xx, and the retry meets the same
+    // engine with the same request. Its words, unless they say what a client retries by text
+    // ("Internal Server Error"); the journal keeps them either way.
+    if (RetryWords::presentInStream(upstreamMessage))
+        return reply(424, u"the engine failed to answer this request (its reason is in the relay's journal)"_s);
+    return reply(424, u"the engine failed to answer this request: %1"_s.arg(upstreamMessage));
+}
+
 ClientReply upstreamSilent(const QString &why)
 {
     // The engine took the request and went silent: a retry meets the same hung engine.

@@ -56,6 +56,8 @@ QString engineFailure(const EngineFailure &failure);
 // The engine, once the request went upstream.
 ClientReply engineUnreachable(const QString &why);   // when no host is named to mark down
 ClientReply engineCouldNotLoad(const QString &upstreamMessage);
+// The engine's own 5xx (not a 503): its words, unless they would make a client retry.
+ClientReply engineFailed(const QString &upstreamMessage);
 ClientReply upstreamSilent(const QString &why);
 ClientReply upstreamFailedBeforeAnswering(const QString &why);
 ClientReply streamBrokeOff(bool silent, const QString &why);   // 424 when silent, else 502

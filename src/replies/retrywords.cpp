@@ -28,4 +28,11 @@ bool present(const QString &text)
     return false;
 }
 
+bool presentInStream(const QString &text)
+{
+    static const QRegularExpression inStream(QStringLiteral("unavailable|exhausted|too_many_requests"),
+                                             QRegularExpression::CaseInsensitiveOption);
+    return present(text) || inStream.match(text).hasMatch();
+}
+
 } // namespace switchyard::RetryWords

@@ -10,6 +10,10 @@ namespace switchyard {
 // tests/e2e/lib/clients.mjs checks the same list against the real clients' behaviour.
 namespace RetryWords {
 bool present(const QString &text);
+// An error inside a stream is also retried by opencode when it says "unavailable", "exhausted"
+// or "too_many_requests" (1.18.33, SessionRetry.retryable: the stream's error object becomes
+// an UnknownError whose message is that object's JSON).
+bool presentInStream(const QString &text);
 }
 
 } // namespace switchyard

@@ -2,6 +2,7 @@
 // the bytes in each API's shape (OpenAI's, which llama.cpp's native paths share, Anthropic's,
 // the Responses API's), whole and as the SSE event sent after an early 200.
 #include "replies/clientreplies.h"
+#include "replies/retrywords.h"
 
 #include <QTest>
 
@@ -100,13 +101,13 @@ void TestClientReplies::everyRefusal_data()
 
     // The host.
     row("host down", ClientReplies::hostDown(u"h1"_s, u"not reached yet"_s), 424, {},
-        u"host h1 is down: not reached yet"_s, "unavailable_error", "api_error");
+        u"host h1 is down: not reached yet"_s, "failed_dependency_error", "api_error");
     row("host leased", ClientReplies::fromHost(host(HostRefusal::Reason::Leased)), 423, {},
-        u"host 3090 is leased by bench queue until 2026-10-24T23:00:00Z"_s, "unavailable_error", "api_error");
+        u"host 3090 is leased by bench queue until 2026-10-24T23:00:00Z"_s, "locked_error", "api_error");
     row("switch failed", ClientReplies::fromHost(host(HostRefusal::Reason::SwitchFailed)), 424, {},
-        u"switching host 3090 to engine fork failed: exited with code 1"_s, "unavailable_error", "api_error");
+        u"switching host 3090 to engine fork failed: exited with code 1"_s, "failed_dependency_error", "api_error");
     row("wake timed out", ClientReplies::fromHost(host(HostRefusal::Reason::WakeTimedOut)), 424, {},
-        u"host 3090 did not wake: no answer within 120 s"_s, "unavailable_error", "api_error");
+        u"host 3090 did not wake: no answer within 120 s"_s, "failed_dependency_error", "api_error");
     row("static host", ClientReplies::fromHost(host(HostRefusal::Reason::StaticHost)), 409, {},
         u"host 3090 runs one static engine and cannot switch"_s, "invalid_request_error", "invalid_request_error");
     row("no such engine", ClientReplies::fromHost(host(HostRefusal::Reason::NoSuchEngine)), 400, {},
@@ -121,15 +122,20 @@ void TestClientReplies::everyRefusal_data()
 
     // The engine.
     row("engine unreachable", ClientReplies::engineUnreachable(u"connection refused"_s), 424, {},
-        u"the engine is unreachable: connection refused"_s, "unavailable_error", "api_error");
+        u"the engine is unreachable: connection refused"_s, "failed_dependency_error", "api_error");
     row("engine could not load", ClientReplies::engineCouldNotLoad(u"failed to load model"_s), 424, {},
-        u"the engine could not load the model: failed to load model"_s, "unavailable_error", "api_error");
+        u"the engine could not load the model: failed to load model"_s, "failed_dependency_error", "api_error");
+    row("engine failed", ClientReplies::engineFailed(u"Jinja Exception: bad template"_s), 424, {},
+        u"the engine failed to answer this request: Jinja Exception: bad template"_s, "failed_dependency_error", "api_error");
+    row("engine failed, in words a client retries by", ClientReplies::engineFailed(u"Internal Server Error"_s), 424, {},
+        u"the engine failed to answer this request (its reason is in the relay's journal)"_s, "failed_dependency_error",
+        "api_error");
     row("upstream silent", ClientReplies::upstreamSilent(u"no data for 600 s"_s), 424, {},
-        u"upstream stopped answering: no data for 600 s"_s, "unavailable_error", "api_error");
+        u"upstream stopped answering: no data for 600 s"_s, "failed_dependency_error", "api_error");
     row("upstream not HTTP", ClientReplies::upstreamFailedBeforeAnswering(u"bad status line"_s), 502, {},
         u"upstream failed before answering: bad status line"_s, "server_error", "api_error");
     row("stream broke off, silent", ClientReplies::streamBrokeOff(true, u"no data"_s), 424, {},
-        u"upstream stream broke off: no data"_s, "unavailable_error", "api_error");
+        u"upstream stream broke off: no data"_s, "failed_dependency_error", "api_error");
     row("stream broke off", ClientReplies::streamBrokeOff(false, u"reset"_s), 502, {},
         u"upstream stream broke off: reset"_s, "server_error", "api_error");
 
@@ -170,8 +176,18 @@ void TestClientReplies::everyRefusal()
     QCOMPARE(reply.body(ApiShape::Responses), openAi);
     QCOMPARE(reply.body(ApiShape::Anthropic), anthropic);
 
-    // After an early 200, the same refusal ends the stream as an error event.
-    QCOMPARE(reply.sseEvent(ApiShape::OpenAI), "data: " + openAi + "\n\n");
+    // After an early 200, the same refusal ends the stream as an error event; on chat completions
+    // a 5xx there is a 424, and the event holds no word that makes opencode send the turn again.
+    if (status >= 500) {
+        QCOMPARE(reply.sseEvent(ApiShape::OpenAI),
+                 R"(data: {"error":{"code":424,"message":")" + m
+                     + R"(","source":"switchyard","type":"failed_dependency_error"}})" + "\n\n");
+    } else {
+        QCOMPARE(reply.sseEvent(ApiShape::OpenAI), "data: " + openAi + "\n\n");
+    }
+    if (!RetryWords::presentInStream(message))
+        QVERIFY2(!RetryWords::presentInStream(QString::fromUtf8(reply.sseEvent(ApiShape::OpenAI))),
+                 reply.sseEvent(ApiShape::OpenAI).constData());
     QCOMPARE(reply.sseEvent(ApiShape::Anthropic), "event: error\ndata: " + anthropic + "\n\n");
     // The Responses API's error event, then response.failed: Codex reads only that one, and
     // sends the request again unless its code is one it gives up at ("invalid_prompt").

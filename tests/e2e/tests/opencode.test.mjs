@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { jsonLines, scratchHome, startFake, startRelay } from '../lib/harness.mjs';
 import { installOpencodeConfig, opencodeText, runOpencode } from '../lib/clients.mjs';
+import { engineErrors } from '../lib/refusalcases.mjs';
 
 test('opencode run with the exported config completes a turn, and sends no top_p for a minimax-m2 model', async (t) => {
   // minimax-m2 is one of the words opencode 1.18.33 chooses top_p 0.95 by.
@@ -39,3 +40,10 @@ test('opencode run with the exported config completes a turn, and sends no top_p
   assert.ok(seen.some((r) => (r.json.tools ?? []).length > 0), 'the main turn (with tools) was among them');
   assert.ok(seen.every((r) => r.json.max_tokens <= 16384), `max_tokens ${seen.map((r) => r.json.max_tokens)} follow the exported output limit`);
 });
+
+// Issue 32, item 2: opencode 1.18.33 sent the whole turn again after an error inside the stream
+// whose text said "unavailable", "server_error" or a 5xx number (SessionRetry.retryable). Every
+// request here meets the engine's error: a 500, a 400, an error event after two tokens; one
+// title call and one turn each.
+test('opencode sends its turn once for the engine\'s errors, also one inside the stream', { concurrency: true },
+  (t) => engineErrors(t, ['opencode']));
