@@ -308,7 +308,16 @@ void TestPromptCacheKeeper::aRestoreThatFailsLetsTheRequestGoOn()
     QCOMPARE(f.ask(conversation("h1-alpha", 2)).status, 200);
     QCOMPARE(f.ask(conversation("h1-beta", 1)).status, 200);
     QCOMPARE(f.keeper()->saved().size(), 1);
-    QVERIFY(QFile::remove(QDir(f.dir.path()).filePath(f.keeper()->saved().at(0).filename)));
+    // A file the relay cannot tell from a good one (its size and model are right) that the
+    // engine refuses: here, the fake's own record of the model it was saved from.
+    QFile file(QDir(f.dir.path()).filePath(f.keeper()->saved().at(0).filename));
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QByteArray bytes = file.readAll();
+    QVERIFY(bytes.contains("\"model\":\"alpha\""));
+    bytes.replace("\"model\":\"alpha\"", "\"model\":\"gamma\"");
+    file.seek(0);
+    file.write(bytes);
+    file.close();
     const RawHttpClient::Response next = f.ask(conversation("h1-alpha", 3));
     QCOMPARE(next.status, 200);
     const QList<HistoryEvent> restores = ofKind(f.events, HistoryEvent::Kind::CacheRestore);
@@ -339,7 +348,9 @@ void TestPromptCacheKeeper::aRestoreThatDoesNotFitLetsTheRequestGoOn()
     qsizetype end = at + 9;
     while (end < bytes.size() && std::isdigit(static_cast<unsigned char>(bytes.at(end))))
         ++end;
+    const qsizetype size = bytes.size();
     bytes.replace(at, end - at, "\"tokens\":999999");
+    bytes.truncate(size);   // the same size as saved (the padding is shorter): the relay lets it through
     file.seek(0);
     file.write(bytes);
     file.close();
