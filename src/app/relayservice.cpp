@@ -230,8 +230,12 @@ void RelayService::setHistory(HistoryStore *store)
             store->record(record);
     });
     connect(m_relay, &Relay::historyEvent, store, &HistoryStore::recordEvent);   // failovers
-    for (HostController *c : std::as_const(m_controllers))
+    for (HostController *c : std::as_const(m_controllers)) {
         connect(c, &HostController::historyEvent, store, &HistoryStore::recordEvent);
+        // Saved prompt caches are found again after a restart (the files are still on the box).
+        if (PromptCacheKeeper *caches = c->promptCacheKeeper())
+            caches->setIndex(store);
+    }
 }
 
 void RelayService::setJournal(ConsoleJournal *journal)

@@ -29,6 +29,7 @@ void FakeModelRegistry::initEntries()
     for (const QString &id : m_options.models) {
         Entry &e = m_models[id];
         e.state.id = id;
+        e.state.file = m_options.modelFiles.value(id, QStringLiteral("/srv/models/") + id + QStringLiteral(".gguf"));
         e.state.fromPreset = m_options.modelContext.contains(id);
         e.state.contextSize = m_options.modelContext.value(id, m_options.contextSize);
         e.state.failsToLoad = m_options.failLoad.contains(id);

@@ -14,7 +14,7 @@ namespace {
 
 QString modelPath(const FakeModelState &model)
 {
-    return u"/srv/models/"_s + model.id + u".gguf"_s;
+    return model.file.isEmpty() ? u"/srv/models/"_s + model.id + u".gguf"_s : model.file;
 }
 
 qint64 now()

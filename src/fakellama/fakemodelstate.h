@@ -33,6 +33,7 @@ inline std::optional<FakeModelStatus> fakeModelStatusFromName(const QString &nam
 struct FakeModelState
 {
     QString id;
+    QString file;              // its GGUF: --model in args, model_path in /props
     int contextSize = 4096;
     bool fromPreset = false;   // its own n_ctx: "source":"preset" and --ctx-size in args
     bool failsToLoad = false;

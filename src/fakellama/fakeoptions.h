@@ -18,6 +18,10 @@ struct FakeOptions
     QStringList models;                            // the ids the router serves
     int contextSize = 4096;                        // n_ctx of every model...
     QHash<QString, int> modelContext;              // ...unless given here (listed as a preset)
+    // The GGUF a model is served from (default /srv/models/<id>.gguf): a test changes it to serve
+    // other weights under the same name. A slot file restores into it all the same, as the real
+    // server restores any file whose layer shapes fit.
+    QHash<QString, QString> modelFiles;
     std::chrono::milliseconds loadDelay{500};
     std::chrono::milliseconds unloadDelay{50};
     double tokensPerSecond = 1000.0;               // 0 = as fast as the event loop goes

@@ -3,11 +3,14 @@
 #include "catalog/catalog.h"
 #include "catalog/hostmodels.h"
 #include "common/clock.h"
+#include "hosts/modelidentity.h"
+#include "store/historystore.h"
 #include "upstream/upstreamexchange.h"
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -25,14 +28,14 @@ using Outcome = HistoryEvent::CacheOutcome;   // what the metrics count (never r
 
 namespace {
 
-QString key3(const QString &engine, const QString &model, int slot)
-{
-    return engine + u'\n' + model + u'\n' + QString::number(slot);
-}
-
 QString modelKey(const QString &engine, const QString &model)
 {
     return engine + u'\n' + model;
+}
+
+QString slotKey(const QString &engine, const QString &model, int slot)   // as SavedSlot::key()
+{
+    return modelKey(engine, model) + u'\n' + QString::number(slot);
 }
 
 // Only [A-Za-z0-9_-]: model names hold '/', ':' and more that llama-server refuses in a file name.
@@ -69,6 +72,7 @@ struct PromptCacheKeeper::SaveRun
     std::chrono::steady_clock::time_point deadline;
     SavedFn then;
     QStringList models;                  // still to list
+    QHash<QString, QString> identities;  // by model: ModelIdentity::of() its /models entry
     struct Job { QString model; int slot; qint64 tokens; };
     QList<Job> jobs;                     // slots still to save
     bool done = false;
@@ -82,6 +86,8 @@ struct PromptCacheKeeper::RestoreRun
     QList<RestoredFn> waiting;           // the requests held until the restore is over
     Restored restored;
     std::chrono::steady_clock::time_point started;
+    std::optional<QString> identity;     // ModelIdentity::of() the model now; none: unknown
+    QString modelsError;                 // why it is unknown
 };
 
 PromptCacheKeeper::PromptCacheKeeper(const HostConfig &host, UpstreamPool *pool, const Catalog *catalog,
@@ -103,6 +109,21 @@ PromptCacheKeeper::PromptCacheKeeper(const HostConfig &host, UpstreamPool *pool,
 }
 
 PromptCacheKeeper::~PromptCacheKeeper() = default;
+
+void PromptCacheKeeper::setIndex(HistoryStore *store)
+{
+    m_index = store;
+    if (!store)
+        return;
+    const QHash<QString, Saved> here = std::exchange(m_saved, {});
+    for (const Saved &s : store->savedSlots(m_host))
+        m_saved.insert(s.key(), s);
+    for (const Saved &s : here) {   // saved before the store was given: the newer word
+        m_saved.insert(s.key(), s);
+        store->keepSavedSlot(s);
+    }
+    enforceSizeBudget();   // the budget may have shrunk since
+}
 
 QString PromptCacheKeeper::fileName(const QString &engine, const QString &model, int slot)
 {
@@ -202,7 +223,11 @@ void PromptCacheKeeper::saveBeforeStop(const QString &engine, SavedFn then)
     run->started = m_clock->steadyNow();
     run->deadline = run->started + m_config.saveBudget;
     run->then = std::move(then);
-    m_pending.removeIf([&engine](const QString &key) { return key.startsWith(engine + u'\n'); });
+    // Not restored while it ran: the next start of the engine makes it wait again.
+    for (Saved &s : m_saved) {
+        if (s.engine == engine)
+            setPending(s, false);
+    }
     listModels(run);
 }
 
@@ -214,8 +239,10 @@ void PromptCacheKeeper::listModels(const std::shared_ptr<SaveRun> &run)
                                                                             : std::nullopt;
         if (models) {
             for (const ModelEntry &m : *models) {
-                if (m.status == "loaded"_L1)
+                if (m.status == "loaded"_L1) {
                     run->models.append(m.key);
+                    run->identities.insert(m.key, ModelIdentity::of(m.raw));
+                }
             }
         }
         nextModel(run);
@@ -265,7 +292,7 @@ void PromptCacheKeeper::nextSave(const std::shared_ptr<SaveRun> &run)
     }
     const QString filename = fileName(run->engine, job.model, job.slot);
     // Overwritten from now on: the old save is gone whatever happens to this one.
-    m_saved.remove(key3(run->engine, job.model, job.slot));
+    drop(slotKey(run->engine, job.model, job.slot), false);
     const auto started = m_clock->steadyNow();
     call(run->engine, "POST", "/slots/" + QByteArray::number(job.slot) + "?action=save",
          slotBody(run->engine, job.model, filename), left,
@@ -274,7 +301,7 @@ void PromptCacheKeeper::nextSave(const std::shared_ptr<SaveRun> &run)
              const milliseconds took = std::chrono::duration_cast<milliseconds>(m_clock->steadyNow() - started);
              if (reply.status != 200) {
                  // Cut off by the budget or refused: never restored, and not left half-written here.
-                 drop(key3(run->engine, job.model, job.slot), false);
+                 drop(slotKey(run->engine, job.model, job.slot), false);
                  if (m_filesHere)
                      QFile::remove(QDir(m_config.dir).filePath(filename));
                  publish(HistoryEvent::Kind::CacheSave, Outcome::Skipped, run->engine, job.model, took,
@@ -283,6 +310,7 @@ void PromptCacheKeeper::nextSave(const std::shared_ptr<SaveRun> &run)
                  return;
              }
              Saved saved;
+             saved.host = m_host;
              saved.engine = run->engine;
              saved.model = job.model;
              saved.slot = job.slot;
@@ -291,6 +319,7 @@ void PromptCacheKeeper::nextSave(const std::shared_ptr<SaveRun> &run)
              saved.bytes = answer.value("n_written"_L1).toInteger();
              saved.savedAt = m_clock->now();
              saved.took = took;
+             saved.modelIdentity = run->identities.value(job.model);
              if (saved.tokens > 0 && saved.bytes > 0)
                  m_bytesPerToken.insert(job.model, double(saved.bytes) / double(saved.tokens));
              const double ms = qMax(1.0, answer.value("timings"_L1).toObject().value("save_ms"_L1).toDouble(double(took.count())));
@@ -314,8 +343,15 @@ void PromptCacheKeeper::finishSave(const std::shared_ptr<SaveRun> &run)
 
 void PromptCacheKeeper::keep(const Saved &saved)
 {
-    m_saved.insert(key3(saved.engine, saved.model, saved.slot), saved);
-    // The size budget: the oldest saves go first, the newest one too if it alone is too big.
+    m_saved.insert(saved.key(), saved);
+    if (m_index)
+        m_index->keepSavedSlot(saved);
+    enforceSizeBudget();
+}
+
+// The size budget: the oldest saves go first, the newest one too if it alone is too big.
+void PromptCacheKeeper::enforceSizeBudget()
+{
     while (savedBytes() > m_config.maxBytes && !m_saved.isEmpty()) {
         auto oldest = m_saved.cbegin();
         for (auto it = m_saved.cbegin(); it != m_saved.cend(); ++it) {
@@ -328,10 +364,26 @@ void PromptCacheKeeper::keep(const Saved &saved)
     }
 }
 
+void PromptCacheKeeper::setPending(Saved &saved, bool pending)
+{
+    if (saved.pending == pending)
+        return;
+    saved.pending = pending;
+    if (m_index)
+        m_index->keepSavedSlot(saved);
+}
+
+// Forgotten here and in the index together; the file goes too when it is in this machine's
+// folder (an agent's box keeps it until the same slot is saved again: the names are fixed).
 void PromptCacheKeeper::drop(const QString &key, bool deleteFile)
 {
-    const Saved gone = m_saved.take(key);
-    m_pending.remove(key);
+    const auto it = m_saved.constFind(key);
+    if (it == m_saved.cend())
+        return;
+    const Saved gone = *it;
+    m_saved.erase(it);
+    if (m_index)
+        m_index->forgetSavedSlot(gone);
     if (deleteFile && m_filesHere && !gone.filename.isEmpty())
         QFile::remove(QDir(m_config.dir).filePath(gone.filename));
 }
@@ -340,9 +392,9 @@ void PromptCacheKeeper::drop(const QString &key, bool deleteFile)
 
 void PromptCacheKeeper::engineStarted(const QString &engine)
 {
-    for (const Saved &s : std::as_const(m_saved)) {
+    for (Saved &s : m_saved) {
         if (s.engine == engine)
-            m_pending.insert(key3(s.engine, s.model, s.slot));
+            setPending(s, true);
     }
 }
 
@@ -353,10 +405,9 @@ void PromptCacheKeeper::restoreBeforeForward(const QString &engine, const QStrin
         return;
     }
     QList<Saved> entries;
-    for (const Saved &s : std::as_const(m_saved)) {
-        const QString key = key3(s.engine, s.model, s.slot);
-        if (s.engine == engine && s.model == model && m_pending.contains(key)) {
-            m_pending.remove(key);
+    for (Saved &s : m_saved) {
+        if (s.engine == engine && s.model == model && s.pending) {
+            setPending(s, false);
             entries.append(s);
         }
     }
@@ -371,7 +422,51 @@ void PromptCacheKeeper::restoreBeforeForward(const QString &engine, const QStrin
     run->waiting.append(std::move(then));
     run->started = m_clock->steadyNow();
     m_restoring.insert(modelKey(engine, model), run);
-    nextRestore(run);
+    readModelsBeforeRestore(run);
+}
+
+// What the engine serves under the model's name now, fresh: the catalog may still hold what
+// it said before the engine restarted, and that is just when a model file may have changed.
+void PromptCacheKeeper::readModelsBeforeRestore(const std::shared_ptr<RestoreRun> &run)
+{
+    call(run->engine, "GET", "/models", {}, 10s, [this, run](const Reply &reply) {
+        QString error = reply.status == 0 ? reply.error : QString();
+        const std::optional<QList<ModelEntry>> models =
+            reply.status == 200 ? parseModelList(reply.body, &error) : std::nullopt;
+        if (models) {
+            for (const ModelEntry &m : *models) {
+                if (m.key == run->model)
+                    run->identity = ModelIdentity::of(m.raw);
+            }
+            if (!run->identity)
+                error = u"the engine does not list %1"_s.arg(run->model);
+        } else if (error.isEmpty()) {
+            error = replyError(reply.body, reply.status);
+        }
+        run->modelsError = error;
+        nextRestore(run);
+    });
+}
+
+PromptCacheKeeper::Unusable PromptCacheKeeper::unusable(const Saved &entry, const RestoreRun &run) const
+{
+    if (m_filesHere) {
+        const QFileInfo file(QDir(m_config.dir).filePath(entry.filename));
+        if (!file.exists())
+            return {u"its file %1 is missing"_s.arg(entry.filename), true};
+        if (entry.bytes > 0 && file.size() != entry.bytes)
+            return {u"its file %1 is %2 bytes, the save wrote %3 (truncated or overwritten)"_s
+                        .arg(entry.filename).arg(file.size()).arg(entry.bytes), true};
+    }
+    if (!run.identity) {
+        if (entry.modelIdentity.isEmpty())
+            return {};
+        return {u"cannot tell the engine still serves the model it was saved from: %1"_s.arg(run.modelsError), false};
+    }
+    const QString differs = ModelIdentity::mismatch(entry.modelIdentity, *run.identity);
+    if (!differs.isEmpty())
+        return {u"it was saved from another model (%1)"_s.arg(differs), true};
+    return {};
 }
 
 void PromptCacheKeeper::nextRestore(const std::shared_ptr<RestoreRun> &run)
@@ -385,6 +480,15 @@ void PromptCacheKeeper::nextRestore(const std::shared_ptr<RestoreRun> &run)
         return;
     }
     const Saved entry = run->entries.takeFirst();
+    if (const Unusable bad = unusable(entry, *run); !bad.why.isEmpty()) {
+        // Never loaded: the request is prefilled as if nothing had been saved.
+        if (bad.forget)
+            drop(entry.key(), true);
+        publish(HistoryEvent::Kind::CacheRestore, Outcome::Skipped, run->engine, entry.model, std::nullopt,
+                u"slot %1, %2 tokens not restored: %3"_s.arg(QString::number(entry.slot), QString::number(entry.tokens), bad.why));
+        nextRestore(run);
+        return;
+    }
     const auto started = m_clock->steadyNow();
     // A router loads the model for the restore, as it would for the request.
     const milliseconds timeout = m_startTimeouts.value(run->engine, 120s);
@@ -403,7 +507,7 @@ void PromptCacheKeeper::nextRestore(const std::shared_ptr<RestoreRun> &run)
              } else {
                  // The request goes on without it; a file the engine refused is of no more use.
                  if (reply.status != 0)
-                     drop(key3(entry.engine, entry.model, entry.slot), true);
+                     drop(entry.key(), true);
                  publish(HistoryEvent::Kind::CacheRestore, Outcome::Skipped, run->engine, entry.model, took,
                          u"%1 not restored: %2"_s.arg(what, reply.status ? replyError(reply.body, reply.status) : reply.error));
              }

@@ -2,12 +2,12 @@
 
 #include "config/config.h"
 #include "store/historyevent.h"
+#include "store/savedslot.h"
 
 #include <QDateTime>
 #include <QHash>
 #include <QList>
 #include <QObject>
-#include <QSet>
 #include <QString>
 
 #include <chrono>
@@ -18,6 +18,7 @@ namespace switchyard {
 
 class Catalog;
 class Clock;
+class HistoryStore;
 class UpstreamPool;
 
 // Prompt caches that survive a switch (issue 19, docs/PROMPT_CACHES.md). Before one of the
@@ -27,24 +28,19 @@ class UpstreamPool;
 // slots (action=restore) before it is forwarded, so llama.cpp's own prompt matching reuses them.
 // Nothing here ever fails a switch or a request: a save that does not fit the budget is skipped,
 // a restore that fails is dropped, each with a history event (the journal's line).
+// The files stay on the box; which slot of which model is in which file is kept in the store
+// (setIndex()), so a relay restart or an engine crash does not forget them (issue 31). Before a
+// restore the keeper checks what it can: a file of its own folder that is missing or not the
+// size it was saved with, or a model that is not the one saved (ModelIdentity), is never
+// restored; the request is prefilled as usual and the history says why.
 class PromptCacheKeeper final : public QObject
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(PromptCacheKeeper)
 
 public:
-    // One saved slot, as /admin/hosts lists it.
-    struct Saved
-    {
-        QString engine;
-        QString model;        // the model's name on its engine
-        int slot = 0;
-        QString filename;     // under the cache folder
-        qint64 tokens = 0;
-        qint64 bytes = 0;
-        QDateTime savedAt;
-        std::chrono::milliseconds took{0};
-    };
+    // One saved slot, as /admin/hosts lists it and the store keeps it.
+    using Saved = SavedSlot;
     struct Restored
     {
         int slotCount = 0;
@@ -57,6 +53,11 @@ public:
     PromptCacheKeeper(const HostConfig &host, UpstreamPool *pool, const Catalog *catalog,
                       const Clock *clock = nullptr, QObject *parent = nullptr);
     ~PromptCacheKeeper() override;
+
+    // Keep the index of saved slots in `store` (which must outlive this keeper): what it holds
+    // for this host is read now, over the size budget the oldest go, and every change from now
+    // on is written to it.
+    void setIndex(HistoryStore *store);
 
     // `engine` is about to be stopped: save what its slots hold, then call then() (always once,
     // within the save budget and a little).
@@ -87,6 +88,11 @@ private:
     using ReplyFn = std::function<void(const Reply &)>;
     struct SaveRun;
     struct RestoreRun;
+    struct Unusable
+    {
+        QString why;          // empty: the entry may be restored
+        bool forget = false;  // and it never will be: forget it (and delete its file)
+    };
 
     void call(const QString &engine, const QByteArray &method, const QByteArray &target, const QByteArray &body,
               std::chrono::milliseconds timeout, ReplyFn done);
@@ -95,8 +101,12 @@ private:
     void nextModel(const std::shared_ptr<SaveRun> &run);
     void nextSave(const std::shared_ptr<SaveRun> &run);
     void finishSave(const std::shared_ptr<SaveRun> &run);
+    void readModelsBeforeRestore(const std::shared_ptr<RestoreRun> &run);
     void nextRestore(const std::shared_ptr<RestoreRun> &run);
+    Unusable unusable(const Saved &entry, const RestoreRun &run) const;
     void keep(const Saved &saved);
+    void enforceSizeBudget();
+    void setPending(Saved &saved, bool pending);
     void drop(const QString &key, bool deleteFile);
     std::chrono::milliseconds predictSave(const QString &model, qint64 tokens) const;
     std::chrono::milliseconds remaining(const SaveRun &run) const;
@@ -111,8 +121,8 @@ private:
     UpstreamPool *m_pool;
     const Catalog *m_catalog;
     const Clock *m_clock;
-    QHash<QString, Saved> m_saved;            // by engine/model/slot key
-    QSet<QString> m_pending;                  // keys to restore before their model's next request
+    HistoryStore *m_index = nullptr;          // where m_saved is kept across restarts; may be none
+    QHash<QString, Saved> m_saved;            // by Saved::key(); pending: restore before its model's next request
     QHash<QString, std::shared_ptr<RestoreRun>> m_restoring;   // by engine/model
     // What saves have cost so far: for predicting whether the next one fits the budget.
     QHash<QString, double> m_bytesPerToken;   // by model

@@ -70,6 +70,23 @@ const std::vector<Step> &steps()
         {
             "ALTER TABLE requests ADD COLUMN restored_tokens INTEGER NOT NULL DEFAULT 0",
         },
+        // 5: the prompt-cache index: which slot of which model is saved in which file on the
+        // box, so saves outlive a relay restart (not history: retention never prunes it).
+        {
+            "CREATE TABLE saved_slots ("
+            " host TEXT NOT NULL,"
+            " engine TEXT NOT NULL,"
+            " model TEXT NOT NULL,"
+            " slot INTEGER NOT NULL,"
+            " filename TEXT NOT NULL,"
+            " tokens INTEGER NOT NULL DEFAULT 0,"
+            " bytes INTEGER NOT NULL DEFAULT 0,"
+            " saved_at INTEGER NOT NULL,"
+            " took_ms INTEGER NOT NULL DEFAULT 0,"
+            " model_identity TEXT NOT NULL DEFAULT '',"
+            " pending INTEGER NOT NULL DEFAULT 0,"
+            " PRIMARY KEY (host, engine, model, slot))",
+        },
     };
     return all;
 }

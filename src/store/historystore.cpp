@@ -216,6 +216,30 @@ QList<HistoryEvent> HistoryStore::events(const QDateTime &since, int limit, qint
     return result;
 }
 
+void HistoryStore::keepSavedSlot(const SavedSlot &slot)
+{
+    m_batch.savedSlots.append(SavedSlotChange{slot, false});
+    flush();   // a save happens at a switch, rarely: no reason to risk the flush interval
+}
+
+void HistoryStore::forgetSavedSlot(const SavedSlot &slot)
+{
+    m_batch.savedSlots.append(SavedSlotChange{slot, true});
+    flush();
+}
+
+QList<SavedSlot> HistoryStore::savedSlots(const QString &host)
+{
+    const HistoryBatch batch = takeBatch();
+    HistoryWriter *writer = m_writer.get();
+    QList<SavedSlot> result;
+    QMetaObject::invokeMethod(writer, [&] {
+        writer->write(batch);
+        result = writer->savedSlots(host);
+    }, Qt::BlockingQueuedConnection);
+    return result;
+}
+
 AliasStats HistoryStore::stats(const QDateTime &since)
 {
     const HistoryBatch batch = takeBatch();

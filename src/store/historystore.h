@@ -100,6 +100,12 @@ public:
     QList<HistoryEvent> events(const QDateTime &since, int limit = 1000, qint64 afterId = -1);
     AliasStats stats(const QDateTime &since);
 
+    // The prompt-cache index (PromptCacheKeeper): where a host's saved slots are, kept across
+    // restarts. Changes are written with the next batch, handed over at once.
+    void keepSavedSlot(const SavedSlot &slot);
+    void forgetSavedSlot(const SavedSlot &slot);
+    QList<SavedSlot> savedSlots(const QString &host);   // newest first
+
 Q_SIGNALS:
     // On record, with the stored (redacted) values and the store's id: for live views.
     void requestRecorded(const switchyard::RequestRecord &record);

@@ -1,6 +1,7 @@
 #include "store/historywriter.h"
 
 #include "store/historyschema.h"
+#include "store/savedslottable.h"
 #include "store/storelogging.h"
 
 #include <QDir>
@@ -313,6 +314,8 @@ bool HistoryWriter::write(const HistoryBatch &batch)
         }
         q.finish();
     }
+    if (error.isEmpty() && !batch.savedSlots.isEmpty())
+        SavedSlotTable::apply(m_db, batch.savedSlots, &error);
     if (error.isEmpty() && !m_db.commit())
         error = m_db.lastError().text();
     if (!error.isEmpty()) {
@@ -500,6 +503,17 @@ QList<HistoryEvent> HistoryWriter::events(const QDateTime &since, int limit, qin
         if (auto e = eventFromRow(q))
             result.append(*e);
     }
+    return result;
+}
+
+QList<SavedSlot> HistoryWriter::savedSlots(const QString &host)
+{
+    if (!m_db.isOpen())
+        return {};
+    QString error;
+    const QList<SavedSlot> result = SavedSlotTable::read(m_db, host, &error);
+    if (!error.isEmpty())
+        qCWarning(lcStore) << "saved slot query failed:" << error;
     return result;
 }
 

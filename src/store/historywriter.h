@@ -4,6 +4,7 @@
 #include "store/aliasstats.h"
 #include "store/historyevent.h"
 #include "store/requestquery.h"
+#include "store/savedslot.h"
 
 #include <QList>
 #include <QObject>
@@ -21,7 +22,8 @@ struct HistoryBatch
 {
     QList<RequestRecord> requests;
     QList<HistoryEvent> events;
-    bool isEmpty() const { return requests.isEmpty() && events.isEmpty(); }
+    QList<SavedSlotChange> savedSlots;   // the prompt-cache index, in the order changed
+    bool isEmpty() const { return requests.isEmpty() && events.isEmpty() && savedSlots.isEmpty(); }
 };
 
 struct HistoryOpenResult
@@ -62,6 +64,7 @@ public:
     QList<RequestRecord> requests(const RequestQuery &query);
     QList<HistoryEvent> events(const QDateTime &since, int limit, qint64 afterId = -1);
     AliasStats stats(const QDateTime &since);
+    QList<SavedSlot> savedSlots(const QString &host);
 
 Q_SIGNALS:
     void batchWritten(qint64 lastRequestId, qint64 lastEventId, int requests, int events);

@@ -48,6 +48,8 @@ struct SwitchingFixture
     // assert when a switch begins (at once when the running requests are done); the batch
     // policy's own tests set it.
     SchedulingConfig scheduling = arrivalOrder();
+    // The engine running when the relay starts ("a" or "b"), as a restarted relay finds it.
+    QString startOn = u"a"_s;
 
     static SchedulingConfig arrivalOrder()
     {
@@ -75,10 +77,11 @@ struct SwitchingFixture
         engineB = std::make_unique<fake::FakeLlamaServer>(b);
         if (!engineA->listen() || !engineB->listen())
             return false;
+        const quint16 portA = engineA->port();
         const quint16 portB = engineB->port();
-        engineB->close();   // only one engine runs on a host
+        (startOn == u"b" ? engineA : engineB)->close();   // only one engine runs on a host
 
-        ConfigResult result = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"h1="_s + engineA->baseUrl().toString()});
+        ConfigResult result = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"h1=http://127.0.0.1:%1"_s.arg(portA)});
         if (!result.ok())
             return false;
         Config config = *result.config;
@@ -93,9 +96,9 @@ struct SwitchingFixture
         if (configure)
             configure(config);
         QHash<QString, fake::FakeLlamaServer *> engines{{u"a"_s, engineA.get()}, {u"b"_s, engineB.get()}};
-        QHash<QString, quint16> ports{{u"a"_s, engineA->port()}, {u"b"_s, portB}};
+        QHash<QString, quint16> ports{{u"a"_s, portA}, {u"b"_s, portB}};
         relay = std::make_unique<RelayService>(config, [&, engines, ports](const HostConfig &) {
-            auto d = std::make_unique<TestEngineDriver>(engines, ports, u"a"_s);
+            auto d = std::make_unique<TestEngineDriver>(engines, ports, startOn);
             driver = d.get();
             if (adjust)
                 adjust(*d);

@@ -58,6 +58,13 @@ public:
     {
         QTimer::singleShot(0, this, [this] { emit statusKnown(m_running); });
     }
+    // The running engine dies (its slots with it), as a crash the relay did not ask for.
+    void crash()
+    {
+        const QString engine = std::exchange(m_running, QString());
+        m_engines.value(engine)->close();
+        emit engineStopped(engine);
+    }
     QString runningEngine() const override { return m_running; }
     bool canSwitch() const override { return true; }
 

@@ -63,16 +63,22 @@ QList<HistoryEvent> ofKind(const QList<HistoryEvent> &events, HistoryEvent::Kind
 struct CacheFixture : SwitchingFixture
 {
     QTemporaryDir dir;
+    QString folder;   // the slot folder; empty: dir's
     std::chrono::milliseconds saveDelay{0};
     int bytesPerToken = 1024;
     double maxMb = 1000;
     std::chrono::milliseconds budget{5000};
+    std::function<void(fake::FakeOptions &a)> tuneA;
+
+    QString slotFolder() const { return folder.isEmpty() ? dir.path() : folder; }
 
     bool startWithCaches()
     {
         tune = [this](fake::FakeOptions &a, fake::FakeOptions &b) {
+            if (tuneA)
+                tuneA(a);
             for (fake::FakeOptions *o : {&a, &b}) {
-                o->slotSavePath = dir.path();
+                o->slotSavePath = slotFolder();
                 o->slotSaveDelay = saveDelay;
                 o->slotBytesPerToken = bytesPerToken;
                 o->tokensPerSecond = 0;
@@ -81,7 +87,7 @@ struct CacheFixture : SwitchingFixture
         configure = [this](Config &config) {
             HostConfig &h = config.hosts.first();
             h.driver = u"local"_s;   // the cache folder is on this machine: the keeper deletes what it drops
-            h.promptCache.dir = dir.path();
+            h.promptCache.dir = slotFolder();
             h.promptCache.maxBytes = qint64(maxMb * 1024 * 1024);
             h.promptCache.saveBudget = budget;
         };
@@ -125,7 +131,40 @@ private Q_SLOTS:
     void aRestoreThatDoesNotFitLetsTheRequestGoOn();
     void theOldestSavesGoOverTheSizeBudget();
     void fileNamesAreValidForLlamaServer();
+    void savedCachesSurviveARelayRestartAndAnEngineCrash();
+    void anEntryThatCannotBeTrustedIsNotRestored_data();
+    void anEntryThatCannotBeTrustedIsNotRestored();
+    void theSizeBudgetEvictsTheOldestAcrossARestart();
 };
+
+namespace {
+
+// Alpha's conversation saved by a first relay that switched to beta, then that relay gone: its
+// history store closed, the slot file left in `folder`.
+bool saveAlphaAndStop(const QString &folder, const QString &historyPath, int alphaTurns = 3)
+{
+    SystemClock clock;
+    HistoryStore store(historyPath, clock);
+    CacheFixture first;
+    first.folder = folder;
+    if (!store.isOpen() || !first.startWithCaches())
+        return false;
+    first.relay->setHistory(&store);
+    if (first.ask(conversation("h1-alpha", alphaTurns)).status != 200 || first.ask(conversation("h1-beta", 1)).status != 200)
+        return false;
+    return first.keeper()->saved().size() == 1 && store.sync();
+}
+
+const HistoryEvent *lastOfKind(const QList<HistoryEvent> &events, HistoryEvent::Kind kind)
+{
+    for (qsizetype i = events.size() - 1; i >= 0; --i) {
+        if (events.at(i).kind == kind)
+            return &events.at(i);
+    }
+    return nullptr;
+}
+
+} // namespace
 
 void TestPromptCacheKeeper::savedOnSwitchAwayRestoredBeforeTheNextRequest()
 {
@@ -269,7 +308,16 @@ void TestPromptCacheKeeper::aRestoreThatFailsLetsTheRequestGoOn()
     QCOMPARE(f.ask(conversation("h1-alpha", 2)).status, 200);
     QCOMPARE(f.ask(conversation("h1-beta", 1)).status, 200);
     QCOMPARE(f.keeper()->saved().size(), 1);
-    QVERIFY(QFile::remove(QDir(f.dir.path()).filePath(f.keeper()->saved().at(0).filename)));
+    // A file the relay cannot tell from a good one (its size and model are right) that the
+    // engine refuses: here, the fake's own record of the model it was saved from.
+    QFile file(QDir(f.dir.path()).filePath(f.keeper()->saved().at(0).filename));
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QByteArray bytes = file.readAll();
+    QVERIFY(bytes.contains("\"model\":\"alpha\""));
+    bytes.replace("\"model\":\"alpha\"", "\"model\":\"gamma\"");
+    file.seek(0);
+    file.write(bytes);
+    file.close();
     const RawHttpClient::Response next = f.ask(conversation("h1-alpha", 3));
     QCOMPARE(next.status, 200);
     const QList<HistoryEvent> restores = ofKind(f.events, HistoryEvent::Kind::CacheRestore);
@@ -300,7 +348,9 @@ void TestPromptCacheKeeper::aRestoreThatDoesNotFitLetsTheRequestGoOn()
     qsizetype end = at + 9;
     while (end < bytes.size() && std::isdigit(static_cast<unsigned char>(bytes.at(end))))
         ++end;
+    const qsizetype size = bytes.size();
     bytes.replace(at, end - at, "\"tokens\":999999");
+    bytes.truncate(size);   // the same size as saved (the padding is shorter): the relay lets it through
     file.seek(0);
     file.write(bytes);
     file.close();
@@ -345,6 +395,181 @@ void TestPromptCacheKeeper::fileNamesAreValidForLlamaServer()
     QVERIFY(!name.contains(u'/') && !name.contains(u':'));
     // Two names that clean up alike still differ.
     QVERIFY(PromptCacheKeeper::fileName(u"a"_s, u"m/x"_s, 0) != PromptCacheKeeper::fileName(u"a"_s, u"m:x"_s, 0));
+}
+
+// Issue 31: the index of saved slots is in the store. A new relay over the same store and slot
+// folder, which finds engine b running, restores alpha's slot when alpha's next turn comes; so
+// does the next start after the engine crashed.
+void TestPromptCacheKeeper::savedCachesSurviveARelayRestartAndAnEngineCrash()
+{
+    QTemporaryDir slots;
+    QTemporaryDir data;
+    const QString historyPath = data.filePath(u"history.sqlite"_s);
+    QVERIFY(saveAlphaAndStop(slots.path(), historyPath));
+
+    SystemClock clock;
+    HistoryStore store(historyPath, clock);
+    QVERIFY2(store.isOpen(), qPrintable(store.errorString()));
+    const QList<SavedSlot> indexed = store.savedSlots(u"h1"_s);
+    QCOMPARE(indexed.size(), 1);
+    QCOMPARE(indexed.at(0).model, u"alpha"_s);
+    QVERIFY2(indexed.at(0).modelIdentity.contains(u"/srv/models/alpha.gguf"_s), qPrintable(indexed.at(0).modelIdentity));
+    QVERIFY(QFile::exists(QDir(slots.path()).filePath(indexed.at(0).filename)));
+
+    CacheFixture f;
+    f.folder = slots.path();
+    f.startOn = u"b"_s;
+    QVERIFY(f.startWithCaches());
+    f.relay->setHistory(&store);
+    QCOMPARE(f.keeper()->saved().size(), 1);
+    QCOMPARE(f.keeper()->savedBytes(), indexed.at(0).bytes);
+
+    const RawHttpClient::Response next = f.ask(conversation("h1-alpha", 4));
+    QCOMPARE(next.status, 200);
+    QStringList paths = f.pathsReceivedByA();
+    qsizetype restore = paths.indexOf(u"POST /slots/0"_s);
+    QVERIFY2(restore >= 0 && restore < paths.indexOf(u"POST /v1/chat/completions"_s), qPrintable(paths.join(u", "_s)));
+    const HistoryEvent *restored = lastOfKind(f.events, HistoryEvent::Kind::CacheRestore);
+    QVERIFY(restored);
+    QCOMPARE(restored->cacheOutcome, HistoryEvent::CacheOutcome::Done);
+    QVERIFY2(timingsOf(next.body).value("cache_n"_L1).toInt() >= int(indexed.at(0).tokens) - 10, qPrintable(QString::fromUtf8(next.body)));
+    QCOMPARE(timingsOf(next.body).value("prompt_n"_L1).toInt(), 2 + 50 + 10);   // the new reply and turn, the template
+
+    // The engine crashes; its next start restores the save again (the KV cache went with it).
+    f.driver->crash();
+    f.engineA->clearReceived();
+    const RawHttpClient::Response afterCrash = f.ask(conversation("h1-alpha", 4));
+    QCOMPARE(afterCrash.status, 200);
+    paths = f.pathsReceivedByA();
+    restore = paths.indexOf(u"POST /slots/0"_s);
+    QVERIFY2(restore >= 0 && restore < paths.indexOf(u"POST /v1/chat/completions"_s), qPrintable(paths.join(u", "_s)));
+    QCOMPARE(ofKind(f.events, HistoryEvent::Kind::CacheRestore).size(), 2);
+    QVERIFY2(timingsOf(afterCrash.body).value("cache_n"_L1).toInt() >= int(indexed.at(0).tokens) - 10,
+             qPrintable(QString::fromUtf8(afterCrash.body)));
+    // Restored, it waits for no request any more, here or in the store.
+    QCOMPARE(store.savedSlots(u"h1"_s).size(), 1);
+    QVERIFY(!store.savedSlots(u"h1"_s).at(0).pending);
+}
+
+void TestPromptCacheKeeper::anEntryThatCannotBeTrustedIsNotRestored_data()
+{
+    QTest::addColumn<QString>("change");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("file missing") << u"remove"_s << u"not restored: its file %1 is missing"_s;
+    QTest::newRow("file truncated") << u"truncate"_s << u"not restored: its file %1 is 4096 bytes, the save wrote"_s;
+    QTest::newRow("another model") << u"model"_s
+                                   << u"not restored: it was saved from another model (file /srv/models/alpha.gguf, "
+                                      "now /srv/models/alpha-v2.gguf)"_s;
+}
+
+// Issue 31 item 6: a slot file that is missing, truncated or of another model is never loaded.
+// The request is prefilled as usual, the history says why, and the entry is forgotten with its
+// file; the history recorded before is all still there.
+void TestPromptCacheKeeper::anEntryThatCannotBeTrustedIsNotRestored()
+{
+    QFETCH(QString, change);
+    QFETCH(QString, why);
+    QTemporaryDir slots;
+    QTemporaryDir data;
+    const QString historyPath = data.filePath(u"history.sqlite"_s);
+    QVERIFY(saveAlphaAndStop(slots.path(), historyPath));
+
+    SystemClock clock;
+    HistoryStore store(historyPath, clock);
+    QCOMPARE(store.savedSlots(u"h1"_s).size(), 1);
+    const SavedSlot saved = store.savedSlots(u"h1"_s).at(0);
+    const QString file = QDir(slots.path()).filePath(saved.filename);
+    const qsizetype eventsBefore = store.events({}).size();
+    QVERIFY(eventsBefore >= 3);   // the first relay's switch and save
+
+    CacheFixture f;
+    f.folder = slots.path();
+    f.startOn = u"b"_s;
+    if (change == u"remove") {
+        QVERIFY(QFile::remove(file));
+    } else if (change == u"truncate") {
+        QVERIFY(QFile::resize(file, 4096));
+    } else {
+        // Other weights under the same name, the same shape: the fake, like llama-server,
+        // would load the file; the relay must not ask it to.
+        f.tuneA = [](fake::FakeOptions &a) { a.modelFiles.insert(u"alpha"_s, u"/srv/models/alpha-v2.gguf"_s); };
+    }
+    QVERIFY(f.startWithCaches());
+    f.relay->setHistory(&store);
+    QCOMPARE(f.keeper()->saved().size(), 1);
+
+    const RawHttpClient::Response next = f.ask(conversation("h1-alpha", 4));
+    QCOMPARE(next.status, 200);
+    const QStringList paths = f.pathsReceivedByA();
+    QVERIFY2(!paths.contains(u"POST /slots/0"_s), qPrintable(paths.join(u", "_s)));
+    QVERIFY(paths.contains(u"POST /v1/chat/completions"_s));
+    QCOMPARE(timingsOf(next.body).value("cache_n"_L1).toInt(), 0);   // a normal prefill
+    const HistoryEvent *skipped = lastOfKind(f.events, HistoryEvent::Kind::CacheRestore);
+    QVERIFY(skipped);
+    QCOMPARE(skipped->cacheOutcome, HistoryEvent::CacheOutcome::Skipped);
+    const QString expected = why.contains(u"%1"_s) ? why.arg(saved.filename) : why;
+    QVERIFY2(skipped->detail.contains(expected), qPrintable(skipped->detail));
+
+    // Forgotten, and its file gone with it; the store says the same.
+    QVERIFY(f.keeper()->saved().isEmpty());
+    QVERIFY(!QFile::exists(file));
+    QVERIFY(store.savedSlots(u"h1"_s).isEmpty());
+    // The history says why, and keeps everything it had.
+    const QList<HistoryEvent> events = store.events({});
+    QVERIFY(events.size() > eventsBefore);
+    bool recorded = false;
+    for (const HistoryEvent &e : events)
+        recorded = recorded || (e.kind == HistoryEvent::Kind::CacheRestore && e.detail.contains(expected));
+    QVERIFY(recorded);
+    QCOMPARE(ofKind(events, HistoryEvent::Kind::CacheSave).size(), 1);
+}
+
+// The size budget across a restart: within a run the oldest save is dropped and forgotten in the
+// store with its file; a relay started with a smaller budget drops what no longer fits at once.
+void TestPromptCacheKeeper::theSizeBudgetEvictsTheOldestAcrossARestart()
+{
+    QTemporaryDir data;
+    const QString historyPath = data.filePath(u"history.sqlite"_s);
+    SystemClock clock;
+    QString betaFile;
+    QTemporaryDir slots;
+    {
+        HistoryStore store(historyPath, clock);
+        CacheFixture f;
+        f.folder = slots.path();
+        f.bytesPerToken = 8 * 1024;   // ~110 tokens: ~0.9 MB a save
+        f.maxMb = 1.5;
+        QVERIFY(f.startWithCaches());
+        f.relay->setHistory(&store);
+        QCOMPARE(f.ask(conversation("h1-alpha", 2)).status, 200);
+        QCOMPARE(f.ask(conversation("h1-beta", 2)).status, 200);   // saves alpha's slot
+        const QString alphaFile = f.keeper()->saved().at(0).filename;
+        QTest::qWait(5);   // a later timestamp for the second save than for the first
+        QCOMPARE(f.ask(conversation("h1-alpha", 3)).status, 200);   // saves beta's; alpha's is dropped
+        QCOMPARE(f.keeper()->saved().size(), 1);
+        betaFile = f.keeper()->saved().at(0).filename;
+        QVERIFY(!QFile::exists(QDir(slots.path()).filePath(alphaFile)));
+        const QList<SavedSlot> indexed = store.savedSlots(u"h1"_s);
+        QCOMPARE(indexed.size(), 1);
+        QCOMPARE(indexed.at(0).model, u"beta"_s);
+        QCOMPARE(indexed.at(0).filename, betaFile);
+    }
+    QVERIFY(QFile::exists(QDir(slots.path()).filePath(betaFile)));
+
+    HistoryStore store(historyPath, clock);
+    CacheFixture f;
+    f.folder = slots.path();
+    f.maxMb = 0.5;   // beta's save alone is over it now
+    QVERIFY(f.startWithCaches());
+    f.relay->setHistory(&store);
+    QVERIFY(f.keeper()->saved().isEmpty());
+    QVERIFY(store.savedSlots(u"h1"_s).isEmpty());
+    QVERIFY(!QFile::exists(QDir(slots.path()).filePath(betaFile)));
+    const HistoryEvent *dropped = lastOfKind(f.events, HistoryEvent::Kind::CacheSave);
+    QVERIFY(dropped);
+    QCOMPARE(dropped->cacheOutcome, HistoryEvent::CacheOutcome::Dropped);
+    QCOMPARE(dropped->model, u"beta"_s);
+    QVERIFY2(dropped->detail.contains(u"over the 0.5 MB budget"_s), qPrintable(dropped->detail));
 }
 
 QTEST_GUILESS_MAIN(TestPromptCacheKeeper)

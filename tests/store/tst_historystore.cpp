@@ -88,6 +88,8 @@ private slots:
     void schemaMigratesVersion1();
     void waitAndBytesInRoundTrip();
     void restoredCacheRoundTrips();
+    // Issue #31: the prompt-cache index outlives the store, per host.
+    void savedSlotsRoundTrip();
 };
 
 void TestHistoryStore::schema()
@@ -491,6 +493,59 @@ void TestHistoryStore::restoredCacheRoundTrips()
     QVERIFY(JournalFormat::requestLine(rows.at(1)).endsWith(u" cache=restored:20860"_s));
     QCOMPARE(rows.at(0).restoredPromptTokens, qint64(0));
     QVERIFY(!JournalFormat::requestLine(rows.at(0)).contains(u"cache="_s));
+}
+
+void TestHistoryStore::savedSlotsRoundTrip()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"history.sqlite"_s);
+    FakeClock clock(baseTime());
+    SavedSlot a;
+    a.host = u"3090"_s;
+    a.engine = u"fork"_s;
+    a.model = u"qwen"_s;
+    a.slot = 1;
+    a.filename = u"switchyard-fork-qwen-0123abcd-slot1.bin"_s;
+    a.tokens = 48213;
+    a.bytes = 1131400000;
+    a.savedAt = baseTime();
+    a.took = std::chrono::milliseconds(900);
+    a.modelIdentity = uR"({"path":"/m/qwen.gguf"})"_s;
+    a.pending = true;
+    SavedSlot b = a;
+    b.slot = 2;
+    b.savedAt = baseTime().addSecs(5);
+    b.pending = false;
+    SavedSlot other = a;
+    other.host = u"a9"_s;
+    {
+        HistoryStore store(path, clock);
+        QVERIFY(store.isOpen());
+        store.keepSavedSlot(a);
+        store.keepSavedSlot(b);
+        store.keepSavedSlot(other);
+        SavedSlot replaced = b;
+        replaced.tokens = 7;
+        store.keepSavedSlot(replaced);   // the same slot saved again: one row
+        store.forgetSavedSlot(other);
+        QVERIFY(store.sync());
+    }
+    HistoryStore reopened(path, clock);
+    const QList<SavedSlot> rows = reopened.savedSlots(u"3090"_s);   // newest first
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(rows.at(0).slot, 2);
+    QCOMPARE(rows.at(0).tokens, qint64(7));
+    QVERIFY(!rows.at(0).pending);
+    QCOMPARE(rows.at(1).key(), a.key());
+    QCOMPARE(rows.at(1).host, a.host);
+    QCOMPARE(rows.at(1).filename, a.filename);
+    QCOMPARE(rows.at(1).tokens, a.tokens);
+    QCOMPARE(rows.at(1).bytes, a.bytes);
+    QCOMPARE(rows.at(1).savedAt, a.savedAt);
+    QCOMPARE(rows.at(1).took, a.took);
+    QCOMPARE(rows.at(1).modelIdentity, a.modelIdentity);
+    QVERIFY(rows.at(1).pending);
+    QVERIFY(reopened.savedSlots(u"a9"_s).isEmpty());
 }
 
 int main(int argc, char **argv)
