@@ -1,5 +1,5 @@
-// What the config reader makes of a valid file: values, drivers, scheduling, prompt caches,
-// replicated aliases, power, client access, the command line's flags and listen addresses.
+// What the config reader makes of a valid file: values and their order, client access, replicated
+// aliases, the command line's flags and listen addresses. A host's own fields: tst_confighostvalues.
 #include "config/checkconfig.h"
 #include "config/config.h"
 #include "config/configloader.h"
@@ -24,17 +24,12 @@ private slots:
     void goodConfig();
     void keepsFileOrder();
     void readsValues();
-    void readsDriverFields();
-    void readsScheduling();
-    void readsPromptCache();
     void accessConfig();
     void replicatedAliases();
     void fromFlags_data();
     void fromFlags();
     void listen_data();
     void listen();
-    void promptCacheOnByDefaultForLocalHosts();
-    void readsPower();
 };
 
 void TestConfigValues::goodConfig_data()
@@ -200,6 +195,107 @@ void TestConfigValues::readsValues()
     QCOMPARE(minimal.config->limits.upstreamInactivityTimeout, 600000ms);
 }
 
+void TestConfigValues::accessConfig()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString keysFile = dir.filePath(u"keys"_s);
+    QFile keys(keysFile);
+    QVERIFY(keys.open(QIODevice::WriteOnly));
+    keys.write("# one key per line\n  key-from-file-1  \n\nkey-from-file-2\r\n");
+    keys.close();
+    const QString laptopKeyFile = dir.filePath(u"laptop-key"_s);
+    QFile laptopKey(laptopKeyFile);
+    QVERIFY(laptopKey.open(QIODevice::WriteOnly));
+    laptopKey.write("sk-laptop-from-file\n");
+    laptopKey.close();
+    qputenv("SWITCHYARD_TEST_CI_KEY", "sk-ci-from-env");
+    const QString tokenFile = dir.filePath(u"admin-token"_s);
+    QFile token(tokenFile);
+    QVERIFY(token.open(QIODevice::WriteOnly));
+    token.write("admin-from-file\n");
+    token.close();
+    qputenv("SWITCHYARD_TEST_KEYS", "env-key-1, env-key-2\tenv-key-3");
+
+    const QByteArray json = R"({
+  "listen": "0.0.0.0:18766",
+  "lan": true,
+  "hosts": {)" + Box + R"(},
+  "clients": { "api_keys": ["sk-inline", {"name": "desk", "key": "sk-desk"},
+                            {"name": "laptop", "key_file": ")" + laptopKeyFile.toUtf8() + R"("},
+                            {"name": "ci.runner-2", "key_env": "SWITCHYARD_TEST_CI_KEY"}],
+               "api_keys_file": ")" + keysFile.toUtf8() + R"(",
+               "api_keys_env": "SWITCHYARD_TEST_KEYS" },
+  "admin": { "token_file": ")" + tokenFile.toUtf8() + R"(" },
+  "metrics": { "token_env": "SWITCHYARD_TEST_METRICS_TOKEN" }
+})";
+    qputenv("SWITCHYARD_TEST_METRICS_TOKEN", "scraper-from-env");
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    QVERIFY2(result.warnings.isEmpty(), qPrintable(describe(result.warnings)));
+    const AccessConfig &a = result.config->access;
+    QVERIFY(a.lan);
+    QStringList names;
+    QStringList values;
+    for (const ClientApiKey &k : a.clientKeys) {
+        names.append(k.name);
+        values.append(k.key);
+    }
+    // A plain key is named by its place: keyN in api_keys, fileN and envN among those found there.
+    QCOMPARE(names, (QStringList{u"key1"_s, u"desk"_s, u"laptop"_s, u"ci.runner-2"_s, u"file1"_s, u"file2"_s,
+                                 u"env1"_s, u"env2"_s, u"env3"_s}));
+    QCOMPARE(values, (QStringList{u"sk-inline"_s, u"sk-desk"_s, u"sk-laptop-from-file"_s, u"sk-ci-from-env"_s,
+                                  u"key-from-file-1"_s, u"key-from-file-2"_s, u"env-key-1"_s, u"env-key-2"_s,
+                                  u"env-key-3"_s}));
+    QVERIFY(result.config->secrets().contains(u"sk-laptop-from-file"_s));
+    QVERIFY(result.config->secrets().contains(u"sk-ci-from-env"_s));
+    QCOMPARE(a.adminToken, u"admin-from-file"_s);
+    QCOMPARE(a.metricsToken, u"scraper-from-env"_s);
+    QVERIFY(!a.tls());
+    QVERIFY(result.config->secrets().contains(u"admin-from-file"_s));
+    QVERIFY(result.config->secrets().contains(u"scraper-from-env"_s));
+    QVERIFY(result.config->secrets().contains(u"env-key-2"_s));
+
+    // No secret is ever quoted in an error message.
+    keys.open(QIODevice::WriteOnly);
+    keys.write("good-key\nbad key with spaces\n");
+    keys.close();
+    const ConfigResult bad = ConfigLoader::parse(R"({"hosts": {)" + Box + R"(},
+  "clients": {"api_keys_file": ")" + keysFile.toUtf8() + R"("}})", File);
+    QVERIFY(!bad.ok());
+    QCOMPARE(bad.errors.size(), 1);
+    QCOMPARE(bad.errors.first().fieldPath, u"clients.api_keys_file"_s);
+    QVERIFY2(bad.errors.first().message.contains(u"line 2 of the file"_s), qPrintable(describe(bad.errors)));
+    QVERIFY(!bad.errors.first().message.contains(u"bad key"_s));
+
+    // The same key in the list and in the file: which name would it get? An error, at the file's
+    // line, that never quotes the key.
+    keys.open(QIODevice::WriteOnly);
+    keys.write("# keys\nsk-twice\n");
+    keys.close();
+    const ConfigResult twice = ConfigLoader::parse(R"({"hosts": {)" + Box + R"(},
+  "clients": {"api_keys": ["sk-twice"], "api_keys_file": ")" + keysFile.toUtf8() + R"("}})", File);
+    QVERIFY(!twice.ok());
+    QCOMPARE(twice.errors.size(), 1);
+    QCOMPARE(twice.errors.first().fieldPath, u"clients.api_keys_file"_s);
+    QVERIFY2(twice.errors.first().message.contains(u"line 2 of the file: the same key as clients.api_keys[0]"_s),
+             qPrintable(describe(twice.errors)));
+    QVERIFY(!twice.errors.first().message.contains(u"sk-twice"_s));
+
+    // Open to the LAN without client keys: legal, with a warning on "lan".
+    const ConfigResult open = ConfigLoader::parse("{\n  \"hosts\": {" + Box + "},\n  \"listen\": \"0.0.0.0:1\",\n  \"lan\": true\n}", File);
+    QVERIFY2(open.ok(), qPrintable(describe(open.errors)));
+    QCOMPARE(open.warnings.size(), 1);
+    QCOMPARE(open.warnings.first().fieldPath, u"lan"_s);
+    QCOMPARE(open.warnings.first().line, 4);
+    QVERIFY(open.warnings.first().message.contains(u"anyone on the LAN"_s));
+
+    // --listen on the command line is explicit enough.
+    const ConfigResult flags = ConfigLoader::fromFlags(u"0.0.0.0:18766"_s, {u"box=http://b:1"_s});
+    QVERIFY2(flags.ok(), qPrintable(describe(flags.errors)));
+    QVERIFY(flags.config->access.lan);
+}
+
 void TestConfigValues::replicatedAliases()
 {
     const QByteArray json = R"({
@@ -315,292 +411,5 @@ void TestConfigValues::listen()
     QCOMPARE(int(gotPort), port);
 }
 
-void TestConfigValues::readsPromptCache()
-{
-    using namespace std::chrono_literals;
-    const QByteArray json = R"({
-  "hosts": {
-    "ws": { "driver": "local", "prompt_cache": { "dir": "/var/cache/sy", "max_size_mb": 2048, "save_budget_s": 2.5 },
-            "engines": { "a": { "url": "http://127.0.0.1:1", "argv": ["x", "--port", "1"] },
-                         "b": { "url": "http://127.0.0.1:2", "argv": ["y", "--slot-save-path", "/var/cache/sy/"] } } },
-    "gpu": { "driver": "agent", "agent": "http://g:18767", "prompt_cache": { "dir": "~/slots" },
-             "engines": { "main": { "url": "http://g:8080" } } },
-    "box": { "engines": { "main": { "url": "http://b:1" } } }
-  }
-})";
-    const ConfigResult result = ConfigLoader::parse(json, File);
-    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
-    const HostConfig *ws = result.config->host(u"ws"_s);
-    QCOMPARE(ws->promptCache.dir, u"/var/cache/sy"_s);
-    QCOMPARE(ws->promptCache.maxBytes, qint64(2048) * 1024 * 1024);
-    QCOMPARE(ws->promptCache.saveBudget, 2500ms);
-    // The local driver's engines get the flag added, or keep their own when it names the folder.
-    QCOMPARE(ws->engines.at(0).argv, (QStringList{u"x"_s, u"--port"_s, u"1"_s, u"--slot-save-path"_s, u"/var/cache/sy"_s}));
-    QCOMPARE(ws->engines.at(1).argv, (QStringList{u"y"_s, u"--slot-save-path"_s, u"/var/cache/sy/"_s}));
-    // Defaults; an agent's engines start with the flag themselves, their argv is left alone.
-    const HostConfig *gpu = result.config->host(u"gpu"_s);
-    QCOMPARE(gpu->promptCache.dir, QDir::homePath() + u"/slots"_s);
-    QCOMPARE(gpu->promptCache.maxBytes, qint64(10240) * 1024 * 1024);
-    QCOMPARE(gpu->promptCache.saveBudget, 10000ms);
-    QVERIFY(gpu->engines.first().argv.isEmpty());
-    QVERIFY(!result.config->host(u"box"_s)->promptCache.enabled());
-}
-
-// Issue 31: a local host keeps prompt caches without a setting; false turns them off.
-void TestConfigValues::promptCacheOnByDefaultForLocalHosts()
-{
-    const QByteArray json = R"({
-  "hosts": {
-    "ws": { "driver": "local",
-            "engines": { "a": { "url": "http://127.0.0.1:1", "argv": ["x", "--port", "1"] },
-                         "b": { "url": "http://127.0.0.1:2", "argv": ["y"] } } },
-    "named": { "driver": "local",
-               "engines": { "a": { "url": "http://127.0.0.1:3", "argv": ["x"] },
-                            "b": { "url": "http://127.0.0.1:4", "argv": ["y", "--slot-save-path", "/srv/slots/"] } } },
-    "split": { "driver": "local",
-               "engines": { "a": { "url": "http://127.0.0.1:5", "argv": ["x", "--slot-save-path", "/one"] },
-                            "b": { "url": "http://127.0.0.1:6", "argv": ["y", "--slot-save-path", "/two"] } } },
-    "off": { "driver": "local", "prompt_cache": false,
-             "engines": { "a": { "url": "http://127.0.0.1:7", "argv": ["x"] } } },
-    "gpu": { "driver": "agent", "agent": "http://g:18767", "engines": { "main": { "url": "http://g:8080" } } }
-  }
-})";
-    const ConfigResult result = ConfigLoader::parse(json, File);
-    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
-    // No setting: a folder of the relay's own, added to every engine.
-    const HostConfig *ws = result.config->host(u"ws"_s);
-    const QString folder = HostConfigReader::defaultSlotFolder(u"ws"_s);
-    QVERIFY2(folder.endsWith(u"/switchyard/slots/ws"_s) && QDir::isAbsolutePath(folder), qPrintable(folder));
-    QCOMPARE(ws->promptCache.dir, folder);
-    QCOMPARE(ws->engines.at(0).argv, (QStringList{u"x"_s, u"--port"_s, u"1"_s, u"--slot-save-path"_s, folder}));
-    QCOMPARE(ws->engines.at(1).argv, (QStringList{u"y"_s, u"--slot-save-path"_s, folder}));
-    // An engine that names a folder already: all of them save there.
-    const HostConfig *named = result.config->host(u"named"_s);
-    QCOMPARE(named->promptCache.dir, u"/srv/slots"_s);
-    QCOMPARE(named->engines.at(0).argv, (QStringList{u"x"_s, u"--slot-save-path"_s, u"/srv/slots"_s}));
-    QCOMPARE(named->engines.at(1).argv, (QStringList{u"y"_s, u"--slot-save-path"_s, u"/srv/slots/"_s}));
-    // Two folders: off, with a warning that names both and the way out; argv untouched.
-    const HostConfig *split = result.config->host(u"split"_s);
-    QVERIFY(!split->promptCache.enabled());
-    QCOMPARE(split->engines.at(1).argv, (QStringList{u"y"_s, u"--slot-save-path"_s, u"/two"_s}));
-    QCOMPARE(result.warnings.size(), 1);
-    QCOMPARE(result.warnings.first().fieldPath, u"hosts.split.prompt_cache"_s);
-    QVERIFY2(result.warnings.first().message.contains(u"different folders (/one, /two)"_s)
-                 && result.warnings.first().message.contains(u"prompt_cache.dir"_s),
-             qPrintable(result.warnings.first().message));
-    // false: off, nothing added.
-    const HostConfig *off = result.config->host(u"off"_s);
-    QVERIFY(!off->promptCache.enabled());
-    QCOMPARE(off->engines.at(0).argv, QStringList{u"x"_s});
-    // Engines the relay does not start: off unless configured.
-    QVERIFY(!result.config->host(u"gpu"_s)->promptCache.enabled());
-}
-
-void TestConfigValues::readsPower()
-{
-    using namespace std::chrono_literals;
-    const QByteArray json = R"({
-  "hosts": {
-    "3090": { "driver": "agent", "agent": "http://g:18767", "idle_stop_after_s": 600,
-              "sleep_command": ["ssh", "3090", "systemctl", "suspend"],
-              "wake": { "mac": "3C-7C-3F-1E-22-0A", "broadcast": "192.168.1.255", "port": 7, "timeout_s": 90 },
-              "engines": { "main": { "url": "http://g:8080" },
-                           "fork": { "url": "http://g:8081", "idle_stop_after_s": 30 } } },
-    "box": { "wake": { "mac": "3c:7c:3f:1e:22:0b" }, "engines": { "main": { "url": "http://b:1" } } },
-    "ws": { "driver": "local", "sleep_command": ["true"], "engines": { "main": { "url": "http://127.0.0.1:1", "argv": ["x"] } } }
-  }
-})";
-    const ConfigResult result = ConfigLoader::parse(json, File);
-    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
-    const HostConfig *gpu = result.config->host(u"3090"_s);
-    QCOMPARE(gpu->wake.mac, QByteArray::fromHex("3c7c3f1e220a"));
-    QCOMPARE(gpu->wake.broadcast, QHostAddress(u"192.168.1.255"_s));
-    QCOMPARE(gpu->wake.port, quint16(7));
-    QCOMPARE(gpu->wake.timeout, 90000ms);
-    QCOMPARE(gpu->idleStopAfter, std::optional<std::chrono::milliseconds>(600000ms));
-    QCOMPARE(gpu->sleepCommand, (QStringList{u"ssh"_s, u"3090"_s, u"systemctl"_s, u"suspend"_s}));
-    QVERIFY(!gpu->engines.at(0).idleStopAfter);
-    QCOMPARE(gpu->engines.at(1).idleStopAfter, std::optional<std::chrono::milliseconds>(30000ms));
-    // Defaults: the broadcast to all, port 9, two minutes.
-    const HostConfig *box = result.config->host(u"box"_s);
-    QVERIFY(box->wake.enabled());
-    QCOMPARE(box->wake.broadcast, QHostAddress(QHostAddress::Broadcast));
-    QCOMPARE(box->wake.port, quint16(9));
-    QCOMPARE(box->wake.timeout, 120000ms);
-    QVERIFY(!box->idleStopAfter);
-    // A sleep command with no idle stop to follow never runs: a warning, with where.
-    bool warned = false;
-    for (const ConfigError &w : result.warnings)
-        warned = warned || (w.fieldPath == "hosts.ws.sleep_command"_L1 && w.line == 9 && w.message.contains("never run"_L1));
-    QVERIFY2(warned, qPrintable(describe(result.warnings)));
-}
-
-void TestConfigValues::readsDriverFields()
-{
-    using namespace std::chrono_literals;
-    const QByteArray json = R"({
-  "state_dir": "/var/lib/switchyard",
-  "hosts": {
-    "gpu": { "driver": "agent", "agent": "http://g:18767", "token": "s3cret",
-             "engines": { "main": { "url": "http://g:8080", "start_timeout_s": 300, "stop_timeout_s": 2.5 } } },
-    "ws": { "driver": "local", "engines": { "a": { "url": "http://127.0.0.1:1", "argv": ["x"] } } },
-    "a9": { "driver": "command", "engines": { "a": { "url": "http://a9:1", "start": "s", "stop": "t", "stop_timeout_s": 30 } } }
-  }
-})";
-    const ConfigResult result = ConfigLoader::parse(json, File);
-    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
-    const Config &c = *result.config;
-    QCOMPARE(c.stateDir, u"/var/lib/switchyard"_s);
-    const HostConfig *gpu = c.host(u"gpu"_s);
-    QCOMPARE(gpu->token, u"s3cret"_s);
-    QVERIFY(gpu->engines.first().argv.isEmpty());
-    QCOMPARE(gpu->engines.first().startTimeout, 300000ms);
-    QCOMPARE(gpu->engines.first().stopTimeout, 2500ms);
-    // Defaults.
-    QCOMPARE(c.host(u"ws"_s)->engines.first().startTimeout, 120000ms);
-    QCOMPARE(c.host(u"ws"_s)->engines.first().stopTimeout, 10000ms);
-    QCOMPARE(c.host(u"ws"_s)->token, QString());
-    QCOMPARE(c.host(u"a9"_s)->engines.first().stopTimeout, 30000ms);
-
-    // "~/" is the home folder; without the field the driver picks its default.
-    const ConfigResult home = ConfigLoader::parse(R"({"state_dir": "~/sy", "hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}}})", File);
-    QVERIFY2(home.ok(), qPrintable(describe(home.errors)));
-    QCOMPARE(home.config->stateDir, QDir::homePath() + u"/sy"_s);
-    const ConfigResult none = ConfigLoader::parse(R"({"hosts": {"box": {"engines": {"main": {"url": "http://b:1"}}}}})", File);
-    QCOMPARE(none.config->stateDir, QString());
-}
-
-void TestConfigValues::readsScheduling()
-{
-    using namespace std::chrono_literals;
-    const QByteArray json = R"({
-  "hosts": {
-    "ws": { "driver": "local", "engines": { "a": { "url": "http://127.0.0.1:1", "argv": ["x"] } } },
-    "gpu": { "driver": "local", "engines": { "a": { "url": "http://127.0.0.1:2", "argv": ["x"] } },
-             "scheduling": { "policy": "batch", "dwell_s": 0, "max_wait_s": 90.5 } },
-    "old": { "driver": "local", "engines": { "a": { "url": "http://127.0.0.1:3", "argv": ["x"] } },
-             "scheduling": { "policy": "arrival",
-                             "max_wait_s": 30 } }
-  }
-})";
-    const ConfigResult result = ConfigLoader::parse(json, File);
-    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
-    const Config &c = *result.config;
-    const SchedulingConfig defaults;
-    QCOMPARE(c.host(u"ws"_s)->scheduling.policy, SchedulingConfig::Policy::Batch);
-    QCOMPARE(c.host(u"ws"_s)->scheduling.dwell, defaults.dwell);
-    QCOMPARE(c.host(u"ws"_s)->scheduling.maxWait, defaults.maxWait);
-    QCOMPARE(c.host(u"gpu"_s)->scheduling.dwell, 0ms);
-    QCOMPARE(c.host(u"gpu"_s)->scheduling.maxWait, 90500ms);
-    QCOMPARE(c.host(u"old"_s)->scheduling.policy, SchedulingConfig::Policy::Arrival);
-    // A bound the arrival policy never uses is legal, but said.
-    QCOMPARE(result.warnings.size(), 1);
-    QCOMPARE(result.warnings.first().fieldPath, u"hosts.old.scheduling.max_wait_s"_s);
-    QCOMPARE(result.warnings.first().line, 8);
-    QVERIFY(result.warnings.first().message.contains(u"not used with policy \"arrival\""_s));
-}
-
-void TestConfigValues::accessConfig()
-{
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString keysFile = dir.filePath(u"keys"_s);
-    QFile keys(keysFile);
-    QVERIFY(keys.open(QIODevice::WriteOnly));
-    keys.write("# one key per line\n  key-from-file-1  \n\nkey-from-file-2\r\n");
-    keys.close();
-    const QString laptopKeyFile = dir.filePath(u"laptop-key"_s);
-    QFile laptopKey(laptopKeyFile);
-    QVERIFY(laptopKey.open(QIODevice::WriteOnly));
-    laptopKey.write("sk-laptop-from-file\n");
-    laptopKey.close();
-    qputenv("SWITCHYARD_TEST_CI_KEY", "sk-ci-from-env");
-    const QString tokenFile = dir.filePath(u"admin-token"_s);
-    QFile token(tokenFile);
-    QVERIFY(token.open(QIODevice::WriteOnly));
-    token.write("admin-from-file\n");
-    token.close();
-    qputenv("SWITCHYARD_TEST_KEYS", "env-key-1, env-key-2\tenv-key-3");
-
-    const QByteArray json = R"({
-  "listen": "0.0.0.0:18766",
-  "lan": true,
-  "hosts": {)" + Box + R"(},
-  "clients": { "api_keys": ["sk-inline", {"name": "desk", "key": "sk-desk"},
-                            {"name": "laptop", "key_file": ")" + laptopKeyFile.toUtf8() + R"("},
-                            {"name": "ci.runner-2", "key_env": "SWITCHYARD_TEST_CI_KEY"}],
-               "api_keys_file": ")" + keysFile.toUtf8() + R"(",
-               "api_keys_env": "SWITCHYARD_TEST_KEYS" },
-  "admin": { "token_file": ")" + tokenFile.toUtf8() + R"(" },
-  "metrics": { "token_env": "SWITCHYARD_TEST_METRICS_TOKEN" }
-})";
-    qputenv("SWITCHYARD_TEST_METRICS_TOKEN", "scraper-from-env");
-    const ConfigResult result = ConfigLoader::parse(json, File);
-    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
-    QVERIFY2(result.warnings.isEmpty(), qPrintable(describe(result.warnings)));
-    const AccessConfig &a = result.config->access;
-    QVERIFY(a.lan);
-    QStringList names;
-    QStringList values;
-    for (const ClientApiKey &k : a.clientKeys) {
-        names.append(k.name);
-        values.append(k.key);
-    }
-    // A plain key is named by its place: keyN in api_keys, fileN and envN among those found there.
-    QCOMPARE(names, (QStringList{u"key1"_s, u"desk"_s, u"laptop"_s, u"ci.runner-2"_s, u"file1"_s, u"file2"_s,
-                                 u"env1"_s, u"env2"_s, u"env3"_s}));
-    QCOMPARE(values, (QStringList{u"sk-inline"_s, u"sk-desk"_s, u"sk-laptop-from-file"_s, u"sk-ci-from-env"_s,
-                                  u"key-from-file-1"_s, u"key-from-file-2"_s, u"env-key-1"_s, u"env-key-2"_s,
-                                  u"env-key-3"_s}));
-    QVERIFY(result.config->secrets().contains(u"sk-laptop-from-file"_s));
-    QVERIFY(result.config->secrets().contains(u"sk-ci-from-env"_s));
-    QCOMPARE(a.adminToken, u"admin-from-file"_s);
-    QCOMPARE(a.metricsToken, u"scraper-from-env"_s);
-    QVERIFY(!a.tls());
-    QVERIFY(result.config->secrets().contains(u"admin-from-file"_s));
-    QVERIFY(result.config->secrets().contains(u"scraper-from-env"_s));
-    QVERIFY(result.config->secrets().contains(u"env-key-2"_s));
-
-    // No secret is ever quoted in an error message.
-    keys.open(QIODevice::WriteOnly);
-    keys.write("good-key\nbad key with spaces\n");
-    keys.close();
-    const ConfigResult bad = ConfigLoader::parse(R"({"hosts": {)" + Box + R"(},
-  "clients": {"api_keys_file": ")" + keysFile.toUtf8() + R"("}})", File);
-    QVERIFY(!bad.ok());
-    QCOMPARE(bad.errors.size(), 1);
-    QCOMPARE(bad.errors.first().fieldPath, u"clients.api_keys_file"_s);
-    QVERIFY2(bad.errors.first().message.contains(u"line 2 of the file"_s), qPrintable(describe(bad.errors)));
-    QVERIFY(!bad.errors.first().message.contains(u"bad key"_s));
-
-    // The same key in the list and in the file: which name would it get? An error, at the file's
-    // line, that never quotes the key.
-    keys.open(QIODevice::WriteOnly);
-    keys.write("# keys\nsk-twice\n");
-    keys.close();
-    const ConfigResult twice = ConfigLoader::parse(R"({"hosts": {)" + Box + R"(},
-  "clients": {"api_keys": ["sk-twice"], "api_keys_file": ")" + keysFile.toUtf8() + R"("}})", File);
-    QVERIFY(!twice.ok());
-    QCOMPARE(twice.errors.size(), 1);
-    QCOMPARE(twice.errors.first().fieldPath, u"clients.api_keys_file"_s);
-    QVERIFY2(twice.errors.first().message.contains(u"line 2 of the file: the same key as clients.api_keys[0]"_s),
-             qPrintable(describe(twice.errors)));
-    QVERIFY(!twice.errors.first().message.contains(u"sk-twice"_s));
-
-    // Open to the LAN without client keys: legal, with a warning on "lan".
-    const ConfigResult open = ConfigLoader::parse("{\n  \"hosts\": {" + Box + "},\n  \"listen\": \"0.0.0.0:1\",\n  \"lan\": true\n}", File);
-    QVERIFY2(open.ok(), qPrintable(describe(open.errors)));
-    QCOMPARE(open.warnings.size(), 1);
-    QCOMPARE(open.warnings.first().fieldPath, u"lan"_s);
-    QCOMPARE(open.warnings.first().line, 4);
-    QVERIFY(open.warnings.first().message.contains(u"anyone on the LAN"_s));
-
-    // --listen on the command line is explicit enough.
-    const ConfigResult flags = ConfigLoader::fromFlags(u"0.0.0.0:18766"_s, {u"box=http://b:1"_s});
-    QVERIFY2(flags.ok(), qPrintable(describe(flags.errors)));
-    QVERIFY(flags.config->access.lan);
-}
-
 QTEST_GUILESS_MAIN(TestConfigValues)
-
 #include "tst_configvalues.moc"

@@ -1,12 +1,8 @@
-// Engine drivers and the supervisor, against real processes: switchyard-fakellama as the engine,
-// /bin/sh for engines that fail or will not stop, and the real `switchyard agent`.
+// The local and static engine drivers and the supervisor, against real processes: switchyard-fakellama
+// as the engine, /bin/sh for engines that fail or will not stop.
 
-#include "config/config.h"
-#include "engines/agentdriver.h"
-#include "engines/agentrequest.h"
-#include "engines/agentservice.h"
+#include "enginetestsupport.h"
 #include "engines/childprocess.h"
-#include "engines/commanddriver.h"
 #include "engines/driverfactory.h"
 #include "engines/enginestatefile.h"
 #include "engines/enginesupervisor.h"
@@ -35,148 +31,13 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
 namespace {
+constexpr int Timeout = EngineTimeout;
+}
 
-constexpr int Timeout = 20000;   // ms; a fakellama is up in well under a second
+namespace {
+
 constexpr char HelperEnv[] = "SWITCHYARD_ENGINES_HELPER";   // JSON: {"state_dir", "engine": {...}}
 
-QString binDir()
-{
-    // ctest says where the binaries are; run by hand, they sit next to this test.
-    const QString dir = qEnvironmentVariable("SWITCHYARD_BIN_DIR");
-    return dir.isEmpty() ? QCoreApplication::applicationDirPath() : dir;
-}
-
-QString fakeLlama()
-{
-    return binDir() + u"/switchyard-fakellama"_s;
-}
-
-QUrl localUrl(quint16 port)
-{
-    return QUrl(u"http://127.0.0.1:%1"_s.arg(port));
-}
-
-EngineConfig fakeEngine(const QString &name, quint16 port, const QString &models = u"a"_s)
-{
-    EngineConfig e;
-    e.name = name;
-    e.url = localUrl(port);
-    e.argv = {fakeLlama(), u"--port"_s, QString::number(port), u"--models"_s, models};
-    e.startTimeout = 15s;
-    e.stopTimeout = 5s;
-    return e;
-}
-
-EngineConfig shellEngine(const QString &name, const QString &script, std::chrono::milliseconds startTimeout = 10s,
-                         std::chrono::milliseconds stopTimeout = 5s)
-{
-    EngineConfig e;
-    e.name = name;
-    e.url = localUrl(portForLater());   // nothing ever answers there
-    e.argv = {u"/bin/sh"_s, u"-c"_s, script};
-    e.startTimeout = startTimeout;
-    e.stopTimeout = stopTimeout;
-    return e;
-}
-
-HostConfig host(const QString &name, const QString &driver, const QList<EngineConfig> &engines)
-{
-    HostConfig h;
-    h.name = name;
-    h.driver = driver;
-    h.engines = engines;
-    return h;
-}
-
-bool alive(qint64 pid)
-{
-    return pid > 0 && ProcessInfo::isAlive(pid);
-}
-
-// SigIgn from /proc/PID/status: the shell has run its `trap '' TERM`.
-bool ignoresSigterm(qint64 pid)
-{
-    QFile file(u"/proc/%1/status"_s.arg(pid));
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    for (const QByteArray &line : file.readAll().split('\n')) {
-        if (line.startsWith("SigIgn:"))
-            return (line.mid(7).trimmed().toULongLong(nullptr, 16) >> (SIGTERM - 1)) & 1;
-    }
-    return false;
-}
-
-// A failure reads as its record (EngineFailure::toString), which the journal and the replies keep.
-QString signalText(const QSignalSpy &spy, int index, int argument)
-{
-    if (spy.size() <= index)
-        return QString();
-    const QVariant value = spy.at(index).at(argument);
-    if (value.metaType() == QMetaType::fromType<EngineFailure>())
-        return value.value<EngineFailure>().toString();
-    return value.toString();
-}
-
-QJsonObject statusOf(UpstreamPool *pool, const QUrl &agent, const QByteArray &token, int *httpStatus = nullptr)
-{
-    AgentRequest::Call call;
-    call.agent = agent;
-    call.token = token;
-    call.path = "/agent/status";
-    AgentRequest request(pool, call);
-    QSignalSpy answered(&request, &AgentRequest::answered);
-    request.start();
-    if (!answered.wait(Timeout))
-        return {};
-    if (httpStatus)
-        *httpStatus = answered.first().at(0).toInt();
-    return QJsonDocument::fromJson(answered.first().at(1).toByteArray()).object();
-}
-
-qint64 pidInStatus(const QJsonObject &status, const QString &engine)
-{
-    for (const QJsonValue &value : status.value("engines"_L1).toArray()) {
-        const QJsonObject e = value.toObject();
-        if (e.value("name"_L1).toString() == engine)
-            return e.value("pid"_L1).toInteger();
-    }
-    return 0;
-}
-
-// A running `switchyard agent` (or this binary as a helper) whose stdout we read line by line.
-class Child
-{
-public:
-    QProcess process;
-    QByteArray output;
-
-    // Waits for a stdout line starting with prefix and returns the rest of it.
-    QByteArray waitForLine(const QByteArray &prefix, int timeout = Timeout)
-    {
-        QElapsedTimer timer;
-        timer.start();
-        while (timer.elapsed() < timeout) {
-            output += process.readAllStandardOutput();
-            for (const QByteArray &line : output.split('\n')) {
-                const qsizetype at = line.indexOf(prefix);
-                if (at >= 0 && output.contains(line + '\n'))
-                    return line.mid(at + prefix.size()).trimmed();
-            }
-            if (process.state() == QProcess::NotRunning)
-                return {};
-            process.waitForReadyRead(100);
-        }
-        return {};
-    }
-
-    ~Child()
-    {
-        if (process.state() != QProcess::NotRunning) {
-            process.kill();
-            process.waitForFinished(5000);
-        }
-    }
-};
 
 // The helper for noOrphansWhenSupervisorKilled: a LocalDriver starts one engine, says its pid,
 // then waits to be killed.
@@ -209,7 +70,7 @@ int runHelper(int argc, char **argv)
 
 } // namespace
 
-class TestEngines : public QObject
+class TestLocalDriver : public QObject
 {
     Q_OBJECT
 
@@ -225,22 +86,18 @@ private slots:
     void noOrphansWhenSupervisorKilled();
     void straysOfEarlierRunAreStopped();
     void secondSupervisorIsRefused();
-    void agentEndToEnd();
-    void agentTokenCompare();
-    void commandDriver();
-    void commandDriverStartFails();
 
 private:
     UpstreamPool m_pool;
 };
 
-void TestEngines::initTestCase()
+void TestLocalDriver::initTestCase()
 {
     QVERIFY2(QFile::exists(fakeLlama()), qPrintable(fakeLlama()));
     QVERIFY2(QFile::exists(binDir() + u"/switchyard"_s), qPrintable(binDir()));
 }
 
-void TestEngines::staticDriver()
+void TestLocalDriver::staticDriver()
 {
     const std::unique_ptr<EngineDriver> driver =
         createEngineDriver(host(u"box"_s, u"static"_s, {fakeEngine(u"main"_s, 1)}), DriverContext{});
@@ -265,7 +122,7 @@ void TestEngines::staticDriver()
     QCOMPARE(signalText(status, 0, 0), u"main"_s);
 }
 
-void TestEngines::localDriverStartsSwitchesStops()
+void TestLocalDriver::localDriverStartsSwitchesStops()
 {
     QTemporaryDir state;
     const HostConfig ws = host(u"ws"_s, u"local"_s, {fakeEngine(u"alpha"_s, portForLater()), fakeEngine(u"beta"_s, portForLater())});
@@ -331,7 +188,7 @@ void TestEngines::localDriverStartsSwitchesStops()
     QCOMPARE(signalText(stopped, 1, 0), u"alpha"_s);
 }
 
-void TestEngines::startFailure_data()
+void TestLocalDriver::startFailure_data()
 {
     QTest::addColumn<QStringList>("argv");
     QTest::addColumn<QStringList>("reasonParts");
@@ -346,7 +203,7 @@ void TestEngines::startFailure_data()
                                  << QStringList{u"exited with code 3: two | three | four"_s};
 }
 
-void TestEngines::startFailure()
+void TestLocalDriver::startFailure()
 {
     QFETCH(QStringList, argv);
     QFETCH(QStringList, reasonParts);
@@ -371,7 +228,7 @@ void TestEngines::startFailure()
     QCOMPARE(driver->runningEngine(), QString());
 }
 
-void TestEngines::startTimeout()
+void TestLocalDriver::startTimeout()
 {
     QTemporaryDir state;
     // Runs, but never answers /health.
@@ -395,7 +252,7 @@ void TestEngines::startTimeout()
     QCOMPARE(supervisor.state(u"mute"_s), EngineSupervisor::State::Stopped);
 }
 
-void TestEngines::foreignServerOnPort()
+void TestLocalDriver::foreignServerOnPort()
 {
     // Something already answers on the engine's port: say so instead of taking its /health for ours.
     QTemporaryDir state;
@@ -418,7 +275,7 @@ void TestEngines::foreignServerOnPort()
     QVERIFY(other.waitForFinished(Timeout));
 }
 
-void TestEngines::sigkillAfterStopTimeout()
+void TestLocalDriver::sigkillAfterStopTimeout()
 {
     QTemporaryDir state;
     const EngineConfig stubborn = shellEngine(u"stubborn"_s, u"trap '' TERM; exec sleep 60"_s, 60s, 1s);
@@ -445,7 +302,7 @@ void TestEngines::sigkillAfterStopTimeout()
     QCOMPARE(stopped.size(), 1);
 }
 
-void TestEngines::noOrphansWhenSupervisorKilled()
+void TestLocalDriver::noOrphansWhenSupervisorKilled()
 {
     QTemporaryDir state;
     const EngineConfig engine = fakeEngine(u"alpha"_s, portForLater());
@@ -479,7 +336,7 @@ void TestEngines::noOrphansWhenSupervisorKilled()
     QVERIFY(EngineStateFile(stateFile).read().isEmpty());
 }
 
-void TestEngines::straysOfEarlierRunAreStopped()
+void TestLocalDriver::straysOfEarlierRunAreStopped()
 {
     QTemporaryDir state;
     const QString stateFile = state.filePath(LocalDriver::stateFileName(u"ws"_s));
@@ -522,7 +379,7 @@ void TestEngines::straysOfEarlierRunAreStopped()
     QVERIFY(bystander.waitForFinished(Timeout));
 }
 
-void TestEngines::secondSupervisorIsRefused()
+void TestLocalDriver::secondSupervisorIsRefused()
 {
     // Two live supervisors on one state file would reap each other's engines.
     QTemporaryDir state;
@@ -538,244 +395,15 @@ void TestEngines::secondSupervisorIsRefused()
     QVERIFY(failed.wait(Timeout));
 }
 
-void TestEngines::agentEndToEnd()
-{
-    QTemporaryDir dir;
-    const EngineConfig alpha = fakeEngine(u"alpha"_s, portForLater(), u"a1,a2"_s);
-    const EngineConfig beta = fakeEngine(u"beta"_s, portForLater(), u"b1"_s);
-    const QByteArray token = "s3cret-token-for-tests";
-    auto engineJson = [](const EngineConfig &e) {
-        return QJsonObject{{"url"_L1, e.url.toString()},
-                           {"argv"_L1, QJsonArray::fromStringList(e.argv)},
-                           {"start_timeout_s"_L1, 15},
-                           {"stop_timeout_s"_L1, 5}};
-    };
-    const QJsonObject config{{"listen"_L1, u"127.0.0.1:0"_s},
-                             {"token"_L1, QString::fromLatin1(token)},
-                             {"state_dir"_L1, dir.filePath(u"state"_s)},
-                             {"engines"_L1, QJsonObject{{"alpha"_L1, engineJson(alpha)}, {"beta"_L1, engineJson(beta)}}}};
-    const QString configPath = dir.filePath(u"agent.json"_s);
-    {
-        QFile file(configPath);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QJsonDocument(config).toJson());
-    }
-
-    auto startAgent = [&](Child &agent) -> QUrl {
-        agent.process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        agent.process.start(binDir() + u"/switchyard"_s, {u"agent"_s, u"--config"_s, configPath});
-        if (!agent.process.waitForStarted(Timeout))
-            return {};
-        const QByteArray rest = agent.waitForLine("listening on ");
-        return QUrl(QString::fromLatin1(rest.left(rest.indexOf(' '))));
-    };
-
-    Child agent;
-    const QUrl url = startAgent(agent);
-    QVERIFY2(url.port() > 0, agent.output.constData());
-
-    HostConfig gpu = host(u"gpu"_s, u"agent"_s, {alpha, beta});
-    gpu.agent = url;
-    gpu.token = QString::fromLatin1(token);
-    DriverContext context;
-    context.pool = &m_pool;
-    context.connectTimeout = 2s;
-    const std::unique_ptr<EngineDriver> driver = createEngineDriver(gpu, context);
-    QVERIFY(qobject_cast<AgentDriver *>(driver.get()));
-    QSignalSpy started(driver.get(), &EngineDriver::engineStarted);
-    QSignalSpy failed(driver.get(), &EngineDriver::engineStartFailed);
-    QSignalSpy stopped(driver.get(), &EngineDriver::engineStopped);
-    QSignalSpy status(driver.get(), &EngineDriver::statusKnown);
-    QSignalSpy unreachable(driver.get(), &EngineDriver::unreachable);
-
-    driver->probe();
-    QVERIFY(status.wait(Timeout));
-    QCOMPARE(signalText(status, 0, 0), QString());   // the agent starts nothing by itself
-
-    driver->startEngine(u"alpha"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(started.size() + failed.size() > 0, Timeout);
-    QVERIFY2(failed.isEmpty(), qPrintable(signalText(failed, 0, 1)));
-    QCOMPARE(driver->runningEngine(), u"alpha"_s);
-    QJsonObject st = statusOf(&m_pool, url, token);
-    QCOMPARE(st.value("engine"_L1).toString(), u"alpha"_s);
-    QCOMPARE(st.value("state"_L1).toString(), u"ready"_s);
-    const qint64 alphaPid = pidInStatus(st, u"alpha"_s);
-    QVERIFY(alive(alphaPid));
-
-    driver->startEngine(u"beta"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(started.size() + failed.size() > 1, Timeout);
-    QVERIFY2(failed.isEmpty(), qPrintable(signalText(failed, 0, 1)));
-    QCOMPARE(signalText(started, 1, 0), u"beta"_s);
-    QVERIFY(!alive(alphaPid));
-    // A protocol-2 agent's event stream reports the box as well: the newest report counts.
-    status.clear();
-    driver->probe();
-    QVERIFY(status.wait(Timeout));
-    QTRY_COMPARE_WITH_TIMEOUT(signalText(status, int(status.size()) - 1, 0), u"beta"_s, Timeout);
-    const qint64 betaPid = pidInStatus(statusOf(&m_pool, url, token), u"beta"_s);
-    QVERIFY(alive(betaPid));
-
-    // An engine the agent does not have.
-    driver->startEngine(u"gamma"_s);
-    QVERIFY(failed.wait(Timeout));
-    // The agent's arbiter refuses it, worded by the relay's English catalogue.
-    QVERIFY2(signalText(failed, 0, 1).contains(u"has no engine \"gamma\""_s), qPrintable(signalText(failed, 0, 1)));
-
-    driver->stopEngine(u"beta"_s);
-    QVERIFY(stopped.wait(Timeout));
-    QVERIFY(!alive(betaPid));
-    QCOMPARE(driver->runningEngine(), QString());
-
-    // Wrong or missing token: 401, and the driver says the host cannot be used.
-    int httpStatus = 0;
-    statusOf(&m_pool, url, "wrong-token", &httpStatus);
-    QCOMPARE(httpStatus, 401);
-    statusOf(&m_pool, url, QByteArray(), &httpStatus);
-    QCOMPARE(httpStatus, 401);
-    HostConfig wrong = gpu;
-    wrong.token = u"wrong-token"_s;
-    const std::unique_ptr<EngineDriver> intruder = createEngineDriver(wrong, context);
-    QSignalSpy refused(intruder.get(), &EngineDriver::unreachable);
-    intruder->probe();
-    QVERIFY(refused.wait(Timeout));
-    QVERIFY2(signalText(refused, 0, 0).contains(u"401"_s), qPrintable(signalText(refused, 0, 0)));
-    QSignalSpy intruderFailed(intruder.get(), &EngineDriver::engineStartFailed);
-    intruder->startEngine(u"alpha"_s);
-    QVERIFY(intruderFailed.wait(Timeout));
-    QVERIFY(pidInStatus(statusOf(&m_pool, url, token), u"alpha"_s) == 0);
-
-    // SIGKILL the agent while an engine runs: the engine goes with it.
-    driver->startEngine(u"alpha"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(started.size() + failed.size() > 3, Timeout);
-    QCOMPARE(signalText(started, 2, 0), u"alpha"_s);
-    const qint64 secondAlpha = pidInStatus(statusOf(&m_pool, url, token), u"alpha"_s);
-    QVERIFY(alive(secondAlpha));
-    agent.process.kill();
-    QVERIFY(agent.process.waitForFinished(Timeout));
-    QTRY_VERIFY_WITH_TIMEOUT(!alive(secondAlpha), Timeout);
-    driver->probe();
-    QVERIFY(unreachable.wait(Timeout));
-
-    // A new agent on the same state dir starts cleanly; SIGTERM stops its engine and exits 0.
-    Child again;
-    const QUrl url2 = startAgent(again);
-    QVERIFY2(url2.port() > 0, again.output.constData());
-    gpu.agent = url2;
-    const std::unique_ptr<EngineDriver> driver2 = createEngineDriver(gpu, context);
-    QSignalSpy started2(driver2.get(), &EngineDriver::engineStarted);
-    driver2->startEngine(u"beta"_s);
-    QVERIFY(started2.wait(Timeout));
-    const qint64 thirdPid = pidInStatus(statusOf(&m_pool, url2, token), u"beta"_s);
-    QVERIFY(alive(thirdPid));
-    again.process.terminate();
-    QVERIFY(again.process.waitForFinished(Timeout));
-    QCOMPARE(again.process.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(again.process.exitCode(), 0);
-    QVERIFY(!alive(thirdPid));
-    again.output += again.process.readAllStandardOutput();
-    QVERIFY2(again.output.contains("engine beta: up after"), again.output.constData());
-    QVERIFY2(again.output.contains("engine beta: stopped"), again.output.constData());
-    QVERIFY2(!again.output.contains(token), "the token must never be printed");
-}
-
-void TestEngines::agentTokenCompare()
-{
-    QVERIFY(AgentService::tokenMatches("abc", "abc"));
-    QVERIFY(!AgentService::tokenMatches("abd", "abc"));
-    QVERIFY(!AgentService::tokenMatches("abc ", "abc"));
-    QVERIFY(!AgentService::tokenMatches("", "abc"));
-}
-
-void TestEngines::commandDriver()
-{
-    QTemporaryDir dir;
-    auto engine = [&](const QString &name, quint16 port) {
-        const QString pidFile = dir.filePath(name + u".pid"_s);
-        EngineConfig e;
-        e.name = name;
-        e.url = localUrl(port);
-        // A start line that returns at once and leaves the server in the background.
-        e.startCommand = u"'%1' --port %2 --models %3 & echo $! > '%4'"_s.arg(fakeLlama()).arg(port).arg(name, pidFile);
-        e.stopCommand = u"kill $(cat '%1')"_s.arg(pidFile);
-        e.startTimeout = 15s;
-        e.stopTimeout = 5s;
-        return e;
-    };
-    auto pidOf = [&](const QString &name) {
-        QFile file(dir.filePath(name + u".pid"_s));
-        return file.open(QIODevice::ReadOnly) ? file.readAll().trimmed().toLongLong() : 0;
-    };
-    DriverContext context;
-    context.stateDir = dir.path();
-    context.pool = &m_pool;
-    const HostConfig box = host(u"box"_s, u"command"_s, {engine(u"alpha"_s, portForLater()), engine(u"beta"_s, portForLater())});
-    const std::unique_ptr<EngineDriver> driver = createEngineDriver(box, context);
-    QVERIFY(qobject_cast<CommandDriver *>(driver.get()));
-    QSignalSpy started(driver.get(), &EngineDriver::engineStarted);
-    QSignalSpy failed(driver.get(), &EngineDriver::engineStartFailed);
-    QSignalSpy stopped(driver.get(), &EngineDriver::engineStopped);
-    QSignalSpy status(driver.get(), &EngineDriver::statusKnown);
-
-    driver->probe();
-    QVERIFY(status.wait(Timeout));
-    QCOMPARE(signalText(status, 0, 0), QString());
-
-    driver->startEngine(u"alpha"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(started.size() + failed.size() > 0, Timeout);
-    QVERIFY2(failed.isEmpty(), qPrintable(signalText(failed, 0, 1)));
-    const qint64 alphaPid = pidOf(u"alpha"_s);
-    QVERIFY(alive(alphaPid));
-
-    driver->startEngine(u"beta"_s);   // stops alpha first
-    QTRY_VERIFY_WITH_TIMEOUT(started.size() + failed.size() > 1, Timeout);
-    QVERIFY2(failed.isEmpty(), qPrintable(signalText(failed, 0, 1)));
-    QCOMPARE(signalText(started, 1, 0), u"beta"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(!alive(alphaPid), Timeout);
-    const qint64 betaPid = pidOf(u"beta"_s);
-    QVERIFY(alive(betaPid));
-
-    driver->probe();
-    QVERIFY(status.wait(Timeout));
-    QCOMPARE(signalText(status, 1, 0), u"beta"_s);
-
-    driver->stopEngine(u"beta"_s);
-    QVERIFY(stopped.wait(Timeout));
-    QCOMPARE(signalText(stopped, 0, 0), u"beta"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(!alive(betaPid), Timeout);
-    QCOMPARE(driver->runningEngine(), QString());
-}
-
-void TestEngines::commandDriverStartFails()
-{
-    QTemporaryDir dir;
-    EngineConfig e;
-    e.name = u"alpha"_s;
-    e.url = localUrl(portForLater());
-    e.startCommand = u"echo 'cannot reach gpu box' >&2; exit 3"_s;
-    e.stopCommand = u"true"_s;
-    e.startTimeout = 10s;
-    DriverContext context;
-    context.stateDir = dir.path();
-    const std::unique_ptr<EngineDriver> driver = createEngineDriver(host(u"box"_s, u"command"_s, {e}), context);
-    QSignalSpy failed(driver.get(), &EngineDriver::engineStartFailed);
-    QElapsedTimer timer;
-    timer.start();
-    driver->startEngine(u"alpha"_s);
-    QVERIFY(failed.wait(Timeout));
-    QVERIFY(timer.elapsed() < 5000);
-    const QString reason = signalText(failed, 0, 1);
-    QVERIFY2(reason.contains(u"exited with code 3"_s) && reason.contains(u"cannot reach gpu box"_s), qPrintable(reason));
-}
-
 int main(int argc, char **argv)
 {
     // noOrphansWhenSupervisorKilled runs this binary as its child: no tests there, just a driver.
     if (qEnvironmentVariableIsSet(HelperEnv))
         return runHelper(argc, argv);
     QCoreApplication app(argc, argv);
-    TestEngines test;
+    TestLocalDriver test;
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
 
-#include "tst_engines.moc"
+#include "tst_localdriver.moc"
