@@ -2,12 +2,9 @@
 // by two boxes is one row naming both hosts, and the 3060 sleeps after idling and wakes for the
 // next request, with the wait on its card, in the request log and on the timeline. The demo's
 // wake packet goes to 127.0.0.1 only. Offscreen and under Xvfb.
-#include "app/catalogeventrecorder.h"
-#include "app/relayrunner.h"
-#include "common/clock.h"
-#include "config/configloader.h"
 #include "demo/demoboxpower.h"
 #include "demo/demofleet.h"
+#include "demorun.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
 #include "models/modeltablemodel.h"
@@ -25,57 +22,18 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
 
 using namespace switchyard;
+using switchyard::test::DemoRun;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
 namespace {
 
 constexpr int WaitMs = 20000;   // generous: a loaded 2-core machine
-
-// The demo as `switchyard --demo` runs it: its config from the fleet's flags and engines, its
-// drivers, the history recorded, and the window in front of it.
-struct DemoRun
-{
-    std::unique_ptr<fake::DemoFleet> fleet;
-    SystemClock clock;
-    QTemporaryDir dir;
-    std::unique_ptr<HistoryStore> store;
-    std::unique_ptr<RelayRunner> runner;
-    std::unique_ptr<CatalogEventRecorder> recorder;
-    Config config;
-
-    bool start(fake::DemoFleet::Timing timing, QString *error)
-    {
-        fleet = std::make_unique<fake::DemoFleet>(timing, nullptr);
-        if (!fleet->start(error))
-            return false;
-        const ConfigResult flags = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, fleet->upstreamFlags());
-        if (!flags.ok()) {
-            *error = flags.errors.value(0).toString();
-            return false;
-        }
-        config = *flags.config;
-        fleet->addEnginesTo(config);
-        store = std::make_unique<HistoryStore>(dir.filePath(u"history.sqlite"_s), clock);
-        runner = std::make_unique<RelayRunner>(nullptr, store.get());
-        fake::DemoFleet *f = fleet.get();
-        runner->setDriverFactory([f](const Config &c) { return f->drivers(c); });
-        recorder = std::make_unique<CatalogEventRecorder>(store.get(), clock);
-        QObject::connect(runner.get(), &RelayRunner::serviceChanged, recorder.get(), &CatalogEventRecorder::setService);
-        return runner->start(config, error);
-    }
-    ~DemoRun()
-    {
-        runner.reset();   // its controllers and drivers go before the fleet they drive
-        recorder.reset();
-    }
-};
 
 QNetworkReply *postChat(QNetworkAccessManager &network, const QUrl &endpoint, const QString &model)
 {

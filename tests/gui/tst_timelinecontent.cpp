@@ -45,7 +45,7 @@ HistoryEvent historyEvent(HistoryEvent::Kind kind, int seconds, const QString &e
 // times in seconds from T0 and "open" when it runs on at the end of the range.
 QStringList describe(const QList<Span> &spans)
 {
-    static const char *const kinds[] = {"Engine", "Switch", "FailedSwitch", "Down", "Lease"};
+    static const char *const kinds[] = {"Engine", "Switch", "FailedSwitch", "Down", "Lease", "Sleep"};
     QStringList out;
     for (const Span &s : spans) {
         QStringList words{QString::fromLatin1(kinds[int(s.kind)]),
@@ -104,6 +104,7 @@ private Q_SLOTS:
     void failedSwitchCarriesReason();
     void openSpansEndAtNow();
     void downEndsAtHostUpOrSwitch();
+    void sleepIsNotDowntime();
     void leaseFromLongBeforeTheRange();
     void spansAreClippedToTheRange();
     void otherHostsAreLeftOut();
@@ -178,6 +179,44 @@ void TstTimelineContent::downEndsAtHostUpOrSwitch()
                            historyEvent(HistoryEvent::Kind::SwitchEnd, 50, u"b"_s)});   // brings it back
     QCOMPARE(history.lane(0, 60), (QStringList{u"Engine 20-40 a"_s, u"Engine 50-60 b open"_s, u"Down 10-20 timeout"_s,
                                                u"Switch 45-50 b"_s, u"Down 40-50"_s}));
+}
+
+void TstTimelineContent::sleepIsNotDowntime()
+{
+    // Issue 30: after an idle stop the polls find the engine refusing the connection. That is
+    // the planned rest, no downtime; once the sleep command ran it is a sleep band, until the
+    // wake-up packet (or any sign of life), and its tooltip says asleep, not down.
+    const History history({historyEvent(HistoryEvent::Kind::SwitchEnd, 0, u"main"_s),
+                           historyEvent(HistoryEvent::Kind::IdleStop, 20, u"main"_s, u"no request for 20 s"_s),
+                           historyEvent(HistoryEvent::Kind::HostDown, 21, {}, u"the engine refused the connection"_s),
+                           historyEvent(HistoryEvent::Kind::SleepCommand, 22, {}, u"sleep: exit code 0"_s),
+                           historyEvent(HistoryEvent::Kind::WakeSent, 100),
+                           historyEvent(HistoryEvent::Kind::Woke, 104),
+                           historyEvent(HistoryEvent::Kind::SwitchStart, 104, u"main"_s),
+                           historyEvent(HistoryEvent::Kind::SwitchEnd, 107, u"main"_s),
+                           historyEvent(HistoryEvent::Kind::HostUp, 108, u"main"_s),
+                           // Up again: a host down now is a failure again.
+                           historyEvent(HistoryEvent::Kind::HostDown, 150, {}, u"timeout"_s)});
+    QCOMPARE(history.lane(0, 200), (QStringList{u"Engine 0-20 main"_s, u"Engine 107-150 main"_s,
+                                                u"Sleep 22-100 sleep: exit code 0"_s, u"Switch 104-107 main"_s,
+                                                u"Down 150-200 timeout open"_s}));
+    // Asleep now: the band goes on to the end of the range.
+    QCOMPARE(history.lane(0, 60), (QStringList{u"Engine 0-20 main"_s, u"Sleep 22-60 sleep: exit code 0 open"_s}));
+    const QList<Span> spans = history.content.spans(u"h1"_s, at(0), at(60));
+    const std::optional<Span> under = TimelineContent::spanAt(spans, at(40), 0, false);
+    QVERIFY(under);
+    QCOMPARE(under->kind, Kind::Sleep);
+    const QString now = TimelineText::spanTooltip(*under, u"3060"_s, at(60));
+    QVERIFY2(now.startsWith(u"<b>3060</b> is asleep<br>"_s) && now.contains(u" – now ("_s), qPrintable(now));
+    const Span past{Kind::Sleep, at(22), at(100), false, {}, {}};
+    const QString was = TimelineText::spanTooltip(past, u"3060"_s, at(200));
+    QVERIFY2(was.startsWith(u"<b>3060</b> was asleep<br>"_s) && !was.contains(u"down"_s), qPrintable(was));
+
+    // Stopped when idle without sleeping (no sleep command): no band at all, and no downtime.
+    const History idle({historyEvent(HistoryEvent::Kind::SwitchEnd, 0, u"main"_s),
+                        historyEvent(HistoryEvent::Kind::IdleStop, 20, u"main"_s),
+                        historyEvent(HistoryEvent::Kind::HostDown, 21, {}, u"refused"_s)});
+    QCOMPARE(idle.lane(0, 60), QStringList{u"Engine 0-20 main"_s});
 }
 
 void TstTimelineContent::leaseFromLongBeforeTheRange()

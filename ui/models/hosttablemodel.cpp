@@ -157,12 +157,20 @@ HostController *HostTableModel::controller(const QString &host) const
 void HostTableModel::syncFromController(HostController *c)
 {
     const QString host = c->host();
+    Overlay &o = m_overlays[host];
+    // A box that woke with no engine running starts one: that is still the wake (no engine to
+    // switch from), timed from the wake-up packet, until the engine is up.
+    const bool wakeStart = o.activity == HostActivity::Waking && c->state() == HostStateMachine::State::Switching
+        && !c->targetEngine().isEmpty();
+    const bool changing = !wakeStart
+        && (c->state() == HostStateMachine::State::Draining || c->state() == HostStateMachine::State::Switching);
     // A drain and the switch after it are one change: from the engine that ran, to the target,
     // timed from the start of the drain.
-    const bool changing = c->state() == HostStateMachine::State::Draining || c->state() == HostStateMachine::State::Switching;
-    Overlay &o = m_overlays[host];
     const bool wasChanging = o.activity == HostActivity::Draining || o.activity == HostActivity::Switching;
-    if (changing && (!wasChanging || o.to != c->targetEngine())) {
+    if (wakeStart) {
+        o.from.clear();
+        o.to = c->targetEngine();
+    } else if (changing && (!wasChanging || o.to != c->targetEngine())) {
         if (!wasChanging) {
             o.since = QDateTime::currentDateTime();
             const int row = rowOf(host);
@@ -182,7 +190,9 @@ void HostTableModel::syncFromController(HostController *c)
     o.next = next.engine;
     o.nextWaiting = next.waiting;
     o.nextDue = next.in ? QDateTime::currentDateTime().addMSecs(next.in->count()) : QDateTime();
-    const ControllerActivity::Reading reading = ControllerActivity::read(c, o.next, o.nextWaiting);
+    const ControllerActivity::Reading reading = wakeStart
+        ? ControllerActivity::Reading{HostActivity::Waking, tr("engine %1 starting").arg(o.to)}
+        : ControllerActivity::read(c, o.next, o.nextWaiting);
     setActivity(host, reading.activity, reading.detail);
     setLease(host, c->state() == HostStateMachine::State::Leased ? c->leaseOwner() : QString(),
              c->state() == HostStateMachine::State::Leased ? c->leaseUntil() : QDateTime());

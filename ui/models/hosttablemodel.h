@@ -26,7 +26,8 @@ class RemoteRelayFeed;
 //
 // Switching, draining, leases and failed switches come from the service's host controllers
 // (setActivity() and setLease(), fed on every HostController::stateChanged); otherwise a host
-// is Up, Down or Unknown, as its last poll says.
+// is Up, Down or Unknown, as its last poll says. A box that woke and starts its engine is still
+// Waking (SwitchToRole names the engine), not switching from the engine it ran before it slept.
 class HostTableModel final : public QAbstractListModel
 {
     Q_OBJECT
@@ -50,7 +51,7 @@ public:
         LeaseUntilRole,        // QDateTime, invalid when open-ended or not leased
         DriverRole,            // static | local | agent | command
         SwitchFromRole,        // during a drain or switch: the engine it leaves (may be empty)
-        SwitchToRole,          // ...and the one it starts
+        SwitchToRole,          // ...and the one it starts; waking: the engine a box that woke starts
         ActivitySinceRole,     // QDateTime: when the drain or switch (or the wake) began
         LoadingRole,           // QStringList: the models loading now (or downloading, on a router)
         LoadingSinceRole,      // QDateTime: when the first of them was seen loading

@@ -43,21 +43,50 @@ QList<TimelineContent::Span> TimelineContent::spans(const QString &host, qint64 
         spans.append({Span::Kind::Engine, i.start.toMSecsSinceEpoch(),
                       i.end.isValid() ? i.end.toMSecsSinceEpoch() : toMs, i.ongoing, i.engine, {}});
     }
-    // Switches, downtime and leases, paired from their start and end events. The whole history
-    // up to the end of the range is walked, so a lease that began long before still shows.
+    // Switches, downtime, leases and sleep, paired from their start and end events. The whole
+    // history up to the end of the range is walked, so a lease that began long before still shows.
     std::optional<HistoryEvent> switchStart;
     std::optional<HistoryEvent> down;
     std::optional<HistoryEvent> lease;
+    std::optional<HistoryEvent> sleep;
+    bool resting = false;   // since an idle stop: the engine is down on purpose
     auto add = [&](Span::Kind kind, qint64 start, qint64 end, bool ongoing, const QString &engine, const QString &text) {
         if (end < fromMs || start > toMs)
             return;
         spans.append({kind, std::max(start, fromMs), std::min(end, toMs), ongoing, engine, text});
+    };
+    // Any sign of life ends a rest and the sleep in it.
+    auto wake = [&](qint64 at) {
+        resting = false;
+        if (sleep) {
+            add(Span::Kind::Sleep, sleep->at.toMSecsSinceEpoch(), at, false, {}, sleep->detail);
+            sleep.reset();
+        }
     };
     const QList<HistoryEvent> events = m_model->eventsBetween({}, dateAt(toMs));
     for (const HistoryEvent &e : events) {
         if (e.host != host)
             continue;
         const qint64 at = e.at.toMSecsSinceEpoch();
+        switch (e.kind) {
+        case HistoryEvent::Kind::SwitchStart:
+        case HistoryEvent::Kind::SwitchEnd:
+        case HistoryEvent::Kind::HostUp:
+        case HistoryEvent::Kind::WakeSent:
+        case HistoryEvent::Kind::Woke:
+        case HistoryEvent::Kind::LeaseTaken:
+            wake(at);
+            break;
+        case HistoryEvent::Kind::IdleStop:
+            resting = true;
+            break;
+        case HistoryEvent::Kind::SleepCommand:
+            if (resting && !sleep)
+                sleep = e;
+            break;
+        default:
+            break;
+        }
         switch (e.kind) {
         case HistoryEvent::Kind::SwitchStart:
             switchStart = e;
@@ -77,7 +106,7 @@ QList<TimelineContent::Span> TimelineContent::spans(const QString &host, qint64 
             break;
         }
         case HistoryEvent::Kind::HostDown:
-            if (!down)
+            if (!down && !resting)
                 down = e;
             break;
         case HistoryEvent::Kind::HostUp:
@@ -105,6 +134,8 @@ QList<TimelineContent::Span> TimelineContent::spans(const QString &host, qint64 
         add(Span::Kind::Down, down->at.toMSecsSinceEpoch(), toMs, true, {}, down->detail);
     if (lease)
         add(Span::Kind::Lease, lease->at.toMSecsSinceEpoch(), toMs, true, {}, lease->detail);
+    if (sleep)
+        add(Span::Kind::Sleep, sleep->at.toMSecsSinceEpoch(), toMs, true, {}, sleep->detail);
     return spans;
 }
 
@@ -164,7 +195,7 @@ int TimelineContent::maxActivity(const QStringList &hosts, const TimelineScale &
 std::optional<TimelineContent::Span> TimelineContent::spanAt(const QList<Span> &spans, qint64 t, qint64 slackMs,
                                                              bool markerRow)
 {
-    // Switches and downtime lie over engine bars: look at them first.
+    // Switches, downtime and sleep lie over engine bars: look at them first.
     for (int pass = 0; pass < 2; ++pass) {
         for (const Span &s : spans) {
             const bool overlay = s.kind != Span::Kind::Engine;

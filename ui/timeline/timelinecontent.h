@@ -18,7 +18,7 @@ class TimelineModel;
 class TimelineScale;
 
 // What the switch timeline shows on one host's lane over a range of time, apart from how it is
-// painted: the spans (engine up, switching, failed switch, down, leased) paired from the
+// painted: the spans (engine up, switching, failed switch, down, leased, asleep) paired from the
 // history's start and end events, the load and unload markers, the request activity, and which
 // of them lies at a given time. No widgets, so it is tested with a model and a clock alone.
 class TimelineContent final
@@ -27,7 +27,9 @@ public:
     // A stretch of time on one lane, as painted and as a tooltip explains it.
     struct Span
     {
-        enum class Kind { Engine, Switch, FailedSwitch, Down, Lease };
+        // Sleep: the box was put to sleep after an idle stop (its sleep command ran) until it
+        // was woken or answered again; a planned rest, not a failure.
+        enum class Kind { Engine, Switch, FailedSwitch, Down, Lease, Sleep };
         Kind kind;
         qint64 startMs;
         qint64 endMs;
@@ -50,8 +52,10 @@ public:
     void setInFlight(const InFlightCounter *inFlight);
     bool hasActivity() const { return m_density || !m_inFlight.isNull(); }
 
-    // Engine spans from the model's intervals first, then switches, downtime and leases, each
-    // clipped to [fromMs, toMs]; one not ended by toMs is ongoing and ends there.
+    // Engine spans from the model's intervals first, then switches, downtime, leases and sleep,
+    // each clipped to [fromMs, toMs]; one not ended by toMs is ongoing and ends there. After an
+    // idle stop the engine is down on purpose: a "host down" the polls record then (until an
+    // engine starts, a wake or the host answers) is not downtime.
     QList<Span> spans(const QString &host, qint64 fromMs, qint64 toMs) const;
     // Loads and unloads on host with fromMs <= at <= toMs, in time order.
     QList<HistoryEvent> markers(const QString &host, qint64 fromMs, qint64 toMs) const;

@@ -133,6 +133,8 @@ QColor TimelineView::legendColor(const QString &what) const
         return StatusPalette::switching();
     if (what == "down"_L1)
         return StatusPalette::bad();
+    if (what == "asleep"_L1)
+        return StatusPalette::idle();
     if (what == "load"_L1)
         return StatusPalette::good();
     if (what == "unload"_L1)
@@ -172,6 +174,7 @@ void TimelineView::updateLegend()
     }
     item(swatch(u"switch"_s, u"■"_s), u"■"_s, tr("switch"));
     item(swatch(u"down"_s, u"■"_s), u"■"_s, tr("down or failed"));
+    item(swatch(u"asleep"_s, u"■"_s), u"■"_s, tr("asleep"));
     item(swatch(u"load"_s, u"◆"_s), u"◆"_s, tr("load"));
     item(swatch(u"unload"_s, u"◇"_s), u"◇"_s, tr("unload"));
     item(swatch(u"lease"_s, u"▬"_s), u"▬"_s, tr("lease"));

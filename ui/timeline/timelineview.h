@@ -40,8 +40,8 @@ public:
     TimelineModel *events() const { return m_events; }
     const RequestDensity &density() const { return m_density; }
     QLabel *legend() const { return m_legend; }
-    // The colour the legend shows for an engine name or for "switch", "down", "load",
-    // "unload", "lease": the one the timeline paints it in.
+    // The colour the legend shows for an engine name or for "switch", "down", "asleep",
+    // "load", "unload", "lease": the one the timeline paints it in.
     QColor legendColor(const QString &what) const;
 
 protected:

@@ -373,6 +373,23 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
             p.drawText(rect.adjusted(6, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
         }
     }
+    // Sleep: a quiet grey band, neither an engine's colour nor the failures' red.
+    for (const Span &s : spans) {
+        if (s.kind != Span::Kind::Sleep)
+            continue;
+        const QRectF rect = spanRect(s, bar);
+        const QColor c = StatusPalette::idle();
+        p.setPen(Qt::NoPen);
+        p.setBrush(withAlpha(c, 55));
+        p.drawRoundedRect(rect, 3, 3);
+        p.setBrush(QBrush(withAlpha(c, 120), Qt::Dense6Pattern));
+        p.drawRoundedRect(rect, 3, 3);
+        const QString label = tr("asleep");
+        if (rect.width() > p.fontMetrics().horizontalAdvance(label) + 10) {
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.drawText(rect.adjusted(5, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
+        }
+    }
     for (const Span &s : spans) {
         if (s.kind != Span::Kind::Switch && s.kind != Span::Kind::FailedSwitch && s.kind != Span::Kind::Down)
             continue;

@@ -1,5 +1,6 @@
 #include "tray/traycontroller.h"
 
+#include "models/hostsummary.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
 #include "shared/clientconfigexporter.h"
@@ -132,14 +133,10 @@ void TrayController::exportConfig(const QString &client)
 
 QString TrayController::toolTip() const
 {
-    const int up = m_hosts->hostsUp();
-    const int total = m_hosts->rowCount();
-    const int inFlight = m_inFlight->total();
-    return tr("Switchyard — %1\n%2 of %n host(s) up, %3 in flight\n%4", nullptr, total)
-        .arg(TrayState::title(m_state))
-        .arg(up)
-        .arg(inFlight)
-        .arg(m_endpoint.toString());
+    // The same words as the window's status bar: a sleeping host is not counted as missing.
+    const HostSummary hosts(m_hosts->activities());
+    return tr("Switchyard — %1\n%2, %n in flight\n%3", nullptr, m_inFlight->total())
+        .arg(TrayState::title(m_state), hosts.statusBarText(), m_endpoint.toString());
 }
 
 void TrayController::updateState()

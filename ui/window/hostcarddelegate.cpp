@@ -119,9 +119,11 @@ QString HostCardDelegate::engineLine(const QModelIndex &index, const QDateTime &
     if (activity == HostActivity::Asleep)
         return tr("asleep · the next request wakes or starts it");
     if (activity == HostActivity::Waking) {
+        // First the box, then (if none runs when it answers) its engine: one wake, one clock.
         const QDateTime since = index.data(HostTableModel::ActivitySinceRole).toDateTime();
-        return since.isValid() ? tr("waking · waiting for the host to answer · %1").arg(elapsed(since, now))
-                               : tr("waking · waiting for the host to answer");
+        const QString starting = index.data(HostTableModel::SwitchToRole).toString();
+        const QString what = starting.isEmpty() ? tr("waiting for the host to answer") : tr("engine %1 starting").arg(starting);
+        return since.isValid() ? tr("waking · %1 · %2").arg(what, elapsed(since, now)) : tr("waking · %1").arg(what);
     }
     const QStringList loading = index.data(HostTableModel::LoadingRole).toStringList();
     if (!loading.isEmpty()) {
@@ -143,12 +145,14 @@ QString HostCardDelegate::factsLine(const QModelIndex &index, const QDateTime &n
     const int inFlight = index.data(HostTableModel::InFlightRole).toInt();
     QStringList facts;
     // Liveness from the host's event feed: while it is connected, a change shows at once, and
-    // the age of the last poll says nothing.
+    // the age of the last poll says nothing; nor does it while the box wakes (the polls of a
+    // sleeping box failed, and the wake asks it itself).
+    const bool waking = HostActivity(index.data(HostTableModel::ActivityRole).toInt()) == HostActivity::Waking;
     if (index.data(HostTableModel::LiveRole).toBool())
         facts.append(tr("live"));
-    if (rtt >= 0 && lastPoll.isValid())
+    if (rtt >= 0 && lastPoll.isValid() && !waking)
         facts.append(tr("%1 ms round trip").arg(rtt));
-    if (!index.data(HostTableModel::LiveRole).toBool())
+    if (!index.data(HostTableModel::LiveRole).toBool() && !waking)
         facts.append(lastPoll.isValid() ? tr("polled %1").arg(UiFormat::ago(lastPoll, now)) : tr("not polled yet"));
     facts.append(tr("%n in flight", nullptr, inFlight));
     return facts.join(u" · "_s);
