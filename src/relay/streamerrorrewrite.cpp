@@ -25,6 +25,18 @@ bool mayBecomeErrorEvent(QByteArrayView start)
 
 QByteArray StreamErrorRewrite::feed(const QByteArray &data)
 {
+    // The hot path: a read without an error event, ending where no error event can begin, goes
+    // on as it came (shared, not copied).
+    if (m_held.isEmpty() && !data.contains("{\"error\"")) {
+        const qsizetype lastNewline = data.lastIndexOf('\n');
+        const QByteArrayView tail = QByteArrayView(data).sliced(lastNewline + 1);
+        const bool tailStartsLine = lastNewline >= 0 || m_atLineStart;
+        if (tail.isEmpty() || !tailStartsLine || !mayBecomeErrorEvent(tail)) {
+            if (!data.isEmpty())
+                m_atLineStart = tail.isEmpty();
+            return data;
+        }
+    }
     QByteArray out;
     qsizetype pos = 0;
     while (pos < data.size()) {
