@@ -1028,9 +1028,70 @@ Befehle:
 <context>
     <name>HistorySchema</name>
     <message>
-        <location filename="../src/store/historyschema.cpp" line="+105"/>
+        <location filename="../src/store/historyschema.cpp" line="+122"/>
         <source>The history database has schema version %1; this version of Switchyard knows up to %2.</source>
         <translation>Die Verlaufsdatenbank hat die Schemaversion %1; diese Version von Switchyard kennt nur bis %2.</translation>
+    </message>
+</context>
+<context>
+    <name>HostSummary</name>
+    <message numerus="yes">
+        <location filename="../ui/models/hostsummary.cpp" line="+33"/>
+        <source>%n up</source>
+        <translation>
+            <numerusform>%n erreichbar</numerusform>
+            <numerusform>%n erreichbar</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n asleep</source>
+        <translation>
+            <numerusform>%n schläft</numerusform>
+            <numerusform>%n schlafen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n waking</source>
+        <translation>
+            <numerusform>%n wird geweckt</numerusform>
+            <numerusform>%n werden geweckt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <location line="+12"/>
+        <location line="+10"/>
+        <source>%n leased</source>
+        <translation>
+            <numerusform>%n reserviert</numerusform>
+            <numerusform>%n reserviert</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-20"/>
+        <source>%n down</source>
+        <translation>
+            <numerusform>%n nicht erreichbar</numerusform>
+            <numerusform>%n nicht erreichbar</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%1 of %n host(s) up</source>
+        <translation>
+            <numerusform>%1 von %n Host erreichbar</numerusform>
+            <numerusform>%1 von %n Hosts erreichbar</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>%1 of %n up</source>
+        <translation>
+            <numerusform>%1 von %n erreichbar</numerusform>
+            <numerusform>%1 von %n erreichbar</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1102,7 +1163,7 @@ Befehle:
         <translation>&lt;b&gt;%1&lt;/b&gt; bis %2</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>someone</source>
         <translation>jemandem</translation>
     </message>
@@ -1152,7 +1213,17 @@ Befehle:
         <translation>&lt;b&gt;wird geweckt&lt;/b&gt; für eine Anfrage an &lt;b&gt;%1&lt;/b&gt;: Wake-on-LAN gesendet</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-20"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; is asleep</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; schläft</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; was asleep</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; schlief</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>&lt;b&gt;awake&lt;/b&gt;, woken for a request for &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;wach&lt;/b&gt;, geweckt für eine Anfrage an &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
@@ -2776,7 +2847,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HistoryWriter</name>
     <message>
-        <location filename="../src/store/historywriter.cpp" line="+137"/>
+        <location filename="../src/store/historywriter.cpp" line="+138"/>
         <source>Cannot create the folder %1.</source>
         <translation>Der Ordner %1 lässt sich nicht anlegen.</translation>
     </message>
@@ -2794,7 +2865,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+82"/>
+        <location line="+84"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n Zeile nicht im Verlauf gespeichert: %1</numerusform>
@@ -2805,7 +2876,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+135"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+137"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 von %n Modell geladen</numerusform>
@@ -2824,7 +2895,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Engine %1 · %2</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-40"/>
         <source>stopping %1</source>
         <translation>%1 wird beendet</translation>
     </message>
@@ -2859,17 +2930,15 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>schläft · die nächste Anfrage weckt oder startet ihn</translation>
     </message>
     <message>
-        <location line="+4"/>
         <source>waking · waiting for the host to answer</source>
-        <translation>wird geweckt · wartet, bis der Host antwortet</translation>
+        <translation type="vanished">wird geweckt · wartet, bis der Host antwortet</translation>
     </message>
     <message>
-        <location line="-1"/>
         <source>waking · waiting for the host to answer · %1</source>
-        <translation>wird geweckt · wartet, bis der Host antwortet · %1</translation>
+        <translation type="vanished">wird geweckt · wartet, bis der Host antwortet · %1</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-35"/>
         <source>loading %1</source>
         <translation>lädt %1</translation>
     </message>
@@ -2909,12 +2978,32 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>lädt %1 herunter · %2</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+41"/>
+        <source>waiting for the host to answer</source>
+        <translation>wartet, bis der Host antwortet</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>engine %1 starting</source>
+        <translation>Engine %1 startet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waking · %1 · %2</source>
+        <translation>wird geweckt · %1 · %2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>waking · %1</source>
+        <translation>wird geweckt · %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>engine %1 · %2 · %3</source>
         <translation>Engine %1 · %2 · %3</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>live</source>
         <translation>live</translation>
     </message>
@@ -3000,7 +3089,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>GPU: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="-107"/>
+        <location line="-111"/>
         <source>engine %1 · switch to %2 in %3 (%n waiting)</source>
         <translation>
             <numerusform>Engine %1 · Wechsel zu %2 in %3 (%n wartet)</numerusform>
@@ -3140,7 +3229,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>wartet, bis der Host antwortet</translation>
     </message>
     <message>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+275"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+98"/>
+        <source>engine %1 starting</source>
+        <translation>Engine %1 startet</translation>
+    </message>
+    <message>
+        <location line="+187"/>
         <source>waiting for first poll</source>
         <translation>wartet auf die erste Abfrage</translation>
     </message>
@@ -5109,7 +5203,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Der Gegenwart folgen (Ende oder Doppelklick auf die Zeitleiste)</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+84"/>
         <source>engine up</source>
         <translation>Engine läuft</translation>
     </message>
@@ -5128,6 +5222,11 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <location line="+1"/>
         <source>down or failed</source>
         <translation>nicht erreichbar oder fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>asleep</source>
+        <translation>schläft</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5172,7 +5271,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Anfragen</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+40"/>
+        <source>asleep</source>
+        <translation>schläft</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>no engine history in this range</source>
         <translation>kein Engine-Verlauf in diesem Zeitraum</translation>
     </message>
@@ -5180,7 +5284,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::TrayController</name>
     <message>
-        <location filename="../ui/tray/traycontroller.cpp" line="+25"/>
+        <location filename="../ui/tray/traycontroller.cpp" line="+26"/>
         <source>&amp;Open Switchyard</source>
         <translation>Switchyard ö&amp;ffnen</translation>
     </message>
@@ -5250,11 +5354,24 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Switchyard &amp;beenden</translation>
     </message>
     <message numerus="yes">
-        <location line="+75"/>
+        <location line="+74"/>
+        <source>Switchyard — %1
+%2, %n in flight
+%3</source>
+        <translation>
+            <numerusform>Switchyard — %1
+%2, %n in Arbeit
+%3</numerusform>
+            <numerusform>Switchyard — %1
+%2, %n in Arbeit
+%3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Switchyard — %1
 %2 of %n host(s) up, %3 in flight
 %4</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>Switchyard — %1
 %2 von %n Host erreichbar, %3 in Arbeit
 %4</numerusform>
@@ -5264,7 +5381,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         </translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+39"/>
         <source>%1 — %2, %3</source>
         <translation>%1 — %2, %3</translation>
     </message>

@@ -37,9 +37,70 @@
     </message>
 </context>
 <context>
+    <name>HostSummary</name>
+    <message numerus="yes">
+        <location filename="../ui/models/hostsummary.cpp" line="+33"/>
+        <source>%n up</source>
+        <translation>
+            <numerusform>%n up</numerusform>
+            <numerusform>%n up</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n asleep</source>
+        <translation>
+            <numerusform>%n asleep</numerusform>
+            <numerusform>%n asleep</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n waking</source>
+        <translation>
+            <numerusform>%n waking</numerusform>
+            <numerusform>%n waking</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <location line="+12"/>
+        <location line="+10"/>
+        <source>%n leased</source>
+        <translation>
+            <numerusform>%n leased</numerusform>
+            <numerusform>%n leased</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-20"/>
+        <source>%n down</source>
+        <translation>
+            <numerusform>%n down</numerusform>
+            <numerusform>%n down</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%1 of %n host(s) up</source>
+        <translation>
+            <numerusform>%1 of %n host up</numerusform>
+            <numerusform>%1 of %n hosts up</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>%1 of %n up</source>
+        <translation>
+            <numerusform>%1 of %n up</numerusform>
+            <numerusform>%1 of %n up</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>TimelineText</name>
     <message numerus="yes">
-        <location filename="../ui/timeline/timelinetext.cpp" line="+105"/>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+117"/>
         <source>%n request(s) active</source>
         <translation>
             <numerusform>%n request active</numerusform>
@@ -87,7 +148,7 @@
 <context>
     <name>switchyard::HistoryWriter</name>
     <message numerus="yes">
-        <location filename="../src/store/historywriter.cpp" line="+226"/>
+        <location filename="../src/store/historywriter.cpp" line="+239"/>
         <source>The history database is not open; %n row(s) not stored.</source>
         <translation>
             <numerusform>The history database is not open; %n row not stored.</numerusform>
@@ -95,7 +156,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+82"/>
+        <location line="+84"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n row not stored in the history: %1</numerusform>
@@ -106,7 +167,23 @@
 <context>
     <name>switchyard::HostCardDelegate</name>
     <message numerus="yes">
-        <location filename="../ui/window/hostcarddelegate.cpp" line="+89"/>
+        <location filename="../ui/window/hostcarddelegate.cpp" line="+110"/>
+        <source>engine %1 · switch to %2 in %3 (%n waiting)</source>
+        <translation>
+            <numerusform>engine %1 · switch to %2 in %3 (%n waiting)</numerusform>
+            <numerusform>engine %1 · switch to %2 in %3 (%n waiting)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>engine %1 · switch to %2 after the running requests (%n waiting)</source>
+        <translation>
+            <numerusform>engine %1 · switch to %2 after the running requests (%n waiting)</numerusform>
+            <numerusform>engine %1 · switch to %2 after the running requests (%n waiting)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+25"/>
         <source>%1 of %n model(s) loaded</source>
         <translation>
             <numerusform>%1 of %n model loaded</numerusform>
@@ -114,7 +191,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+18"/>
+        <location line="+20"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in flight</numerusform>
@@ -133,18 +210,26 @@
 <context>
     <name>switchyard::HostTableModel</name>
     <message numerus="yes">
-        <location filename="../ui/models/hosttablemodel.cpp" line="+156"/>
+        <location filename="../ui/models/controlleractivity.cpp" line="+35"/>
         <source>%n waiting since %1</source>
         <translation>
             <numerusform>%n waiting since %1</numerusform>
             <numerusform>%n waiting since %1</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="+35"/>
+        <source>%n waiting for %1</source>
+        <translation>
+            <numerusform>%n waiting for %1</numerusform>
+            <numerusform>%n waiting for %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>switchyard::HostsEditorDialog</name>
     <message numerus="yes">
-        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+243"/>
+        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+244"/>
         <source>and %n more change(s)</source>
         <translation>
             <numerusform>and %n more change</numerusform>
@@ -163,7 +248,7 @@
 <context>
     <name>switchyard::MainWindow</name>
     <message numerus="yes">
-        <location filename="../ui/window/mainwindow.cpp" line="+345"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+364"/>
         <source>%1 of %n host(s) up</source>
         <translation>
             <numerusform>%1 of %n host up</numerusform>
@@ -207,7 +292,7 @@
 <context>
     <name>switchyard::ModelTableModel</name>
     <message numerus="yes">
-        <location filename="../ui/models/modeltablemodel.cpp" line="+276"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+349"/>
         <source>%n request(s) today, %1 failed</source>
         <translation>
             <numerusform>%n request today, %1 failed</numerusform>
@@ -218,7 +303,7 @@
 <context>
     <name>switchyard::RequestLogView</name>
     <message numerus="yes">
-        <location filename="../ui/window/requestlogview.cpp" line="+119"/>
+        <location filename="../ui/window/requestlogview.cpp" line="+132"/>
         <source>Copied %n journal line(s)</source>
         <translation>
             <numerusform>Copied %n journal line</numerusform>
@@ -256,11 +341,10 @@
 <context>
     <name>switchyard::TrayController</name>
     <message numerus="yes">
-        <location filename="../ui/tray/traycontroller.cpp" line="+131"/>
         <source>Switchyard — %1
 %2 of %n host(s) up, %3 in flight
 %4</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>Switchyard — %1
 %2 of %n host up, %3 in flight
 %4</numerusform>
@@ -270,7 +354,21 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+45"/>
+        <location filename="../ui/tray/traycontroller.cpp" line="+138"/>
+        <source>Switchyard — %1
+%2, %n in flight
+%3</source>
+        <translation>
+            <numerusform>Switchyard — %1
+%2, %n in flight
+%3</numerusform>
+            <numerusform>Switchyard — %1
+%2, %n in flight
+%3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+42"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in flight</numerusform>
