@@ -186,7 +186,7 @@ void TstTimelineContent::sleepIsNotDowntime()
     // Issue 30: after an idle stop the polls find the engine refusing the connection. That is
     // the planned rest, no downtime; once the sleep command ran it is a sleep band, until the
     // wake-up packet (or any sign of life), and its tooltip says asleep, not down.
-    const History history({historyEvent(HistoryEvent::Kind::SwitchEnd, 0, u"main"_s),
+    const History history({historyEvent(HistoryEvent::Kind::HostUp, 0, u"main"_s),
                            historyEvent(HistoryEvent::Kind::IdleStop, 20, u"main"_s, u"no request for 20 s"_s),
                            historyEvent(HistoryEvent::Kind::HostDown, 21, {}, u"the engine refused the connection"_s),
                            historyEvent(HistoryEvent::Kind::SleepCommand, 22, {}, u"sleep: exit code 0"_s),
@@ -213,7 +213,7 @@ void TstTimelineContent::sleepIsNotDowntime()
     QVERIFY2(was.startsWith(u"<b>3060</b> was asleep<br>"_s) && !was.contains(u"down"_s), qPrintable(was));
 
     // Stopped when idle without sleeping (no sleep command): no band at all, and no downtime.
-    const History idle({historyEvent(HistoryEvent::Kind::SwitchEnd, 0, u"main"_s),
+    const History idle({historyEvent(HistoryEvent::Kind::HostUp, 0, u"main"_s),
                         historyEvent(HistoryEvent::Kind::IdleStop, 20, u"main"_s),
                         historyEvent(HistoryEvent::Kind::HostDown, 21, {}, u"refused"_s)});
     QCOMPARE(idle.lane(0, 60), QStringList{u"Engine 0-20 main"_s});
