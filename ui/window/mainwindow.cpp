@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "dialogs/exportdialog.h"
 #include "shared/clientconfigexporter.h"
+#include "models/hostsummary.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
 #include "models/modeltablemodel.h"
@@ -345,8 +346,6 @@ QString MainWindow::statusText() const
 void MainWindow::updateStatus()
 {
     const int total = m_hosts->rowCount();
-    const int up = m_hosts->hostsUp();
-    const int leased = m_hosts->hostsLeased();
     const int inFlight = m_remote ? m_hosts->inFlightTotal() : m_inFlight->total();
     if (m_remote) {
         // Watching a relay elsewhere: say so, and whether it answers.
@@ -358,22 +357,16 @@ void MainWindow::updateStatus()
         const QString endpoint = m_service ? m_service->endpoint().toString() : tr("not listening");
         m_endpointLabel->setText(tr("Listening on <b>%1</b>").arg(endpoint.toHtmlEscaped()));
     }
-    // A leased host is neither up nor a problem: counted on its own.
-    const QColor hostsColor = total == 0 ? StatusPalette::idle() : up + leased == total ? StatusPalette::good()
-                            : up == 0 && leased == 0 ? StatusPalette::bad() : StatusPalette::busy();
-    QString hostsText = tr("%1 of %n host(s) up", nullptr, total).arg(up);
-    if (leased)
-        hostsText += u", "_s + tr("%n leased", nullptr, leased);
-    m_hostsLabel->setText(dotHtml(hostsColor) + u" "_s + hostsText);
+    // A leased host is neither up nor a problem, nor is one asleep: each counted on its own.
+    const HostSummary hosts(m_hosts->activities());
+    m_hostsLabel->setText(dotHtml(hosts.color()) + u" "_s + hosts.statusBarText());
     m_inFlightLabel->setText((inFlight ? dotHtml(StatusPalette::good()) : dotHtml(StatusPalette::idle())) + u" "_s
                              + tr("%n request(s) in flight", nullptr, inFlight));
     QStringList summary;
     if (total == 0)
         summary.append(tr("No hosts configured: choose a config file in Settings"));
     else
-        summary.append(tr("%1 of %n up", nullptr, total).arg(up));
-    if (leased)
-        summary.append(tr("%n leased", nullptr, leased));
+        summary.append(hosts.text());
     if (inFlight)
         summary.append(tr("%n in flight", nullptr, inFlight));
     const QString text = summary.join(u" · "_s);
