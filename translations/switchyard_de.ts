@@ -3776,7 +3776,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/window/mainwindow.cpp" line="+73"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+74"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
@@ -3917,7 +3917,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Switchyard — %1</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+64"/>
         <source>Watching the relay at &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>Beobachtet das Relay unter &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
@@ -3937,24 +3937,21 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Erreichbar unter &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location line="+5"/>
         <source>%1 of %n host(s) up</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>%1 von %n Host erreichbar</numerusform>
             <numerusform>%1 von %n Hosts erreichbar</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
-        <location line="+10"/>
         <source>%n leased</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>%n reserviert</numerusform>
             <numerusform>%n reserviert</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="-7"/>
+        <location line="+6"/>
         <source>%n request(s) in flight</source>
         <translation>
             <numerusform>%n Anfrage in Arbeit</numerusform>
@@ -3967,9 +3964,8 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Keine Hosts konfiguriert: in den Einstellungen eine Konfigurationsdatei wählen</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
         <source>%1 of %n up</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>%1 von %n erreichbar</numerusform>
             <numerusform>%1 von %n erreichbar</numerusform>
         </translation>
