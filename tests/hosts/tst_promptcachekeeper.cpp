@@ -402,10 +402,11 @@ void TestPromptCacheKeeper::fileNamesAreValidForLlamaServer()
 // does the next start after the engine crashed.
 void TestPromptCacheKeeper::savedCachesSurviveARelayRestartAndAnEngineCrash()
 {
-    QTemporaryDir slots;
+    QTemporaryDir slotDir;
     QTemporaryDir data;
     const QString historyPath = data.filePath(u"history.sqlite"_s);
-    QVERIFY(saveAlphaAndStop(slots.path(), historyPath));
+    QVERIFY(saveAlphaAndStop(slotDir.path(), historyPath));
+    // (The saved tokens are the prompt and the 4 generated; the next turn reuses the prompt.)
 
     SystemClock clock;
     HistoryStore store(historyPath, clock);
@@ -414,10 +415,10 @@ void TestPromptCacheKeeper::savedCachesSurviveARelayRestartAndAnEngineCrash()
     QCOMPARE(indexed.size(), 1);
     QCOMPARE(indexed.at(0).model, u"alpha"_s);
     QVERIFY2(indexed.at(0).modelIdentity.contains(u"/srv/models/alpha.gguf"_s), qPrintable(indexed.at(0).modelIdentity));
-    QVERIFY(QFile::exists(QDir(slots.path()).filePath(indexed.at(0).filename)));
+    QVERIFY(QFile::exists(QDir(slotDir.path()).filePath(indexed.at(0).filename)));
 
     CacheFixture f;
-    f.folder = slots.path();
+    f.folder = slotDir.path();
     f.startOn = u"b"_s;
     QVERIFY(f.startWithCaches());
     f.relay->setHistory(&store);
@@ -432,7 +433,7 @@ void TestPromptCacheKeeper::savedCachesSurviveARelayRestartAndAnEngineCrash()
     const HistoryEvent *restored = lastOfKind(f.events, HistoryEvent::Kind::CacheRestore);
     QVERIFY(restored);
     QCOMPARE(restored->cacheOutcome, HistoryEvent::CacheOutcome::Done);
-    QVERIFY2(timingsOf(next.body).value("cache_n"_L1).toInt() >= int(indexed.at(0).tokens) - 10, qPrintable(QString::fromUtf8(next.body)));
+    QVERIFY2(timingsOf(next.body).value("cache_n"_L1).toInt() >= int(indexed.at(0).tokens) - 4 - 10, qPrintable(QString::fromUtf8(next.body)));
     QCOMPARE(timingsOf(next.body).value("prompt_n"_L1).toInt(), 2 + 50 + 10);   // the new reply and turn, the template
 
     // The engine crashes; its next start restores the save again (the KV cache went with it).
@@ -444,7 +445,7 @@ void TestPromptCacheKeeper::savedCachesSurviveARelayRestartAndAnEngineCrash()
     restore = paths.indexOf(u"POST /slots/0"_s);
     QVERIFY2(restore >= 0 && restore < paths.indexOf(u"POST /v1/chat/completions"_s), qPrintable(paths.join(u", "_s)));
     QCOMPARE(ofKind(f.events, HistoryEvent::Kind::CacheRestore).size(), 2);
-    QVERIFY2(timingsOf(afterCrash.body).value("cache_n"_L1).toInt() >= int(indexed.at(0).tokens) - 10,
+    QVERIFY2(timingsOf(afterCrash.body).value("cache_n"_L1).toInt() >= int(indexed.at(0).tokens) - 4 - 10,
              qPrintable(QString::fromUtf8(afterCrash.body)));
     // Restored, it waits for no request any more, here or in the store.
     QCOMPARE(store.savedSlots(u"h1"_s).size(), 1);
@@ -469,21 +470,21 @@ void TestPromptCacheKeeper::anEntryThatCannotBeTrustedIsNotRestored()
 {
     QFETCH(QString, change);
     QFETCH(QString, why);
-    QTemporaryDir slots;
+    QTemporaryDir slotDir;
     QTemporaryDir data;
     const QString historyPath = data.filePath(u"history.sqlite"_s);
-    QVERIFY(saveAlphaAndStop(slots.path(), historyPath));
+    QVERIFY(saveAlphaAndStop(slotDir.path(), historyPath));
 
     SystemClock clock;
     HistoryStore store(historyPath, clock);
     QCOMPARE(store.savedSlots(u"h1"_s).size(), 1);
     const SavedSlot saved = store.savedSlots(u"h1"_s).at(0);
-    const QString file = QDir(slots.path()).filePath(saved.filename);
+    const QString file = QDir(slotDir.path()).filePath(saved.filename);
     const qsizetype eventsBefore = store.events({}).size();
     QVERIFY(eventsBefore >= 3);   // the first relay's switch and save
 
     CacheFixture f;
-    f.folder = slots.path();
+    f.folder = slotDir.path();
     f.startOn = u"b"_s;
     if (change == u"remove") {
         QVERIFY(QFile::remove(file));
@@ -532,11 +533,11 @@ void TestPromptCacheKeeper::theSizeBudgetEvictsTheOldestAcrossARestart()
     const QString historyPath = data.filePath(u"history.sqlite"_s);
     SystemClock clock;
     QString betaFile;
-    QTemporaryDir slots;
+    QTemporaryDir slotDir;
     {
         HistoryStore store(historyPath, clock);
         CacheFixture f;
-        f.folder = slots.path();
+        f.folder = slotDir.path();
         f.bytesPerToken = 8 * 1024;   // ~110 tokens: ~0.9 MB a save
         f.maxMb = 1.5;
         QVERIFY(f.startWithCaches());
@@ -548,23 +549,23 @@ void TestPromptCacheKeeper::theSizeBudgetEvictsTheOldestAcrossARestart()
         QCOMPARE(f.ask(conversation("h1-alpha", 3)).status, 200);   // saves beta's; alpha's is dropped
         QCOMPARE(f.keeper()->saved().size(), 1);
         betaFile = f.keeper()->saved().at(0).filename;
-        QVERIFY(!QFile::exists(QDir(slots.path()).filePath(alphaFile)));
+        QVERIFY(!QFile::exists(QDir(slotDir.path()).filePath(alphaFile)));
         const QList<SavedSlot> indexed = store.savedSlots(u"h1"_s);
         QCOMPARE(indexed.size(), 1);
         QCOMPARE(indexed.at(0).model, u"beta"_s);
         QCOMPARE(indexed.at(0).filename, betaFile);
     }
-    QVERIFY(QFile::exists(QDir(slots.path()).filePath(betaFile)));
+    QVERIFY(QFile::exists(QDir(slotDir.path()).filePath(betaFile)));
 
     HistoryStore store(historyPath, clock);
     CacheFixture f;
-    f.folder = slots.path();
+    f.folder = slotDir.path();
     f.maxMb = 0.5;   // beta's save alone is over it now
     QVERIFY(f.startWithCaches());
     f.relay->setHistory(&store);
     QVERIFY(f.keeper()->saved().isEmpty());
     QVERIFY(store.savedSlots(u"h1"_s).isEmpty());
-    QVERIFY(!QFile::exists(QDir(slots.path()).filePath(betaFile)));
+    QVERIFY(!QFile::exists(QDir(slotDir.path()).filePath(betaFile)));
     const HistoryEvent *dropped = lastOfKind(f.events, HistoryEvent::Kind::CacheSave);
     QVERIFY(dropped);
     QCOMPARE(dropped->cacheOutcome, HistoryEvent::CacheOutcome::Dropped);
