@@ -487,15 +487,14 @@ void MainWindow::fitSplitter()
             m_splitter->setSizes({sizes[0] + grow, sizes[1], sizes[2] - grow});
         return;
     }
-    // Until the user moves a handle: the cards whole, the timeline as tall as it needs up to a
-    // quarter of the height, the tables the rest. Only a window too short for both gets scrolling
-    // cards (at least one whole row).
-    const int timeline = std::clamp(m_splitter->widget(1)->sizeHint().height(), timelineMin,
-                                    std::max(timelineMin, total * 25 / 100));
-    const int hosts = std::clamp(hostsNeed, hostsMin, std::max(hostsMin, total - timeline - tablesMin));
-    const QList<int> fitted{hosts, timeline, std::max(0, total - hosts - timeline)};
-    if (fitted != sizes)
-        m_splitter->setSizes(fitted);
+    // Until the user moves a handle: the cards whole; the tables at least 40 % (a page of them);
+    // the timeline as tall as it needs up to a quarter of the height, less in a short window.
+    // Only a window too short for all that gets scrolling cards (at least one whole row).
+    const int hosts = std::clamp(hostsNeed, hostsMin, std::max(hostsMin, total - timelineMin - tablesMin));
+    const int tablesShare = std::max(tablesMin, (m_splitter->height() * 40 + 99) / 100);   // of what is seen, handles too
+    const int timeline = std::clamp(std::min(m_splitter->widget(1)->sizeHint().height(), total * 25 / 100), timelineMin,
+                                    std::max(timelineMin, total - hosts - tablesShare));
+    m_splitter->setSizes({hosts, timeline, std::max(0, total - hosts - timeline)});
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
