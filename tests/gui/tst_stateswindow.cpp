@@ -31,6 +31,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QSplitter>
@@ -343,7 +344,10 @@ void TstStatesWindow::windowLayoutSmallAndLarge()
     QVERIFY(window.splitter());
     QCOMPARE(window.splitter()->count(), 3);
     QVERIFY(!window.splitter()->childrenCollapsible());
-    QTRY_VERIFY2(window.tabs()->height() >= window.splitter()->height() * 4 / 10,
+    // Issue 30: the cards are whole first (no scroll bar), then the tables keep their share; at
+    // 1000×650 the timeline's minimum leaves them a little under 40 %.
+    QTRY_VERIFY2(window.tabs()->height() >= window.splitter()->height() * 35 / 100
+                     && !window.hostsView()->verticalScrollBar()->isVisible(),
                  qPrintable(u"tables %1 of %2"_s.arg(window.tabs()->height()).arg(window.splitter()->height())));
 
     QVERIFY(window.minimumSize().width() >= MainWindow::MinimumSize.width());

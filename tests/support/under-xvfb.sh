@@ -27,8 +27,9 @@ trap 'exit 143' TERM INT
 # Xvfb writes the display number to the pipe once it accepts connections; reading it waits
 # for exactly that (and fails after 20 s, or at once when Xvfb exits without writing).
 mkfifo "$work/display"
-# A screen larger than the tests' biggest window (1600×1000), at the usual 96 DPI.
-Xvfb -displayfd 3 -screen 0 1920x1200x24 -dpi 96 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
+# A screen larger than the tests' biggest window (1600×1000), at the usual 96 DPI; a test about
+# small screens names its own in SWITCHYARD_XVFB_SCREEN (WIDTHxHEIGHTxDEPTH, e.g. 1366x768x24).
+Xvfb -displayfd 3 -screen 0 "${SWITCHYARD_XVFB_SCREEN:-1920x1200x24}" -dpi 96 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
 xvfb_pid=$!
 number=""
 if ! read -r -t 20 number <"$work/display" || [ -z "$number" ]; then

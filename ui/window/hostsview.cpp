@@ -37,7 +37,7 @@ HostsView::HostsView(HostTableModel *model, const Clock &clock, QWidget *parent)
     setMouseTracking(true);
     setFrameShape(QFrame::NoFrame);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // In a short window the cards scroll (the splitter gives the tables their share).
+    // Only a window too short for every row scrolls them (the window keeps the cards whole).
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     viewport()->setAutoFillBackground(false);
     setAccessibleName(tr("Hosts"));
@@ -324,12 +324,12 @@ QSize HostsView::sizeHint() const
 
 QSize HostsView::minimumSizeHint() const
 {
-    // Half a row of cards (they scroll), or what all of them need when that is less: a short
-    // window keeps a page of the tables.
+    // One row of cards whole (more rows scroll in a short window), or what all of them need when
+    // that is less: a card is never cut, whatever else takes the height (a banner, a restored split).
     QStyleOptionViewItem option;
     initViewItemOption(&option);
     const int card = m_model->rowCount() ? itemDelegate()->sizeHint(option, m_model->index(0)).height() : 40;
-    return QSize(HostCardDelegate::CardWidth, std::min(card / 2 + 2 * frameWidth() + 2, sizeHint().height()));
+    return QSize(HostCardDelegate::CardWidth, std::min(card + 2 * spacing() + 2 * frameWidth() + 2, sizeHint().height()));
 }
 
 } // namespace switchyard

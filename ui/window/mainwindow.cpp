@@ -22,6 +22,7 @@
 #include "window/noticebar.h"
 #include "window/relayclient.h"
 #include "window/requestlogview.h"
+#include "window/windowplacement.h"
 
 #include <QAction>
 #include <QApplication>
@@ -30,6 +31,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QStatusBar>
 #include <QSplitter>
 #include <QTabWidget>
@@ -126,17 +128,25 @@ MainWindow::MainWindow(const Clock &clock, HostTableModel *hosts, InFlightCounte
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
     m_statusTimer.start();
 
-    resize(1280, 860);
-    if (m_settings) {
-        const QByteArray geometry = m_settings->windowGeometry();
-        if (!geometry.isEmpty())
-            restoreGeometry(geometry);
-        m_splitByUser = m_splitter->restoreState(m_settings->windowState());
+    placeOnScreen();
+    if (m_settings && m_splitter->restoreState(m_settings->windowState())) {
+        m_splitByUser = true;
+        m_checkRestoredSplit = true;
+        m_restoredHostsHeight = m_splitter->sizes().value(0);
     }
-    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_splitByUser = true; });
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] {
+        m_splitByUser = true;
+        m_checkRestoredSplit = false;
+    });
+    // A banner above the splitter, or the window, resizes it: the cards stay whole (after the
+    // splitter's own layout, hence queued).
+    m_splitter->installEventFilter(this);
     // The cards' height is known once the hosts are: fit again then (after their layout).
     connect(hosts, &QAbstractItemModel::modelReset, this, &MainWindow::fitSplitter, Qt::QueuedConnection);
     connect(hosts, &QAbstractItemModel::rowsInserted, this, &MainWindow::fitSplitter, Qt::QueuedConnection);
+    connect(hosts, &QAbstractItemModel::rowsRemoved, this, &MainWindow::fitSplitter, Qt::QueuedConnection);
+    // A card grows a line (a GPU row, a load's progress): still whole.
+    connect(hosts, &QAbstractItemModel::dataChanged, this, &MainWindow::fitSplitter, Qt::QueuedConnection);
     updateStatus();
     updateTabTitles();
 }
@@ -395,6 +405,47 @@ void MainWindow::showStatusMessage(const QString &text)
     statusBar()->showMessage(text, 6000);
 }
 
+void MainWindow::placeOnScreen()
+{
+    // The size the user left the window at, if this screen has room for it (a laptop's 1366×768
+    // after a 1920×1200 monitor does not); else ours, made to fit the screen, in its middle.
+    const QRect available = screen()->availableGeometry();
+    const QByteArray saved = m_settings ? m_settings->windowGeometry() : QByteArray();
+    if (WindowPlacement::fits(saved, available) && restoreGeometry(saved))
+        return;
+    const QSize size = WindowPlacement::defaultSize(available).expandedTo(MinimumSize);
+    resize(size);
+    move(available.center() - QPoint((size.width() + WindowPlacement::FrameAllowance.width()) / 2,
+                                     (size.height() + WindowPlacement::FrameAllowance.height()) / 2));
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // The frame is the window manager's, known only now.
+    QMetaObject::invokeMethod(this, &MainWindow::keepOnScreen, Qt::QueuedConnection);
+}
+
+void MainWindow::keepOnScreen()
+{
+    if (!isVisible() || isMaximized() || isFullScreen())
+        return;
+    const QRect available = screen()->availableGeometry();
+    const QRect frame = frameGeometry();
+    if (available.contains(frame))
+        return;
+    const QRect fitted = WindowPlacement::inside(frame, available);
+    resize(fitted.size() - (frame.size() - size()));
+    move(fitted.topLeft());
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_splitter && event->type() == QEvent::Resize)
+        QMetaObject::invokeMethod(this, &MainWindow::fitSplitter, Qt::QueuedConnection);
+    return QMainWindow::eventFilter(watched, event);
+}
+
 void MainWindow::resizeEvent(QResizeEvent *event)
 {
     QMainWindow::resizeEvent(event);
@@ -403,15 +454,39 @@ void MainWindow::resizeEvent(QResizeEvent *event)
 
 void MainWindow::fitSplitter()
 {
-    if (m_splitByUser)
+    const QList<int> sizes = m_splitter->sizes();
+    int total = 0;
+    for (int size : sizes)
+        total += size;
+    if (total <= 0 || sizes.size() != 3)
         return;
-    // Until the user moves a handle: the cards and the timeline as tall as they need, but at
-    // most 30 % and 25 % of the height, so a short window still shows a page of the tables.
-    const int total = m_splitter->height();
-    if (total <= 0)
+    QWidget *hostsSection = m_splitter->widget(0);
+    const int hostsMin = hostsSection->minimumSizeHint().height();
+    const int hostsNeed = std::max(hostsMin, hostsSection->sizeHint().height());   // every card whole
+    const int timelineMin = m_splitter->widget(1)->minimumSizeHint().height();
+    const int tablesMin = m_splitter->widget(2)->minimumSizeHint().height();
+    // A split restored from the last session that would cut the cards (a banner squeezed them
+    // then) is dropped once the cards are known, not kept for good.
+    if (m_checkRestoredSplit && m_hosts->rowCount() > 0 && m_splitter->isVisible()) {
+        m_checkRestoredSplit = false;
+        if (m_restoredHostsHeight < hostsNeed)
+            m_splitByUser = false;
+    }
+    if (m_splitByUser) {
+        // The user's split, but the cards stay whole: what they lack comes from the tables (a
+        // banner above took room, more hosts came).
+        const int grow = std::min(hostsNeed - sizes[0], sizes[2] - tablesMin);
+        if (grow > 0)
+            m_splitter->setSizes({sizes[0] + grow, sizes[1], sizes[2] - grow});
         return;
-    const int hosts = std::min(m_splitter->widget(0)->sizeHint().height(), total * 30 / 100);
-    const int timeline = std::min(m_splitter->widget(1)->sizeHint().height(), total * 25 / 100);
+    }
+    // Until the user moves a handle: the cards whole; the tables at least 40 % (a page of them);
+    // the timeline as tall as it needs up to a quarter of the height, less in a short window.
+    // Only a window too short for all that gets scrolling cards (at least one whole row).
+    const int hosts = std::clamp(hostsNeed, hostsMin, std::max(hostsMin, total - timelineMin - tablesMin));
+    const int tablesShare = std::max(tablesMin, (m_splitter->height() * 40 + 99) / 100);   // of what is seen, handles too
+    const int timeline = std::clamp(std::min(m_splitter->widget(1)->sizeHint().height(), total * 25 / 100), timelineMin,
+                                    std::max(timelineMin, total - hosts - tablesShare));
     m_splitter->setSizes({hosts, timeline, std::max(0, total - hosts - timeline)});
 }
 

@@ -56,6 +56,7 @@ public:
     RequestLogView *requestLogView() const { return m_requestLogView; }
     QTabWidget *tabs() const { return m_tabs; }
     QSplitter *splitter() const { return m_splitter; }
+    QLabel *endpointLabel() const { return m_endpointLabel; }
     // The smallest the window gets: below it the timeline's controls and legend collide.
     static constexpr QSize MinimumSize{760, 520};
     ModelTableModel *modelTable() const { return m_modelTable; }
@@ -83,9 +84,13 @@ Q_SIGNALS:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    void fitSplitter();   // until the user moves a handle: see resizeEvent()
+    void placeOnScreen();   // before the first show: a size that fits, or the saved geometry
+    void keepOnScreen();    // once shown (the frame known): the whole frame on the screen
+    void fitSplitter();     // the cards whole; the rest as the user left it, or the default split
 
 private:
     void buildMenus();
@@ -118,6 +123,9 @@ private:
     QMetaObject::Connection m_liveRequests;   // the service's relay to the request log
     QMetaObject::Connection m_recorded;       // the store's new requests to the request log
     bool m_splitByUser = false;   // the splitter was moved (or restored): leave it be
+    // A restored split is checked once the cards are laid out: one that would cut them is dropped.
+    bool m_checkRestoredSplit = false;
+    int m_restoredHostsHeight = 0;
 };
 
 } // namespace switchyard

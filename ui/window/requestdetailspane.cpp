@@ -11,6 +11,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace switchyard {
@@ -21,6 +22,7 @@ RequestDetailsPane::RequestDetailsPane(QWidget *parent)
     : QWidget(parent)
     , m_heading(new QLabel(this))
     , m_placeholder(new QLabel(tr("Select a request to see its details."), this))
+    , m_fieldsScroll(new QScrollArea(this))
     , m_fields(new QWidget(this))
     , m_journal(new QLabel(this))
 {
@@ -62,13 +64,25 @@ RequestDetailsPane::RequestDetailsPane(QWidget *parent)
     m_journal->setForegroundRole(QPalette::PlaceholderText);
     m_journal->setToolTip(tr("This request as the journal writes it"));
 
+    // The fields scroll in a short window; the heading and the journal line stay in view.
+    auto *fieldsPage = new QWidget(this);
+    auto *fieldsLayout = new QVBoxLayout(fieldsPage);
+    fieldsLayout->setContentsMargins(0, 0, 0, 0);
+    fieldsLayout->addWidget(m_fields);
+    fieldsLayout->addStretch();
+    m_fieldsScroll->setWidget(fieldsPage);
+    m_fieldsScroll->setWidgetResizable(true);
+    m_fieldsScroll->setFrameShape(QFrame::NoFrame);
+    m_fieldsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_fieldsScroll->viewport()->setAutoFillBackground(false);
+    fieldsPage->setAutoFillBackground(false);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
     layout->addWidget(m_heading);
-    layout->addWidget(m_fields);
+    layout->addWidget(m_fieldsScroll, 1);
     layout->addWidget(m_journal);
     layout->addWidget(m_placeholder, 1);
-    layout->addStretch();
     clear();
 }
 
@@ -92,7 +106,7 @@ void RequestDetailsPane::clear()
 {
     m_heading->clear();
     m_heading->hide();
-    m_fields->hide();
+    m_fieldsScroll->hide();
     m_journal->hide();
     m_placeholder->show();
 }
@@ -111,7 +125,7 @@ void RequestDetailsPane::showRecord(const RequestRecord &r, std::optional<Reques
 {
     m_placeholder->hide();
     m_heading->show();
-    m_fields->show();
+    m_fieldsScroll->show();
     m_journal->show();
     m_heading->setText(r.model.isEmpty() ? u"%1 %2"_s.arg(r.method, r.path)
                                          : u"%1 %2 · %3"_s.arg(r.method, r.path, r.model));

@@ -9,6 +9,7 @@
 
 class QGridLayout;
 class QLabel;
+class QScrollArea;
 
 namespace switchyard {
 
@@ -26,12 +27,15 @@ public:
     void showRecord(const switchyard::RequestRecord &record, std::optional<switchyard::RequestPhase> live = {});
     void clear();
     QString fieldText(const QString &field) const;
+    // The request as the journal writes it, under the fields (which scroll): always in view.
+    QLabel *journalLabel() const { return m_journal; }
 
 private:
     QLabel *addField(const QString &key, const QString &title, QGridLayout *grid, int row, int column);
 
     QLabel *m_heading;
     QLabel *m_placeholder;
+    QScrollArea *m_fieldsScroll;
     QWidget *m_fields;
     QHash<QString, QLabel *> m_values;
     QLabel *m_journal;

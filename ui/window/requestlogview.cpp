@@ -7,6 +7,7 @@
 #include "models/requestlogfilterproxy.h"
 #include "store/requestlogmodel.h"
 #include "window/requestdetailspane.h"
+#include "window/tablecolumnfitter.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -19,7 +20,6 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
 #include <QStyleOptionFrame>
@@ -97,26 +97,17 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->horizontalHeader()->setHighlightSections(false);
-    // Every column as wide as what it shows: an address is not stretched over the free space.
+    // Every column as wide as what it shows (its header whole: "Erstes Byte"), none stretched
+    // over the free space; when the room is short the long texts are cut in the middle: a path,
+    // a model, a request's progress ("waiting: switch mainline→fork"), an SDK's name.
     m_table->horizontalHeader()->setStretchLastSection(false);
-    const QFontMetrics fm = m_table->fontMetrics();
-    auto width = [&](const QString &sample) { return fm.horizontalAdvance(sample) + 24; };
-    m_table->setColumnWidth(RequestLogModel::TimeColumn, width(u"22:21:41"_s));
-    m_table->setColumnWidth(RequestLogModel::MethodColumn, width(u"OPTIONS"_s));
-    m_table->setColumnWidth(RequestLogModel::PathColumn, width(u"/v1/chat/completions"_s));
-    m_table->setColumnWidth(RequestLogModel::AliasColumn, width(u"3090-qwen38-27b-128k"_s));
-    m_table->setColumnWidth(RequestLogModel::HostColumn, width(u"host-00"_s));
-    // Room for a request in flight: "waiting: switch mainline→fork"; a finished one is three digits.
-    m_table->setColumnWidth(RequestLogModel::StatusColumn, width(u"● "_s + RequestLogModel::phaseText(
-        RequestPhase::Waiting, {WaitReason::Kind::Switch, u"mainline"_s, u"fork"_s})) + 4);
-    m_table->setColumnWidth(RequestLogModel::DurationColumn, width(RequestLogModel::durationText(std::chrono::milliseconds(59900))));
-    m_table->setColumnWidth(RequestLogModel::TtfbColumn, width(tr("First byte")));
-    m_table->setColumnWidth(RequestLogModel::TokensPerSecondColumn, width(tr("Tokens/s")));
-    // The SDKs' names are the longest an app gets; cut in the middle they read "OpenA…thon)".
-    m_table->setColumnWidth(RequestLogModel::AppColumn,
-                            std::max(width(RequestLogModel::appName(ClientApp::OpenAiSdkPython)),
-                                     width(RequestLogModel::appName(ClientApp::AnthropicSdkPython))));
-    m_table->setColumnWidth(RequestLogModel::ClientColumn, width(u"192.168.100.200"_s));
+    auto *columns = new TableColumnFitter(m_table, {RequestLogModel::PathColumn, RequestLogModel::AliasColumn,
+                                                    RequestLogModel::StatusColumn, RequestLogModel::AppColumn}, this);
+    // Room kept for an address and the SDKs' names (the longest an app gets), rows or not.
+    columns->reserve(RequestLogModel::ClientColumn, u"192.168.100.200"_s);
+    columns->reserve(RequestLogModel::AppColumn, RequestLogModel::appName(ClientApp::OpenAiSdkPython));
+    columns->reserve(RequestLogModel::AppColumn, RequestLogModel::appName(ClientApp::AnthropicSdkPython));
+    columns->fit();
     m_table->setAccessibleName(tr("Requests"));
 
     m_copy = new QAction(tr("&Copy as Journal Line"), this);
@@ -175,14 +166,10 @@ RequestLogView::RequestLogView(RequestLogModel *model, HostTableModel *hosts, QW
     bar->addWidget(m_count);
     bar->addWidget(copyButton);
 
-    auto *detailsScroll = new QScrollArea(this);
-    detailsScroll->setWidget(m_details);
-    detailsScroll->setWidgetResizable(true);
-    detailsScroll->setFrameShape(QFrame::NoFrame);
-    detailsScroll->setMinimumWidth(300);
+    m_details->setMinimumWidth(300);
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
-    split->addWidget(detailsScroll);
+    split->addWidget(m_details);   // it scrolls its fields itself, the journal line kept in view
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 0);
     split->setSizes({900, 340});
