@@ -3776,7 +3776,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/window/mainwindow.cpp" line="+74"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+76"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
@@ -3801,7 +3801,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Wechsel-Zeitleiste</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+87"/>
         <source>&amp;Relay</source>
         <translation>&amp;Relay</translation>
     </message>
@@ -4295,12 +4295,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::RequestDetailsPane</name>
     <message>
-        <location filename="../ui/window/requestdetailspane.cpp" line="+23"/>
+        <location filename="../ui/window/requestdetailspane.cpp" line="+24"/>
         <source>Select a request to see its details.</source>
         <translation>Eine Anfrage wählen, um ihre Einzelheiten zu sehen.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
@@ -4375,7 +4375,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Diese Anfrage, wie das Journal sie schreibt</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+70"/>
         <source>no answer (client went away)</source>
         <translation>keine Antwort (Client ist gegangen)</translation>
     </message>
@@ -4724,21 +4724,19 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Die Anfragen zeigen, die dieses Fenster selbst stellt: seine Ladevorgänge und die Modellliste eines Exports</translation>
     </message>
     <message>
-        <location line="+28"/>
         <source>First byte</source>
-        <translation>Erstes Byte</translation>
+        <translation type="vanished">Erstes Byte</translation>
     </message>
     <message>
-        <location line="+1"/>
         <source>Tokens/s</source>
-        <translation>Tokens/s</translation>
+        <translation type="vanished">Tokens/s</translation>
     </message>
     <message>
         <source>Claude Code</source>
         <translation type="vanished">Claude Code</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+26"/>
         <source>Requests</source>
         <translation>Anfragen</translation>
     </message>
@@ -4761,7 +4759,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+136"/>
+        <location line="+132"/>
         <source>%n request(s)</source>
         <translation>
             <numerusform>%n Anfrage</numerusform>
