@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Renders the README's screenshots: runs `switchyard --demo` offscreen, drives it with scripted
+# Renders the README's screenshots: runs the demo offscreen (switchyard-screenshots, which is
+# `switchyard --demo` with the screenshot runner; a tool built, not installed), drives it with scripted
 # client traffic (streams, loads, an eviction, unknown models) for SECONDS_TO_RUN seconds
 # (default 45), then saves the window and its parts with QWidget::grab() and quits. Once in
 # English (docs/screenshots/) and once in German (docs/screenshots/de/).
@@ -8,8 +9,9 @@
 # (switchyard-fakellama), with an admin token and a few finished requests: the window's last
 # screenshot watches that relay by URL and token (remote.png).
 #
-#   scripts/screenshots.sh [BUILD_DIR]        (default: ./build; needs the switchyard and
-#                                             switchyard-fakellama targets)
+#   scripts/screenshots.sh [BUILD_DIR]        (default: ./build; needs the switchyard,
+#                                             switchyard-screenshots, switchyard-demo-fleet
+#                                             and switchyard-fakellama targets)
 #   SECONDS_TO_RUN=60 scripts/screenshots.sh  a longer run: more history on the timeline
 #   LANGUAGES=de scripts/screenshots.sh       only the German ones (LANGUAGES="en de" is the default)
 #   OUT=/tmp/shots scripts/screenshots.sh     somewhere else (German in OUT/de)
@@ -18,14 +20,16 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-${BUILD_DIR:-$root/build}}
 bin="$build/bin/switchyard"
+shots="$build/bin/switchyard-screenshots"
+fleet="$build/bin/switchyard-demo-fleet"
 fake="$build/bin/switchyard-fakellama"
 out=${OUT:-$root/docs/screenshots}
 seconds=${SECONDS_TO_RUN:-45}
 languages=${LANGUAGES:-en de}
 
-for b in "$bin" "$fake"; do
+for b in "$bin" "$shots" "$fleet" "$fake"; do
   if [ ! -x "$b" ]; then
-    echo "screenshots: no $b; build it first: cmake --build $build --target switchyard switchyard-fakellama" >&2
+    echo "screenshots: no $b; build it first: cmake --build $build --target switchyard switchyard-screenshots switchyard-demo-fleet switchyard-fakellama" >&2
     exit 1
   fi
 done
@@ -107,8 +111,8 @@ for language in $languages; do
       SWITCHYARD_SCREENSHOT_CONFIG="$run/home/.config/switchyard/switchyard.json" \
       SWITCHYARD_SCREENSHOT_WATCH="$relay" \
       SWITCHYARD_SCREENSHOT_WATCH_TOKEN="$token" \
-      "$bin" --demo --listen 127.0.0.1:0 --data-dir "$run" --screenshots "$dir" >"$run/journal.log" 2>"$run/stderr.log" || {
-    echo "screenshots ($language): switchyard failed:" >&2
+      "$shots" --demo --listen 127.0.0.1:0 --data-dir "$run" --screenshots "$dir" >"$run/journal.log" 2>"$run/stderr.log" || {
+    echo "screenshots ($language): switchyard-screenshots failed:" >&2
     grep 'FAILED' "$run/journal.log" >&2 || true
     cat "$run/stderr.log" >&2
     status=1

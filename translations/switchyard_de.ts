@@ -833,18 +833,17 @@ Befehle:
 <context>
     <name>DemoEngineDriver</name>
     <message>
-        <location filename="../ui/demo/demoenginedriver.cpp" line="+56"/>
+        <location filename="../ui/demo/demoenginedriver.cpp" line="+25"/>
         <source>the demo has no engine %1</source>
         <translation>die Demo hat keine Engine %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>its loopback port is taken</source>
         <translation>sein Loopback-Port ist belegt</translation>
     </message>
     <message>
-        <location line="-17"/>
-        <location line="+51"/>
+        <location line="-4"/>
         <source>the box is asleep</source>
         <translation>der Rechner schläft</translation>
     </message>
@@ -852,11 +851,23 @@ Befehle:
 <context>
     <name>DemoFleet</name>
     <message>
-        <location filename="../ui/demo/demofleet.cpp" line="+89"/>
-        <location line="+6"/>
-        <location line="+8"/>
         <source>simulated host %1 cannot listen on loopback</source>
-        <translation>der simulierte Host %1 kann nicht auf Loopback lauschen</translation>
+        <translation type="vanished">der simulierte Host %1 kann nicht auf Loopback lauschen</translation>
+    </message>
+    <message>
+        <location filename="../ui/demo/demofleetprocess.cpp" line="+62"/>
+        <source>%1 did not start: %2</source>
+        <translation>%1 ist nicht gestartet: %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 did not describe its hosts: %2</source>
+        <translation>%1 hat seine Hosts nicht beschrieben: %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 did not describe its hosts</source>
+        <translation>%1 hat seine Hosts nicht beschrieben</translation>
     </message>
 </context>
 <context>
@@ -1436,18 +1447,17 @@ Befehle:
 <context>
     <name>main</name>
     <message>
-        <location filename="../ui/main.cpp" line="+49"/>
         <source>--screenshots needs a folder</source>
-        <translation>--screenshots braucht einen Ordner</translation>
+        <translation type="vanished">--screenshots braucht einen Ordner</translation>
     </message>
     <message>
-        <location line="+34"/>
-        <location line="+154"/>
+        <location filename="../ui/desktop/desktopfrontend.cpp" line="+56"/>
+        <location line="+168"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
     <message>
-        <location line="-153"/>
+        <location line="-167"/>
         <source>The relay cannot start with this config.</source>
         <translation>Das Relay kann mit dieser Konfiguration nicht starten.</translation>
     </message>
@@ -1477,7 +1487,7 @@ Befehle:
         <translation>switchyard: die Demo-Flotte lässt sich nicht starten: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="-22"/>
+        <location filename="../ui/desktop/desktopfrontend.cpp" line="-22"/>
         <source>switchyard: already running; brought its window up</source>
         <translation>switchyard: läuft bereits; dessen Fenster wurde nach vorn geholt</translation>
     </message>
@@ -1502,20 +1512,24 @@ Befehle:
         <translation>Demo-Flotte: Clients auf %1/v1 richten (Modelle: curl %1/v1/models)</translation>
     </message>
     <message>
-        <location filename="../ui/main.cpp" line="+26"/>
-        <location line="+94"/>
+        <location filename="../ui/desktop/desktopfrontend.cpp" line="+26"/>
+        <location line="+108"/>
         <source>switchyard: a second launch will not find this one: %1</source>
         <translation>switchyard: ein zweiter Start wird diese Instanz nicht finden: %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-81"/>
+        <source>its simulated hosts run in %1, which is in neither %2</source>
+        <translation>seine simulierten Hosts laufen in %1, das an keinem dieser Orte liegt: %2</translation>
+    </message>
+    <message>
+        <location line="+84"/>
         <source>a second launch brought the window up</source>
         <translation>ein zweiter Start hat das Fenster nach vorn geholt</translation>
     </message>
     <message>
-        <location line="+60"/>
         <source>--screenshots runs with --demo</source>
-        <translation>--screenshots läuft nur mit --demo</translation>
+        <translation type="vanished">--screenshots läuft nur mit --demo</translation>
     </message>
     <message>
         <location filename="../src/cli/subcommands.cpp" line="+25"/>

@@ -12,13 +12,19 @@
 
 #include <memory>
 
+// The build tree's switchyard-demo-fleet, set by tests/gui/CMakeLists.txt.
+#ifndef SWITCHYARD_DEMO_FLEET_HELPER
+#error "SWITCHYARD_DEMO_FLEET_HELPER names the switchyard-demo-fleet the test runs"
+#endif
+
 namespace switchyard::test {
 
-// The demo as `switchyard --demo` runs it: its config from the fleet's flags and engines, its
-// drivers, the history recorded, ready for a window or models in front of it.
+// The demo as `switchyard --demo` runs it: the simulated boxes in their helper process
+// (switchyard-demo-fleet), its config from the fleet's flags and engines, its drivers, the history
+// recorded, ready for a window or models in front of it.
 struct DemoRun
 {
-    std::unique_ptr<fake::DemoFleet> fleet;
+    std::unique_ptr<DemoFleet> fleet;
     SystemClock clock;
     QTemporaryDir dir;
     std::unique_ptr<HistoryStore> store;
@@ -26,10 +32,10 @@ struct DemoRun
     std::unique_ptr<CatalogEventRecorder> recorder;
     Config config;
 
-    bool start(fake::DemoFleet::Timing timing, QString *error)
+    bool start(DemoFleet::Timing timing, QString *error)
     {
         using namespace Qt::StringLiterals;
-        fleet = std::make_unique<fake::DemoFleet>(timing, nullptr);
+        fleet = std::make_unique<DemoFleet>(QStringLiteral(SWITCHYARD_DEMO_FLEET_HELPER), timing);
         if (!fleet->start(error))
             return false;
         const ConfigResult flags = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, fleet->upstreamFlags());
@@ -41,7 +47,7 @@ struct DemoRun
         fleet->addEnginesTo(config);
         store = std::make_unique<HistoryStore>(dir.filePath(u"history.sqlite"_s), clock);
         runner = std::make_unique<RelayRunner>(nullptr, store.get());
-        fake::DemoFleet *f = fleet.get();
+        DemoFleet *f = fleet.get();
         runner->setDriverFactory([f](const Config &c) { return f->drivers(c); });
         recorder = std::make_unique<CatalogEventRecorder>(store.get(), clock);
         QObject::connect(runner.get(), &RelayRunner::serviceChanged, recorder.get(), &CatalogEventRecorder::setService);

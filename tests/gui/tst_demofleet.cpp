@@ -1,11 +1,17 @@
 // The demo fleet shows the fleet's features to a newcomer (`switchyard --demo`): a model served
 // by two boxes is one row naming both hosts, and the 3060 sleeps after idling and wakes for the
 // next request, with the wait on its card, in the request log and on the timeline. The demo's
-// wake packet goes to 127.0.0.1 only. Offscreen and under Xvfb.
-#include "demo/demoboxpower.h"
+// wake packet goes to 127.0.0.1 only. The simulated boxes run in their own process
+// (switchyard-demo-fleet), as they do for the executable, and end with it. Offscreen and under Xvfb.
+#include "app/catalogeventrecorder.h"
+#include "app/relayrunner.h"
+#include "common/clock.h"
+#include "config/configloader.h"
 #include "demo/demofleet.h"
+#include "demo/demofleetprocess.h"
 #include "demorun.h"
 #include "models/hosttablemodel.h"
+#include "processlaunch.h"
 #include "models/inflightcounter.h"
 #include "models/modeltablemodel.h"
 #include "models/requestlogfilterproxy.h"
@@ -18,18 +24,25 @@
 #include "window/requestdetailspane.h"
 #include "window/requestlogview.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
 
+#include <csignal>
+
 using namespace switchyard;
-using switchyard::test::DemoRun;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using switchyard::test::DemoRun;
 
 namespace {
 
@@ -43,6 +56,35 @@ QNetworkReply *postChat(QNetworkAccessManager &network, const QUrl &endpoint, co
     request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
     const QByteArray body = R"({"model":")" + model.toUtf8() + R"(","messages":[{"role":"user","content":"Hi"}],"max_tokens":4})";
     return network.post(request, body);
+}
+
+// The switchyard-demo-fleet process whose parent is `parent`, from /proc; 0 when there is none.
+qint64 demoFleetChildOf(qint64 parent)
+{
+    const QStringList pids = QDir(u"/proc"_s).entryList({u"[0-9]*"_s}, QDir::Dirs);
+    for (const QString &pid : pids) {
+        QFile stat(u"/proc/%1/stat"_s.arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() < 2 || fields.at(1).toLongLong() != parent)
+            continue;
+        if (QFileInfo(u"/proc/%1/exe"_s.arg(pid)).symLinkTarget().endsWith(u"/switchyard-demo-fleet"_s))
+            return pid.toLongLong();
+    }
+    return 0;
+}
+
+// Running, not a zombie left for a reaper.
+bool isRunning(qint64 pid)
+{
+    QFile stat(u"/proc/%1/stat"_s.arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = stat.readAll();
+    return line.mid(line.lastIndexOf(')') + 2, 1) != "Z";
 }
 
 int rowOf(const RequestLogModel *log, const QString &alias)
@@ -63,12 +105,17 @@ class TstDemoFleet : public QObject
 private Q_SLOTS:
     void replicatedModelNamesBothHosts();
     void sleeperSleepsAndWakesForARequest();
+    void fleetSwitchesTheForkEngine();
+    void helperIsFoundNextToTheExecutable();
+    void missingHelperIsNamed();
+    void helperEndsWhenItsStdinCloses();
+    void killedRelayTakesItsFleetAlong();
 };
 
 void TstDemoFleet::replicatedModelNamesBothHosts()
 {
     DemoRun demo;
-    fake::DemoFleet::Timing timing;
+    DemoFleet::Timing timing;
     timing.idleStop = 10min;   // awake throughout
     QString error;
     QVERIFY2(demo.start(timing, &error), qPrintable(error));
@@ -80,7 +127,7 @@ void TstDemoFleet::replicatedModelNamesBothHosts()
 
     ModelTableModel models(demo.clock);
     models.setService(demo.runner->service());
-    const QString alias(fake::DemoFleet::ReplicatedAlias);
+    const QString alias(DemoFleet::ReplicatedAlias);
     // Once both boxes have said what they serve.
     QTRY_VERIFY_WITH_TIMEOUT(models.rowOfAlias(alias) >= 0 && models.rowOfAlias(u"a9-strata-8b"_s) >= 0
                                  && models.rowOfAlias(u"3060-strata-8b"_s) >= 0,
@@ -102,24 +149,25 @@ void TstDemoFleet::replicatedModelNamesBothHosts()
 void TstDemoFleet::sleeperSleepsAndWakesForARequest()
 {
     DemoRun demo;
-    fake::DemoFleet::Timing timing;
+    DemoFleet::Timing timing;
     timing.idleStop = 3s;
     timing.boot = 1500ms;
     timing.engineStart = 300ms;
     QString error;
     QVERIFY2(demo.start(timing, &error), qPrintable(error));
-    DemoBoxPower *power = demo.fleet->sleeperPower();
+    const auto power = [&demo] { return demo.fleet->power(DemoFleet::SleeperHost); };
 
     // The demo's wake packet never leaves the machine.
     const HostConfig *sleeper = nullptr;
     for (const HostConfig &h : std::as_const(demo.config.hosts)) {
-        if (h.name == fake::DemoFleet::SleeperHost)
+        if (h.name == DemoFleet::SleeperHost)
             sleeper = &h;
     }
     QVERIFY(sleeper);
     QVERIFY(sleeper->wake.enabled());
     QCOMPARE(sleeper->wake.broadcast, QHostAddress(QHostAddress::LocalHost));
-    QCOMPARE(sleeper->wake.port, power->port());
+    QVERIFY(power().port > 0);
+    QCOMPARE(sleeper->wake.port, power().port);
     QVERIFY(!sleeper->sleepCommand.isEmpty());
 
     HostTableModel hosts;
@@ -138,13 +186,13 @@ void TstDemoFleet::sleeperSleepsAndWakesForARequest()
     QTRY_COMPARE_WITH_TIMEOUT(activity(), HostActivity::Asleep, WaitMs);
     QVERIFY2(HostCardDelegate::engineLine(card(), QDateTime::currentDateTime()).startsWith(u"asleep"_s),
              qPrintable(HostCardDelegate::engineLine(card(), QDateTime::currentDateTime())));
-    QTRY_VERIFY2_WITH_TIMEOUT(!power->isAwake(), "the sleep command did not put the simulated box to sleep", WaitMs);
+    QTRY_VERIFY2_WITH_TIMEOUT(!power().awake, "the sleep command did not put the simulated box to sleep", WaitMs);
     QTRY_VERIFY_WITH_TIMEOUT(HostCardDelegate::gpuLine(card()).isEmpty(), WaitMs);   // no reading from a box asleep
     ModelTableModel models(demo.clock);
     models.setService(demo.runner->service());
     QTRY_COMPARE_WITH_TIMEOUT(models.index(models.rowOfAlias(u"3060-ember-14b"_s), ModelTableModel::StatusColumn).data().toString(),
                               u"asleep"_s, WaitMs);
-    QCOMPARE(power->wakePackets(), 0);
+    QCOMPARE(power().wakePackets, 0);
 
     // A request for its model wakes it: the card says so with the time it waits, the request
     // log says what the request waits for.
@@ -160,12 +208,12 @@ void TstDemoFleet::sleeperSleepsAndWakesForARequest()
                                  && log->index(rowOf(log, u"3060-ember-14b"_s), RequestLogModel::StatusColumn).data().toString()
                                         == u"waiting: host wake-up"_s,
                              WaitMs);
-    QCOMPARE(power->wakePackets(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(power().wakePackets, 1, WaitMs);
 
     // Awake, its engine started, the request answered; its record keeps what it waited for.
     QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), WaitMs);
     QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
-    QVERIFY(power->isAwake());
+    QVERIFY(power().awake);
     const int row = rowOf(log, u"3060-ember-14b"_s);
     QTRY_VERIFY_WITH_TIMEOUT(!log->isLive(row), WaitMs);
     QCOMPARE(log->recordAt(row).waitReason.kind, WaitReason::Kind::Wake);
@@ -194,6 +242,104 @@ void TstDemoFleet::sleeperSleepsAndWakesForARequest()
     }
     QVERIFY(sent);
     QVERIFY(woke);
+}
+
+void TstDemoFleet::fleetSwitchesTheForkEngine()
+{
+    DemoRun demo;
+    DemoFleet::Timing timing;
+    timing.idleStop = 10min;
+    timing.engineStart = 300ms;
+    QString error;
+    QVERIFY2(demo.start(timing, &error), qPrintable(error));
+    HostTableModel hosts;
+    hosts.setService(demo.runner->service());
+    const auto engine = [&hosts] {
+        return hosts.index(hosts.rowOf(u"3090"_s)).data(HostTableModel::EngineRole).toString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(engine(), u"mainline"_s, WaitMs);
+
+    // A fork model: the helper closes mainline and opens the fork, the relay serves from it.
+    QNetworkAccessManager network;
+    std::unique_ptr<QNetworkReply> reply(postChat(network, demo.runner->service()->endpoint(), u"3090-qwen38-27b-128k"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), WaitMs);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(engine(), u"fork"_s);
+}
+
+void TstDemoFleet::helperIsFoundNextToTheExecutable()
+{
+    // The tests are built into the executables' folder: the helper is next to this one.
+    QStringList lookedAt;
+    const QString found = DemoFleetProcess::findHelper(&lookedAt);
+    QVERIFY2(!found.isEmpty(), qPrintable(lookedAt.join(u", "_s)));
+    QCOMPARE(QFileInfo(found).canonicalFilePath(), QFileInfo(QStringLiteral(SWITCHYARD_DEMO_FLEET_HELPER)).canonicalFilePath());
+}
+
+void TstDemoFleet::missingHelperIsNamed()
+{
+    const QString missing = QDir(QDir::tempPath()).filePath(u"no-such-folder/switchyard-demo-fleet"_s);
+    DemoFleet fleet(missing, DemoFleet::Timing{});
+    QString error;
+    QVERIFY(!fleet.start(&error));
+    QVERIFY2(error.contains(missing), qPrintable(error));
+}
+
+void TstDemoFleet::helperEndsWhenItsStdinCloses()
+{
+    QProcess helper;
+    helper.start(QStringLiteral(SWITCHYARD_DEMO_FLEET_HELPER), {});
+    QVERIFY2(helper.waitForStarted(WaitMs), qPrintable(helper.errorString()));
+    QTRY_VERIFY_WITH_TIMEOUT(helper.canReadLine(), WaitMs);
+    const QByteArray first = helper.readLine();
+    QVERIFY2(first.startsWith(R"({"boxes":[)") && first.contains(R"("event":"fleet")"), first.constData());
+    QVERIFY2(first.contains(R"("host":"3090")") && first.contains(R"("name":"fork")") && first.contains(R"("power":{)"),
+             first.constData());
+
+    // A command is answered with the box's events.
+    helper.write(R"({"host":"3060","do":"probe"})" "\n");
+    QTRY_VERIFY_WITH_TIMEOUT(helper.canReadLine(), WaitMs);
+    QByteArray answers = helper.readLine();
+    QTRY_VERIFY_WITH_TIMEOUT(helper.canReadLine(), WaitMs);
+    answers += helper.readLine();
+    QVERIFY2(answers.contains(R"("event":"gpus")") && answers.contains(R"("event":"status")")
+                 && answers.contains(R"("running":"main")"),
+             answers.constData());
+
+    // The relay's end of the pipe closed (it quit or died): the simulated boxes go with it.
+    helper.closeWriteChannel();
+    QVERIFY2(helper.waitForFinished(WaitMs), "switchyard-demo-fleet outlived its stdin");
+    QCOMPARE(helper.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(helper.exitCode(), 0);
+}
+
+void TstDemoFleet::killedRelayTakesItsFleetAlong()
+{
+    // The executable as a user runs it: it finds the helper next to itself and relays to it.
+    QTemporaryDir dir;
+    QVERIFY(test::makeIsolatedFolders(dir));
+    test::Launch relay;
+    relay.start(test::isolatedEnvironment(dir), {u"--headless"_s, u"--demo"_s, u"--listen"_s, u"127.0.0.1:0"_s,
+                                                 u"--data-dir"_s, dir.filePath(u"data"_s)});
+    QTRY_VERIFY2_WITH_TIMEOUT(relay.exited() || relay.out.contains("listening on"), qPrintable(relay.said()), WaitMs);
+    QVERIFY2(!relay.exited(), qPrintable(relay.said()));
+    const QRegularExpressionMatch listening = QRegularExpression(u"listening on (http://127\\.0\\.0\\.1:\\d+)"_s)
+                                                  .match(QString::fromUtf8(relay.out));
+    QVERIFY2(listening.hasMatch(), qPrintable(relay.said()));
+    QNetworkAccessManager network;
+    std::unique_ptr<QNetworkReply> models(network.get(QNetworkRequest(QUrl(listening.captured(1) + u"/v1/models"_s))));
+    QTRY_VERIFY_WITH_TIMEOUT(models->isFinished(), WaitMs);
+    const QByteArray listed = models->readAll();
+    QVERIFY2(listed.contains("\"3090-qwen38-27b-128k\"") && listed.contains("\"3060-ember-14b\""), listed.constData());
+
+    const qint64 helper = demoFleetChildOf(relay.process.processId());
+    QVERIFY2(helper > 0, "no switchyard-demo-fleet runs as a child of the relay");
+    QVERIFY(isRunning(helper));
+    // Killed, the relay closes nothing itself: the helper still ends (its stdin's end, or the
+    // parent-death signal), and no simulated box outlives the window.
+    ::kill(pid_t(relay.process.processId()), SIGKILL);
+    QTRY_VERIFY_WITH_TIMEOUT(relay.exited(), WaitMs);
+    QTRY_VERIFY2_WITH_TIMEOUT(!isRunning(helper), "switchyard-demo-fleet outlived the relay killed with SIGKILL", WaitMs);
 }
 
 QTEST_MAIN(TstDemoFleet)

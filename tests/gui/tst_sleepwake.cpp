@@ -5,7 +5,6 @@
 // neutral colour, the tray agrees; a request wakes it, and while the box that woke starts its
 // engine the card reads "waking · engine main starting · N s", without a switch arrow or a poll's
 // age. Offscreen and under Xvfb.
-#include "demo/demoboxpower.h"
 #include "demo/demofleet.h"
 #include "demorun.h"
 #include "models/hostsummary.h"
@@ -94,13 +93,13 @@ private Q_SLOTS:
 void TstSleepWake::sleepIsNotDownAndAWakeReadsAsAWake()
 {
     DemoRun demo;
-    fake::DemoFleet::Timing timing;
+    DemoFleet::Timing timing;
     timing.idleStop = 3s;
     timing.boot = 1500ms;
     timing.engineStart = 3s;   // long enough to read the card while the engine starts
     QString error;
     QVERIFY2(demo.start(timing, &error), qPrintable(error));
-    const QString sleeper(fake::DemoFleet::SleeperHost);
+    const QString sleeper(DemoFleet::SleeperHost);
 
     HostTableModel hosts;
     InFlightCounter inFlight;
@@ -113,7 +112,7 @@ void TstSleepWake::sleepIsNotDownAndAWakeReadsAsAWake()
     // Up first, then idle: its engine stops, the sleep command runs, the box sleeps, and the
     // polls of its engine fail: "host down" in the history, as in the issue.
     QTRY_COMPARE_WITH_TIMEOUT(activity(), HostActivity::Asleep, WaitMs);
-    QTRY_VERIFY2_WITH_TIMEOUT(!demo.fleet->sleeperPower()->isAwake(), "the simulated box did not go to sleep", WaitMs);
+    QTRY_VERIFY2_WITH_TIMEOUT(!demo.fleet->power(sleeper).awake, "the simulated box did not go to sleep", WaitMs);
     QTRY_VERIFY2_WITH_TIMEOUT(recorded(*demo.store, sleeper, HistoryEvent::Kind::SleepCommand), "no sleep command recorded", WaitMs);
     // (The catalog polls a host that does not answer less often: up to half a minute.)
     QTRY_VERIFY2_WITH_TIMEOUT(recorded(*demo.store, sleeper, HistoryEvent::Kind::HostDown),

@@ -85,11 +85,13 @@ deb=${debs[0]}
 tgz=${tgzs[0]}
 echo "built $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB) and $(basename "$tgz") ($(du -k "$tgz" | cut -f1) KiB)"
 
-# Exactly these files, no test fakes, no benchmark client.
+# Exactly these files, no test fakes, no benchmark client. The demo's simulated boxes are a helper
+# of their own under libexec, which /usr/bin/switchyard --demo starts; the executable links no fake.
 expected_files="\
 ./usr/bin/switchyard
 ./usr/lib/systemd/user/switchyard-agent.service
 ./usr/lib/systemd/user/switchyard.service
+./usr/libexec/switchyard/switchyard-demo-fleet
 ./usr/share/applications/switchyard.desktop
 ./usr/share/doc/switchyard/CLIENTS.md
 ./usr/share/doc/switchyard/CODEX_PROMPT_NOTICE.md
@@ -123,12 +125,16 @@ $(diff <(echo "$expected_files") <(echo "$files") || true)"
 bad_owner=$(awk '$2 != "root/root" { print $6 }' "$tmp/contents")
 [ -z "$bad_owner" ] || die "not owned by root/root: $bad_owner"
 grep -qE '^-rwxr-xr-x .* \./usr/bin/switchyard$' "$tmp/contents" || die "/usr/bin/switchyard is not mode 755"
+grep -qE '^-rwxr-xr-x .* \./usr/libexec/switchyard/switchyard-demo-fleet$' "$tmp/contents" \
+    || die "/usr/libexec/switchyard/switchyard-demo-fleet is not mode 755"
 
 mkdir "$tmp/unpacked"
 dpkg-deb -x "$deb" "$tmp/unpacked"
 if command -v file >/dev/null; then
     file "$tmp/unpacked/usr/bin/switchyard" | tee "$tmp/file"
     grep -q ', stripped' "$tmp/file" || die "the packaged binary is not stripped"
+    file "$tmp/unpacked/usr/libexec/switchyard/switchyard-demo-fleet" | tee "$tmp/file"
+    grep -q ', stripped' "$tmp/file" || die "the packaged demo helper is not stripped"
 fi
 
 step "tar -tzf $(basename "$tgz")"
@@ -252,6 +258,33 @@ relay_pid=
 cat "$tmp/relay.out"
 [ "$relay_rc" -eq 0 ] || die "the relay exited $relay_rc after SIGTERM"
 [ -f "$tmp/data/history.sqlite" ] || die "the relay kept no history in --data-dir"
+
+step "switchyard --headless --demo: the installed relay finds its demo helper under libexec"
+HOME=$tmp/home XDG_CONFIG_HOME='' XDG_DATA_HOME='' XDG_STATE_HOME='' QT_QPA_PLATFORM=offscreen \
+    timeout -s KILL 180 /usr/bin/switchyard --headless --demo --listen 127.0.0.1:0 \
+    --data-dir "$tmp/demo-data" >"$tmp/demo.out" 2>&1 &
+relay_pid=$!
+port=
+for _ in $(seq 300); do
+    port=$(grep -oE 'listening on http://127\.0\.0\.1:[0-9]+' "$tmp/demo.out" | grep -oE '[0-9]+$' || true)
+    [ -n "$port" ] && break
+    kill -0 "$relay_pid" 2>/dev/null || { cat "$tmp/demo.out" >&2; die "the demo relay exited before listening"; }
+    sleep 0.1
+done
+[ -n "$port" ] || { cat "$tmp/demo.out" >&2; die "the demo relay did not say where it listens within 30 s"; }
+models=$(curl -sS -m 20 "http://127.0.0.1:$port/v1/models")
+[[ $models == *'"3090-qwen38-27b-128k"'* && $models == *'"3060-ember-14b"'* ]] \
+    || { cat "$tmp/demo.out" >&2; die "GET /v1/models of the demo lacks its fork or its sleeper: $models"; }
+pgrep -f /usr/libexec/switchyard/switchyard-demo-fleet >/dev/null || die "no switchyard-demo-fleet runs for the demo"
+kill -TERM "$relay_pid"
+wait "$relay_pid" || true
+relay_pid=
+for _ in $(seq 100); do
+    pgrep -f /usr/libexec/switchyard/switchyard-demo-fleet >/dev/null || break
+    sleep 0.1
+done
+! pgrep -f /usr/libexec/switchyard/switchyard-demo-fleet >/dev/null || die "switchyard-demo-fleet outlived the relay"
+echo "the demo ran from the package, and its helper ended with it"
 
 step "apt-get remove --purge switchyard"
 DEBIAN_FRONTEND=noninteractive apt-get remove --purge -y -q switchyard || die "apt-get remove --purge failed"

@@ -1,102 +1,109 @@
 #include "demo/demoenginedriver.h"
 
-#include "demo/demoboxpower.h"
-#include "fakellamaserver.h"
+#include "demo/demofleetprocess.h"
 
 #include <QCoreApplication>
-#include <QTimer>
+#include <QJsonArray>
 
 namespace switchyard {
 
-using namespace std::chrono_literals;
+using namespace Qt::StringLiterals;
 
-DemoEngineDriver::DemoEngineDriver(QHash<QString, fake::FakeLlamaServer *> engines, QHash<QString, quint16> ports,
-                                   QString running, std::chrono::milliseconds startDelay)
-    : m_engines(std::move(engines))
-    , m_ports(std::move(ports))
+DemoEngineDriver::DemoEngineDriver(DemoFleetProcess *fleet, QString host, QString running)
+    : m_fleet(fleet)
+    , m_host(std::move(host))
     , m_running(std::move(running))
-    , m_startDelay(startDelay)
 {
+    connect(fleet, &DemoFleetProcess::eventReceived, this, &DemoEngineDriver::follow);
 }
 
-void DemoEngineDriver::setPower(DemoBoxPower *power)
+QString DemoEngineDriver::reasonText(const QString &reason, const QString &engine)
 {
-    m_power = power;
-    connect(power, &DemoBoxPower::wentToSleep, this, [this] {
-        for (fake::FakeLlamaServer *server : std::as_const(m_engines))
-            server->close();
-        m_running.clear();
-        emit gpusKnown({});   // its agent sleeps with it: the card shows no stale GPU row
-    });
+    if (reason == "asleep"_L1)
+        return QCoreApplication::translate("DemoEngineDriver", "the box is asleep");
+    if (reason == "no_engine"_L1)
+        return QCoreApplication::translate("DemoEngineDriver", "the demo has no engine %1").arg(engine);
+    if (reason == "port_taken"_L1)
+        return QCoreApplication::translate("DemoEngineDriver", "its loopback port is taken");
+    return reason;
 }
 
-void DemoEngineDriver::setGpuMemory(int usedMiB, int totalMiB)
+void DemoEngineDriver::send(const QString &action, const QString &engine)
 {
-    m_gpuUsedMiB = usedMiB;
-    m_gpuTotalMiB = totalMiB;
+    QJsonObject command{{u"host"_s, m_host}, {u"do"_s, action}};
+    if (!engine.isEmpty())
+        command.insert(u"engine"_s, engine);
+    m_fleet->send(command);
 }
 
 void DemoEngineDriver::startEngine(const QString &engine)
 {
-    if (m_power && !m_power->isAwake()) {
-        QTimer::singleShot(0ms, this, [this, engine] {
-            emit engineStartFailed(engine, QCoreApplication::translate("DemoEngineDriver", "the box is asleep"));
-        });
-        return;
-    }
-    for (auto it = m_engines.cbegin(); it != m_engines.cend(); ++it) {
-        if (it.key() != engine && it.value()->isListening())
-            it.value()->close();
-    }
     m_running.clear();
-    reportGpu();   // the old engine's memory is free while the new one starts
-    QTimer::singleShot(m_startDelay, this, [this, engine] {
-        fake::FakeLlamaServer *server = m_engines.value(engine);
-        if (!server) {
-            emit engineStartFailed(engine, QCoreApplication::translate("DemoEngineDriver", "the demo has no engine %1").arg(engine));
-            return;
-        }
-        if (!server->isListening() && !server->listen(QHostAddress::LocalHost, m_ports.value(engine))) {
-            emit engineStartFailed(engine, QCoreApplication::translate("DemoEngineDriver", "its loopback port is taken"));
-            return;
-        }
-        m_running = engine;
-        emit engineStarted(engine);
-        reportGpu();
-    });
+    m_starting.append(engine);
+    send(u"start"_s, engine);
 }
 
 void DemoEngineDriver::stopEngine(const QString &engine)
 {
-    if (fake::FakeLlamaServer *server = m_engines.value(engine))
-        server->close();
     if (m_running == engine)
         m_running.clear();
-    QTimer::singleShot(0ms, this, [this, engine] {
-        emit engineStopped(engine);
-        reportGpu();
-    });
-}
-
-void DemoEngineDriver::reportGpu()
-{
-    if (m_power && !m_power->isAwake())
-        return;   // its agent sleeps with it
-    const bool running = !m_running.isEmpty();
-    emit gpusKnown({GpuReading{0, QStringLiteral("nvidia"), running ? m_gpuUsedMiB : 412, m_gpuTotalMiB, running ? 31 : 0,
-                               running ? 58 : 36}});
+    m_stopping.append(engine);
+    send(u"stop"_s, engine);
 }
 
 void DemoEngineDriver::probe()
 {
-    QTimer::singleShot(0ms, this, [this] {
-        if (m_power && !m_power->isAwake()) {
-            emit unreachable(QCoreApplication::translate("DemoEngineDriver", "the box is asleep"));
-            return;
+    ++m_probes;
+    send(u"probe"_s);
+}
+
+void DemoEngineDriver::follow(const QJsonObject &event)
+{
+    if (event.value(u"host"_s).toString() != m_host)
+        return;
+    const QString kind = event.value(u"event"_s).toString();
+    const QString engine = event.value(u"engine"_s).toString();
+    if (kind == "started"_L1) {
+        m_running = engine;
+        if (m_starting.removeOne(engine))
+            emit engineStarted(engine);
+    } else if (kind == "start_failed"_L1) {
+        if (m_starting.removeOne(engine))
+            emit engineStartFailed(engine, reasonText(event.value(u"reason"_s).toString(), engine));
+    } else if (kind == "stopped"_L1) {
+        if (m_running == engine)
+            m_running.clear();
+        if (m_stopping.removeOne(engine))
+            emit engineStopped(engine);
+    } else if (kind == "status"_L1) {
+        m_running = event.value(u"running"_s).toString();
+        if (m_probes > 0) {
+            --m_probes;
+            emit statusKnown(m_running);
         }
-        reportGpu();
-        emit statusKnown(m_running);
-    });
+    } else if (kind == "unreachable"_L1) {
+        if (m_probes > 0) {
+            --m_probes;
+            emit unreachable(reasonText(event.value(u"reason"_s).toString(), {}));
+        }
+    } else if (kind == "power"_L1) {
+        if (!event.value(u"awake"_s).toBool())
+            m_running.clear();   // its engines went down with it
+    } else if (kind == "gpus"_L1) {
+        QList<GpuReading> gpus;
+        for (const QJsonValue &v : event.value(u"gpus"_s).toArray()) {
+            const QJsonObject o = v.toObject();
+            GpuReading gpu;
+            gpu.index = o.value(u"index"_s).toInt();
+            gpu.vendor = o.value(u"vendor"_s).toString();
+            gpu.memoryUsedMiB = o.value(u"memory_used_mib"_s).toInteger();
+            gpu.memoryTotalMiB = o.value(u"memory_total_mib"_s).toInteger();
+            gpu.utilizationPercent = o.value(u"utilization_percent"_s).toInt();
+            gpu.temperatureC = o.value(u"temperature_c"_s).toInt();
+            gpus.append(gpu);
+        }
+        emit gpusKnown(gpus);
+    }
 }
 
 } // namespace switchyard

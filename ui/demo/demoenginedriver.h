@@ -2,30 +2,24 @@
 
 #include "engines/enginedriver.h"
 
-#include <QHash>
-
-#include <chrono>
-
-namespace switchyard::fake {
-class FakeLlamaServer;
-}
+#include <QJsonObject>
 
 namespace switchyard {
 
-class DemoBoxPower;
+class DemoFleetProcess;
 
-// The demo fleet's switchable box: its engines are simulated routers in this process, each with
-// its own loopback port. Starting one closes the others and opens it after a start delay, as a
-// real engine process takes a while before its /health answers.
+// A demo box's engines, switched in the demo fleet's own process (switchyard-demo-fleet): each
+// call is a command to it, and its events for this host become the driver's signals. The helper
+// simulates what a real box does: a start delay, one engine at a time, a box asleep that fails a
+// start and answers no probe, and the GPU figures an agent would report.
 class DemoEngineDriver final : public EngineDriver
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(DemoEngineDriver)
 
 public:
-    // The servers must outlive the driver; `running` is listening already.
-    DemoEngineDriver(QHash<QString, fake::FakeLlamaServer *> engines, QHash<QString, quint16> ports, QString running,
-                     std::chrono::milliseconds startDelay);
+    // The fleet must outlive the driver; `running` is the engine the helper last said runs.
+    DemoEngineDriver(DemoFleetProcess *fleet, QString host, QString running);
 
     void startEngine(const QString &engine) override;
     void stopEngine(const QString &engine) override;
@@ -33,23 +27,21 @@ public:
     QString runningEngine() const override { return m_running; }
     bool canSwitch() const override { return true; }
 
-    // A box that sleeps: while it does, its engines are down and a probe finds nothing (as an
-    // agent that does not answer). It must outlive the driver.
-    void setPower(DemoBoxPower *power);
-    // What its card shows: the memory of its one GPU, MiB (default: a 24 GiB card).
-    void setGpuMemory(int usedMiB, int totalMiB);
+    // Why the helper refused a start or a probe ("asleep", "no_engine", "port_taken"), in words.
+    static QString reasonText(const QString &reason, const QString &engine);
 
 private:
-    // What an agent on a 24 GiB card would report: most of it taken while an engine runs.
-    void reportGpu();
+    void follow(const QJsonObject &event);
+    void send(const QString &action, const QString &engine = {});
 
-    QHash<QString, fake::FakeLlamaServer *> m_engines;
-    QHash<QString, quint16> m_ports;
+    DemoFleetProcess *m_fleet;
+    QString m_host;
     QString m_running;
-    std::chrono::milliseconds m_startDelay;
-    DemoBoxPower *m_power = nullptr;
-    int m_gpuUsedMiB = 20582;
-    int m_gpuTotalMiB = 24576;
+    // What this driver asked for: the events answer them. Another driver of the same host (the
+    // one a config reload replaces) sees the same events and must not answer for this one.
+    QStringList m_starting;
+    QStringList m_stopping;
+    int m_probes = 0;
 };
 
 } // namespace switchyard

@@ -1,140 +1,127 @@
 #include "demo/demofleet.h"
 
 #include "config/config.h"
-#include "demo/demoboxpower.h"
 #include "demo/demoenginedriver.h"
-#include "fakellamaserver.h"
+#include "demo/demofleetprocess.h"
 
-#include <QCoreApplication>
+#include <QJsonArray>
 
 #include <algorithm>
 
-namespace switchyard::fake {
+namespace switchyard {
 
 using namespace Qt::StringLiterals;
-using namespace std::chrono_literals;
 
 namespace {
 
-// A locally administered address ("SY" 30 60): no real card has it.
-const QByteArray SleeperMac = QByteArray::fromHex("025359306001");
+QStringList helperArguments(const DemoFleet::Timing &timing)
+{
+    return {u"--boot-ms"_s, QString::number(timing.boot.count()), u"--engine-start-ms"_s,
+            QString::number(timing.engineStart.count())};
+}
 
 } // namespace
 
-DemoFleet::DemoFleet(QObject *parent)
-    : DemoFleet(Timing{}, parent)
-{
-}
-
-DemoFleet::DemoFleet(Timing timing, QObject *parent)
+DemoFleet::DemoFleet(const QString &helper, Timing timing, QObject *parent)
     : QObject(parent)
     , m_timing(timing)
+    , m_process(new DemoFleetProcess(helper, helperArguments(timing), this))
 {
-    FakeOptions big;
-    big.models = {u"flint-40b"_s, u"flint-40b-256k"_s};
-    big.modelContext = {{u"flint-40b"_s, 131072}, {u"flint-40b-256k"_s, 262144}};
-    big.loadDelay = 2500ms;
-    big.tokensPerSecond = 45;
-    big.maxModels = 1;
-    big.loaded = {u"flint-40b"_s};
-    big.maxReplyTokens = 200;   // clients ask for up to 32000; a demo answer should end in seconds
-    m_boxes.append({u"3090"_s, new FakeLlamaServer(big, this)});
-
-    // A fork build on the same box: faster on the model it was made for, up with it loaded.
-    FakeOptions fork;
-    fork.models = {u"qwen38-27b-128k"_s};
-    fork.modelContext = {{u"qwen38-27b-128k"_s, 131072}};
-    fork.loaded = fork.models;
-    fork.tokensPerSecond = 60;
-    fork.maxReplyTokens = 200;
-    m_fork = new FakeLlamaServer(fork, this);
-
-    FakeOptions small;
-    small.models = {u"laguna-xs-q8"_s, u"strata-8b"_s};
-    small.modelContext = {{u"laguna-xs-q8"_s, 32768}, {u"strata-8b"_s, 65536}};
-    small.loadDelay = 4000ms;
-    small.tokensPerSecond = 25;
-    small.maxModels = 2;
-    small.maxReplyTokens = 200;
-    m_boxes.append({u"a9"_s, new FakeLlamaServer(small, this)});
-
-    // A 12 GiB box that sleeps when idle; strata-8b here too, so it is replicated with the a9's.
-    FakeOptions sleeper;
-    sleeper.models = {u"ember-14b"_s, u"strata-8b"_s};
-    sleeper.modelContext = {{u"ember-14b"_s, 32768}, {u"strata-8b"_s, 65536}};
-    sleeper.loaded = sleeper.models;
-    sleeper.loadDelay = 3000ms;
-    sleeper.tokensPerSecond = 35;
-    sleeper.maxModels = 2;
-    sleeper.maxReplyTokens = 200;
-    m_boxes.append({QString(SleeperHost), new FakeLlamaServer(sleeper, this)});
-    m_sleeperPower = new DemoBoxPower(SleeperMac, m_timing.boot, this);
-}
-
-FakeLlamaServer *DemoFleet::box(QLatin1StringView name) const
-{
-    for (const Box &b : m_boxes) {
-        if (b.name == name)
-            return b.server;
-    }
-    return nullptr;
+    connect(m_process, &DemoFleetProcess::eventReceived, this, &DemoFleet::follow);
 }
 
 DemoFleet::~DemoFleet() = default;
 
 bool DemoFleet::start(QString *error)
 {
-    for (const Box &box : std::as_const(m_boxes)) {
-        if (!box.server->listen(QHostAddress::LocalHost, 0)) {
-            *error = QCoreApplication::translate("DemoFleet", "simulated host %1 cannot listen on loopback").arg(box.name);
-            return false;
-        }
-    }
-    // Reserve the fork's port, then close it: one engine runs on a host at a time.
-    if (!m_fork->listen(QHostAddress::LocalHost, 0)) {
-        *error = QCoreApplication::translate("DemoFleet", "simulated host %1 cannot listen on loopback").arg(u"3090"_s);
+    QJsonObject description;
+    if (!m_process->start(&description, error))
         return false;
-    }
-    m_forkPort = m_fork->port();
-    m_mainlinePort = m_boxes.first().server->port();
-    m_fork->close();
-    m_sleeperPort = box(SleeperHost)->port();
-    if (!m_sleeperPower->listen()) {
-        *error = QCoreApplication::translate("DemoFleet", "simulated host %1 cannot listen on loopback").arg(SleeperHost);
-        return false;
-    }
+    read(description);
     return true;
+}
+
+void DemoFleet::read(const QJsonObject &description)
+{
+    for (const QJsonValue &b : description.value(u"boxes"_s).toArray()) {
+        const QJsonObject o = b.toObject();
+        Box box;
+        box.host = o.value(u"host"_s).toString();
+        box.driven = o.value(u"driven"_s).toBool();
+        for (const QJsonValue &e : o.value(u"engines"_s).toArray()) {
+            const QJsonObject engine = e.toObject();
+            QStringList models;
+            for (const QJsonValue &m : engine.value(u"models"_s).toArray())
+                models.append(m.toString());
+            box.engines.append({engine.value(u"name"_s).toString(), QUrl(engine.value(u"url"_s).toString()), models});
+        }
+        if (box.driven)
+            m_running.insert(box.host, o.value(u"running"_s).toString());
+        if (o.contains(u"power"_s)) {
+            const QJsonObject power = o.value(u"power"_s).toObject();
+            m_power.insert(box.host, Power{quint16(power.value(u"port"_s).toInt()),
+                                           QByteArray::fromHex(power.value(u"mac"_s).toString().toLatin1()), true, 0});
+        }
+        m_boxes.append(box);
+    }
+}
+
+void DemoFleet::follow(const QJsonObject &event)
+{
+    const QString host = event.value(u"host"_s).toString();
+    const QString kind = event.value(u"event"_s).toString();
+    if (kind == "started"_L1 || (kind == "status"_L1)) {
+        m_running.insert(host, kind == "started"_L1 ? event.value(u"engine"_s).toString()
+                                                    : event.value(u"running"_s).toString());
+    } else if (kind == "stopped"_L1 && m_running.value(host) == event.value(u"engine"_s).toString()) {
+        m_running.insert(host, QString());
+    } else if (kind == "power"_L1 && m_power.contains(host)) {
+        Power &power = m_power[host];
+        power.awake = event.value(u"awake"_s).toBool();
+        power.wakePackets = event.value(u"wake_packets"_s).toInt();
+        if (!power.awake)
+            m_running.insert(host, QString());
+    }
+}
+
+const DemoFleet::Box *DemoFleet::box(const QString &host) const
+{
+    for (const Box &b : m_boxes) {
+        if (b.host == host)
+            return &b;
+    }
+    return nullptr;
 }
 
 void DemoFleet::addEnginesTo(Config &config) const
 {
     for (HostConfig &host : config.hosts) {
-        if (host.name == SleeperHost && host.engines.size() == 1) {
-            host.driver = u"demo"_s;
-            host.engines.first().name = u"main"_s;
-            // Listed: a reload while the box sleeps still knows what it serves.
-            host.engines.first().models = {u"ember-14b"_s, u"strata-8b"_s};
-            host.idleStopAfter = m_timing.idleStop;
-            // Run by the relay after the idle stop, as `ssh box systemctl suspend` would be: it
-            // tells the simulated box, on loopback, to sleep.
-            host.sleepCommand = {u"bash"_s, u"-c"_s,
-                                 u"echo suspend >/dev/udp/127.0.0.1/%1"_s.arg(m_sleeperPower->port())};
-            // The magic packet goes to 127.0.0.1 only, never to a LAN's broadcast address.
-            host.wake.mac = m_sleeperPower->mac();
-            host.wake.broadcast = QHostAddress(QHostAddress::LocalHost);
-            host.wake.port = m_sleeperPower->port();
-            host.wake.timeout = std::chrono::seconds(60);
-            continue;
-        }
-        if (host.name != "3090"_L1 || host.engines.size() != 1)
+        const Box *b = box(host.name);
+        if (!b || !b->driven || host.engines.size() != 1 || b->engines.isEmpty())
             continue;
         host.driver = u"demo"_s;   // what the host card shows: simulated engines
-        host.engines.first().name = u"mainline"_s;
-        EngineConfig fork;
-        fork.name = u"fork"_s;
-        fork.url = QUrl(u"http://127.0.0.1:%1"_s.arg(m_forkPort));
-        fork.models = {u"qwen38-27b-128k"_s};
-        host.engines.append(fork);
+        host.engines.first().name = b->engines.first().name;
+        for (qsizetype i = 1; i < b->engines.size(); ++i) {
+            EngineConfig engine;
+            engine.name = b->engines.at(i).name;
+            engine.url = b->engines.at(i).url;
+            engine.models = b->engines.at(i).models;
+            host.engines.append(engine);
+        }
+        if (!m_power.contains(host.name))
+            continue;
+        const Power power = m_power.value(host.name);
+        // Listed: a reload while the box sleeps still knows what it serves.
+        host.engines.first().models = b->engines.first().models;
+        host.idleStopAfter = m_timing.idleStop;
+        // Run by the relay after the idle stop, as `ssh box systemctl suspend` would be: it
+        // tells the simulated box, on loopback, to sleep.
+        host.sleepCommand = {u"bash"_s, u"-c"_s, u"echo suspend >/dev/udp/127.0.0.1/%1"_s.arg(power.port)};
+        // The magic packet goes to 127.0.0.1 only, never to a LAN's broadcast address.
+        host.wake.mac = power.mac;
+        host.wake.broadcast = QHostAddress(QHostAddress::LocalHost);
+        host.wake.port = power.port;
+        host.wake.timeout = std::chrono::seconds(60);
     }
     const QString alias(ReplicatedAlias);
     const QStringList replicas{u"a9-"_s + alias, QString(SleeperHost) + u'-' + alias};
@@ -147,27 +134,10 @@ void DemoFleet::addEnginesTo(Config &config) const
 RelayService::DriverFactory DemoFleet::drivers(const Config &config) const
 {
     const RelayService::DriverFactory standard = RelayService::standardDrivers(config);
-    FakeLlamaServer *mainline = m_boxes.first().server;
-    const QHash<QString, FakeLlamaServer *> engines{{u"mainline"_s, mainline}, {u"fork"_s, m_fork}};
-    const QHash<QString, quint16> ports{{u"mainline"_s, m_mainlinePort}, {u"fork"_s, m_forkPort}};
-    // After a config reload, whichever engine listens is the one running.
-    const QString running = m_fork->isListening() ? u"fork"_s : u"mainline"_s;
-    FakeLlamaServer *sleeper = box(SleeperHost);
-    const QString sleeperRunning = sleeper->isListening() ? u"main"_s : QString();
-    const Timing timing = m_timing;
-    DemoBoxPower *power = m_sleeperPower;
-    const quint16 sleeperPort = m_sleeperPort;
-    return [=](const HostConfig &host) -> std::unique_ptr<EngineDriver> {
-        if (host.name == "3090"_L1 && host.engines.size() == 2)
-            return std::make_unique<DemoEngineDriver>(engines, ports, running, timing.engineStart);
-        if (host.name == SleeperHost && host.driver == "demo"_L1) {
-            auto driver = std::make_unique<DemoEngineDriver>(QHash<QString, FakeLlamaServer *>{{u"main"_s, sleeper}},
-                                                             QHash<QString, quint16>{{u"main"_s, sleeperPort}},
-                                                             sleeperRunning, timing.engineStart);
-            driver->setPower(power);
-            driver->setGpuMemory(9874, 12288);
-            return driver;
-        }
+    return [this, standard](const HostConfig &host) -> std::unique_ptr<EngineDriver> {
+        const Box *b = box(host.name);
+        if (b && b->driven && host.driver == "demo"_L1)
+            return std::make_unique<DemoEngineDriver>(m_process, host.name, m_running.value(host.name));
         return standard(host);
     };
 }
@@ -175,9 +145,11 @@ RelayService::DriverFactory DemoFleet::drivers(const Config &config) const
 QStringList DemoFleet::upstreamFlags() const
 {
     QStringList flags;
-    for (const Box &box : m_boxes)
-        flags.append(box.name + u'=' + box.server->baseUrl().toString());
+    for (const Box &b : m_boxes) {
+        if (!b.engines.isEmpty())
+            flags.append(b.host + u'=' + b.engines.first().url.toString());
+    }
     return flags;
 }
 
-} // namespace switchyard::fake
+} // namespace switchyard

@@ -2,27 +2,27 @@
 
 #include "app/relayservice.h"
 
+#include <QHash>
+#include <QJsonObject>
 #include <QObject>
 #include <QStringList>
+#include <QUrl>
 
 #include <chrono>
 
 namespace switchyard {
+
 struct Config;
-class DemoBoxPower;
-}
-
-namespace switchyard::fake {
-
-class FakeLlamaServer;
+class DemoFleetProcess;
 
 // `switchyard --demo`: three simulated GPU boxes (fake llama.cpp routers on loopback, with
 // realistic load times and token rates) for the relay to stand in front of, so a newcomer can
-// try everything without a GPU. The 3090 has two engines, "mainline" and "fork", so a request
-// for a fork model shows a real engine switch (drain, start, timeline). The 3060 saves power:
-// after idleStop without a request its engine stops and the box sleeps (its sleep_command tells
-// the simulated box so); the next request for it wakes it with a wake-on-LAN packet sent to
-// 127.0.0.1 only. strata-8b runs on the a9 and the 3060: one replicated alias, "strata-8b".
+// try everything without a GPU. The boxes run in a helper process, switchyard-demo-fleet
+// (DemoFleetProcess): this executable links no fake. The 3090 has two engines, "mainline" and
+// "fork", so a request for a fork model shows a real engine switch (drain, start, timeline). The
+// 3060 saves power: after idleStop without a request its engine stops and the box sleeps (its
+// sleep_command tells the simulated box so); the next request for it wakes it with a wake-on-LAN
+// packet sent to 127.0.0.1 only. strata-8b runs on the a9 and the 3060: one replicated alias.
 class DemoFleet final : public QObject
 {
     Q_OBJECT
@@ -35,40 +35,55 @@ public:
         std::chrono::milliseconds boot{std::chrono::seconds(4)};        // from its wake packet until it answers
         std::chrono::milliseconds engineStart{2500};                   // an engine's start on a demo box
     };
+    // A simulated box's power, as the helper last reported it.
+    struct Power
+    {
+        quint16 port = 0;   // its loopback UDP port: wake packets and the "suspend" word
+        QByteArray mac;
+        bool awake = true;
+        int wakePackets = 0;
+    };
     // The names the demo shows.
     static constexpr QLatin1StringView SleeperHost{"3060"};
     static constexpr QLatin1StringView ReplicatedAlias{"strata-8b"};
 
-    explicit DemoFleet(QObject *parent = nullptr);
-    DemoFleet(Timing timing, QObject *parent);
+    // helper: the switchyard-demo-fleet to run (DemoFleetProcess::findHelper()).
+    DemoFleet(const QString &helper, Timing timing, QObject *parent = nullptr);
     ~DemoFleet() override;
 
+    // Starts the helper and reads what it runs.
     bool start(QString *error);
     // "--upstream NAME=URL" values for the relay: each box with its first engine.
     QStringList upstreamFlags() const;
     // Adds what the flags cannot say to a config made from them: the 3090's fork, the 3060's
     // idle stop, sleep and wake, and the replicated alias.
     void addEnginesTo(Config &config) const;
-    // Drives the 3090's engines in this process; the other hosts get the standard drivers.
+    // Drives the switching boxes' engines through the helper; the others get the standard drivers.
     RelayService::DriverFactory drivers(const Config &config) const;
-    // The 3060's simulated power: asleep or awake, the wake packets it got.
-    DemoBoxPower *sleeperPower() const { return m_sleeperPower; }
+    Power power(const QString &host) const { return m_power.value(host); }
 
 private:
-    struct Box
+    struct Engine
     {
         QString name;
-        FakeLlamaServer *server;
+        QUrl url;
+        QStringList models;
     };
-    FakeLlamaServer *box(QLatin1StringView name) const;
+    struct Box
+    {
+        QString host;
+        bool driven = false;   // switched through the helper, else a static host
+        QList<Engine> engines;
+    };
+    void read(const QJsonObject &description);
+    void follow(const QJsonObject &event);
+    const Box *box(const QString &host) const;
 
     Timing m_timing;
+    DemoFleetProcess *m_process;
     QList<Box> m_boxes;
-    DemoBoxPower *m_sleeperPower = nullptr;
-    quint16 m_sleeperPort = 0;   // its engine's port, kept while the box sleeps
-    FakeLlamaServer *m_fork = nullptr;   // the 3090's second engine: closed until switched to
-    quint16 m_mainlinePort = 0;
-    quint16 m_forkPort = 0;
+    QHash<QString, QString> m_running;   // per driven host: after a config reload, its new driver knows
+    QHash<QString, Power> m_power;
 };
 
-} // namespace switchyard::fake
+} // namespace switchyard

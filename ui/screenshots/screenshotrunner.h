@@ -19,8 +19,8 @@ namespace switchyard {
 class DesktopApp;
 class TrafficGenerator;
 
-// `switchyard --demo --screenshots DIR` (hidden): drives the demo fleet with a scripted mix of
-// client traffic (streams, loads, an eviction, unknown models), then saves the window and its
+// `switchyard-screenshots --demo --screenshots DIR` (screenshots/main.cpp): drives the demo
+// fleet with a scripted mix of client traffic (streams, loads, an eviction, unknown models), then saves the window and its
 // parts as PNGs with QWidget::grab(), and quits. scripts/screenshots.sh runs it offscreen.
 //
 // Besides the window: a host card while its engine switches (grabbed as the switch runs), the

@@ -7,12 +7,12 @@
 
 #include <chrono>
 
-namespace switchyard {
+namespace switchyard::fake {
 
 // The power of a simulated GPU box in the demo fleet: awake, asleep or booting. It listens on a
-// loopback UDP port only, for the two datagrams a real box reacts to: the relay's wake-on-LAN
-// magic packet for its MAC (it boots, then is awake after bootDelay), and the word "suspend"
-// that the demo's sleep_command sends (it goes to sleep). Its engines do not run while it sleeps.
+// loopback UDP port only, for the two datagrams a real box reacts to: a wake-on-LAN magic packet
+// for its MAC (it boots, then is awake after bootDelay), and the word "suspend" that the demo's
+// sleep_command sends (it goes to sleep). Its engines do not run while it sleeps.
 class DemoBoxPower final : public QObject
 {
     Q_OBJECT
@@ -34,15 +34,19 @@ public:
 Q_SIGNALS:
     void wentToSleep();
     void wokeUp();
+    void wakePacketReceived();
 
 private:
     void readDatagrams();
 
     QByteArray m_mac;
+    // What a network card wakes for, made here rather than taken from the relay's WakeOnLan, so
+    // the demo checks the relay's packet instead of agreeing with it by construction.
+    QByteArray m_magicPacket;
     QUdpSocket m_socket;
     QTimer m_boot;
     bool m_awake = true;
     int m_wakePackets = 0;
 };
 
-} // namespace switchyard
+} // namespace switchyard::fake

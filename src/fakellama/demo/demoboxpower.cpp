@@ -1,14 +1,13 @@
-#include "demo/demoboxpower.h"
-
-#include "engines/wakeonlan.h"
+#include "demoboxpower.h"
 
 #include <QNetworkDatagram>
 
-namespace switchyard {
+namespace switchyard::fake {
 
 DemoBoxPower::DemoBoxPower(QByteArray mac, std::chrono::milliseconds bootDelay, QObject *parent)
     : QObject(parent)
     , m_mac(std::move(mac))
+    , m_magicPacket(QByteArray(6, char(0xFF)) + m_mac.repeated(16))
 {
     m_boot.setSingleShot(true);
     m_boot.setInterval(bootDelay);
@@ -34,12 +33,13 @@ void DemoBoxPower::readDatagrams()
                 m_awake = false;
                 emit wentToSleep();
             }
-        } else if (data == WakeOnLan::magicPacket(m_mac)) {
+        } else if (data == m_magicPacket) {
             ++m_wakePackets;
             if (!m_awake && !m_boot.isActive())
                 m_boot.start();   // a packet while it boots changes nothing
+            emit wakePacketReceived();
         }
     }
 }
 
-} // namespace switchyard
+} // namespace switchyard::fake

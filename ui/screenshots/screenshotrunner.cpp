@@ -1,4 +1,4 @@
-#include "demo/screenshotrunner.h"
+#include "screenshots/screenshotrunner.h"
 
 #include "catalog/hostprobe.h"
 #include "demo/trafficgenerator.h"
