@@ -1519,7 +1519,7 @@ Befehle:
     </message>
     <message>
         <location line="-81"/>
-        <source>its simulated hosts run in %1, which is in neither %2</source>
+        <source>its simulated hosts run in %1, which is in none of these places: %2</source>
         <translation>seine simulierten Hosts laufen in %1, das an keinem dieser Orte liegt: %2</translation>
     </message>
     <message>

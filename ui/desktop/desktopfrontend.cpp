@@ -167,8 +167,8 @@ bool DesktopFrontend::startDemo(QStringList *upstreams, QString *error)
     QStringList lookedAt;
     const QString helper = DemoFleetProcess::findHelper(&lookedAt);
     if (helper.isEmpty()) {
-        *error = QCoreApplication::translate("main", "its simulated hosts run in %1, which is in neither %2")
-                     .arg(DemoFleetProcess::HelperName, lookedAt.join(u" nor "_s));
+        *error = QCoreApplication::translate("main", "its simulated hosts run in %1, which is in none of these places: %2")
+                     .arg(DemoFleetProcess::HelperName, lookedAt.join(u", "_s));
         return false;
     }
     m_demo = std::make_unique<DemoFleet>(helper, DemoFleet::Timing{});
