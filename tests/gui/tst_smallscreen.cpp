@@ -56,7 +56,7 @@ constexpr int WaitMs = 20000;   // generous: a loaded 2-core machine
 // The demo as `switchyard --demo` runs it (three boxes), its history recorded.
 struct DemoRun
 {
-    std::unique_ptr<fake::DemoFleet> fleet;
+    std::unique_ptr<DemoFleet> fleet;
     SystemClock clock;
     QTemporaryDir dir;
     std::unique_ptr<HistoryStore> store;
@@ -67,9 +67,9 @@ struct DemoRun
 
     bool start(QString *error)
     {
-        fake::DemoFleet::Timing timing;
+        DemoFleet::Timing timing;
         timing.idleStop = 10min;   // the 3060 stays awake: its card does not change under the test
-        fleet = std::make_unique<fake::DemoFleet>(timing, nullptr);
+        fleet = std::make_unique<DemoFleet>(QStringLiteral(SWITCHYARD_DEMO_FLEET_HELPER), timing);
         if (!fleet->start(error))
             return false;
         const ConfigResult flags = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, fleet->upstreamFlags());
@@ -81,7 +81,7 @@ struct DemoRun
         fleet->addEnginesTo(config);
         store = std::make_unique<HistoryStore>(dir.filePath(u"history.sqlite"_s), clock);
         runner = std::make_unique<RelayRunner>(nullptr, store.get());
-        fake::DemoFleet *f = fleet.get();
+        DemoFleet *f = fleet.get();
         runner->setDriverFactory([f](const Config &c) { return f->drivers(c); });
         recorder = std::make_unique<CatalogEventRecorder>(store.get(), clock);
         QObject::connect(runner.get(), &RelayRunner::serviceChanged, recorder.get(), &CatalogEventRecorder::setService);
