@@ -9,25 +9,14 @@ import json
 import shlex
 import sys
 
+# The percentiles bench/run.sh reports with, the same interpolation for both tables.
+from report import med, pct
+
 BEGIN = "<!-- scale-results:begin (written by bench/scale.sh) -->"
 END = "<!-- scale-results:end -->"
 # Per-stream (per-watcher) cost that grows more than this from the smallest cell to the largest
 # is called faster than linear.
 SUPERLINEAR = 2.0
-
-
-def pct(values, p):
-    v = sorted(values)
-    if not v:
-        return None
-    idx = p * (len(v) - 1)
-    lo = int(idx)
-    hi = min(lo + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (idx - lo)
-
-
-def med(values):
-    return pct(values, 0.5)
 
 
 def fmt(x, digits=1):
