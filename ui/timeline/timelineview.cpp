@@ -7,6 +7,7 @@
 #include "store/historystore.h"
 #include "store/requestlogmodel.h"
 #include "store/timelinemodel.h"
+#include "timeline/timelinelayout.h"
 #include "timeline/timelinetext.h"
 #include "timeline/timelinewidget.h"
 
@@ -14,6 +15,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -93,7 +95,15 @@ TimelineView::TimelineView(const Clock &clock, HostTableModel *hosts, QWidget *p
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(bar);
-    layout->addWidget(m_timeline, 1);
+    // Every lane is drawn (the widget's minimum says so); in a short window they scroll, with a
+    // scroll bar that says more are there, instead of taking the room of the request tables.
+    auto *lanes = new QScrollArea(this);
+    lanes->setWidget(m_timeline);
+    lanes->setWidgetResizable(true);
+    lanes->setFrameShape(QFrame::NoFrame);
+    lanes->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    lanes->setMinimumHeight(TimelineLayout::heightFor(1));
+    layout->addWidget(lanes, 1);
 
     // Arrivals come in bursts; repaint for them at most four times a second.
     m_densityRepaint.setSingleShot(true);

@@ -77,11 +77,14 @@ RequestDetailsPane::RequestDetailsPane(QWidget *parent)
     m_fieldsScroll->viewport()->setAutoFillBackground(false);
     fieldsPage->setAutoFillBackground(false);
 
+    // The journal line comes before the fields and the fields give way to it: on a short pane
+    // (1366×768 leaves it about 150 px) the line stays whole and the fields scroll.
+    m_fieldsScroll->setMinimumHeight(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
     layout->addWidget(m_heading);
-    layout->addWidget(m_fieldsScroll, 1);
     layout->addWidget(m_journal);
+    layout->addWidget(m_fieldsScroll, 1);
     layout->addWidget(m_placeholder, 1);
     clear();
 }
