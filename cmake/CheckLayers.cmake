@@ -1,6 +1,10 @@
-# cmake -DROOT=<tree> [-DMODE=includes|folders] [-DDOC=<table>] -P CheckLayers.cmake
-# includes: every #include "layer/..." under a layer's folder must name that layer or one it uses,
-#           directly or through others; every folder of src/ must be a layer.
+# cmake -DROOT=<tree> [-DMODE=includes|folders|uiorder] [-DDOC=<table>] -P CheckLayers.cmake
+# includes: every #include "layer/..." or <layer/...> under a layer's folder must name that layer
+#           or one it uses, directly or through others; no include goes through ../, and one
+#           with no folder names a file beside the includer or at
+#           the root of the includer's layer; every folder of src/ must be a layer.
+# uiorder:  ui's folders include only themselves and those listed before them in
+#           ui/CMakeLists.txt's opening comment, and every folder of ui/ is listed there.
 # folders:  every folder the layer table names, and every path docs/ARCHITECTURE.md quotes, exists.
 # The table is read from DOC, by default ROOT/docs/ARCHITECTURE.md (see LayerTable.cmake); a
 # layer whose folder is not in ROOT has nothing to check.
@@ -86,17 +90,61 @@ elseif(MODE STREQUAL "includes")
             set(number 0)
             foreach(line IN LISTS lines)
                 math(EXPR number "${number} + 1")
-                if(line MATCHES "^[ \t]*#[ \t]*include[ \t]*\"(([a-z_]+)/[^\"]*)\"")
-                    set(target "${CMAKE_MATCH_2}")
+                # Every form: "layer/x.h", <layer/x.h>, "../x.h" and a bare "x.h".
+                if(NOT line MATCHES "^[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"]*)[>\"]")
+                    continue()
+                endif()
+                set(quote "${CMAKE_MATCH_1}")
+                set(path "${CMAKE_MATCH_2}")
+                get_filename_component(here "${file}" DIRECTORY)
+                if(path MATCHES "(^|/)\\.\\.(/|$)")
+                    problem("${file}:${number}: includes \"${path}\" through ../: name it from its layer's folder (layer/file.h), so the check sees which layer it is")
+                elseif(NOT path MATCHES "/")
+                    # Beside the includer, or at its own layer's root (fakellama's include root).
+                    if(quote STREQUAL "\"" AND NOT EXISTS "${ROOT}/${here}/${path}" AND NOT EXISTS "${ROOT}/${folder}/${path}")
+                        problem("${file}:${number}: includes \"${path}\" with no folder, but it is neither beside ${file} nor in ${folder}: name its layer's folder (layer/${path})")
+                    endif()
+                elseif(path MATCHES "^([a-z_]+)/")
+                    set(target "${CMAKE_MATCH_1}")
                     if(target IN_LIST SWITCHYARD_LAYERS AND NOT target IN_LIST allowed_${layer})
-                        problem("${file}:${number}: layer ${layer} includes \"${CMAKE_MATCH_1}\" of layer ${target}, which ${layer} may not use (docs/ARCHITECTURE.md)")
+                        problem("${file}:${number}: layer ${layer} includes \"${path}\" of layer ${target}, which ${layer} may not use (docs/ARCHITECTURE.md)")
                     endif()
                 endif()
             endforeach()
         endforeach()
     endforeach()
+elseif(MODE STREQUAL "uiorder")
+    # ui's folders, in the order ui/CMakeLists.txt's opening comment lists them ("#   name/ "):
+    # a folder includes only itself and the folders listed before it.
+    file(STRINGS "${ROOT}/ui/CMakeLists.txt" comment REGEX "^#   [a-z]+/ ")
+    set(order "")
+    foreach(line IN LISTS comment)
+        string(REGEX REPLACE "^#   ([a-z]+)/ .*" "\\1" folder "${line}")
+        list(APPEND order "${folder}")
+    endforeach()
+    file(GLOB ui_folders LIST_DIRECTORIES true RELATIVE "${ROOT}/ui" "${ROOT}/ui/*")
+    foreach(folder IN LISTS ui_folders)
+        if(IS_DIRECTORY "${ROOT}/ui/${folder}" AND NOT folder IN_LIST order)
+            problem("ui/${folder}: not in the folder order of ui/CMakeLists.txt's opening comment")
+        endif()
+    endforeach()
+    foreach(folder IN LISTS order)
+        list(FIND order "${folder}" rank)
+        file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/ui/${folder}/*.h" "${ROOT}/ui/${folder}/*.cpp")
+        foreach(file IN LISTS files)
+            file(STRINGS "${ROOT}/${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"][a-z]+/")
+            foreach(line IN LISTS includes)
+                string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[<\"]([a-z]+)/.*" "\\1" used "${line}")
+                list(FIND order "${used}" usedRank)
+                if(usedRank GREATER rank)
+                    string(STRIP "${line}" line)
+                    problem("${file}: ui/${folder} includes ${line}, but ui/${used} comes after it in ui/CMakeLists.txt's folder order")
+                endif()
+            endforeach()
+        endforeach()
+    endforeach()
 else()
-    message(FATAL_ERROR "CheckLayers.cmake: MODE is includes or folders, not ${MODE}")
+    message(FATAL_ERROR "CheckLayers.cmake: MODE is includes, folders or uiorder, not ${MODE}")
 endif()
 
 if(count GREATER 0)

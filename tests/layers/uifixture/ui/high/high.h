@@ -1,0 +1,3 @@
+#pragma once
+// Allowed: low/ is listed before high/.
+#include "low/low.h"

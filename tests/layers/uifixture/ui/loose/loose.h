@@ -1,0 +1,2 @@
+#pragma once
+// A folder the order does not list (layers_catch_ui_order).
