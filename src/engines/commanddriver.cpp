@@ -16,13 +16,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-EngineFailure shellFailed(EngineFailure::Runner runner, const QString &systemError)
+EngineFailure shellFailed(EngineFailure::Runner runner)
 {
-    EngineFailure failure = EngineFailure::of(EngineFailure::Kind::CannotLaunch);
-    failure.runner = runner;
-    failure.program = u"/bin/sh"_s;
-    failure.systemError = systemError;
-    return failure;
+    return EngineFailure::cannotLaunch(u"/bin/sh"_s, runner);
 }
 
 } // namespace
@@ -251,8 +247,8 @@ void CommandDriver::runStart(const EngineConfig &config, Done done)
     };
 
     connect(poller, &HealthPoller::reached, this, [finish] { finish(std::nullopt); });
-    connect(command, &ShellCommand::failedToStart, this, [finish](const QString &systemError) {
-        finish(shellFailed(EngineFailure::Runner::StartCommand, systemError));
+    connect(command, &ShellCommand::failedToStart, this, [finish] {
+        finish(shellFailed(EngineFailure::Runner::StartCommand));
     });
     connect(command, &ShellCommand::finished, this, [config, command, finish, ended](int exitCode, bool crashed) {
         // Exit 0 is a start line that put the server in the background: keep waiting for /health.
@@ -328,8 +324,8 @@ void CommandDriver::runStop(const EngineConfig &config, StopDone done)
     };
 
     connect(poller, &HealthPoller::reached, this, [finish] { finish(std::nullopt); });
-    connect(command, &ShellCommand::failedToStart, this, [finish](const QString &systemError) {
-        finish(shellFailed(EngineFailure::Runner::StopCommand, systemError));
+    connect(command, &ShellCommand::failedToStart, this, [finish] {
+        finish(shellFailed(EngineFailure::Runner::StopCommand));
     });
     connect(command, &ShellCommand::finished, this, [this, config, command, exit, exitTail](int exitCode, bool crashed) {
         if (exitCode != 0 || crashed) {

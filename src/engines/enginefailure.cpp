@@ -1,6 +1,8 @@
 #include "engines/enginefailure.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
+#include <QStandardPaths>
 
 namespace switchyard {
 
@@ -60,10 +62,16 @@ QString EngineFailure::toString() const
             .arg(url.toDisplayString());
     case Kind::NothingToStart:
         return u"no argv: nothing to start"_s;
-    case Kind::CannotLaunch:
+    case Kind::CannotLaunch: {
+        // An older agent's failure carries only its system error.
+        const QString why = launch == Launch::NotFound        ? u"no such file"_s
+                            : launch == Launch::NotExecutable ? u"it is not executable"_s
+                            : !systemError.isEmpty()          ? systemError
+                                                              : u"the system could not run it"_s;
         if (runner != Runner::Process)
-            return u"cannot run %1: %2"_s.arg(program, systemError);
-        return u"cannot start %1: %2"_s.arg(program, systemError);
+            return u"cannot run %1: %2"_s.arg(program, why);
+        return u"cannot start %1: %2"_s.arg(program, why);
+    }
     case Kind::Ended: {
         const QString ended = exit ? exitText(*exit) : u"ended"_s;
         return withTail(runner == Runner::StartCommand ? u"the start command "_s + ended : ended, outputTail);
@@ -101,6 +109,7 @@ const char *const KindNames[] = {"reported", "no_such_engine", "static_host", "s
                                  "foreign_server", "nothing_to_start", "cannot_launch", "ended", "no_health",
                                  "still_answers", "superseded", "stopped_before_ready", "no_engine_reachable"};
 const char *const RunnerNames[] = {"process", "start_command", "stop_command"};
+const char *const LaunchNames[] = {"unknown", "not_found", "not_executable"};
 
 template<typename Enum, size_t N>
 Enum byName(const char *const (&names)[N], const QString &name, Enum fallback)
@@ -133,6 +142,8 @@ QJsonObject EngineFailure::toJson() const
     putText(o, "path"_L1, path);
     putText(o, "url"_L1, url.toString());
     putText(o, "system_error"_L1, systemError);
+    if (launch != Launch::Unknown)
+        o.insert("launch"_L1, QLatin1StringView(LaunchNames[int(launch)]));
     if (exit)
         o.insert("exit"_L1, QJsonObject{{"code"_L1, exit->code}, {"killed"_L1, exit->killed}});
     if (timeout.count() > 0)
@@ -157,6 +168,7 @@ EngineFailure EngineFailure::fromJson(const QJsonObject &o)
     f.path = o.value("path"_L1).toString();
     f.url = QUrl(o.value("url"_L1).toString());
     f.systemError = o.value("system_error"_L1).toString();
+    f.launch = byName(LaunchNames, o.value("launch"_L1).toString(), Launch::Unknown);
     if (o.value("exit"_L1).isObject()) {
         const QJsonObject e = o.value("exit"_L1).toObject();
         f.exit = Exit{e.value("code"_L1).toInt(), e.value("killed"_L1).toBool()};
@@ -168,6 +180,21 @@ EngineFailure EngineFailure::fromJson(const QJsonObject &o)
     // An unknown kind from a newer agent still says something.
     if (f.kind == Kind::Reported && f.text.isEmpty() && o.contains("kind"_L1))
         f.text = o.value("kind"_L1).toString();
+    return f;
+}
+
+EngineFailure EngineFailure::cannotLaunch(const QString &program, Runner runner)
+{
+    EngineFailure f = of(Kind::CannotLaunch);
+    f.runner = runner;
+    f.program = program;
+    const QString file = program.contains(u'/') ? program : QStandardPaths::findExecutable(program);
+    const QFileInfo info(file);
+    if (file.isEmpty() || !info.exists())
+        f.launch = Launch::NotFound;
+    // No execute bit at all: root's isExecutable() says yes to any file.
+    else if (info.isDir() || !info.isExecutable() || !(info.permissions() & (QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther)))
+        f.launch = Launch::NotExecutable;
     return f;
 }
 

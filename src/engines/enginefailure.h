@@ -35,6 +35,9 @@ struct EngineFailure
     };
     // Who ran: the engine's own process (local driver, agent) or the command driver's lines.
     enum class Runner { Process, StartCommand, StopCommand };
+    // Why `program` did not launch, as found by looking at the file. Not QProcess's words: Qt's
+    // catalogue translates them, and a German desktop's relay sent German to API clients.
+    enum class Launch { Unknown, NotFound, NotExecutable };
     struct Exit
     {
         int code = 0;           // the exit code, or the signal when `killed`
@@ -56,6 +59,7 @@ struct EngineFailure
     QString path;
     QUrl url;
     QString systemError;
+    Launch launch = Launch::Unknown;   // Kind::CannotLaunch
     std::optional<Exit> exit;
     std::chrono::milliseconds timeout{0};
     QString lastTry;      // the last /health attempt's answer, as the health check put it
@@ -63,6 +67,8 @@ struct EngineFailure
     QString text;         // Kind::Reported
 
     static EngineFailure of(Kind kind);
+    // A CannotLaunch for `program` (a path, or a name looked up in PATH), with what is wrong with it.
+    static EngineFailure cannotLaunch(const QString &program, Runner runner);
     // "12 s", "1.5 s": how the records and the catalogue give a timeout.
     static QString seconds(std::chrono::milliseconds duration);
     QString toString() const;

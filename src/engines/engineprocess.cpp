@@ -135,8 +135,9 @@ void EngineProcess::onErrorOccurred(QProcess::ProcessError error)
     if (error != QProcess::FailedToStart || !m_process)
         return;
     EngineFailure reason = failure(EngineFailure::Kind::CannotLaunch);
-    reason.program = m_config.argv.first();
-    reason.systemError = m_process->errorString();
+    const EngineFailure launch = EngineFailure::cannotLaunch(m_config.argv.first(), EngineFailure::Runner::Process);
+    reason.program = launch.program;
+    reason.launch = launch.launch;
     releaseProcess();
     settle(m_state == State::Starting ? std::optional<EngineFailure>(reason) : m_pendingFailure, false);
 }

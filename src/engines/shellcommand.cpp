@@ -54,7 +54,7 @@ void ShellCommand::start()
     });
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
-            emit failedToStart(m_process->errorString());
+            emit failedToStart();
     });
     m_process->start();
 }

@@ -30,7 +30,7 @@ public:
 Q_SIGNALS:
     void finished(int exitCode, bool crashed);
     // /bin/sh itself did not run: the system's reason.
-    void failedToStart(const QString &systemError);
+    void failedToStart();   // /bin/sh did not run (what is wrong: EngineFailure::cannotLaunch)
 
 private:
     QString m_command;

@@ -4,6 +4,7 @@
 #include "enginetestsupport.h"
 #include "engines/childprocess.h"
 #include "engines/driverfactory.h"
+#include "engines/enginefailure.h"
 #include "engines/enginestatefile.h"
 #include "engines/enginesupervisor.h"
 #include "engines/localdriver.h"
@@ -80,6 +81,7 @@ private slots:
     void localDriverStartsSwitchesStops();
     void startFailure_data();
     void startFailure();
+    void launchFailureIsAFact();
     void startTimeout();
     void foreignServerOnPort();
     void sigkillAfterStopTimeout();
@@ -188,13 +190,40 @@ void TestLocalDriver::localDriverStartsSwitchesStops()
     QCOMPARE(signalText(stopped, 1, 0), u"alpha"_s);
 }
 
+// What is wrong with a program that did not launch is found by looking at it, travels to a relay
+// as a fact, and an older agent's system error still reads.
+void TestLocalDriver::launchFailureIsAFact()
+{
+    using Launch = EngineFailure::Launch;
+    const auto launchOf = [](const QString &program) { return EngineFailure::cannotLaunch(program, EngineFailure::Runner::Process).launch; };
+    QCOMPARE(launchOf(u"/nonexistent/llama-server"_s), Launch::NotFound);
+    QCOMPARE(launchOf(u"switchyard-no-such-program-in-path"_s), Launch::NotFound);
+    QCOMPARE(launchOf(u"sh"_s), Launch::Unknown);   // found in PATH and executable: the system said no
+    QTemporaryDir dir;
+    QFile plain(dir.filePath(u"engine"_s));
+    QVERIFY(plain.open(QIODevice::WriteOnly));
+    plain.close();
+    QVERIFY(plain.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+    QCOMPARE(launchOf(plain.fileName()), Launch::NotExecutable);
+    QCOMPARE(launchOf(dir.path()), Launch::NotExecutable);
+
+    const EngineFailure sent = EngineFailure::cannotLaunch(u"/nonexistent/llama-server"_s, EngineFailure::Runner::Process);
+    const EngineFailure heard = EngineFailure::fromJson(sent.toJson());
+    QCOMPARE(heard.launch, Launch::NotFound);
+    QCOMPARE(heard.toString(), u"cannot start /nonexistent/llama-server: no such file"_s);
+    QCOMPARE(heard.toString(), sent.toString());
+
+    const QJsonObject older{{"kind"_L1, "cannot_launch"_L1}, {"program"_L1, "/opt/llama"_L1}, {"system_error"_L1, "execvp: Permission denied"_L1}};
+    QCOMPARE(EngineFailure::fromJson(older).toString(), u"cannot start /opt/llama: execvp: Permission denied"_s);
+}
+
 void TestLocalDriver::startFailure_data()
 {
     QTest::addColumn<QStringList>("argv");
     QTest::addColumn<QStringList>("reasonParts");
     QTest::newRow("no such binary") << QStringList{u"/nonexistent/switchyard-no-such-engine"_s, u"--port"_s, u"1"_s}
                                     << QStringList{u"cannot start /nonexistent/switchyard-no-such-engine"_s,
-                                                   u"No such file"_s};
+                                                   u"no such file"_s};
     QTest::newRow("exits 1") << QStringList{u"/bin/sh"_s, u"-c"_s, u"echo starting; echo boom >&2; exit 1"_s}
                              << QStringList{u"exited with code 1: boom"_s};
     QTest::newRow("killed") << QStringList{u"/bin/sh"_s, u"-c"_s, u"kill -KILL $$"_s}

@@ -12,6 +12,8 @@
 #include <QCoreApplication>
 #include <QTcpServer>
 #include <QTemporaryDir>
+#include <QFile>
+#include <QLibraryInfo>
 #include <QTranslator>
 
 using namespace switchyard;
@@ -64,6 +66,7 @@ private Q_SLOTS:
     void refusalsAreEnglish();
     void hostRefusalsAreEnglish();
     void unreachableEngineIsEnglish();
+    void failedLocalEngineIsEnglish_data();
     void failedLocalEngineIsEnglish();
     void agentErrorsAreEnglish_data();
     void agentErrorsAreEnglish();
@@ -72,6 +75,7 @@ private Q_SLOTS:
 
 private:
     bool m_translated;
+    QTemporaryDir m_files;
 };
 
 void TestEnglishApi::theUserSpeaksGerman()
@@ -82,6 +86,9 @@ void TestEnglishApi::theUserSpeaksGerman()
              u"Die Verlaufsdatenbank lässt sich nicht in den WAL-Modus schalten: %1"_s);
     // The window's words for the failures below are German: only the API's stay English.
     QCOMPARE(QCoreApplication::translate("FailureWords", "exited with code %1"), u"endete mit Code %1"_s);
+    // And Qt's own words, which QProcess and QFile use for system errors.
+    QCOMPARE(QCoreApplication::translate("QIODevice", "No such file or directory"),
+             u"Die Datei oder das Verzeichnis konnte nicht gefunden werden"_s);
 }
 
 void TestEnglishApi::refusalsAreEnglish_data()
@@ -155,8 +162,29 @@ void TestEnglishApi::unreachableEngineIsEnglish()
 }
 
 // The report of issue 34: a local engine whose program exits 1 gave "endete mit Code 1".
+void TestEnglishApi::failedLocalEngineIsEnglish_data()
+{
+    QTest::addColumn<QStringList>("argv");
+    QTest::addColumn<QString>("failure");   // what /admin/hosts says; the 424 says it after "failed: "
+
+    QTest::newRow("exits 1") << QStringList{u"/bin/sh"_s, u"-c"_s, u"echo no such model file >&2; exit 1"_s}
+                             << u"exited with code 1: no such model file"_s;
+    // QProcess words a failed exec through Qt's own catalogue, German here ("Die Datei oder das
+    // Verzeichnis konnte nicht gefunden werden" reached the client).
+    QTest::newRow("no such program") << QStringList{u"/nonexistent/llama-server"_s}
+                                     << u"cannot start /nonexistent/llama-server: no such file"_s;
+    const QString plainFile = m_files.filePath(u"llama-server.txt"_s);
+    QFile file(plainFile);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write("not a program\n") > 0);
+    file.close();
+    QVERIFY(file.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+    QTest::newRow("not executable") << QStringList{plainFile} << u"cannot start %1: it is not executable"_s.arg(plainFile);
+}
+
 void TestEnglishApi::failedLocalEngineIsEnglish()
 {
+    QFETCH(QStringList, argv);
+    QFETCH(QString, failure);
     QTemporaryDir state;
     QVERIFY(state.isValid());
     const quint16 enginePort = freePort();
@@ -169,7 +197,7 @@ void TestEnglishApi::failedLocalEngineIsEnglish()
     EngineConfig &engine = host.engines.first();
     engine.name = u"broken"_s;
     engine.models = {u"m"_s};
-    engine.argv = {u"/bin/sh"_s, u"-c"_s, u"echo no such model file >&2; exit 1"_s};
+    engine.argv = argv;
     RelayService relay(config, RelayService::standardDrivers(config));
     QString error;
     QVERIFY2(relay.start(&error), qPrintable(error));
@@ -177,14 +205,14 @@ void TestEnglishApi::failedLocalEngineIsEnglish()
     const std::optional<RawHttpClient::Response> failed = ask(relay.endpoint().port(), RawHttpClient::post("/v1/messages", chat("box-m")));
     QVERIFY(failed);
     QCOMPARE(failed->status, 424);
-    QCOMPARE(errorMessage(*failed), u"switching host box to engine broken failed: exited with code 1: no such model file"_s);
+    QCOMPARE(errorMessage(*failed), u"switching host box to engine broken failed: "_s + failure);
 
     // The admin API's view of the host says the same, in English.
     const std::optional<RawHttpClient::Response> hosts = ask(relay.endpoint().port(), RawHttpClient::get("/admin/hosts"));
     QVERIFY(hosts);
     QCOMPARE(hosts->status, 200);
     const QJsonObject box = QJsonDocument::fromJson(hosts->body).array().at(0).toObject();
-    QCOMPARE(box.value("last_error"_L1).toString(), u"exited with code 1: no such model file"_s);
+    QCOMPARE(box.value("last_error"_L1).toString(), failure);
 }
 
 void TestEnglishApi::adminErrorsAreEnglish_data()
@@ -277,6 +305,13 @@ int main(int argc, char **argv)
     QTranslator translator;
     const bool translated = translator.load(QLocale(), u"switchyard"_s, u"_"_s, u":/i18n"_s)
         && QCoreApplication::installTranslator(&translator);
+    // Qt's own catalogue too, as the executable loads it (src/app/launch.cpp): it words
+    // QProcess's and QFile's errors.
+    QTranslator qtTranslator;
+    const bool qtTranslated = qtTranslator.load(QLocale(), u"qtbase"_s, u"_"_s, QLibraryInfo::path(QLibraryInfo::TranslationsPath))
+        && QCoreApplication::installTranslator(&qtTranslator);
+    if (!qtTranslated)
+        qWarning("Qt's German catalogue (qtbase_de.qm, package qt6-translations-l10n) did not load");
     TestEnglishApi test(translated);
     return QTest::qExec(&test, argc, argv);
 }

@@ -48,10 +48,15 @@ QString FailureWords::engineFailure(const EngineFailure &f)
             .arg(f.url.toDisplayString());
     case Kind::NothingToStart:
         return tr("no argv: nothing to start");
-    case Kind::CannotLaunch:
+    case Kind::CannotLaunch: {
+        const QString why = f.launch == EngineFailure::Launch::NotFound        ? tr("no such file")
+                            : f.launch == EngineFailure::Launch::NotExecutable ? tr("it is not executable")
+                            : !f.systemError.isEmpty()                          ? f.systemError
+                                                                                : tr("the system could not run it");
         if (f.runner != EngineFailure::Runner::Process)
-            return tr("cannot run /bin/sh: %1").arg(f.systemError);
-        return tr("cannot start %1: %2").arg(f.program, f.systemError);
+            return tr("cannot run %1: %2").arg(f.program, why);
+        return tr("cannot start %1: %2").arg(f.program, why);
+    }
     case Kind::Ended: {
         const QString ended = f.exit ? exitText(*f.exit) : tr("ended");
         return withTail(f.runner == EngineFailure::Runner::StartCommand ? tr("the start command %1").arg(ended) : ended,
