@@ -211,6 +211,12 @@ void HostConfigReader::readPromptCache(const JsonNode &node, const QString &path
     if (!given) {
         if (host.driver == u"local")
             defaultPromptCache(node, path, host);
+        else if (host.driver == u"command")
+            // Its start commands are the user's: the relay cannot add the folder to them.
+            m_report.warning(node.line, memberPath(path, u"prompt_cache"_s),
+                             tr("prompt caches are off: the relay cannot give engines started by commands a folder; "
+                                "add %1 DIR to each start command and set prompt_cache.dir to DIR "
+                                "(or \"prompt_cache\": false to say so)").arg(SlotSavePath));
         return;
     }
     const JsonNode *cache = m_fields.field(node, path, u"prompt_cache"_s, Type::Object);

@@ -24,6 +24,7 @@ private slots:
     void readsScheduling();
     void readsPromptCache();
     void promptCacheOnByDefaultForLocalHosts();
+    void promptCacheOfCommandHostsIsNamed();
     void readsPower();
 };
 
@@ -171,6 +172,30 @@ void TestConfigHostValues::promptCacheOnByDefaultForLocalHosts()
     QCOMPARE(off->engines.at(0).argv, QStringList{u"x"_s});
     // Engines the relay does not start: off unless configured.
     QVERIFY(!result.config->host(u"gpu"_s)->promptCache.enabled());
+}
+
+// A command host's engines start through the user's commands: prompt caches stay off, and the
+// config says how to turn them on, unless it says it does not want them.
+void TestConfigHostValues::promptCacheOfCommandHostsIsNamed()
+{
+    const QByteArray json = R"({
+  "hosts": {
+    "cmd": { "driver": "command",
+             "engines": { "a": { "url": "http://127.0.0.1:7", "start": "ssh box llama-server", "stop": "ssh box pkill llama" } } },
+    "quiet": { "driver": "command", "prompt_cache": false,
+               "engines": { "a": { "url": "http://127.0.0.1:8", "start": "ssh box llama-server", "stop": "ssh box pkill llama" } } }
+  }
+})";
+    const ConfigResult result = ConfigLoader::parse(json, File);
+    QVERIFY2(result.ok(), qPrintable(describe(result.errors)));
+    QVERIFY(!result.config->host(u"cmd"_s)->promptCache.enabled());
+    QVERIFY(!result.config->host(u"quiet"_s)->promptCache.enabled());
+    QCOMPARE(result.warnings.size(), 1);
+    QCOMPARE(result.warnings.first().fieldPath, u"hosts.cmd.prompt_cache"_s);
+    QCOMPARE(result.warnings.first().line, 3);
+    QVERIFY2(result.warnings.first().message.contains(u"add --slot-save-path DIR to each start command"_s)
+                 && result.warnings.first().message.contains(u"prompt_cache.dir"_s),
+             qPrintable(result.warnings.first().message));
 }
 
 void TestConfigHostValues::readsPower()

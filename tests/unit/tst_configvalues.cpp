@@ -73,7 +73,7 @@ void TestConfigValues::goodConfig_data()
     QTest::newRow("agent without argv") << QByteArray(R"({"hosts": {"gpu": {"driver": "agent", "agent": "http://g:18767",
         "token": "t0k", "engines": {"a": {"url": "http://g:8080", "start_timeout_s": 300}, "b": {"url": "http://g:8081"}}}}})")
                                         << 1 << 2;
-    QTest::newRow("command driver") << QByteArray(R"({"hosts": {"a9": {"driver": "command", "engines": {
+    QTest::newRow("command driver") << QByteArray(R"({"hosts": {"a9": {"driver": "command", "prompt_cache": false, "engines": {
         "mainline": {"url": "http://a9.lan:8443/llama/", "start": "systemctl --user start llama-mainline",
                      "stop": "systemctl --user stop llama-mainline"}}}}})") << 1 << 1;
     QTest::newRow("comments") << QByteArray(R"({"//": "top comment", "//hosts": "more",
