@@ -1,10 +1,11 @@
-# cmake -DCHECK=<CheckLayers.cmake> -DROOT=<fixture> -DDOC=<table> -DEXPECT=<text;...> -P expect_failure.cmake
+# cmake -DCHECK=<CheckLayers.cmake> -DROOT=<fixture> -DDOC=<table> [-DMODE=<mode>] -DEXPECT=<text;...>
+#       -P expect_failure.cmake
 # Runs the layer check on a fixture tree and passes only if it fails saying every EXPECT text.
-execute_process(COMMAND ${CMAKE_COMMAND} -DROOT=${ROOT} -DDOC=${DOC} -P ${CHECK}
+execute_process(COMMAND ${CMAKE_COMMAND} -DROOT=${ROOT} -DDOC=${DOC} -DMODE=${MODE} -P ${CHECK}
                 RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE out)
 message("${out}")
 if(result EQUAL 0)
-    message(FATAL_ERROR "the layer check passed a tree with a wrong include")
+    message(FATAL_ERROR "the layer check passed a tree it should refuse")
 endif()
 foreach(text IN LISTS EXPECT)
     string(FIND "${out}" "${text}" at)
