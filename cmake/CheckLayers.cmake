@@ -1,11 +1,14 @@
-# cmake -DROOT=<tree> [-DMODE=includes|folders|uiorder] [-DDOC=<table>] -P CheckLayers.cmake
+# cmake -DROOT=<tree> [-DMODE=includes|folders|logging|uiorder] [-DDOC=<table>] -P CheckLayers.cmake
 # includes: every #include "layer/..." or <layer/...> under a layer's folder must name that layer
 #           or one it uses, directly or through others; no include goes through ../, and one
-#           with no folder names a file beside the includer or at
-#           the root of the includer's layer; every folder of src/ must be a layer.
+#           with no folder names a file beside the includer or at the root of the includer's
+#           layer; every layer its Uses: line names is included at least once; every folder of
+#           src/ must be a layer.
 # uiorder:  ui's folders include only themselves and those listed before them in
 #           ui/CMakeLists.txt's opening comment, and every folder of ui/ is listed there.
 # folders:  every folder the layer table names, and every path docs/ARCHITECTURE.md quotes, exists.
+# logging:  a layer defines at most one logging category (Q_LOGGING_CATEGORY), no category is
+#           defined twice, and the table's document names each one, so users can filter on it.
 # The table is read from DOC, by default ROOT/docs/ARCHITECTURE.md (see LayerTable.cmake); a
 # layer whose folder is not in ROOT has nothing to check.
 cmake_minimum_required(VERSION 3.22)
@@ -27,6 +30,25 @@ macro(problem text)
     message("${text}")
     math(EXPR count "${count} + 1")
 endmacro()
+
+# The lines of a file as a list, one element a line: what CMake's lists would split or group on
+# is dropped first (";", "[", "]", "\\").
+function(read_lines file out)
+    file(READ "${file}" content)
+    string(REPLACE ";" "" content "${content}")
+    string(REPLACE "[" "" content "${content}")
+    string(REPLACE "]" "" content "${content}")
+    string(REPLACE "\\" "" content "${content}")
+    string(REPLACE "\n" ";" lines "${content}")
+    set(${out} "${lines}" PARENT_SCOPE)
+endfunction()
+
+# The .h and .cpp files of a layer's folder, relative to ROOT.
+function(layer_files layer out)
+    set(folder "${SWITCHYARD_LAYER_${layer}_FOLDER}")
+    file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/${folder}/*.h" "${ROOT}/${folder}/*.cpp")
+    set(${out} "${files}" PARENT_SCOPE)
+endfunction()
 
 if(MODE STREQUAL "folders")
     foreach(layer IN LISTS SWITCHYARD_LAYERS)
@@ -77,16 +99,11 @@ elseif(MODE STREQUAL "includes")
     endforeach()
 
     foreach(layer IN LISTS SWITCHYARD_LAYERS)
+        layer_files(${layer} files)
         set(folder "${SWITCHYARD_LAYER_${layer}_FOLDER}")
-        file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/${folder}/*.h" "${ROOT}/${folder}/*.cpp")
+        set(included "")
         foreach(file IN LISTS files)
-            file(READ "${ROOT}/${file}" content)
-            # One list element per line: drop what CMake's lists would split or group on.
-            string(REPLACE ";" "" content "${content}")
-            string(REPLACE "[" "" content "${content}")
-            string(REPLACE "]" "" content "${content}")
-            string(REPLACE "\\" "" content "${content}")
-            string(REPLACE "\n" ";" lines "${content}")
+            read_lines("${ROOT}/${file}" lines)
             set(number 0)
             foreach(line IN LISTS lines)
                 math(EXPR number "${number} + 1")
@@ -106,12 +123,53 @@ elseif(MODE STREQUAL "includes")
                     endif()
                 elseif(path MATCHES "^([a-z_]+)/")
                     set(target "${CMAKE_MATCH_1}")
+                    list(APPEND included ${target})
                     if(target IN_LIST SWITCHYARD_LAYERS AND NOT target IN_LIST allowed_${layer})
                         problem("${file}:${number}: layer ${layer} includes \"${path}\" of layer ${target}, which ${layer} may not use (docs/ARCHITECTURE.md)")
                     endif()
                 endif()
             endforeach()
         endforeach()
+        # A layer links what its Uses: line names, so each of those must be used, not just passed
+        # through to the layers below it.
+        if(IS_DIRECTORY "${ROOT}/${SWITCHYARD_LAYER_${layer}_FOLDER}")
+            foreach(used IN LISTS SWITCHYARD_LAYER_${layer}_USES)
+                if(NOT used IN_LIST included)
+                    problem("docs/ARCHITECTURE.md: layer ${layer} uses ${used}, but ${SWITCHYARD_LAYER_${layer}_FOLDER} includes nothing of it")
+                endif()
+            endforeach()
+        endif()
+    endforeach()
+elseif(MODE STREQUAL "logging")
+    file(READ "${doc}" text)
+    set(defined "")
+    foreach(layer IN LISTS SWITCHYARD_LAYERS)
+        layer_files(${layer} files)
+        set(places "")
+        foreach(file IN LISTS files)
+            read_lines("${ROOT}/${file}" lines)
+            set(number 0)
+            foreach(line IN LISTS lines)
+                math(EXPR number "${number} + 1")
+                if(line MATCHES "^[ \t]*Q_LOGGING_CATEGORY\\([ \t]*[A-Za-z_0-9]+[ \t]*,[ \t]*\"([^\"]+)\"")
+                    set(name "${CMAKE_MATCH_1}")
+                    list(APPEND places "${file}:${number} ${name}")
+                    if(name IN_LIST defined)
+                        problem("${file}:${number}: logging category ${name} is defined a second time")
+                    endif()
+                    list(APPEND defined "${name}")
+                    string(FIND "${text}" "`${name}`" at)
+                    if(at EQUAL -1)
+                        problem("${file}:${number}: logging category ${name} is not named in docs/ARCHITECTURE.md")
+                    endif()
+                endif()
+            endforeach()
+        endforeach()
+        list(LENGTH places n)
+        if(n GREATER 1)
+            list(JOIN places ", " where)
+            problem("layer ${layer} defines ${n} logging categories (${where}); a layer has one (docs/ARCHITECTURE.md)")
+        endif()
     endforeach()
 elseif(MODE STREQUAL "uiorder")
     # ui's folders, in the order ui/CMakeLists.txt's opening comment lists them ("#   name/ "):
@@ -144,7 +202,7 @@ elseif(MODE STREQUAL "uiorder")
         endforeach()
     endforeach()
 else()
-    message(FATAL_ERROR "CheckLayers.cmake: MODE is includes, folders or uiorder, not ${MODE}")
+    message(FATAL_ERROR "CheckLayers.cmake: MODE is includes, folders, logging or uiorder, not ${MODE}")
 endif()
 
 if(count GREATER 0)

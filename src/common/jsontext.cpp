@@ -46,4 +46,16 @@ QByteArray number(double value)
     return QByteArray::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
+QByteArray real(double value)
+{
+    if (!std::isfinite(value))
+        return QByteArrayLiteral("null");
+    const double magnitude = std::fabs(value);
+    const bool fixed = magnitude == 0.0 || (magnitude >= 1e-5 && magnitude < 1e15);
+    QByteArray s = QByteArray::number(value, fixed ? 'f' : 'g', QLocale::FloatingPointShortest);
+    if (!s.contains('.') && !s.contains('e'))
+        s += ".0";
+    return s;
+}
+
 } // namespace switchyard::JsonText

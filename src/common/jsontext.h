@@ -13,4 +13,8 @@ QByteArray quote(QStringView text);
 // without a fraction; NaN and infinities as null (JSON has no spelling for them).
 QByteArray number(double value);
 
+// A double as nlohmann::json writes one (llama.cpp's replies): the shortest digits that read back,
+// always with a fraction or an exponent ("1.0", not "1"); NaN and infinities as null.
+QByteArray real(double value);
+
 } // namespace switchyard::JsonText

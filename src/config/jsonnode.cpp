@@ -1,6 +1,6 @@
 #include "config/jsonnode.h"
 
-#include "common/jsontext.h"
+#include "common/jsonwriter.h"
 
 #include <QJsonDocument>
 
@@ -270,34 +270,25 @@ std::optional<JsonNode> JsonNode::parse(const QByteArray &json, QJsonParseError 
 
 namespace {
 
-void writeNode(const JsonNode &node, int depth, QByteArray &out)
+void writeNode(const JsonNode &node, JsonWriter &json)
 {
-    const QByteArray indent(2 * (depth + 1), ' ');
-    const QByteArray closing(2 * depth, ' ');
     switch (node.type) {
-    case JsonNode::Type::Null: out += "null"; return;
-    case JsonNode::Type::Bool: out += node.boolean ? "true" : "false"; return;
-    case JsonNode::Type::Number: out += JsonText::number(node.number); return;
-    case JsonNode::Type::String: out += JsonText::quote(node.string); return;
+    case JsonNode::Type::Null: json.null(); return;
+    case JsonNode::Type::Bool: json.boolean(node.boolean); return;
+    case JsonNode::Type::Number: json.number(node.number); return;
+    case JsonNode::Type::String: json.string(node.string); return;
     case JsonNode::Type::Array:
-    case JsonNode::Type::Object: {
-        const bool object = node.isObject();
-        if (node.children.empty()) {
-            out += object ? "{}" : "[]";
-            return;
-        }
-        out += object ? "{\n" : "[\n";
-        for (std::size_t i = 0; i < node.children.size(); ++i) {
-            const JsonNode &child = node.children[i];
-            out += indent;
-            if (object)
-                out += JsonText::quote(child.key) + ": ";
-            writeNode(child, depth + 1, out);
-            out += i + 1 < node.children.size() ? ",\n" : "\n";
-        }
-        out += closing + (object ? "}" : "]");
+        json.beginArray();
+        for (const JsonNode &item : node.children)
+            writeNode(item, json);
+        json.endArray();
         return;
-    }
+    case JsonNode::Type::Object:
+        json.beginObject();
+        for (const JsonNode &member : node.children)
+            writeNode(member, json.key(member.key));
+        json.endObject();
+        return;
     }
 }
 
@@ -305,10 +296,9 @@ void writeNode(const JsonNode &node, int depth, QByteArray &out)
 
 QByteArray JsonNode::toJson() const
 {
-    QByteArray out;
-    writeNode(*this, 0, out);
-    out += '\n';
-    return out;
+    JsonWriter json(JsonWriter::Layout::Indented);
+    writeNode(*this, json);
+    return json.take() + '\n';
 }
 
 } // namespace switchyard

@@ -37,8 +37,8 @@ struct JsonNode
     // offset; only valid documents are then read into nodes.
     static std::optional<JsonNode> parse(const QByteArray &json, QJsonParseError *error);
 
-    // The one writer of files people read and edit (configs, client configs): two spaces a level,
-    // one member a line, "key": value, {} and [] when empty, a final newline, members in order.
+    // The tree as a file people read and edit (configs, client configs): JsonWriter's indented
+    // layout, members in order, and a final newline.
     QByteArray toJson() const;
 };
 

@@ -4,9 +4,8 @@
 
 namespace switchyard {
 
-// Debug output of the engine drivers and the supervisor ("switchyard.engines"); not the journal.
+// Debug output of the engine drivers and the supervisor ("switchyard.engines"), and at debug
+// level what the engine processes print, line by line; not the journal.
 Q_DECLARE_LOGGING_CATEGORY(lcEngines)
-// What engine processes print, line by line ("switchyard.engines.output"); off unless asked for.
-Q_DECLARE_LOGGING_CATEGORY(lcEngineOutput)
 
 } // namespace switchyard

@@ -273,13 +273,13 @@ void EngineProcess::readOutput(QProcess::ProcessChannel channel)
     if (data.isEmpty())
         return;
     keepTail(err ? m_stderrTail : m_stdoutTail, data);
-    if (!lcEngineOutput().isDebugEnabled())
+    if (!lcEngines().isDebugEnabled())
         return;
     QByteArray &partial = m_partialLine[err ? 1 : 0];
     partial += data;
     qsizetype newline;
     while ((newline = partial.indexOf('\n')) >= 0) {
-        qCDebug(lcEngineOutput).noquote() << m_config.name + u": "_s + QString::fromUtf8(partial.left(newline));
+        qCDebug(lcEngines).noquote() << u"engine "_s + m_config.name + u" printed: "_s + QString::fromUtf8(partial.left(newline));
         partial.remove(0, newline + 1);
     }
 }

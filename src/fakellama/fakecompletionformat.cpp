@@ -1,7 +1,8 @@
 #include "fakecompletionformat.h"
 
-#include "fakejsonwriter.h"
 #include "fakemodelsjson.h"
+
+#include "common/jsonwriter.h"
 
 #include <QDateTime>
 #include <QRandomGenerator>
@@ -32,7 +33,7 @@ QByteArray eventFrame(const char *event, const QByteArray &json)
     return QByteArray("event: ") + event + "\ndata: " + json + "\n\n";
 }
 
-void writeUsage(FakeJsonWriter &json, const FakeGenerationStats &s)
+void writeUsage(JsonWriter &json, const FakeGenerationStats &s)
 {
     json.beginObject();
     json.key("completion_tokens").integer(s.completionTokens).key("prompt_tokens").integer(s.promptTokens);
@@ -51,7 +52,7 @@ double perSecond(double ms, int n)
     return ms > 0 ? 1e3 * n / ms : 0.0;
 }
 
-void writeTimings(FakeJsonWriter &json, const FakeGenerationStats &s)
+void writeTimings(JsonWriter &json, const FakeGenerationStats &s)
 {
     json.beginObject();
     const int evaluated = s.promptTokens - s.cachedTokens;
@@ -66,14 +67,14 @@ void writeTimings(FakeJsonWriter &json, const FakeGenerationStats &s)
 
 QByteArray usageJson(const FakeGenerationStats &s)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     writeUsage(json, s);
     return json.take();
 }
 
 QByteArray timingsJson(const FakeGenerationStats &s)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     writeTimings(json, s);
     return json.take();
 }
@@ -130,7 +131,7 @@ QByteArray FakeCompletionFormat::contentType(bool stream) const
 
 QByteArray FakeCompletionFormat::chatChunk(const QByteArray &choice, const QByteArray &extra) const
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject().key("choices").beginArray();
     if (!choice.isEmpty())
         json.raw(choice);
@@ -147,7 +148,7 @@ QByteArray FakeCompletionFormat::chatChunk(const QByteArray &choice, const QByte
 QByteArray FakeCompletionFormat::completionChunk(const QString &text, const char *finishReason,
                                                  const QByteArray &extra) const
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject().key("choices").beginArray().beginObject();
     json.key("text").string(text).key("index").integer(0).key("logprobs").null();
     json.key("finish_reason");
@@ -168,7 +169,7 @@ QByteArray FakeCompletionFormat::completionChunk(const QString &text, const char
 
 QByteArray FakeCompletionFormat::nativeFinal(const FakeGenerationStats &s, const QString &content) const
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject();
     json.key("index").integer(0).key("content").string(content).key("tokens").beginArray().endArray();
     json.key("id_slot").integer(0).key("stop").boolean(true).key("model").string(m_model);
@@ -185,7 +186,7 @@ QByteArray FakeCompletionFormat::nativeFinal(const FakeGenerationStats &s, const
 
 QByteArray FakeCompletionFormat::messageItem(const char *status, const QString &text) const
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject();
     json.key("type").string("message").key("id").string(m_itemId).key("status").string(status);
     json.key("role").string("assistant").key("content").beginArray();
@@ -199,7 +200,7 @@ QByteArray FakeCompletionFormat::messageItem(const char *status, const QString &
 
 QByteArray FakeCompletionFormat::responseObject(const char *status, const FakeGenerationStats *stats) const
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject();
     json.key("id").string(m_id).key("object").string("response").key("created_at").integer(m_created);
     json.key("status").string(status).key("model").string(m_model);
@@ -223,7 +224,7 @@ QByteArray FakeCompletionFormat::opening(int promptTokens) const
     case FakeApi::ChatCompletions:
         return chatChunk(R"({"finish_reason":null,"index":0,"delta":{"role":"assistant","content":null}})");
     case FakeApi::Messages: {
-        FakeJsonWriter json;
+        JsonWriter json;
         json.beginObject().key("type").string("message_start").key("message").beginObject();
         json.key("id").string(m_id).key("type").string("message").key("role").string("assistant");
         json.key("content").beginArray().endArray().key("model").string(m_model);
@@ -236,10 +237,10 @@ QByteArray FakeCompletionFormat::opening(int promptTokens) const
                          R"({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})");
     }
     case FakeApi::Responses: {
-        FakeJsonWriter item;
+        JsonWriter item;
         item.beginObject().key("type").string("response.output_item.added").key("output_index").integer(0);
         item.key("item").raw(messageItem("in_progress", {})).endObject();
-        FakeJsonWriter part;
+        JsonWriter part;
         part.beginObject().key("type").string("response.content_part.added").key("item_id").string(m_itemId);
         part.key("output_index").integer(0).key("content_index").integer(0);
         part.key("part").beginObject().key("type").string("output_text").key("text").string("");
@@ -263,7 +264,7 @@ QByteArray FakeCompletionFormat::opening(int promptTokens) const
 QByteArray FakeCompletionFormat::token(int index, int promptTokens) const
 {
     const QString piece = tokenText(index);
-    FakeJsonWriter json;
+    JsonWriter json;
     switch (m_api) {
     case FakeApi::ChatCompletions:
         json.beginObject().key("finish_reason").null().key("index").integer(0);
@@ -315,7 +316,7 @@ QByteArray FakeCompletionFormat::closing(const FakeGenerationStats &s) const
     case FakeApi::NativeCompletion:
         return dataFrame(nativeFinal(s, {}));
     case FakeApi::Messages: {
-        FakeJsonWriter json;
+        JsonWriter json;
         json.beginObject().key("type").string("message_delta");
         json.key("delta").beginObject().key("stop_reason").string(anthropicStop(s)).key("stop_sequence").null();
         json.endObject();
@@ -327,16 +328,16 @@ QByteArray FakeCompletionFormat::closing(const FakeGenerationStats &s) const
     }
     case FakeApi::Responses: {
         const QString all = text(s.completionTokens);
-        FakeJsonWriter textDone;
+        JsonWriter textDone;
         textDone.beginObject().key("type").string("response.output_text.done").key("item_id").string(m_itemId);
         textDone.key("output_index").integer(0).key("content_index").integer(0).key("text").string(all);
         textDone.endObject();
-        FakeJsonWriter partDone;
+        JsonWriter partDone;
         partDone.beginObject().key("type").string("response.content_part.done").key("item_id").string(m_itemId);
         partDone.key("output_index").integer(0).key("content_index").integer(0);
         partDone.key("part").beginObject().key("type").string("output_text").key("text").string(all);
         partDone.key("annotations").beginArray().endArray().endObject().endObject();
-        FakeJsonWriter itemDone;
+        JsonWriter itemDone;
         itemDone.beginObject().key("type").string("response.output_item.done").key("output_index").integer(0);
         itemDone.key("item").raw(messageItem("completed", all)).endObject();
         return eventFrame("response.output_text.done", textDone.take())
@@ -360,7 +361,7 @@ QByteArray FakeCompletionFormat::done() const
 
 QByteArray FakeCompletionFormat::streamError(int code, const QString &message, const char *type) const
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject().key("code").integer(code).key("message").string(message).key("type").string(type);
     json.endObject();
     const QByteArray error = json.take();
@@ -372,7 +373,7 @@ QByteArray FakeCompletionFormat::streamError(int code, const QString &message, c
 QByteArray FakeCompletionFormat::body(const FakeGenerationStats &s) const
 {
     const QString all = text(s.completionTokens);
-    FakeJsonWriter json;
+    JsonWriter json;
     switch (m_api) {
     case FakeApi::ChatCompletions:
         json.beginObject().key("choices").beginArray().beginObject();

@@ -1,6 +1,6 @@
 #include "fakeerrors.h"
 
-#include "fakejsonwriter.h"
+#include "common/jsonwriter.h"
 
 using namespace Qt::StringLiterals;
 
@@ -8,7 +8,7 @@ namespace switchyard::fake::fakeerrors {
 
 QByteArray body(int code, const QString &message, const char *type)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject().key("error").beginObject();
     json.key("code").integer(code).key("message").string(message).key("type").string(type);
     json.endObject().endObject();

@@ -9,12 +9,13 @@
 #include "fakehttphead.h"
 #include "fakehttprequest.h"
 #include "fakejsonsyntax.h"
-#include "fakejsonwriter.h"
 #include "fakelogging.h"
 #include "fakemodelregistry.h"
 #include "fakemodelsjson.h"
 #include "fakerequestlog.h"
 #include "fakeslots.h"
+
+#include "common/jsonwriter.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -205,7 +206,7 @@ void FakeLlamaServer::dispatch(qint64 seq)
     }
     if (inference.promptTokens > state->contextSize) {
         m_exchanges.remove(seq);
-        FakeJsonWriter json;
+        JsonWriter json;
         json.beginObject().key("error").beginObject();
         json.key("code").integer(400);
         json.key("message").string(

@@ -7,7 +7,6 @@
 #include "fakehttphead.h"
 #include "fakehttprequest.h"
 #include "fakejsonsyntax.h"
-#include "fakejsonwriter.h"
 #include "fakelogging.h"
 #include "fakemodelregistry.h"
 #include "fakemodelsjson.h"

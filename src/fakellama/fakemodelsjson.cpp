@@ -1,6 +1,6 @@
 #include "fakemodelsjson.h"
 
-#include "fakejsonwriter.h"
+#include "common/jsonwriter.h"
 
 #include <QDateTime>
 
@@ -22,7 +22,7 @@ qint64 now()
     return QDateTime::currentSecsSinceEpoch();
 }
 
-void writeMeta(FakeJsonWriter &json, const FakeModelState &model)
+void writeMeta(JsonWriter &json, const FakeModelState &model)
 {
     json.beginObject();
     json.key("vocab_type").integer(1).key("n_vocab").integer(32000);
@@ -33,7 +33,7 @@ void writeMeta(FakeJsonWriter &json, const FakeModelState &model)
 }
 
 // The model as its own server describes it (SSE "loaded" info, single-model list).
-void writeInfo(FakeJsonWriter &json, const FakeModelState &model)
+void writeInfo(JsonWriter &json, const FakeModelState &model)
 {
     json.beginObject();
     json.key("id").string(model.id);
@@ -45,7 +45,7 @@ void writeInfo(FakeJsonWriter &json, const FakeModelState &model)
     json.endObject();
 }
 
-void writeRouterEntry(FakeJsonWriter &json, const FakeModelState &model)
+void writeRouterEntry(JsonWriter &json, const FakeModelState &model)
 {
     json.beginObject();
     json.key("id").string(model.id);
@@ -85,7 +85,7 @@ void writeRouterEntry(FakeJsonWriter &json, const FakeModelState &model)
     json.endObject();
 }
 
-FakeJsonWriter &beginEvent(FakeJsonWriter &json, const QString &id, const char *event)
+JsonWriter &beginEvent(JsonWriter &json, const QString &id, const char *event)
 {
     return json.beginObject().key("model").string(id).key("event").string(event).key("data").beginObject();
 }
@@ -114,7 +114,7 @@ const QByteArray kTemplateCaps = QByteArrayLiteral(
 
 QByteArray routerList(const QList<const FakeModelState *> &models)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject().key("data").beginArray();
     for (const FakeModelState *model : models)
         writeRouterEntry(json, *model);
@@ -124,7 +124,7 @@ QByteArray routerList(const QList<const FakeModelState *> &models)
 
 QByteArray singleModelList(const FakeModelState &model)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject().key("models").beginArray().beginObject();
     json.key("name").string(model.id).key("model").string(model.id);
     json.key("modified_at").string("").key("size").string("").key("digest").string("");
@@ -147,7 +147,7 @@ QByteArray singleModelList(const FakeModelState &model)
 
 QByteArray routerProps(int maxInstances, bool autoload)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject();
     json.key("role").string("router").key("max_instances").integer(maxInstances);
     json.key("models_autoload").boolean(autoload);
@@ -161,7 +161,7 @@ QByteArray routerProps(int maxInstances, bool autoload)
 
 QByteArray childProps(const FakeModelState &model)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject();
     json.key("default_generation_settings").beginObject();
     json.key("params").raw(kDefaultParams).key("n_ctx").integer(model.contextSize);
@@ -190,14 +190,14 @@ QByteArray childProps(const FakeModelState &model)
 
 QByteArray loadingStartedEvent(const QString &id)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     beginEvent(json, id, "model_status").key("status").string("loading").endObject().endObject();
     return json.take();
 }
 
 QByteArray loadingProgressEvent(const QString &id, double value)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     beginEvent(json, id, "status_change").key("status").string("loading");
     json.key("progress").beginObject();
     json.key("stages").beginArray().string("text_model").endArray();
@@ -209,7 +209,7 @@ QByteArray loadingProgressEvent(const QString &id, double value)
 
 QByteArray loadedEvent(const FakeModelState &model)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     beginEvent(json, model.id, "status_change").key("status").string("loaded").key("info");
     writeInfo(json, model);
     json.endObject().endObject();
@@ -218,7 +218,7 @@ QByteArray loadedEvent(const FakeModelState &model)
 
 QByteArray unloadedEvent(const QString &id, int exitCode)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     beginEvent(json, id, "status_change").key("status").string("unloaded").key("exit_code").integer(exitCode);
     json.endObject().endObject();
     return json.take();
@@ -226,7 +226,7 @@ QByteArray unloadedEvent(const QString &id, int exitCode)
 
 QByteArray sleepingEvent(const QString &id)
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     beginEvent(json, id, "status_change").key("status").string("sleeping").endObject().endObject();
     return json.take();
 }

@@ -1,7 +1,8 @@
 #include "fakerequestlog.h"
 
 #include "fakehttprequest.h"
-#include "fakejsonwriter.h"
+
+#include "common/jsonwriter.h"
 
 #include <algorithm>
 
@@ -42,7 +43,7 @@ void FakeRequestLog::clear()
 
 QByteArray FakeRequestLog::toJson(qint64 sinceSeq) const
 {
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginArray();
     for (const ReceivedRequest &r : m_records) {
         if (r.seq <= sinceSeq)

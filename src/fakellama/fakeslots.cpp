@@ -2,8 +2,9 @@
 
 #include "fakeerrors.h"
 #include "fakeinferencerequest.h"
-#include "fakejsonwriter.h"
 #include "fakeoptions.h"
+
+#include "common/jsonwriter.h"
 
 #include <QDir>
 #include <QFile>
@@ -105,7 +106,7 @@ void FakeSlots::finish(const QString &model, int slot, int generatedTokens)
 QByteArray FakeSlots::listJson(const QString &model, int contextSize) const
 {
     const QList<Slot> list = m_slots.value(model, QList<Slot>(qMax(1, m_options.slotCount)));
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginArray();
     for (int i = 0; i < list.size(); ++i) {
         const Slot &s = list.at(i);
@@ -159,7 +160,7 @@ FakeSlots::Answer FakeSlots::action(const QString &model, const QString &idText,
         return restore(slot, id, model, filename, contextSize);
     const int erased = slot.tokens;
     slot = Slot{};
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject().key("id_slot").integer(id).key("n_erased").integer(erased).endObject();
     return {200, json.take()};
 }
@@ -177,7 +178,7 @@ FakeSlots::Answer FakeSlots::save(Slot &slot, int id, const QString &model, cons
     QSaveFile file(QDir(m_options.slotSavePath).filePath(filename));
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
         return error(500, u"Unable to save slot"_s);
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject().key("id_slot").integer(id).key("filename").string(filename);
     json.key("n_saved").integer(slot.tokens).key("n_written").integer(bytes.size());
     json.key("timings").beginObject().key("save_ms").real(double(m_options.slotSaveDelay.count())).endObject();
@@ -217,7 +218,7 @@ FakeSlots::Answer FakeSlots::restore(Slot &slot, int id, const QString &model, c
     restored.taskId = -1;
     restored.lastUsed = ++m_useCounter;
     slot = restored;
-    FakeJsonWriter json;
+    JsonWriter json;
     json.beginObject().key("id_slot").integer(id).key("filename").string(filename);
     json.key("n_restored").integer(tokens).key("n_read").integer(bytes.size());
     json.key("timings").beginObject().key("restore_ms").real(double(m_options.slotRestoreDelay.count())).endObject();

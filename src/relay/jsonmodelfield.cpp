@@ -1,5 +1,7 @@
 #include "relay/jsonmodelfield.h"
 
+#include "common/jsontext.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringDecoder>
@@ -17,36 +19,6 @@
 namespace switchyard {
 
 namespace {
-
-// newValue as a JSON string literal, quotes included. By hand: going through QJsonDocument for
-// one string cost more than finding the member in a 76 KB body.
-QByteArray jsonStringLiteral(const QString &text)
-{
-    static constexpr char Hex[] = "0123456789abcdef";
-    const QByteArray utf8 = text.toUtf8();
-    QByteArray out;
-    out.reserve(utf8.size() + 8);
-    out.append('"');
-    for (const char c : utf8) {
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out.append('\\').append(c);
-        } else if (u < 0x20) {
-            switch (c) {
-            case '\n': out.append("\\n"); break;
-            case '\r': out.append("\\r"); break;
-            case '\t': out.append("\\t"); break;
-            case '\b': out.append("\\b"); break;
-            case '\f': out.append("\\f"); break;
-            default: out.append("\\u00").append(Hex[u >> 4]).append(Hex[u & 0xf]); break;
-            }
-        } else {
-            out.append(c);   // UTF-8 passes as it is, as JSON allows
-        }
-    }
-    out.append('"');
-    return out;
-}
 
 // A minimal JSON scanner: enough to walk the top-level object and skip values correctly.
 class Scanner
@@ -383,14 +355,14 @@ JsonModelField JsonModelField::find(QByteArrayView json)
 
 QByteArray JsonModelField::literal(const QString &newValue)
 {
-    return jsonStringLiteral(newValue);
+    return JsonText::quote(newValue);
 }
 
 QByteArray JsonModelField::replaced(QByteArrayView json, const QString &newValue) const
 {
     if (result != Result::Found)
         return json.toByteArray();
-    const QByteArray literal = jsonStringLiteral(newValue);
+    const QByteArray literal = JsonText::quote(newValue);
     QByteArray out;
     out.reserve(json.size() + literal.size());
     out.append(json.first(start));

@@ -14,8 +14,6 @@ namespace switchyard {
 
 using namespace Qt::StringLiterals;
 
-Q_LOGGING_CATEGORY(lcStore, "switchyard.store")
-
 namespace {
 
 // Qt SQL connections are named process-wide; two stores (tests, a reopen) must not share one.

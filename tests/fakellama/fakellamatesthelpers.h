@@ -1,7 +1,6 @@
 #pragma once
 
 #include "fakejsonsyntax.h"
-#include "fakejsonwriter.h"
 #include "fakellamaserver.h"
 #include "fakeinferencerequest.h"
 #include "fakeoptions.h"

@@ -3,7 +3,6 @@
 #include "tst_fakemodelrequests.h"
 
 #include "fakejsonsyntax.h"
-#include "fakejsonwriter.h"
 #include "fakellamaserver.h"
 #include "fakeinferencerequest.h"
 #include "fakeoptions.h"

@@ -1,9 +1,8 @@
-// The fake llama.cpp router's building blocks: JSON numbers and syntax errors as the real
+// The fake llama.cpp router's building blocks: JSON syntax errors as the real
 // llama-server words them, the prompt estimate, and the command line's options.
 #include "tst_fakeparts.h"
 
 #include "fakejsonsyntax.h"
-#include "fakejsonwriter.h"
 #include "fakellamaserver.h"
 #include "fakeinferencerequest.h"
 #include "fakeoptions.h"
@@ -96,24 +95,6 @@ void tst_FakeParts::jsonSyntax()
     QFETCH(QByteArray, body);
     QFETCH(QString, message);
     QCOMPARE(jsonSyntaxError(body).value_or(QString()), message);
-}
-
-void tst_FakeParts::jsonNumbers_data()
-{
-    QTest::addColumn<double>("value");
-    QTest::addColumn<QByteArray>("expected");
-    QTest::newRow("zero") << 0.0 << QByteArray("0.0");
-    QTest::newRow("one") << 1.0 << QByteArray("1.0");
-    QTest::newRow("float temperature") << double(0.8f) << QByteArray("0.800000011920929");
-    QTest::newRow("rate") << 1587.4695734998413 << QByteArray("1587.4695734998413");
-    QTest::newRow("negative") << -1.0 << QByteArray("-1.0");
-}
-
-void tst_FakeParts::jsonNumbers()
-{
-    QFETCH(double, value);
-    QFETCH(QByteArray, expected);
-    QCOMPARE(FakeJsonWriter::number(value), expected);
 }
 
 void tst_FakeParts::promptEstimate_data()

@@ -10,8 +10,6 @@ class tst_FakeParts final : public QObject
 
 private slots:
     // Building blocks
-    void jsonNumbers_data();
-    void jsonNumbers();
     void jsonSyntax_data();
     void jsonSyntax();
     void promptEstimate_data();
