@@ -205,7 +205,8 @@ void ProxiedRequest::onResponseHead()
     }
     m_buffering = !m_eventStream && contentType.contains("json");
     // A stream of known length goes on byte for byte: a rewrite would change its length.
-    m_rewriteStreamErrors = m_eventStream && m_shape == ApiShape::OpenAI && length < 0;
+    m_rewriteStreamErrors = m_eventStream && m_shape != ApiShape::Anthropic && length < 0;
+    m_streamErrors = StreamErrorRewrite(m_shape);
     // The first body bytes of this read follow at once (onBodyData): one write() for both. A
     // stream's head that came alone waits a moment for its first event, as nginx's
     // postpone_output holds a lone header: the client wakes once, for both.

@@ -123,7 +123,7 @@ private:
     std::function<bool(const QString &)> m_onFailover;
     bool m_upstreamAnswered = false;   // an upstream's head arrived: no failover after that
     StreamStats m_stats;
-    StreamErrorRewrite m_streamErrors;   // the engine's own error events on chat completions
+    StreamErrorRewrite m_streamErrors;   // the engine's own error events on chat completions and responses
     bool m_rewriteStreamErrors = false;
     QByteArray m_lastEvents;   // the read that ended the stream: counted after it is sent
     bool m_eventStream = false;

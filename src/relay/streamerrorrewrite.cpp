@@ -13,21 +13,35 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr QByteArrayView ErrorPrefix = "data: {\"error\"";
+// llama.cpp's /v1/responses and /v1/messages streams name their error event, whose data is the
+// error object itself: "event: error" then "data: {"code":500,...}".
+constexpr QByteArrayView ErrorEventLine = "event: error";
+constexpr QByteArrayView DataPrefix = "data: ";
 
-// Whether a line that begins with `start` may still turn out to be an error event.
-bool mayBecomeErrorEvent(QByteArrayView start)
+bool startsLike(QByteArrayView start, QByteArrayView prefix)
 {
-    const qsizetype n = std::min(start.size(), ErrorPrefix.size());
-    return start.first(n) == ErrorPrefix.first(n);
+    const qsizetype n = std::min(start.size(), prefix.size());
+    return start.first(n) == prefix.first(n);
 }
 
 } // namespace
+
+// Whether a line that begins with `start` may still turn out to be an error event, or the line
+// that names one.
+bool StreamErrorRewrite::mayBecomeErrorEvent(QByteArrayView start) const
+{
+    if (startsLike(start, ErrorPrefix))
+        return true;
+    return m_shape == ApiShape::Responses
+        && (startsLike(start, ErrorEventLine) || (m_afterErrorEventLine && startsLike(start, DataPrefix)));
+}
 
 QByteArray StreamErrorRewrite::feed(const QByteArray &data)
 {
     // The hot path: a read without an error event, ending where no error event can begin, goes
     // on as it came (shared, not copied).
-    if (m_held.isEmpty() && !data.contains("{\"error\"")) {
+    const bool namedEvent = m_shape == ApiShape::Responses && (m_afterErrorEventLine || data.contains(ErrorEventLine));
+    if (m_held.isEmpty() && !namedEvent && !data.contains("{\"error\"")) {
         const qsizetype lastNewline = data.lastIndexOf('\n');
         const QByteArrayView tail = QByteArrayView(data).sliced(lastNewline + 1);
         const bool tailStartsLine = lastNewline >= 0 || m_atLineStart;
@@ -54,6 +68,8 @@ QByteArray StreamErrorRewrite::feed(const QByteArray &data)
             }
         } else {
             out += piece;
+            if (newline >= 0)
+                m_afterErrorEventLine = false;   // a whole line went by
         }
         m_atLineStart = newline >= 0 || (m_atLineStart && !m_held.isEmpty());
         pos = end;
@@ -68,15 +84,31 @@ QByteArray StreamErrorRewrite::flush()
 
 QByteArray StreamErrorRewrite::rewriteLine(const QByteArray &line)
 {
-    if (!line.startsWith(ErrorPrefix))
+    if (m_shape == ApiShape::Responses && line.trimmed() == ErrorEventLine) {
+        m_afterErrorEventLine = true;   // its data line comes next
         return line;
-    const QByteArray json = line.sliced(6).trimmed();
-    const QJsonObject error = QJsonDocument::fromJson(json).object().value("error"_L1).toObject();
+    }
+    const bool named = std::exchange(m_afterErrorEventLine, false);
+    if (!line.startsWith(ErrorPrefix) && !(named && line.startsWith(DataPrefix)))
+        return line;
+    const QByteArray json = line.sliced(DataPrefix.size()).trimmed();
+    const QJsonObject event = QJsonDocument::fromJson(json).object();
+    const QJsonObject error = event.value("error"_L1).isObject() ? event.value("error"_L1).toObject() : event;
     const QString message = error.value("message"_L1).toString();
-    if (error.isEmpty() || !RetryWords::presentInStream(QString::fromUtf8(json).remove(message)))
+    if (error.isEmpty() || message.isEmpty())
+        return line;
+    const int code = error.value("code"_L1).toInt(500);
+    if (m_shape == ApiShape::Responses) {
+        m_rewrote = true;
+        // A 424 is told with a code Codex does not retry. The engine's own "event: error" line,
+        // if it sent one, is already out: this starts at the data line.
+        constexpr QByteArrayView EventLine = "event: error\n";
+        const QByteArray events = ErrorReply::sseEvent(ApiShape::Responses, code >= 500 || code == 429 ? 424 : code, message);
+        return events.sliced(EventLine.size()).chopped(1);
+    }
+    if (!RetryWords::presentInStream(QString::fromUtf8(json).remove(message)))
         return line;   // nothing in it but the engine's own words makes a client retry
     m_rewrote = true;
-    const int code = error.value("code"_L1).toInt(500);
     // The event ends with its blank line, which follows as a line of its own.
     return ErrorReply::sseEvent(ApiShape::OpenAI, code, message).chopped(1);
 }
