@@ -3,10 +3,11 @@
 // relay's journal (refusals.test.mjs with the fake router, dead-llama.test.mjs with the real
 // llama-server).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
+import { cellFile } from '../tools/refusal-table.mjs';
 import { baseEnv, freePortWhere, scratchDir, scratchHome, startFake, startRecorder, startRelay } from './harness.mjs';
 import {
   claudeEnv, clineResult, installClaudeSettings, installClineConfig, installCodexConfig, installOpencodeConfig, installPiModels,
@@ -92,7 +93,8 @@ export const CLIENTS = {
   async opencode(t, baseUrl, model) {
     const home = scratchHome(t);
     const configFile = await installOpencodeConfig(t, home, ['--base-url', baseUrl, '--list', listFile(t, model)]);
-    const run = await runOpencode(t, home, configFile, { timeoutMs: 60000 });
+    // opencode takes 50 s to give up on a busy 2-core machine.
+    const run = await runOpencode(t, home, configFile, { timeoutMs: 150000 });
     return { gaveUp: !run.timedOut, detail: `exit ${run.code} after ${run.ms} ms: ${run.stdout.slice(-500)} ${run.stderr.slice(-500)}` };
   },
   async pi(t, baseUrl, model) {
@@ -141,6 +143,9 @@ export const CLIENTS = {
   },
 };
 
+// The clients of Anthropic's /v1/messages: they get the engine's error event as the engine sent it.
+const MESSAGES_CLIENTS = ['anthropic', 'claude-code', 'claude-code-env'];
+
 // The clients refusals.test.mjs runs; codex, cline and qwen have a file each.
 export const FIRST_CLIENTS = ['openai', 'anthropic', 'claude-code', 'claude-code-env', 'opencode', 'pi'];
 
@@ -179,6 +184,27 @@ function expectAttempts(client, kase, attempts) {
   }
 }
 
+// One cell of the client × cause table (tools/refusal-table.mjs), for a case that passed.
+function recordCell(client, kase, attempts) {
+  const dir = process.env.SWITCHYARD_E2E_TABLE_DIR;
+  if (!dir)
+    return;
+  const streaming = attempts.filter((r) => r.json.stream === true).length;
+  const plain = attempts.length - streaming;
+  const turns = attempts.filter((r) => (r.json.tools ?? []).length > 0).length;
+  let requests = String(attempts.length);
+  if (client === 'opencode')
+    requests = `${attempts.length - turns} + ${turns}`;
+  else if (plain > 0)
+    requests = `**${attempts.length}**: streaming, then without`;
+  const sent = sentStatus(client, kase);
+  if (sent !== kase.status)
+    requests += ` (a \`${sent}\`)`;
+  const answer = kase.late ? `\`200\`, then an error event (\`${kase.status}\`)` : `\`${kase.status}\``;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(cellFile(dir, client, kase.what), JSON.stringify({ client, cause: kase.what, answer, requests }));
+}
+
 // Runs every client against every case: `kase.model(client)` names the model; `kase.trigger(st,
 // client, model, recorder)`, if given, runs alongside the client (it makes the late refusal
 // happen).
@@ -209,10 +235,11 @@ export function runCases(t, relay, kases, clients = FIRST_CLIENTS) {
         for (const e of logged) {
           assert.ok(e.status === status || (kase.late && e.status === 200), lines);
           if (e.status === 200)
-            assert.match(e.line, kase.reason);
+            assert.match(e.line, typeof kase.reason === 'function' ? kase.reason(client) : kase.reason);
         }
         st.diagnostic(`attempts: ${attempts.map((r) => `stream=${r.json.stream === true} tools=${(r.json.tools ?? []).length} -> ${r.answer?.status}`).join(', ')}`);
         expectAttempts(client, kase, attempts);
+        recordCell(client, kase, attempts);
         // The client never came back for more after giving up.
         assert.equal(recorder.seen.filter((r) => isInference(r)).length, attempts.length);
       }));
@@ -332,7 +359,9 @@ export async function refuseAfterEarly200(t, clients = FIRST_CLIENTS) {
 // after two tokens (passed on as a 424 in the stream, the 200 already out).
 export async function engineErrors(t, clients) {
   const failing = async (failure) => {
-    const fake = await startFake(t, { models: clients, loaded: clients });
+    // A window as big as the clients' prompts (Qwen Code's is over the fake's default).
+    const fake = await startFake(t, { models: clients, loaded: clients,
+                                      extraArgs: clients.flatMap((c) => ['--model-ctx', `${c}=65536`]) });
     const res = await fetch(`${fake.url}/__fake/config`, {
       method: 'POST', body: JSON.stringify({ fail_next: { count: 1000, ...failure } }), signal: AbortSignal.timeout(5000),
     });
@@ -349,7 +378,11 @@ export async function engineErrors(t, clients) {
   await runCases(t, relay, [
     { status: 424, what: 'the engine answers 500', model: (client) => `e500-${client}` },
     { status: 400, what: 'the engine answers 400', model: (client) => `e400-${client}` },
-    { status: 424, late: true, what: 'an error event inside the engine\'s stream', reason: /err="the engine's error event went out as a 424"/,
+    // On chat completions the event is told as a 424 without retry words, on /v1/responses as a
+    // response.failed Codex does not retry; on /v1/messages it goes out as the engine sent it
+    // (no client of that API retries on its words).
+    { status: 424, late: true, what: 'an error event inside the engine\'s stream',
+      reason: (client) => (MESSAGES_CLIENTS.includes(client) ? /status=200/ : /err="the engine's error event went out as a 424"/),
       model: (client) => `emid-${client}` },
   ], clients);
 }

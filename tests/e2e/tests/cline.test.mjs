@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scratchHome, startFake, startRelay } from '../lib/harness.mjs';
 import { clineResult, installClineConfig, runCline } from '../lib/clients.mjs';
-import { refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { engineErrors, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('cline with the exported config completes a turn and knows the context window', async (t) => {
   const fake = await startFake(t, {
@@ -32,3 +32,7 @@ test('cline makes one attempt on a refusal', { concurrency: true }, (t) => refus
 
 test('cline makes one attempt on a refusal that comes after the early 200', { concurrency: true },
   (t) => refuseAfterEarly200(t, ['cline']));
+
+// The engine's own errors: a 500 before it answers, a 400, an error event inside its stream.
+test('cline makes one attempt on the engine\'s own errors', { concurrency: true },
+  (t) => engineErrors(t, ['cline']));

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { scratchHome, startFake, startRelay } from '../lib/harness.mjs';
 import { installQwenSettings, qwenResult, runQwen } from '../lib/clients.mjs';
-import { refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { engineErrors, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('qwen -p with the exported settings.json completes a turn', async (t) => {
   const fake = await startFake(t, {
@@ -34,3 +34,7 @@ test('qwen makes one attempt on a refusal', { concurrency: true }, (t) => refuse
 
 test('qwen makes one attempt on a refusal that comes after the early 200', { concurrency: true },
   (t) => refuseAfterEarly200(t, ['qwen']));
+
+// The engine's own errors: a 500 before it answers, a 400, an error event inside its stream.
+test('qwen makes one attempt on the engine\'s own errors', { concurrency: true },
+  (t) => engineErrors(t, ['qwen']));

@@ -17,9 +17,14 @@
 // ../../../docs/CLIENTS.md without that variable ("claude-code-env"), whose extra requests are
 // measured here too so that the table in CLIENTS.md stays true.
 import { test } from 'node:test';
-import { refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { FIRST_CLIENTS, engineErrors, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('each client makes one attempt on a refusal', { concurrency: true }, (t) => refuseBeforeAnswering(t));
 
 test('each client makes one attempt on a refusal that comes after the early 200', { concurrency: true },
   (t) => refuseAfterEarly200(t));
+
+// The engine's own errors (issue 32, items 1 and 3): a 500 before it answers, a 400, an error
+// event inside its stream. opencode's run is in opencode.test.mjs.
+test('each client makes one attempt on the engine\'s own errors', { concurrency: true },
+  (t) => engineErrors(t, FIRST_CLIENTS.filter((c) => c !== 'opencode')));
