@@ -4,6 +4,8 @@
 #include "common/basictimer.h"
 #include "replies/clientreplies.h"
 #include "relay/errorrewrite.h"
+#include "relay/proxiedrequestlistener.h"
+#include "relay/relaylogging.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,11 +22,16 @@ namespace {
 constexpr qsizetype MaxInspectedBody = 1024 * 1024;
 }
 
+using Event = RequestLifecycle::Event;
+using State = RequestLifecycle::State;
+
 ProxiedRequest::ProxiedRequest(UpstreamPool *pool, UpstreamExchange::Request request, ApiShape shape,
-                               ResponseWriter *writer, Waiting waiting, QObject *parent)
+                               ResponseWriter *writer, Waiting waiting, ProxiedRequestListener *listener,
+                               QObject *parent)
     : QObject(parent)
     , m_pool(pool)
     , m_request(std::move(request))
+    , m_listener(listener)
     , m_writer(writer)
     , m_shape(shape)
     , m_waiting(std::move(waiting))
@@ -54,6 +61,8 @@ ProxiedRequest::~ProxiedRequest() = default;
 
 void ProxiedRequest::retarget(UpstreamExchange::Request request)
 {
+    if (!move(Event::Retarget))
+        return;
     if (m_exchange) {
         m_exchange->disconnect(this);
         m_exchange->abort();
@@ -61,7 +70,17 @@ void ProxiedRequest::retarget(UpstreamExchange::Request request)
         m_exchange = nullptr;
     }
     m_request = std::move(request);
-    m_retried = false;
+}
+
+bool ProxiedRequest::move(Event event)
+{
+    const State from = m_lifecycle.state();
+    if (m_lifecycle.apply(event))
+        return true;
+    qCWarning(lcRelay).noquote() << "request" << m_request.method << m_request.target << "to"
+                                 << m_request.base.toString() << ": no move" << RequestLifecycle::eventName(event)
+                                 << "from" << RequestLifecycle::stateName(from) << "(a bug; the request stays there)";
+    return false;
 }
 
 void ProxiedRequest::timerEvent(QTimerEvent *event)
@@ -71,10 +90,10 @@ void ProxiedRequest::timerEvent(QTimerEvent *event)
         return;
     }
     m_waitTimer.stop();
-    if (!m_early200Sent)
-        sendEarly200();
-    else
+    if (RequestLifecycle::early200Out(m_lifecycle.state()))
         sendWaitingComment();
+    else
+        sendEarly200();
 }
 
 void ProxiedRequest::start()
@@ -85,7 +104,7 @@ void ProxiedRequest::start()
 
 void ProxiedRequest::waiting()
 {
-    if (m_concluded)
+    if (m_lifecycle.concluded())
         return;
     if (m_waiting.clientStreams && m_waiting.early200After.count() > 0 && !m_waitTimer.isActive())
         startBasicTimer(m_waitTimer, m_waiting.early200After, this);
@@ -93,13 +112,16 @@ void ProxiedRequest::waiting()
 
 void ProxiedRequest::begin()
 {
-    if (m_concluded)
-        return;
+    if (m_lifecycle.concluded())
+        return;   // the client left, or a refusal came first, while the host decided
+    const State from = m_lifecycle.state();
     if (m_localStatus) {
+        if (!move(Event::Answer))
+            return;
         m_waitTimer.stop();
         m_outcome.status = m_localStatus;
         if (m_writer) {
-            if (m_early200Sent)
+            if (RequestLifecycle::early200Out(from))
                 m_writer->finish();
             else
                 m_writer->respond(m_localStatus, {{"Content-Type", "application/json; charset=utf-8"}}, m_localAnswer);
@@ -107,24 +129,30 @@ void ProxiedRequest::begin()
         conclude();
         return;
     }
+    if (!move(Event::Begin))
+        return;
     startExchange();
-    if (!std::exchange(m_sent, true))
-        emit sent();
+    // Rerouting is a failover's second admission: the request was sent before.
+    if (from == State::Admitting || from == State::AdmittingEarly200)
+        m_listener->requestSent(this);
 }
 
 void ProxiedRequest::refuse(const ClientReply &reply)
 {
-    if (m_concluded)
+    if (m_lifecycle.concluded())
+        return;   // the client left while its host decided
+    const State from = m_lifecycle.state();
+    if (!move(Event::Answer))
         return;
     m_waitTimer.stop();
     m_outcome.relayError = reply.message;
-    answer(reply);
+    answer(reply, from);
     conclude();
 }
 
-void ProxiedRequest::answer(const ClientReply &reply)
+void ProxiedRequest::answer(const ClientReply &reply, State from)
 {
-    if (m_writer && m_early200Sent) {
+    if (m_writer && RequestLifecycle::early200Out(from)) {
         m_writer->writeBody(reply.sseEvent(m_shape));
         m_writer->finish();
     } else if (m_writer) {
@@ -138,7 +166,8 @@ void ProxiedRequest::sendEarly200()
 {
     if (!m_writer || m_writer->headWritten())
         return;
-    m_early200Sent = true;
+    if (!move(Event::Early200))
+        return;
     m_outcome.status = 200;
     m_writer->writeHead(200, {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"},
                               {"X-Accel-Buffering", "no"}});
@@ -149,8 +178,8 @@ void ProxiedRequest::sendWaitingComment()
 {
     if (!m_writer)
         return;
-    m_writer->writeBody(ClientReplies::waitingComment(m_waiting.what ? m_waiting.what()
-                                                                     : ClientReplies::waitingForUpstream()));
+    const QString what = m_listener->requestWaitingFor(this);
+    m_writer->writeBody(ClientReplies::waitingComment(what.isEmpty() ? ClientReplies::waitingForUpstream() : what));
     startBasicTimer(m_waitTimer, m_waiting.commentEvery, this);
 }
 
@@ -168,31 +197,29 @@ QString ProxiedRequest::upstreamErrorMessage() const
 
 void ProxiedRequest::onResponseHead()
 {
-    m_upstreamAnswered = true;
     m_waitTimer.stop();
     const int status = m_exchange->status();
-    if (m_onHead)
-        m_onHead(status);
-    emit answering();
-    if (!m_writer)
-        return;
+    m_listener->requestAnswering(this, status);
     const HeaderList &upstream = m_exchange->headers();
     const QByteArray contentType = HttpHeaders::value(upstream, "content-type");
     m_eventStream = contentType.startsWith("text/event-stream");
-    if (m_early200Sent) {
+    if (RequestLifecycle::early200Out(m_lifecycle.state())) {
         // Our 200 is already out: pass the stream on, or turn a refusal into an error event.
         if (status >= 400 || !m_eventStream) {
-            m_errorAfterEarly200 = true;
+            if (!move(Event::HoldAfterEarly200))
+                return;
             m_outcome.relayError = u"upstream answered %1 after the early 200"_s.arg(status);
+        } else if (!move(Event::ContinueStream)) {
+            return;
         }
         m_eventStream = true;
         return;
     }
-    m_outcome.status = status;
     if ((status >= 500 && status != 503) || (contentType.contains("json") && m_shape == ApiShape::Anthropic && status >= 400)) {
         // Hold the answer: it may need rewriting into words Claude Code acts on, or be a failed
         // load that no retry will fix.
-        m_holdingError = true;
+        if (move(Event::HoldHead))
+            m_outcome.status = status;
         return;
     }
     const bool chunked = HttpHeaders::hasToken(HttpHeaders::value(upstream, "transfer-encoding"), "chunked");
@@ -203,7 +230,10 @@ void ProxiedRequest::onResponseHead()
         if (ok)
             length = l;
     }
-    m_buffering = !m_eventStream && contentType.contains("json");
+    // Small JSON answers are inspected whole for their usage.
+    if (!move(!m_eventStream && contentType.contains("json") ? Event::InspectHead : Event::PassHead))
+        return;
+    m_outcome.status = status;
     // A stream of known length goes on byte for byte: a rewrite would change its length.
     m_rewriteStreamErrors = m_eventStream && m_shape != ApiShape::Anthropic && length < 0;
     m_streamErrors = StreamErrorRewrite(m_shape);
@@ -215,14 +245,16 @@ void ProxiedRequest::onResponseHead()
         flush = ResponseWriter::Flush::WithNext;
     else if (m_eventStream)
         flush = ResponseWriter::Flush::Hold;
-    m_writer->writeHead(status, HttpHeaders::forwardable(upstream), length, flush);
+    if (m_writer)
+        m_writer->writeHead(status, HttpHeaders::forwardable(upstream), length, flush);
 }
 
 void ProxiedRequest::onBodyData(const QByteArray &data)
 {
     if (!m_writer)
         return;
-    if (m_errorAfterEarly200 || m_holdingError) {
+    const State state = m_lifecycle.state();
+    if (state == State::ErrorAfterEarly200 || state == State::HoldingError) {
         if (m_buffered.size() < MaxInspectedBody)
             m_buffered += data;
         return;
@@ -238,11 +270,11 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
     } else if (m_eventStream) {
         m_stats.feed(data);
         countEvents(data);
-    } else if (m_buffering) {
+    } else if (state == State::Inspecting) {
         if (m_buffered.size() + data.size() <= MaxInspectedBody)
             m_buffered += data;
         else
-            m_buffering = false;
+            move(Event::StopInspecting);
     }
     if (m_writer && m_writer->congested())
         m_exchange->setPaused(true);
@@ -257,17 +289,20 @@ void ProxiedRequest::countEvents(const QByteArray &data)
     if (now - m_lastTokenReport < TokenReportInterval)
         return;
     m_lastTokenReport = now;
-    emit tokensSoFar(m_events);
+    m_listener->requestStreamed(this, m_events);
 }
 
 void ProxiedRequest::onFinished()
 {
-    if (m_holdingError) {
+    const State from = m_lifecycle.state();
+    if (!move(Event::Answer))
+        return;
+    if (from == State::HoldingError) {
         const int status = m_exchange->status();
         if (m_writer && status >= 500 && upstreamErrorMessage().contains("failed to load"_L1)) {
             // The relay's 424 with the engine's reason stops the retries (DESIGN's error policy).
             m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
-            answer(ClientReplies::engineCouldNotLoad(upstreamErrorMessage()));
+            answer(ClientReplies::engineCouldNotLoad(upstreamErrorMessage()), from);
         } else if (m_writer) {
             const auto rewritten = m_shape == ApiShape::Anthropic ? ErrorRewrite::forAnthropic(status, m_buffered)
                                                                   : std::nullopt;
@@ -275,7 +310,7 @@ void ProxiedRequest::onFinished()
                 // Every client retries a 5xx, and the same request meets the same engine. A 503
                 // (a plain llama-server still loading its model) is passed on: a retry helps there.
                 m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
-                answer(ClientReplies::engineFailed(upstreamErrorMessage()));
+                answer(ClientReplies::engineFailed(upstreamErrorMessage()), from);
             } else if (rewritten) {
                 m_outcome.status = rewritten->status;
                 m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
@@ -289,7 +324,7 @@ void ProxiedRequest::onFinished()
         conclude();
         return;
     }
-    if (m_errorAfterEarly200) {
+    if (from == State::ErrorAfterEarly200) {
         if (m_writer) {
             m_writer->writeBody(ErrorReply::sseEvent(m_shape, m_exchange->status(), upstreamErrorMessage()));
             m_writer->finish();
@@ -305,7 +340,7 @@ void ProxiedRequest::onFinished()
     }
     if (m_streamErrors.rewrote() && m_outcome.relayError.isEmpty())
         m_outcome.relayError = u"the engine's error event went out as a 424"_s;
-    if (m_buffering)
+    if (from == State::Inspecting)
         m_stats.feedWholeBody(m_buffered);
     m_buffered.clear();
     m_stats.feed(m_lastEvents);
@@ -320,35 +355,39 @@ void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &
     const bool unreachable = neverAnswered || failure == UpstreamExchange::Failure::ConnectTimeout
         || failure == UpstreamExchange::Failure::HostNotFound;
     // With replicas, the next one answers instead: the client has seen nothing of this one (at
-    // most the relay's own early 200 and comments), so it gets one normal answer.
-    if (unreachable && m_onFailover && m_writer && !m_upstreamAnswered && (nothingSent || m_early200Sent)
-            && !m_concluded && m_onFailover(message))
+    // most the relay's own early 200 and comments), so it gets one normal answer. The lifecycle
+    // allows a retarget only while no upstream has answered.
+    if (unreachable && m_writer && m_lifecycle.allows(Event::Retarget) && m_listener->requestFailover(this, message))
         return;
-    if (!m_retried && nothingSent && neverAnswered) {
+    if (nothingSent && neverAnswered && m_lifecycle.allows(Event::Retry)) {
         // Recover once while the client has seen nothing: an engine restarting or a connection
         // the upstream dropped on its side deserve one more try before a 502.
-        m_retried = true;
+        move(Event::Retry);
         QTimer::singleShot(RetryDelay, this, [this] {
-            if (m_writer && !m_concluded)
+            // Still waiting for that answer (the early 200 may have gone out meanwhile).
+            const State state = m_lifecycle.state();
+            if (m_writer && (state == State::UpstreamRetried || state == State::UpstreamEarly200))
                 startExchange();
         });
         return;
     }
+    const State from = m_lifecycle.state();
+    if (!move(Event::Answer))
+        return;
     m_waitTimer.stop();
     m_outcome.relayError = message;
-    if (m_early200Sent)
+    if (RequestLifecycle::early200Out(from))
         m_eventStream = true;
-    if (unreachable && m_writer && (!m_writer->headWritten() || m_early200Sent)) {
+    if (unreachable && m_writer && (!m_writer->headWritten() || RequestLifecycle::early200Out(from))) {
         // The host is down: the relay's 424, which no client retries (DESIGN: no 5xx for a
         // host that is down), or its error event when our early 200 is already out.
-        const ClientReply reply = m_onUnreachable ? ClientReply{424, m_onUnreachable(message), {}}
-                                                  : ClientReplies::engineUnreachable(message);
+        const ClientReply reply{424, m_listener->requestUnreachable(this, message), {}};
         m_outcome.relayError = reply.message;
-        answer(reply);
+        answer(reply, from);
     } else if (m_writer && !m_writer->headWritten() && failure == UpstreamExchange::Failure::Inactivity) {
-        answer(ClientReplies::upstreamSilent(message));
+        answer(ClientReplies::upstreamSilent(message), from);
     } else if (m_writer && !m_writer->headWritten()) {
-        answer(ClientReplies::upstreamFailedBeforeAnswering(message));
+        answer(ClientReplies::upstreamFailedBeforeAnswering(message), from);
     } else if (m_writer && m_eventStream) {
         // The stream already started: end it with an error event the client's parser reads.
         const bool silent = failure == UpstreamExchange::Failure::Inactivity;
@@ -362,6 +401,10 @@ void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &
 
 void ProxiedRequest::onClientLeft()
 {
+    if (m_lifecycle.concluded())
+        return;   // answered already: the connection closing after it is no news
+    if (!move(Event::ClientLeft))
+        return;
     m_waitTimer.stop();
     if (m_exchange)
         m_exchange->abort();
@@ -373,17 +416,15 @@ void ProxiedRequest::onClientLeft()
 
 void ProxiedRequest::conclude()
 {
-    if (m_concluded)
-        return;
-    m_concluded = true;
     m_outcome.tokens = m_stats.tokens();
     m_outcome.promptTokens = m_stats.promptTokens();
     const auto sinceFirst = m_firstByte == std::chrono::steady_clock::time_point()
         ? std::chrono::nanoseconds(0)
         : std::chrono::steady_clock::now() - m_firstByte;
     m_outcome.tokensPerSecond = m_stats.tokensPerSecond(sinceFirst);
+    m_outcome.refusedMoves = m_lifecycle.refusedMoves();
     m_ticket.release();
-    emit done(m_outcome);
+    m_listener->requestConcluded(this, m_outcome);
     deleteLater();
 }
 

@@ -71,7 +71,14 @@ Relay::Relay(const Config &config, Catalog *catalog, UpstreamPool *pool, Request
 {
 }
 
-Relay::~Relay() = default;
+Relay::~Relay()
+{
+    // The requests still under way call this relay back: they go first, while it is whole.
+    const QList<const ProxiedRequest *> requests = m_forwarding.keys();
+    m_forwarding.clear();
+    for (const ProxiedRequest *request : requests)
+        delete request;
+}
 
 void Relay::requestRefused(const IncomingRequest &request, int status, const QString &message)
 {
@@ -261,20 +268,13 @@ void Relay::routeToEngine(const IncomingRequest &request, ResponseWriter *writer
         return;
     }
     record.engine = engine;
-    auto f = std::make_shared<Forwarding>(Forwarding{route, LiveRecord{record}, engine, field.conversation, {}});
+    auto f = std::make_shared<Forwarding>(
+        Forwarding{route, LiveRecord{record}, engine, field.conversation, {}, 0, request, field, writer});
 
     ProxiedRequest::Waiting waiting;
     waiting.clientStreams = field.stream;
     waiting.early200After = m_config.waiting.early200After;
     waiting.commentEvery = m_config.waiting.commentEvery;
-    waiting.what = [this, f]() {   // the replica it waits on now, after any failover
-        const HostController *c = m_controllers.value(f->route.host);
-        if (c && c->state() != HostStateMachine::State::Serving && c->waitingRequests() > 0)
-            return ClientReplies::waitingForHost(c->waitFor());
-        return modelLoading(m_catalog, f->route.host, f->route.key)
-            ? ClientReplies::waitingForLoad(f->route.host, f->route.key)
-            : ClientReplies::waitingForAnswer(f->route.host, f->route.key);
-    };
     forward(request, writer, f, field, waiting);
 }
 
@@ -282,78 +282,13 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, cons
                     const JsonModelField &field, const ProxiedRequest::Waiting &waiting)
 {
     auto *proxied = new ProxiedRequest(m_pool, m_upstream.build(request, f->route, f->engine, field),
-                                       ErrorReply::shapeForPath(request.path), writer, waiting, this);
+                                       ErrorReply::shapeForPath(request.path), writer, waiting, this, this);
     proxied->setCodex(ClientReplies::isCodex(request.path.toUtf8(), request.header("user-agent")));
-    proxied->setOnUnreachable([this, f](const QString &why) {
-        markUnreachable(f->route.host, why);
-        return ClientReplies::hostDown(f->route.host, why).message;
-    });
     QPointer<ProxiedRequest> p(proxied);
-    if (f->route.replicated()) {
-        proxied->setOnFailover([this, p, f, request, field](const QString &why) {
-            const QString from = f->route.host;
-            if (!p || !failOver(f->route, why))
-                return false;
-            markUnreachable(from, why);
-            retarget(p, f, request, field);
-            return true;
-        });
-    }
-    const QString path = request.path;
-    if (path == "/models/load"_L1 || path == "/models/unload"_L1) {
-        const bool load = path == "/models/load"_L1;
-        // The merged list must show the change before this answer leaves, so that no poll that
-        // follows a successful load can read the old state (the seed's 19 s of stale answers).
-        proxied->setOnResponseHead([this, f, load](int status) {
-            if (status < 200 || status >= 300)
-                return;
-            if (load)
-                m_catalog->markLoading(f->route.host, f->route.key);
-            else
-                m_catalog->markUnloading(f->route.host, f->route.key);
-            m_catalog->refreshHost(f->route.host);
-        });
-    }
+    m_forwarding.insert(proxied, f);
     ++m_inFlight;
     f->counted = {f->route.host, f->route.key};
     m_replicas->started(f->counted);
-    QPointer<ResponseWriter> w(writer);
-    // The request's progress for live views: waiting (and why), upstream, streaming, done.
-    connect(proxied, &ProxiedRequest::sent, this, [this, f] {
-        LiveRecord &live = f->live;
-        live.endWait();
-        if (modelLoading(m_catalog, f->route.host, f->route.key))
-            live.wait({WaitReason::Kind::ModelLoad, {}, {}}, std::chrono::steady_clock::now());
-        else
-            live.phase = RequestPhase::Upstream;
-        emit requestProgress(live.record, live.phase);
-    });
-    connect(proxied, &ProxiedRequest::answering, this, [this, f] {
-        f->live.endWait();
-        f->live.phase = RequestPhase::Streaming;
-        emit requestProgress(f->live.record, f->live.phase);
-    });
-    connect(proxied, &ProxiedRequest::tokensSoFar, this, [this, f](qint64 tokens) {
-        f->live.record.streamedTokens = tokens;
-        emit requestProgress(f->live.record, f->live.phase);
-    });
-    connect(proxied, &ProxiedRequest::done, this, [this, f, w](const ProxiedRequest::Outcome &outcome) {
-        --m_inFlight;
-        m_replicas->finished(f->counted);
-        f->live.done = true;
-        f->live.endWait();
-        RequestRecord record = f->live.record;
-        record.restoredPromptTokens = f->restoredTokens;
-        record.relayError = outcome.relayError;
-        record.streamedTokens = outcome.tokens;
-        record.promptTokens = outcome.promptTokens;
-        record.tokensPerSecond = outcome.tokensPerSecond;
-        if (outcome.status)
-            record.status = outcome.status;
-        if (outcome.status >= 200 && outcome.status < 300 && outcome.relayError.isEmpty())
-            m_replicas->served(f->conversation, f->route.host);
-        finishRecord(record, w);
-    });
     emit requestStarted(f->live.record);
     if (!m_controllers.value(f->route.host)) {
         proxied->start();
@@ -362,6 +297,109 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, cons
     admit(p, f, request, field);
     if (p)
         p->waiting();
+}
+
+QString Relay::requestWaitingFor(const ProxiedRequest *request)
+{
+    const std::shared_ptr<Forwarding> f = m_forwarding.value(request);
+    if (!f)
+        return {};
+    // The replica it waits on now, after any failover.
+    const HostController *c = m_controllers.value(f->route.host);
+    if (c && c->state() != HostStateMachine::State::Serving && c->waitingRequests() > 0)
+        return ClientReplies::waitingForHost(c->waitFor());
+    return modelLoading(m_catalog, f->route.host, f->route.key)
+        ? ClientReplies::waitingForLoad(f->route.host, f->route.key)
+        : ClientReplies::waitingForAnswer(f->route.host, f->route.key);
+}
+
+// The request's progress for live views: waiting (and why), upstream, streaming, done.
+void Relay::requestSent(ProxiedRequest *request)
+{
+    const std::shared_ptr<Forwarding> f = m_forwarding.value(request);
+    if (!f)
+        return;
+    LiveRecord &live = f->live;
+    live.endWait();
+    if (modelLoading(m_catalog, f->route.host, f->route.key))
+        live.wait({WaitReason::Kind::ModelLoad, {}, {}}, std::chrono::steady_clock::now());
+    else
+        live.phase = RequestPhase::Upstream;
+    emit requestProgress(live.record, live.phase);
+}
+
+void Relay::requestAnswering(ProxiedRequest *request, int status)
+{
+    const std::shared_ptr<Forwarding> f = m_forwarding.value(request);
+    if (!f)
+        return;
+    const QString &path = f->request.path;
+    if ((path == "/models/load"_L1 || path == "/models/unload"_L1) && status >= 200 && status < 300) {
+        // The merged list must show the change before this answer leaves, so that no poll that
+        // follows a successful load can read the old state (the seed's 19 s of stale answers).
+        if (path == "/models/load"_L1)
+            m_catalog->markLoading(f->route.host, f->route.key);
+        else
+            m_catalog->markUnloading(f->route.host, f->route.key);
+        m_catalog->refreshHost(f->route.host);
+    }
+    f->live.endWait();
+    f->live.phase = RequestPhase::Streaming;
+    emit requestProgress(f->live.record, f->live.phase);
+}
+
+void Relay::requestStreamed(ProxiedRequest *request, qint64 tokens)
+{
+    const std::shared_ptr<Forwarding> f = m_forwarding.value(request);
+    if (!f)
+        return;
+    f->live.record.streamedTokens = tokens;
+    emit requestProgress(f->live.record, f->live.phase);
+}
+
+QString Relay::requestUnreachable(ProxiedRequest *request, const QString &why)
+{
+    const std::shared_ptr<Forwarding> f = m_forwarding.value(request);
+    if (!f)
+        return ClientReplies::engineUnreachable(why).message;
+    markUnreachable(f->route.host, why);
+    return ClientReplies::hostDown(f->route.host, why).message;
+}
+
+bool Relay::requestFailover(ProxiedRequest *request, const QString &why)
+{
+    const std::shared_ptr<Forwarding> f = m_forwarding.value(request);
+    if (!f || !f->route.replicated())
+        return false;
+    const QString from = f->route.host;
+    if (!failOver(f->route, why))
+        return false;
+    markUnreachable(from, why);
+    retarget(request, f, f->request, f->field);
+    return true;
+}
+
+void Relay::requestConcluded(ProxiedRequest *request, const ProxiedRequest::Outcome &outcome)
+{
+    const std::shared_ptr<Forwarding> f = m_forwarding.take(request);
+    if (!f)
+        return;
+    m_refusedMoves += outcome.refusedMoves;
+    --m_inFlight;
+    m_replicas->finished(f->counted);
+    f->live.done = true;
+    f->live.endWait();
+    RequestRecord record = f->live.record;
+    record.restoredPromptTokens = f->restoredTokens;
+    record.relayError = outcome.relayError;
+    record.streamedTokens = outcome.tokens;
+    record.promptTokens = outcome.promptTokens;
+    record.tokensPerSecond = outcome.tokensPerSecond;
+    if (outcome.status)
+        record.status = outcome.status;
+    if (outcome.status >= 200 && outcome.status < 300 && outcome.relayError.isEmpty())
+        m_replicas->served(f->conversation, f->route.host);
+    finishRecord(record, f->writer);
 }
 
 void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwarding> &f,

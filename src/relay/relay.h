@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "http/incomingrequest.h"
 #include "http/requesthandler.h"
 #include "journal/requestrecord.h"
 #include "relay/accesspolicy.h"
@@ -9,6 +10,7 @@
 #include "relay/liverecord.h"
 #include "relay/modelresolver.h"
 #include "relay/proxiedrequest.h"
+#include "relay/proxiedrequestlistener.h"
 #include "relay/upstreamrequestbuilder.h"
 #include "store/historyevent.h"
 
@@ -31,7 +33,7 @@ struct ModelRoute;
 
 // The relay's HTTP surface: its own answers (/health, merged /models, CORS, refusals) and the
 // model paths it resolves to a host and forwards with the model's key.
-class Relay final : public QObject, public RequestHandler
+class Relay final : public QObject, public RequestHandler, private ProxiedRequestListener
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(Relay)
@@ -52,6 +54,8 @@ public:
     // Which peers count as this machine for the admin API (tests call 127.0.0.2 a LAN peer).
     void setPeerPolicy(const PeerPolicy &peers) { m_access.setPeerPolicy(peers); }
     int eventSubscribers() const { return int(m_subscribers.size()); }
+    // Moves the requests' lifecycles refused since the start: bugs, each logged; tests expect 0.
+    int refusedLifecycleMoves() const { return m_refusedMoves; }
 
     // One relabelled /models/sse frame for every subscriber of the relay's own feed.
     void broadcastModelEvent(const QByteArray &frame);
@@ -77,7 +81,19 @@ private:
         quint64 conversation = 0;
         ModelRoute::Target counted;   // whose in-flight count it adds to
         qint64 restoredTokens = 0;    // set at admission when a saved prompt cache was restored just before
+        IncomingRequest request;      // what failover sends to the next replica
+        JsonModelField field;
+        QPointer<ResponseWriter> writer;
     };
+    // What the relay's requests tell it (ProxiedRequestListener), each about its Forwarding.
+    QString requestWaitingFor(const ProxiedRequest *request) override;
+    void requestSent(ProxiedRequest *request) override;
+    void requestAnswering(ProxiedRequest *request, int status) override;
+    void requestStreamed(ProxiedRequest *request, qint64 tokens) override;
+    QString requestUnreachable(ProxiedRequest *request, const QString &why) override;
+    bool requestFailover(ProxiedRequest *request, const QString &why) override;
+    void requestConcluded(ProxiedRequest *request, const ProxiedRequest::Outcome &outcome) override;
+
     void refuse(const IncomingRequest &request, ResponseWriter *writer, RequestRecord record,
                 const ClientReply &reply);
     void replyJson(ResponseWriter *writer, RequestRecord record, int status, const QByteArray &body,
@@ -115,6 +131,9 @@ private:
     int m_inFlight = 0;
     QList<QPointer<ResponseWriter>> m_subscribers;
     QHash<QString, HostController *> m_controllers;
+    // The requests under way, each with what the relay knows of it; out when it concludes.
+    QHash<const ProxiedRequest *, std::shared_ptr<Forwarding>> m_forwarding;
+    int m_refusedMoves = 0;
     RequestHandler *m_admin;
     const Clock *m_clock;
 };

@@ -33,6 +33,13 @@ using namespace switchyard::test;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
+// A move a request's lifecycle refuses is a bug (relay/requestlifecycle), logged: it fails the
+// test. Called from each test's init().
+inline void failOnLifecycleBugs()
+{
+    QTest::failOnWarning(QRegularExpression(u": no move \\S+ from "_s));
+}
+
 inline fake::FakeOptions routerOptions(double tokensPerSecond = 100)
 {
     fake::FakeOptions o;

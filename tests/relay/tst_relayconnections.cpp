@@ -40,6 +40,7 @@ class TestRelayConnections : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void init() { failOnLifecycleBugs(); }
     void streamArrivesIncrementallyAndConnectionIsReused();
     void fiftyConcurrentStreamsAllStreamAtOnce();
     void largeBodyArrivesWhole();

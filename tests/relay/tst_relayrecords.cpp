@@ -39,6 +39,7 @@ class TestRelayRecords : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void init() { failOnLifecycleBugs(); }
     void requestsAreJournaled();
     void historyRecordsStreamsWithRatesAndNoSecrets();
     void adminApiServesHistoryAndStats();

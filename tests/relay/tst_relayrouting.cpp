@@ -39,6 +39,7 @@ class TestRelayRouting : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void init() { failOnLifecycleBugs(); }
     void unknownAliasIs404();
     void codexGetsItsRefusalsAs400();
     void upstreamRefusingIs424AndMarksTheHostDown();

@@ -39,6 +39,7 @@ class TestRelayWaiting : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void init() { failOnLifecycleBugs(); }
     void loadShowsLoadingBeforeAnswerLeaves();
     void modelEventsAreMergedAndRelabelled();
     void probeNeverReadsUnloadedAfterLoad();

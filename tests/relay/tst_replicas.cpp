@@ -11,6 +11,7 @@
 #include "store/historyevent.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
@@ -119,6 +120,8 @@ class TestReplicas : public QObject
     Q_OBJECT
 
 private slots:
+    // A move a request's lifecycle refuses is a bug (relay/requestlifecycle), logged: it fails the test.
+    void init() { QTest::failOnWarning(QRegularExpression(u": no move \\S+ from "_s)); }
     void listedOnceWithItsReplicas();
     void concurrentStreamsSpreadOverBoth();
     void aConversationSticksToItsReplica();

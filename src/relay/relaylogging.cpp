@@ -1,0 +1,7 @@
+#include "relay/relaylogging.h"
+
+namespace switchyard {
+
+Q_LOGGING_CATEGORY(lcRelay, "switchyard.relay")
+
+} // namespace switchyard
