@@ -12,6 +12,7 @@
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
 #include "models/modeltablemodel.h"
+#include "models/requestlogfilterproxy.h"
 #include "shared/statuspalette.h"
 #include "shared/uiresources.h"
 #include "store/historystore.h"
