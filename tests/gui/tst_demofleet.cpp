@@ -346,7 +346,7 @@ void TstDemoFleet::killedRelayTakesItsFleetAlong()
     // Issue 30 item 12: stderr carries no debug output unless asked for (QT_LOGGING_RULES). The
     // engine discovery said what it asked each host before the 3090's models were known; once
     // they are, it has had its say.
-    const auto models = [&network, &listening] {
+    const auto modelList = [&network, &listening] {
         std::unique_ptr<QNetworkReply> again(network.get(QNetworkRequest(QUrl(listening.captured(1) + u"/v1/models"_s))));
         QEventLoop loop;
         QObject::connect(again.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
@@ -355,7 +355,7 @@ void TstDemoFleet::killedRelayTakesItsFleetAlong()
             loop.exec();
         return again->readAll();
     };
-    QTRY_VERIFY_WITH_TIMEOUT(models().contains("\"3090-flint-40b\""), WaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(modelList().contains("\"3090-flint-40b\""), WaitMs);
     QVERIFY2(!relay.err.contains("what they serve"), qPrintable(relay.said()));
 
     const qint64 helper = demoFleetChildOf(relay.process.processId());
