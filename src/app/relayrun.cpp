@@ -131,9 +131,9 @@ int runRelay(const AppOptions &launchOptions, AppSettings *settings, RelayFronte
     QObject::connect(&runner, &RelayRunner::serviceChanged, &trimmer,
                      [&trimmer](RelayService *s) { trimmer.watch(s ? s->relay() : nullptr); });
     if (config) {
-        journal.line(QCoreApplication::translate("main", "switchyard %1 listening on %2 (%3 hosts)")
-                         .arg(QStringLiteral(SWITCHYARD_VERSION), runner.service()->endpoint().toString())
-                         .arg(config->hosts.size()));
+        journal.line(QCoreApplication::translate("main", "switchyard %1 listening on %2 (%n host(s))", nullptr,
+                                                 int(config->hosts.size()))
+                         .arg(QStringLiteral(SWITCHYARD_VERSION), runner.service()->endpoint().toString()));
     } else {
         journal.line(QCoreApplication::translate("main", "switchyard %1 watching the relay at %2 (none runs here)")
                          .arg(QStringLiteral(SWITCHYARD_VERSION), watched.toString()));

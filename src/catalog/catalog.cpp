@@ -75,7 +75,7 @@ Catalog::Catalog(const Config &config, UpstreamPool *pool, const Clock *clock, Q
         state.url = h.engines.first().url;
         state.apiKey = h.apiKey;
         for (const EngineConfig &e : h.engines)
-            state.engines.append({e.name, e.url, e.models, {}});
+            state.engines.append({e.name, e.url, e.models, {}, e.argv});
         m_order.append(h.name);
         m_hosts.insert(h.name, state);
     }
@@ -516,7 +516,9 @@ QList<Catalog::ListedModel> Catalog::listedModels() const
                 st.remove("failed"_L1);
                 st.remove("exit_code"_L1);
                 m.raw.insert("status"_L1, st);
-                const qint64 context = m.contextSize().value_or(0);
+                qint64 context = m.contextSize().value_or(0);
+                if (context == 0 && e.explicitModels.size() == 1 && e.explicitModels.first() == m.key)
+                    context = contextSizeInArgs(e.argv).value_or(0);   // never ran: its command line says
                 m.raw.remove("meta"_L1);   // describes a model loaded now
                 out.append({name, e.name, m, context});
             }

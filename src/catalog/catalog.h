@@ -37,6 +37,9 @@ public:
         QUrl url;
         QStringList explicitModels;   // configured: not a router, its models are up with it
         QList<ModelEntry> lastSeen;   // its list the last time it ran
+        // How it starts (drivers local, agent, and the demo's): a single-model server's -c says
+        // its model's context before the engine has ever run.
+        QStringList argv;
     };
 
     struct HostState

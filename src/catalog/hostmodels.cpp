@@ -16,21 +16,30 @@ std::optional<qint64> ModelEntry::contextSize() const
     // A router's model that is not loaded has no meta: its arguments, or its preset, say the
     // context it loads with.
     const QJsonObject status = raw.value("status"_L1).toObject();
-    const QJsonArray args = status.value("args"_L1).toArray();
-    for (qsizetype i = 0; i + 1 < args.size(); ++i) {
-        const QString a = args.at(i).toString();
-        if (a == "-c"_L1 || a == "--ctx-size"_L1) {
-            bool ok = false;
-            const qint64 size = args.at(i + 1).toString().toLongLong(&ok);
-            if (ok && size > 0)
-                return size;
-        }
-    }
+    QStringList args;
+    for (const QJsonValue &a : status.value("args"_L1).toArray())
+        args.append(a.toString());
+    if (const std::optional<qint64> size = contextSizeInArgs(args))
+        return size;
     static const QRegularExpression presetLine(u"^\\s*(?:ctx-size|c)\\s*=\\s*(\\d+)\\s*$"_s,
                                                QRegularExpression::MultilineOption);
     const QRegularExpressionMatch m = presetLine.match(status.value("preset"_L1).toString());
     if (m.hasMatch() && m.captured(1).toLongLong() > 0)
         return m.captured(1).toLongLong();
+    return std::nullopt;
+}
+
+std::optional<qint64> contextSizeInArgs(const QStringList &args)
+{
+    for (qsizetype i = 0; i + 1 < args.size(); ++i) {
+        const QString &a = args.at(i);
+        if (a == "-c"_L1 || a == "--ctx-size"_L1) {
+            bool ok = false;
+            const qint64 size = args.at(i + 1).toLongLong(&ok);
+            if (ok && size > 0)
+                return size;
+        }
+    }
     return std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
+#include <QStringList>
 #include <QString>
 
 #include <optional>
@@ -20,6 +21,9 @@ struct ModelEntry
     // its preset's ctx-size line.
     std::optional<qint64> contextSize() const;
 };
+
+// The context size a command line starts llama-server with: its -c or --ctx-size.
+std::optional<qint64> contextSizeInArgs(const QStringList &args);
 
 // Reads an engine's GET /models (router or single-model format). Returns nullopt with *error
 // set when the answer is not a model list.

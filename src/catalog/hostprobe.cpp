@@ -65,13 +65,37 @@ void HostProbe::get(const QByteArray &target, std::function<void(const Answer &)
         next(Answer{exchange->status(), *body, QString()});
     });
     connect(exchange, &UpstreamExchange::failed, this,
-            [this, exchange, generation, next](UpstreamExchange::Failure, const QString &message) {
+            [this, exchange, generation, next](UpstreamExchange::Failure failure, const QString &message) {
                 exchange->deleteLater();
                 if (generation != m_generation)
                     return;
-                next(Answer{0, QByteArray(), message.isEmpty() ? tr("no answer") : message});
+                next(Answer{0, QByteArray(), failureWords(failure, message)});
             });
     exchange->start();
+}
+
+QString HostProbe::failureWords(UpstreamExchange::Failure failure, const QString &message)
+{
+    // The dialog speaks the user's language; the exchange's message is the English record.
+    switch (failure) {
+    case UpstreamExchange::Failure::Refused:
+        return tr("the connection was refused (no server listens at that port, or a firewall says no)");
+    case UpstreamExchange::Failure::HostNotFound:
+        return tr("the host name does not resolve");
+    case UpstreamExchange::Failure::ConnectTimeout:
+        return tr("no connection within %1 s").arg(std::chrono::duration_cast<std::chrono::seconds>(Timeout).count());
+    case UpstreamExchange::Failure::Inactivity:
+        return tr("it sent nothing for %1 s").arg(std::chrono::duration_cast<std::chrono::seconds>(Timeout).count());
+    case UpstreamExchange::Failure::Dropped:
+        return tr("it closed the connection without answering");
+    case UpstreamExchange::Failure::Truncated:
+        return tr("it closed the connection in the middle of its answer");
+    case UpstreamExchange::Failure::Protocol:
+        return tr("what it answered is not HTTP");
+    case UpstreamExchange::Failure::None:
+        break;
+    }
+    return message.isEmpty() ? tr("no answer") : message;
 }
 
 void HostProbe::onHealth(const Answer &answer)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "upstream/upstreamexchange.h"
+
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -70,6 +72,7 @@ private:
     void onModels(const Answer &answer, bool v1);
     void onProps(const Answer &answer);
     void finish(const QString &error = QString());
+    static QString failureWords(UpstreamExchange::Failure failure, const QString &message);
 
     UpstreamPool *m_pool;
     QUrl m_url;

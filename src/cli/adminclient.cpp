@@ -3,12 +3,33 @@
 #include "upstream/upstreamexchange.h"
 #include "upstream/upstreampool.h"
 
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QTimer>
 
 namespace switchyard {
 
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// The exchange words a failure for the engines it usually talks to ("the engine refused the
+// connection"); here the other end is the relay, which is what a user must go and check.
+QString relayFailure(UpstreamExchange::Failure failure, const QString &message)
+{
+    switch (failure) {
+    case UpstreamExchange::Failure::Refused:
+        return QCoreApplication::translate("AdminClient", "the connection was refused: is the relay running?");
+    case UpstreamExchange::Failure::HostNotFound:
+        return QCoreApplication::translate("AdminClient", "the relay's host name does not resolve");
+    case UpstreamExchange::Failure::Dropped:
+        return QCoreApplication::translate("AdminClient", "the relay closed the connection without answering");
+    default:
+        return message;   // neutral already ("no connection within 10 s"), or the parser's words
+    }
+}
+
+} // namespace
 
 QUrl relayUrlFrom(const QString &flag)
 {
@@ -37,12 +58,12 @@ AdminReply callRelay(const QUrl &relay, const QByteArray &method, const QByteArr
         reply.status = exchange.status();
         loop.quit();
     });
-    QObject::connect(&exchange, &UpstreamExchange::failed, &loop, [&](UpstreamExchange::Failure, const QString &message) {
-        reply.error = message;
+    QObject::connect(&exchange, &UpstreamExchange::failed, &loop, [&](UpstreamExchange::Failure failure, const QString &message) {
+        reply.error = relayFailure(failure, message);
         loop.quit();
     });
     QTimer::singleShot(timeout, &loop, [&] {
-        reply.error = u"no answer within %1 s"_s.arg(std::chrono::duration_cast<std::chrono::seconds>(timeout).count());
+        reply.error = QCoreApplication::translate("AdminClient", "no answer within %1 s").arg(std::chrono::duration_cast<std::chrono::seconds>(timeout).count());
         exchange.abort();
         loop.quit();
     });

@@ -49,7 +49,7 @@ void EngineDiscovery::start(const QString &runningEngine)
     // The one running now is read by the catalog anyway: ask it first, without a switch.
     if (m_queue.removeAll(runningEngine))
         m_queue.prepend(runningEngine);
-    qCInfo(lcHosts) << "host" << m_host->host() << "asks" << m_queue << "what they serve";
+    qCDebug(lcHosts) << "host" << m_host->host() << "asks" << m_queue << "what they serve";
     next();
 }
 
@@ -102,7 +102,7 @@ void EngineDiscovery::listed(const QString &host)
     const Catalog::HostState *state = m_catalog->host(host);
     if (!state || state->engine != m_asking || !state->reachable)
         return;
-    qCInfo(lcHosts) << "host" << host << "engine" << m_asking << "serves" << state->models.size() << "model(s)";
+    qCDebug(lcHosts) << "host" << host << "engine" << m_asking << "serves" << state->models.size() << "model(s)";
     m_listTimeout.stop();
     m_asking.clear();
     next();

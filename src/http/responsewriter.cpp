@@ -163,7 +163,9 @@ void ResponseWriter::writeBody(QByteArrayView data, Flush flush)
 {
     if (m_finished || data.isEmpty() || m_headRequest)
         return;
-    if (!m_timeToFirstByte)
+    // The answer's first byte: an SSE comment (the relay's ": waiting for ..." while a request
+    // waits for a switch or a load, or an engine's ping) carries none of it.
+    if (!m_timeToFirstByte && data.front() != ':')
         m_timeToFirstByte = std::chrono::steady_clock::now() - m_arrived;
     m_bodyBytes += data.size();
     if (!socket())

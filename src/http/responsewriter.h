@@ -51,6 +51,7 @@ public:
     bool congested() const;
     int status() const { return m_status; }
     qint64 bodyBytes() const { return m_bodyBytes; }
+    // From arrival to the first body byte that is not an SSE comment (a keepalive is no answer).
     std::optional<std::chrono::nanoseconds> timeToFirstByte() const { return m_timeToFirstByte; }
 
     static QByteArray reasonPhrase(int status);

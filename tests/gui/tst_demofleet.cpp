@@ -25,6 +25,7 @@
 #include "window/requestlogview.h"
 
 #include <QDir>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -34,6 +35,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <memory>
 
@@ -179,6 +181,8 @@ void TstDemoFleet::sleeperSleepsAndWakesForARequest()
     window.setService(demo.runner->service());
     window.resize(1000, 650);
     window.show();
+    // Issue 30 item 12: the window says it shows the demo, not a real fleet.
+    QVERIFY2(window.windowTitle().contains(u"Demo fleet"_s), qPrintable(window.windowTitle()));
     const auto card = [&hosts] { return hosts.index(hosts.rowOf(u"3060"_s)); };
     const auto activity = [&card] { return HostActivity(card().data(HostTableModel::ActivityRole).toInt()); };
 
@@ -258,6 +262,14 @@ void TstDemoFleet::fleetSwitchesTheForkEngine()
         return hosts.index(hosts.rowOf(u"3090"_s)).data(HostTableModel::EngineRole).toString();
     };
     QTRY_COMPARE_WITH_TIMEOUT(engine(), u"mainline"_s, WaitMs);
+    // Issue 30 item 11: the fork has never run (a new data folder), yet its model's context size
+    // is known: the fork's command line says it (-c), as a real box's config would.
+    ModelTableModel models(demo.clock);
+    models.setService(demo.runner->service());
+    const int forkModel = models.rowOfAlias(u"3090-qwen38-27b-128k"_s);
+    QVERIFY(forkModel >= 0);
+    QCOMPARE(models.index(forkModel, ModelTableModel::EngineColumn).data().toString(), u"fork"_s);
+    QCOMPARE(models.index(forkModel, ModelTableModel::ContextColumn).data().toString(), u"128k"_s);
 
     // A fork model: the helper closes mainline and opens the fork, the relay serves from it.
     QNetworkAccessManager network;
@@ -331,6 +343,20 @@ void TstDemoFleet::killedRelayTakesItsFleetAlong()
     QTRY_VERIFY_WITH_TIMEOUT(models->isFinished(), WaitMs);
     const QByteArray listed = models->readAll();
     QVERIFY2(listed.contains("\"3090-qwen38-27b-128k\"") && listed.contains("\"3060-ember-14b\""), listed.constData());
+    // Issue 30 item 12: stderr carries no debug output unless asked for (QT_LOGGING_RULES). The
+    // engine discovery said what it asked each host before the 3090's models were known; once
+    // they are, it has had its say.
+    const auto modelList = [&network, &listening] {
+        std::unique_ptr<QNetworkReply> again(network.get(QNetworkRequest(QUrl(listening.captured(1) + u"/v1/models"_s))));
+        QEventLoop loop;
+        QObject::connect(again.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        QTimer::singleShot(WaitMs, &loop, &QEventLoop::quit);
+        if (!again->isFinished())
+            loop.exec();
+        return again->readAll();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(modelList().contains("\"3090-flint-40b\""), WaitMs);
+    QVERIFY2(!relay.err.contains("what they serve"), qPrintable(relay.said()));
 
     const qint64 helper = demoFleetChildOf(relay.process.processId());
     QVERIFY2(helper > 0, "no switchyard-demo-fleet runs as a child of the relay");

@@ -68,6 +68,8 @@ void TstRemoteProcess::attachToARelayProcess()
     QTRY_VERIFY2_WITH_TIMEOUT(relay.exited() || listeningOn.match(QString::fromUtf8(relay.out)).hasMatch(),
                               qPrintable(relay.said()), WaitMs);
     QVERIFY2(!relay.exited(), qPrintable(relay.said()));
+    // Issue 30 item 12: one host is "1 host", a plural form (%n), not "(1 hosts)".
+    QVERIFY2(relay.out.contains("(1 host") && !relay.out.contains("(1 hosts)"), qPrintable(relay.said()));
     const QUrl url(listeningOn.match(QString::fromUtf8(relay.out)).captured(1));
 
     GuiFleet local;   // the relay this window would run itself (h1, h2) until it attaches

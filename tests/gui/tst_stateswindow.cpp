@@ -21,6 +21,7 @@
 #include "window/modelsview.h"
 #include "window/relayclient.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -83,6 +84,7 @@ class TstStatesWindow : public QObject
 private Q_SLOTS:
     void contextForUnloadedModels();
     void contextForOtherEnginesModels();
+    void rowsKeepTheirOrderThroughASwitch();
     void replicatedAliasHasItsRow();
     void exportDialogModelsTiersAndHints();
     void selectionSurvivesALoad();
@@ -163,6 +165,42 @@ void TstStatesWindow::contextForOtherEnginesModels()
     QCOMPARE(models.index(small, ModelTableModel::EngineColumn).data().toString(), u"first"_s);
     QCOMPARE(contextOf(u"box-small"_s), u"8k"_s);
     QCOMPARE(models.index(small, ModelTableModel::ContextColumn).data(ModelTableModel::SortRole).toLongLong(), 8192);
+}
+
+void TstStatesWindow::rowsKeepTheirOrderThroughASwitch()
+{
+    // Issue 30 item 12: the catalog lists the running engine's models first; a switch to the
+    // other engine (a load of its model) must not move the rows under the user's eyes.
+    fake::FakeOptions a;
+    a.singleModel = true;
+    a.models = {u"small"_s};
+    a.loaded = a.models;
+    fake::FakeOptions b = a;
+    b.models = {u"big"_s};
+    b.loaded = b.models;
+    fake::FakeLlamaServer one(a);
+    fake::FakeLlamaServer two(b);
+    QVERIFY(one.listen() && two.listen());
+    const QByteArray json = "{\"listen\": \"127.0.0.1:0\", \"hosts\": {\"box\": {\"engines\": {"
+                            "\"first\": {\"url\": \"" + one.baseUrl().toString().toUtf8() + "\", \"models\": [\"small\"]},"
+                            "\"second\": {\"url\": \"" + two.baseUrl().toString().toUtf8() + "\", \"models\": [\"big\"]}}}}}";
+    RelayFromJson relay;
+    const QString error = relay.start(json, u"two-engines.json"_s);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    Catalog *catalog = relay.runner.service()->catalog();
+    ModelTableModel models(relay.clock);
+    QAbstractItemModelTester tester(&models);
+    models.setService(relay.runner.service());
+    const auto order = [&models] { return QStringList{models.aliasAt(0), models.aliasAt(1)}; };
+    QTRY_COMPARE_WITH_TIMEOUT(models.statusAt(models.rowOfAlias(u"box-small"_s)), u"loaded"_s, WaitMs);
+    const QStringList before = order();
+    QCOMPARE(before, (QStringList{u"box-small"_s, u"box-big"_s}));   // the running engine's first
+    QSignalSpy reset(&models, &QAbstractItemModel::modelReset);
+    catalog->setCurrentEngine(u"box"_s, u"second"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(models.statusAt(models.rowOfAlias(u"box-big"_s)), u"loaded"_s, WaitMs);
+    QCOMPARE(models.statusAt(models.rowOfAlias(u"box-small"_s)), u"unloaded"_s);
+    QCOMPARE(order(), before);
+    QCOMPARE(reset.count(), 0);
 }
 
 void TstStatesWindow::replicatedAliasHasItsRow()

@@ -167,6 +167,8 @@ void TestRelayWaiting::early200KeepsWaitingStreamAlive()
     o.loadDelay = 1500ms;
     RelayFixture f;
     QVERIFY(f.start(o, quickWaiting));
+    QList<RequestRecord> finished;
+    connect(f.relay->relay(), &Relay::requestFinished, this, [&finished](const RequestRecord &r) { finished.append(r); });
     RawHttpClient client(f.port());
     QVERIFY(client.connectToServer());
     const qint64 sentAt = client.nowMs();
@@ -180,6 +182,12 @@ void TestRelayWaiting::early200KeepsWaitingStreamAlive()
     QVERIFY(body.count(": waiting for") >= 2);   // 200 ms, then every 300 ms until ~1.5 s
     QVERIFY(body.contains("data: {"));
     QVERIFY(body.endsWith("data: [DONE]\n\n"));
+    // Issue 30 item 12: its first byte is the engine's, after the load, not the relay's first
+    // keepalive comment (200 ms after arrival).
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+    QVERIFY(finished.first().timeToFirstByte.has_value());
+    QVERIFY2(*finished.first().timeToFirstByte >= 1000ms,
+             qPrintable(QString::number(std::chrono::duration<double, std::milli>(*finished.first().timeToFirstByte).count())));
 }
 
 void TestRelayWaiting::early200ThenFailureIsAnSseErrorInShape_data()

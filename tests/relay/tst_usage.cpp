@@ -4,6 +4,7 @@
 
 #include "admin/adminapi.h"
 #include "admin/usagequery.h"
+#include "cli/logcommand.h"
 #include "cli/usagecommand.h"
 #include "common/clock.h"
 #include "http/httpserver.h"
@@ -18,6 +19,7 @@
 #include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
@@ -154,6 +156,7 @@ private Q_SLOTS:
     void adminUsageRefusesBadQueries();
     void usageCommandPrintsATable();
     void usageCommandSaysWhatIsWrong();
+    void commandsSayTheRelayIsNotRunning();
     void schemaMigratesAnOldDatabase();
 
 private:
@@ -427,6 +430,29 @@ void TestUsage::usageCommandSaysWhatIsWrong()
     QCOMPARE(runUsageCommand({u"--frobnicate"_s}, out, err), 2);
     QVERIFY2(errors.contains(u"unknown argument --frobnicate"_s), qPrintable(errors));
     QVERIFY(text.isEmpty());
+}
+
+// Issue 30 item 10: with no relay at the address, `switchyard log` and `usage` say so, where they
+// said "the engine refused the connection" (the upstream exchange's words for an engine).
+void TestUsage::commandsSayTheRelayIsNotRunning()
+{
+    QTcpServer closed;   // a loopback port that was just free, closed again: nothing listens there
+    QVERIFY(closed.listen(QHostAddress::LocalHost));
+    const QString relay = u"http://127.0.0.1:%1"_s.arg(closed.serverPort());
+    closed.close();
+    QString text;
+    QString errors;
+    QTextStream out(&text);
+    QTextStream err(&errors);
+    QCOMPARE(runLogCommand({u"--relay"_s, relay}, out, err), 1);
+    err.flush();
+    QVERIFY2(errors.contains(u"is the relay running?"_s), qPrintable(errors));
+    QVERIFY2(!errors.contains(u"engine"_s), qPrintable(errors));
+    errors.clear();
+    QVERIFY(runUsageCommand({u"--relay"_s, relay}, out, err) != 0);
+    err.flush();
+    QVERIFY2(errors.contains(u"is the relay running?"_s), qPrintable(errors));
+    QVERIFY2(!errors.contains(u"engine"_s), qPrintable(errors));
 }
 
 // A database written before the key column existed gets it, empty, and keeps its rows.

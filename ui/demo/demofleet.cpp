@@ -53,7 +53,10 @@ void DemoFleet::read(const QJsonObject &description)
             QStringList models;
             for (const QJsonValue &m : engine.value(u"models"_s).toArray())
                 models.append(m.toString());
-            box.engines.append({engine.value(u"name"_s).toString(), QUrl(engine.value(u"url"_s).toString()), models});
+            QStringList argv;
+            for (const QJsonValue &a : engine.value(u"argv"_s).toArray())
+                argv.append(a.toString());
+            box.engines.append({engine.value(u"name"_s).toString(), QUrl(engine.value(u"url"_s).toString()), models, argv});
         }
         if (box.driven)
             m_running.insert(box.host, o.value(u"running"_s).toString());
@@ -99,13 +102,14 @@ void DemoFleet::addEnginesTo(Config &config) const
         const Box *b = box(host.name);
         if (!b || !b->driven || host.engines.size() != 1 || b->engines.isEmpty())
             continue;
-        host.driver = u"demo"_s;   // what the host card shows: simulated engines
+        host.driver = Driver;   // what the host card shows: simulated engines
         host.engines.first().name = b->engines.first().name;
         for (qsizetype i = 1; i < b->engines.size(); ++i) {
             EngineConfig engine;
             engine.name = b->engines.at(i).name;
             engine.url = b->engines.at(i).url;
             engine.models = b->engines.at(i).models;
+            engine.argv = b->engines.at(i).argv;
             host.engines.append(engine);
         }
         if (!m_power.contains(host.name))
@@ -131,12 +135,17 @@ void DemoFleet::addEnginesTo(Config &config) const
         config.aliases.append(AliasRule{alias, replicas.first(), replicas});
 }
 
+bool DemoFleet::isDemo(const Config &config)
+{
+    return std::any_of(config.hosts.cbegin(), config.hosts.cend(), [](const HostConfig &h) { return h.driver == Driver; });
+}
+
 RelayService::DriverFactory DemoFleet::drivers(const Config &config) const
 {
     const RelayService::DriverFactory standard = RelayService::standardDrivers(config);
     return [this, standard](const HostConfig &host) -> std::unique_ptr<EngineDriver> {
         const Box *b = box(host.name);
-        if (b && b->driven && host.driver == "demo"_L1)
+        if (b && b->driven && host.driver == Driver)
             return std::make_unique<DemoEngineDriver>(m_process, host.name, m_running.value(host.name));
         return standard(host);
     };

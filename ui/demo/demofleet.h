@@ -46,6 +46,10 @@ public:
     // The names the demo shows.
     static constexpr QLatin1StringView SleeperHost{"3060"};
     static constexpr QLatin1StringView ReplicatedAlias{"strata-8b"};
+    // The driver of the hosts it switches (what their cards show), and how a window tells that
+    // the relay it shows is the demo's: a config with a host of that driver.
+    static constexpr QLatin1StringView Driver{"demo"};
+    static bool isDemo(const Config &config);
 
     // helper: the switchyard-demo-fleet to run (DemoFleetProcess::findHelper()).
     DemoFleet(const QString &helper, Timing timing, QObject *parent = nullptr);
@@ -68,6 +72,7 @@ private:
         QString name;
         QUrl url;
         QStringList models;
+        QStringList argv;   // the simulated server's command line: its context size
     };
     struct Box
     {

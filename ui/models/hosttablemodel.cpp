@@ -7,6 +7,7 @@
 #include "hosts/hostcontroller.h"
 #include "models/controlleractivity.h"
 #include "models/inflightcounter.h"
+#include "shared/recordwords.h"
 
 
 namespace switchyard {
@@ -92,7 +93,7 @@ void HostTableModel::syncFromRemote()
             o.activity = HostActivity::Idle;
         else
             o.activity = std::nullopt;
-        o.detail = h.controllerState == "down"_L1 ? h.state.lastError
+        o.detail = h.controllerState == "down"_L1 ? RecordWords::say(h.state.lastError)
                    : o.activity == HostActivity::Idle ? tr("no engine running; the next request starts one")
                                                       : QString();
     }
@@ -397,7 +398,7 @@ QString HostTableModel::activityText(const Row &row) const
     const Overlay o = m_overlays.value(row.state.host);
     QString text = activityTitle(a);
     if (a == HostActivity::Down && !row.state.lastError.isEmpty())
-        text = tr("down: %1").arg(row.state.lastError);
+        text = tr("down: %1").arg(RecordWords::say(row.state.lastError));
     else if (a == HostActivity::Leased && !o.leaseOwner.isEmpty())
         text = tr("leased by %1").arg(o.leaseOwner);
     else if ((a == HostActivity::Draining || a == HostActivity::Switching) && !o.to.isEmpty())
@@ -426,7 +427,7 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
         QString tip = u"<b>%1</b> — %2<br>%3"_s.arg(s.host.toHtmlEscaped(), activityText(row).toHtmlEscaped(),
                                                   s.url.toString().toHtmlEscaped());
         if (!s.lastError.isEmpty())
-            tip += u"<br>"_s + tr("Last error: %1").arg(s.lastError.toHtmlEscaped());
+            tip += u"<br>"_s + tr("Last error: %1").arg(RecordWords::say(s.lastError).toHtmlEscaped());
         return tip;
     }
     case ActivityRole:
@@ -444,7 +445,7 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
     case LastPollRole:
         return s.lastPoll;
     case LastErrorRole:
-        return s.lastError;
+        return RecordWords::say(s.lastError);   // the catalog's record, in the user's language
     case ModelsLoadedRole: {
         int n = 0;
         for (const ModelEntry &m : s.models) {

@@ -8,8 +8,12 @@
 #include "common/clock.h"
 #include "store/historystore.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QLocale>
+
+#include <algorithm>
+#include <limits>
 
 namespace switchyard {
 
@@ -168,6 +172,16 @@ void ModelTableModel::syncFromCatalog()
 
 void ModelTableModel::setRows(QList<Row> rows)
 {
+    // Rows keep the order they had: the catalog lists the running engine's models first, so a
+    // switch (a load of another engine's model) would move rows under the user's eyes. New
+    // aliases follow, in the catalog's order.
+    QHash<QString, qsizetype> before;
+    for (qsizetype i = 0; i < m_rows.size(); ++i)
+        before.insert(m_rows.at(i).alias, i);
+    std::stable_sort(rows.begin(), rows.end(), [&before](const Row &a, const Row &b) {
+        return before.value(a.alias, std::numeric_limits<qsizetype>::max())
+            < before.value(b.alias, std::numeric_limits<qsizetype>::max());
+    });
     bool same = rows.size() == m_rows.size();
     for (qsizetype i = 0; same && i < rows.size(); ++i)
         same = rows.at(i).alias == m_rows.at(i).alias;

@@ -1,5 +1,6 @@
 #include "timeline/timelinetext.h"
 
+#include "shared/recordwords.h"
 #include "shared/uiformat.h"
 
 #include <QLocale>
@@ -58,11 +59,11 @@ QString TimelineText::spanTooltip(const TimelineContent::Span &s, const QString 
                                                                           s.text.toHtmlEscaped()))
                 + u"<br>"_s + range(s.startMs, s.endMs, s.ongoing, nowMs);
     case Kind::FailedSwitch:
-        return tr("Switch to <b>%1</b> failed: %2").arg(s.engine.toHtmlEscaped(), s.text.toHtmlEscaped())
+        return tr("Switch to <b>%1</b> failed: %2").arg(s.engine.toHtmlEscaped(), RecordWords::say(s.text).toHtmlEscaped())
                 + u"<br>"_s + range(s.startMs, s.endMs, false, nowMs);
     case Kind::Down:
         return tr("<b>%1</b> was down").arg(host.toHtmlEscaped())
-                + (s.text.isEmpty() ? QString() : u": "_s + s.text.toHtmlEscaped()) + u"<br>"_s
+                + (s.text.isEmpty() ? QString() : u": "_s + RecordWords::say(s.text).toHtmlEscaped()) + u"<br>"_s
                 + range(s.startMs, s.endMs, s.ongoing, nowMs);
     case Kind::Sleep:
         // A planned rest, not downtime: no reason to give.

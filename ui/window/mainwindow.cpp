@@ -5,12 +5,14 @@
 #include "app/remoterelayfeed.h"
 #include "relay/relay.h"
 #include "catalog/catalog.h"
+#include "demo/demofleet.h"
 #include "dialogs/exportdialog.h"
 #include "shared/clientconfigexporter.h"
 #include "models/hostsummary.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
 #include "models/modeltablemodel.h"
+#include "models/requestlogfilterproxy.h"
 #include "shared/statuspalette.h"
 #include "shared/uiresources.h"
 #include "store/historystore.h"
@@ -122,8 +124,13 @@ MainWindow::MainWindow(const Clock &clock, HostTableModel *hosts, InFlightCounte
     connect(m_modelTable, &QAbstractItemModel::modelReset, this, [this] {
         m_requestLogView->setAliases(m_service ? m_service->catalog()->aliases() : QStringList());
     });
-    connect(m_requestLog, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateTabTitles);
-    connect(m_requestLog, &QAbstractItemModel::modelReset, this, &MainWindow::updateTabTitles);
+    // The tab counts the rows its table shows: the log without the window's own calls and
+    // what the filters hide.
+    QAbstractItemModel *shownRequests = m_requestLogView->proxy();
+    connect(shownRequests, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateTabTitles);
+    connect(shownRequests, &QAbstractItemModel::rowsRemoved, this, &MainWindow::updateTabTitles);
+    connect(shownRequests, &QAbstractItemModel::modelReset, this, &MainWindow::updateTabTitles);
+    connect(shownRequests, &QAbstractItemModel::layoutChanged, this, &MainWindow::updateTabTitles);
     m_statusTimer.setInterval(1s);
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
     m_statusTimer.start();
@@ -297,7 +304,10 @@ void MainWindow::setService(RelayService *service)
                                              m_requestLog->updateLive(m_history->redacted(record), phase);
                                      });
         }
-        setWindowTitle(tr("Switchyard — %1").arg(service->endpoint().authority()));
+        // The demo's simulated boxes must not pass for a real fleet at a glance.
+        setWindowTitle(DemoFleet::isDemo(service->config())
+                           ? tr("Switchyard — Demo fleet — %1").arg(service->endpoint().authority())
+                           : tr("Switchyard — %1").arg(service->endpoint().authority()));
     }
     updateStatus();
 }
@@ -387,7 +397,7 @@ void MainWindow::updateStatus()
 void MainWindow::updateTabTitles()
 {
     m_tabs->setTabText(m_tabs->indexOf(m_modelsView), tr("Models (%1)").arg(m_modelTable->rowCount()));
-    m_tabs->setTabText(m_tabs->indexOf(m_requestLogView), tr("Requests (%1)").arg(m_requestLog->rowCount()));
+    m_tabs->setTabText(m_tabs->indexOf(m_requestLogView), tr("Requests (%1)").arg(m_requestLogView->proxy()->rowCount()));
 }
 
 void MainWindow::activate()

@@ -69,9 +69,18 @@ QJsonObject DemoBox::describe() const
 {
     QJsonArray engines;
     for (const Engine &e : m_engines) {
-        engines.append(QJsonObject{{u"name"_s, e.name},
-                                   {u"url"_s, u"http://127.0.0.1:%1"_s.arg(e.port)},
-                                   {u"models"_s, QJsonArray::fromStringList(e.server->options().models)}});
+        const FakeOptions &options = e.server->options();
+        QJsonObject engine{{u"name"_s, e.name},
+                           {u"url"_s, u"http://127.0.0.1:%1"_s.arg(e.port)},
+                           {u"models"_s, QJsonArray::fromStringList(options.models)}};
+        // A single-model server's command line, as a real box's config gives it: the relay reads
+        // its context size there before the engine has ever run.
+        if (options.models.size() == 1) {
+            const QString model = options.models.first();
+            engine.insert(u"argv"_s, QJsonArray{u"llama-server"_s, u"--model"_s, model + u".gguf"_s, u"--ctx-size"_s,
+                                                QString::number(options.modelContext.value(model, options.contextSize))});
+        }
+        engines.append(engine);
     }
     QJsonObject box{{u"host"_s, m_host}, {u"driven"_s, m_driven}, {u"engines"_s, engines}, {u"running"_s, m_running}};
     if (m_power) {

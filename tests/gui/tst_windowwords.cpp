@@ -1,0 +1,165 @@
+// Issue 30 item 10: the window says the relay's English records (a host's "why it is down", a
+// request's relay error, an add-a-box probe's failure) in the user's language. Once through a
+// translator that marks every text it is asked for, so a record shown as it is stands out, and
+// once with the German catalogue, as a German desktop gets it (last: it stays installed).
+#include "germanwindow.h"
+
+#include "catalog/hostprobe.h"
+#include "dialogs/addhostdialog.h"
+#include "journal/requestrecord.h"
+#include "replies/clientreplies.h"
+#include "shared/recordwords.h"
+#include "timeline/timelinetext.h"
+#include "upstream/upstreamexchange.h"
+#include "upstream/upstreampool.h"
+#include "window/requestdetailspane.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTranslator>
+
+using namespace switchyard;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int WaitMs = 10000;
+
+// Every text asked of it comes back «in marks», so a test sees which words went through tr().
+class MarkingTranslator final : public QTranslator
+{
+public:
+    using QTranslator::QTranslator;
+    QString translate(const char *, const char *source, const char *, int) const override
+    {
+        return u"«"_s + QString::fromUtf8(source) + u"»"_s;
+    }
+    bool isEmpty() const override { return false; }
+};
+
+// A loopback port that was free a moment ago: nothing listens there.
+quint16 closedPort()
+{
+    QTcpServer server;
+    if (!server.listen(QHostAddress::LocalHost))
+        return 0;
+    return server.serverPort();
+}
+
+// What the upstream exchange records when an engine's port is closed: the record as it is made.
+QString refusedRecord(quint16 port)
+{
+    UpstreamPool pool;
+    UpstreamExchange::Request request;
+    request.base = QUrl(u"http://127.0.0.1:%1"_s.arg(port));
+    UpstreamExchange exchange(&pool, request);
+    QSignalSpy failed(&exchange, &UpstreamExchange::failed);
+    exchange.start();
+    if (!failed.wait(WaitMs))
+        return {};
+    return failed.first().at(1).toString();
+}
+
+} // namespace
+
+class TstWindowWords : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void recordsGoThroughTr();
+    void germanWindowSaysThemInGerman();
+};
+
+void TstWindowWords::recordsGoThroughTr()
+{
+    MarkingTranslator marks;
+    QCoreApplication::installTranslator(&marks);
+    const quint16 port = closedPort();
+    QVERIFY(port);
+    const QString refused = refusedRecord(port);
+    QVERIFY2(!refused.isEmpty() && !refused.contains(u"«"_s), qPrintable(refused));
+
+    // The records as their makers write them, each said through tr(), a nested reason too.
+    QCOMPARE(RecordWords::say(refused), u"«the engine refused the connection»"_s);
+    QCOMPARE(RecordWords::say(ClientReplies::hostDown(u"3090"_s, refused).message),
+             u"«host 3090 is down: «the engine refused the connection»»"_s);
+    const QStringList records{
+        ClientReplies::engineUnreachable(refused).message,
+        ClientReplies::upstreamSilent(u"the engine sent nothing for 0.8 s"_s).message,
+        ClientReplies::upstreamFailedBeforeAnswering(refused).message,
+        ClientReplies::streamBrokeOff(true, refused).message,
+        ClientReplies::engineCouldNotLoad(u"out of memory"_s).message,
+        ClientReplies::engineFailed(u"slot busy"_s).message,
+        ClientReplies::unknownModel(u"x"_s, {u"a"_s}).message,
+        ClientReplies::keyWrong().message,
+        QString(RequestRecord::ClientLeftError),
+        u"no connection within 0.3 s"_s,
+        u"its model list (GET /models) answered with an error"_s,
+    };
+    for (const QString &record : records) {
+        const QString said = RecordWords::say(record);
+        QVERIFY2(said.startsWith(u"«"_s) && said.endsWith(u"»"_s), qPrintable(record + u" → "_s + said));
+    }
+    // An engine's own words are its own: shown as they came.
+    QCOMPARE(RecordWords::say(u"llama says no"_s), u"llama says no"_s);
+
+    // The timeline's tooltip of a down host, the details pane's relay error.
+    const TimelineContent::Span down{TimelineContent::Span::Kind::Down, 0, 60000, false, {}, refused};
+    const QString tooltip = TimelineText::spanTooltip(down, u"3090"_s, 120000);
+    QVERIFY2(tooltip.contains(u"«the engine refused the connection»"_s), qPrintable(tooltip));
+    RequestDetailsPane pane;
+    RequestRecord record;
+    record.startedAt = QDateTime::currentDateTime();
+    record.status = 424;
+    record.relayError = ClientReplies::hostDown(u"3090"_s, refused).message;
+    pane.showRecord(record);
+    QVERIFY2(pane.fieldText(u"error"_s).startsWith(u"«host 3090 is down"_s), qPrintable(pane.fieldText(u"error"_s)));
+
+    // The add dialog's probe of a closed port says why in the window's words, not the record's.
+    QTemporaryDir dir;
+    AddHostDialog dialog(dir.filePath(u"switchyard.json"_s));
+    dialog.urlField()->setText(u"http://127.0.0.1:%1"_s.arg(port));
+    dialog.check();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.probe()->isRunning(), WaitMs);
+    const QString findings = dialog.findings()->text();
+    QVERIFY2(findings.contains(u"«the connection was refused"_s) && !findings.contains(refused), qPrintable(findings));
+    QCoreApplication::removeTranslator(&marks);
+}
+
+void TstWindowWords::germanWindowSaysThemInGerman()
+{
+    QVERIFY2(test::useGerman(QStringLiteral(SWITCHYARD_QM_DIR)), SWITCHYARD_QM_DIR);
+    const quint16 port = closedPort();
+    QVERIFY(port);
+    const QString refused = refusedRecord(port);
+    QCOMPARE(refused, u"the engine refused the connection"_s);   // the record stays English
+
+    const TimelineContent::Span down{TimelineContent::Span::Kind::Down, 0, 60000, false, {}, refused};
+    const QString tooltip = TimelineText::spanTooltip(down, u"3090"_s, 120000);
+    QVERIFY2(!tooltip.contains(u"refused"_s), qPrintable(tooltip));
+
+    RequestDetailsPane pane;
+    RequestRecord record;
+    record.startedAt = QDateTime::currentDateTime();
+    record.status = 424;
+    record.relayError = ClientReplies::hostDown(u"3090"_s, refused).message;
+    pane.showRecord(record);
+    const QString error = pane.fieldText(u"error"_s);
+    QVERIFY2(error.contains(u"3090"_s) && !error.contains(u"is down"_s) && !error.contains(u"refused"_s), qPrintable(error));
+
+    QTemporaryDir dir;
+    AddHostDialog dialog(dir.filePath(u"switchyard.json"_s));
+    dialog.urlField()->setText(u"http://127.0.0.1:%1"_s.arg(port));
+    dialog.check();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.probe()->isRunning(), WaitMs);
+    const QString findings = dialog.findings()->text();
+    QVERIFY2(!findings.contains(u"refused"_s) && !findings.contains(u"Nothing answers"_s), qPrintable(findings));
+}
+
+QTEST_MAIN(TstWindowWords)
+#include "tst_windowwords.moc"
