@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>AdminClient</name>
+    <message>
+        <location filename="../src/cli/adminclient.cpp" line="+22"/>
+        <source>the connection was refused: is the relay running?</source>
+        <translation>die Verbindung wurde abgelehnt: Läuft das Relay?</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the relay&apos;s host name does not resolve</source>
+        <translation>der Hostname des Relays lässt sich nicht auflösen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the relay closed the connection without answering</source>
+        <translation>das Relay hat die Verbindung ohne Antwort geschlossen</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>no answer within %1 s</source>
+        <translation>keine Antwort innerhalb von %1 s</translation>
+    </message>
+</context>
+<context>
     <name>Autostart</name>
     <message>
         <location filename="../ui/tray/autostart.cpp" line="+84"/>
@@ -267,7 +290,7 @@ Befehle:
         <location line="+68"/>
         <location line="+69"/>
         <location filename="../src/config/engineurl.cpp" line="+16"/>
-        <location filename="../src/config/hostconfigreader.cpp" line="+436"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+442"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
@@ -378,7 +401,7 @@ Befehle:
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-376"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-382"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
@@ -414,7 +437,7 @@ Befehle:
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="+253"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+259"/>
         <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
         <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
     </message>
@@ -566,7 +589,7 @@ Befehle:
         <translation>das Programm darf nicht leer sein</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-164"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-170"/>
         <source>not used with driver &quot;static&quot;: its engines are never stopped</source>
         <translation>nicht mit Treiber &quot;static&quot; verwendet: seine Engines werden nie gestoppt</translation>
     </message>
@@ -606,7 +629,12 @@ Befehle:
         <translation>Prompt-Caches sind aus: die Engines speichern in verschiedene Ordner (%1, %2); prompt_cache.dir auf einen davon setzen</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+29"/>
+        <source>prompt caches are off: the relay cannot give engines started by commands a folder; add %1 DIR to each start command and set prompt_cache.dir to DIR (or &quot;prompt_cache&quot;: false to say so)</source>
+        <translation>Prompt-Caches sind aus: Das Relay kann Engines, die Befehle starten, keinen Ordner geben; %1 ORDNER zu jedem Startbefehl hinzufügen und prompt_cache.dir auf ORDNER setzen (oder &quot;prompt_cache&quot;: false, um das so zu wollen)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>must be between 1 and 1000000000</source>
         <translation>muss zwischen 1 und 1000000000 liegen</translation>
     </message>
@@ -936,9 +964,28 @@ Befehle:
         <translation>kein argv: nichts zu starten</translation>
     </message>
     <message>
-        <location line="+3"/>
         <source>cannot run /bin/sh: %1</source>
-        <translation>/bin/sh lässt sich nicht ausführen: %1</translation>
+        <translation type="vanished">/bin/sh lässt sich nicht ausführen: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no such file</source>
+        <translation>keine solche Datei</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not executable</source>
+        <translation>sie ist nicht ausführbar</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the system could not run it</source>
+        <translation>das System konnte sie nicht ausführen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cannot run %1: %2</source>
+        <translation>%1 lässt sich nicht ausführen: %2</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -946,7 +993,7 @@ Befehle:
         <translation>%1 lässt sich nicht starten: %2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>ended</source>
         <translation>beendet</translation>
     </message>
@@ -1106,6 +1153,124 @@ Befehle:
     </message>
 </context>
 <context>
+    <name>RecordWords</name>
+    <message>
+        <location filename="../ui/shared/recordwords.cpp" line="+41"/>
+        <source>the engine refused the connection</source>
+        <translation>die Engine hat die Verbindung abgelehnt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the engine&apos;s host name does not resolve</source>
+        <translation>der Hostname der Engine lässt sich nicht auflösen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no connection within %1 s</source>
+        <translation>keine Verbindung innerhalb von %1 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the engine sent nothing for %1 s</source>
+        <translation>die Engine hat %1 s lang nichts gesendet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unreachable</source>
+        <translation>nicht erreichbar</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its model list (GET /models) answered with an error</source>
+        <translation>seine Modellliste (GET /models) antwortete mit einem Fehler</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>client closed the connection</source>
+        <translation>der Client hat die Verbindung geschlossen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>host %1 is down: %2</source>
+        <translation>Host %1 ist nicht erreichbar: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the engine is unreachable: %1</source>
+        <translation>die Engine ist nicht erreichbar: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>upstream stopped answering: %1</source>
+        <translation>die Engine antwortet nicht mehr: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>upstream failed before answering: %1</source>
+        <translation>die Engine ist vor ihrer Antwort gescheitert: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>upstream stream broke off: %1</source>
+        <translation>der Stream der Engine ist abgebrochen: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the engine could not load the model: %1</source>
+        <translation>die Engine konnte das Modell nicht laden: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the engine failed to answer this request (its reason is in the relay&apos;s journal)</source>
+        <translation>die Engine konnte diese Anfrage nicht beantworten (der Grund steht im Journal des Relays)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the engine failed to answer this request: %1</source>
+        <translation>die Engine konnte diese Anfrage nicht beantworten: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>switching host %1 to engine %2 failed: %3</source>
+        <translation>der Wechsel von Host %1 zu Engine %2 ist gescheitert: %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>host %1 did not wake: no answer within %2 s</source>
+        <translation>Host %1 ist nicht aufgewacht: keine Antwort innerhalb von %2 s</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>host %1 runs one static engine and cannot switch</source>
+        <translation>Host %1 betreibt eine feste Engine und kann nicht wechseln</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>model &apos;%1&apos; not found; known models: %2</source>
+        <translation>Modell &apos;%1&apos; nicht gefunden; bekannte Modelle: %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>invalid API key</source>
+        <translation>ungültiger API-Schlüssel</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>rewrote upstream %1: %2</source>
+        <translation>Antwort %1 der Engine umgeschrieben: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>upstream answered %1 after the early 200</source>
+        <translation>die Engine antwortete %1 nach dem frühen 200</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the engine&apos;s error event went out as a 424</source>
+        <translation>das Fehlerereignis der Engine ging als 424 hinaus</translation>
+    </message>
+</context>
+<context>
     <name>StartupConfig</name>
     <message>
         <source>no GPU boxes to serve: no config file is set and no --upstream is given. Start with --config FILE (docs/CONFIG.md; `switchyard check-config FILE` checks one), --upstream NAME=URL for one box, or --demo for a simulated fleet</source>
@@ -1125,7 +1290,7 @@ Befehle:
 <context>
     <name>TimelineText</name>
     <message>
-        <location filename="../ui/timeline/timelinetext.cpp" line="+43"/>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+44"/>
         <source>%1 – now (%2)</source>
         <translation>%1 – jetzt (%2)</translation>
     </message>
@@ -1501,10 +1666,17 @@ Befehle:
         <source>switchyard: cannot open the history store: %1</source>
         <translation>switchyard: der Verlaufsspeicher lässt sich nicht öffnen: %1</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+24"/>
+        <source>switchyard %1 listening on %2 (%n host(s))</source>
+        <translation>
+            <numerusform>switchyard %1 lauscht auf %2 (%n Host)</numerusform>
+            <numerusform>switchyard %1 lauscht auf %2 (%n Hosts)</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>switchyard %1 listening on %2 (%3 hosts)</source>
-        <translation>switchyard %1 lauscht auf %2 (%3 Hosts)</translation>
+        <translation type="vanished">switchyard %1 lauscht auf %2 (%3 Hosts)</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -3135,12 +3307,47 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HostProbe</name>
     <message>
-        <location filename="../src/catalog/hostprobe.cpp" line="+72"/>
+        <location filename="../src/catalog/hostprobe.cpp" line="+82"/>
+        <source>the connection was refused (no server listens at that port, or a firewall says no)</source>
+        <translation>die Verbindung wurde abgelehnt (kein Server lauscht an diesem Port, oder eine Firewall verweigert sie)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the host name does not resolve</source>
+        <translation>der Hostname lässt sich nicht auflösen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no connection within %1 s</source>
+        <translation>keine Verbindung innerhalb von %1 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it sent nothing for %1 s</source>
+        <translation>er hat %1 s lang nichts gesendet</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it closed the connection without answering</source>
+        <translation>er hat die Verbindung ohne Antwort geschlossen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it closed the connection in the middle of its answer</source>
+        <translation>er hat die Verbindung mitten in seiner Antwort geschlossen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>what it answered is not HTTP</source>
+        <translation>seine Antwort ist kein HTTP</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>no answer</source>
         <translation>keine Antwort</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
         <source>Nothing answers at %1: %2</source>
         <translation>Unter %1 antwortet nichts: %2</translation>
     </message>
@@ -3219,7 +3426,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     <message>
         <location line="+7"/>
         <location line="+4"/>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+96"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+97"/>
         <source>no engine running; the next request starts one</source>
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>
@@ -3790,7 +3997,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::MainWindow</name>
     <message>
-        <location filename="../ui/window/mainwindow.cpp" line="+76"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+78"/>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
     </message>
@@ -3815,7 +4022,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Wechsel-Zeitleiste</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+92"/>
         <source>&amp;Relay</source>
         <translation>&amp;Relay</translation>
     </message>
@@ -3926,7 +4133,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Switchyard — beobachtet %1</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
+        <source>Switchyard — Demo fleet — %1</source>
+        <translation>Switchyard — Demo-Flotte — %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Switchyard — %1</source>
         <translation>Switchyard — %1</translation>
     </message>
@@ -4006,7 +4218,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::ModelTableModel</name>
     <message>
-        <location filename="../ui/models/modeltablemodel.cpp" line="+220"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+234"/>
         <source>loaded</source>
         <translation>geladen</translation>
     </message>
@@ -4309,7 +4521,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::RequestDetailsPane</name>
     <message>
-        <location filename="../ui/window/requestdetailspane.cpp" line="+24"/>
+        <location filename="../ui/window/requestdetailspane.cpp" line="+25"/>
         <source>Select a request to see its details.</source>
         <translation>Eine Anfrage wählen, um ihre Einzelheiten zu sehen.</translation>
     </message>
@@ -4389,7 +4601,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Diese Anfrage, wie das Journal sie schreibt</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+73"/>
         <source>no answer (client went away)</source>
         <translation>keine Antwort (Client ist gegangen)</translation>
     </message>
@@ -4429,12 +4641,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <location line="+5"/>
         <location line="+1"/>
         <location line="+10"/>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-21"/>
         <source>%1 for %2</source>
         <translation>%1 wegen %2</translation>
     </message>
@@ -5171,7 +5383,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::TimelineView</name>
     <message>
-        <location filename="../ui/timeline/timelineview.cpp" line="+59"/>
+        <location filename="../ui/timeline/timelineview.cpp" line="+61"/>
         <source>5 min</source>
         <translation>5 min</translation>
     </message>
@@ -5211,7 +5423,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Der Gegenwart folgen (Ende oder Doppelklick auf die Zeitleiste)</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+92"/>
         <source>engine up</source>
         <translation>Engine läuft</translation>
     </message>

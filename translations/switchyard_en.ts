@@ -100,7 +100,7 @@
 <context>
     <name>TimelineText</name>
     <message numerus="yes">
-        <location filename="../ui/timeline/timelinetext.cpp" line="+117"/>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+118"/>
         <source>%n request(s) active</source>
         <translation>
             <numerusform>%n request active</numerusform>
@@ -123,6 +123,17 @@
         <translation type="vanished">
             <numerusform>wrote %1 (provider &quot;%2&quot;, %n model)</numerusform>
             <numerusform>wrote %1 (provider &quot;%2&quot;, %n models)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message numerus="yes">
+        <location filename="../src/app/relayrun.cpp" line="+134"/>
+        <source>switchyard %1 listening on %2 (%n host(s))</source>
+        <translation>
+            <numerusform>switchyard %1 listening on %2 (%n host)</numerusform>
+            <numerusform>switchyard %1 listening on %2 (%n hosts)</numerusform>
         </translation>
     </message>
 </context>
@@ -248,24 +259,21 @@
 <context>
     <name>switchyard::MainWindow</name>
     <message numerus="yes">
-        <location filename="../ui/window/mainwindow.cpp" line="+364"/>
         <source>%1 of %n host(s) up</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>%1 of %n host up</numerusform>
             <numerusform>%1 of %n hosts up</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
-        <location line="+10"/>
         <source>%n leased</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>%n leased</numerusform>
             <numerusform>%n leased</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="-7"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+384"/>
         <source>%n request(s) in flight</source>
         <translation>
             <numerusform>%n request in flight</numerusform>
@@ -273,15 +281,14 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+5"/>
         <source>%1 of %n up</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>%1 of %n up</numerusform>
             <numerusform>%1 of %n up</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+7"/>
         <source>%n in flight</source>
         <translation>
             <numerusform>%n in flight</numerusform>
@@ -292,7 +299,7 @@
 <context>
     <name>switchyard::ModelTableModel</name>
     <message numerus="yes">
-        <location filename="../ui/models/modeltablemodel.cpp" line="+349"/>
+        <location filename="../ui/models/modeltablemodel.cpp" line="+363"/>
         <source>%n request(s) today, %1 failed</source>
         <translation>
             <numerusform>%n request today, %1 failed</numerusform>
@@ -303,7 +310,7 @@
 <context>
     <name>switchyard::RequestLogView</name>
     <message numerus="yes">
-        <location filename="../ui/window/requestlogview.cpp" line="+132"/>
+        <location filename="../ui/window/requestlogview.cpp" line="+123"/>
         <source>Copied %n journal line(s)</source>
         <translation>
             <numerusform>Copied %n journal line</numerusform>
@@ -311,7 +318,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+136"/>
+        <location line="+132"/>
         <source>%n request(s)</source>
         <translation>
             <numerusform>%n request</numerusform>
