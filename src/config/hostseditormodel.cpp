@@ -253,6 +253,32 @@ QString HostsEditorModel::addHost()
     return name;
 }
 
+bool HostsEditorModel::addHost(const ConfigWriter::NewHost &host)
+{
+    if (hosts().contains(host.name) || isCommentKey(host.name))
+        return false;
+    const QString placeholder = addHost();
+    renameHost(placeholder, host.name);
+    setText(host.name, u"main"_s, u"url"_s, host.url.toString());
+    setText(host.name, {}, u"api_key"_s, host.apiKey);
+    // The writer's order: driver, api_key, engines.
+    JsonNode *h = object(host.name, {});
+    std::stable_partition(h->children.begin(), h->children.end(), [](const JsonNode &m) { return m.key != "engines"_L1; });
+    return true;
+}
+
+QList<std::pair<QString, QStringList>> HostsEditorModel::engineUrls() const
+{
+    QList<std::pair<QString, QStringList>> out;
+    for (const QString &host : hosts()) {
+        QStringList urls;
+        for (const QString &engine : engines(host))
+            urls.append(text(host, engine, u"url"_s));
+        out.append({host, urls});
+    }
+    return out;
+}
+
 QString HostsEditorModel::addEngine(const QString &host)
 {
     JsonNode *h = object(host, {});

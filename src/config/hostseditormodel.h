@@ -47,6 +47,11 @@ public:
 
     // A new host "host", "host2", ... with driver "static" and one engine "main" without a URL yet.
     QString addHost();
+    // A host checked by "Add a GPU box" (driver "static", one engine "main" at its URL), as the
+    // first run writes it. False when its name is taken.
+    bool addHost(const ConfigWriter::NewHost &host);
+    // Each host's engine URLs as they stand, for refusing a box that is already here.
+    QList<std::pair<QString, QStringList>> engineUrls() const;
     // A new engine "engine", "engine2", ... on host ("main" when it has none), without a URL yet.
     QString addEngine(const QString &host);
     void removeHost(const QString &host);

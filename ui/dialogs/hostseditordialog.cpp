@@ -1,6 +1,7 @@
 #include "dialogs/hostseditordialog.h"
 
 #include "config/configwriter.h"
+#include "dialogs/addhostdialog.h"
 #include "dialogs/hostseditorform.h"
 #include "shared/uiformat.h"
 
@@ -205,9 +206,17 @@ void HostsEditorDialog::revalidate()
 
 void HostsEditorDialog::addHost()
 {
-    const QString host = m_model.addHost();
-    rebuildTree(host, {});
-    m_form->field(u"name"_s)->setFocus();
+    // The first run's flow: the address checked before the host is listed (issue 30).
+    auto *dialog = new AddHostDialog(m_path, this, AddHostDialog::Target::Editor);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setExistingHosts(m_model.engineUrls());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const ConfigWriter::NewHost host = dialog->checkedHost();
+        if (!m_model.addHost(host))
+            return;
+        rebuildTree(host.name, {});
+    });
+    dialog->open();
 }
 
 void HostsEditorDialog::addEngine()
