@@ -591,6 +591,15 @@ void TstHostsEditor::badFieldNamedWhenSaving()
     QCOMPARE(form->host(), u"gpu"_s);   // taken to where the first one is
     QCOMPARE(form->engine(), QString());
     QVERIFY(form->errorLabel(u"wake.port"_s)->isVisible());
+    // The first one the readers name has the focus.
+    const QString firstPath = ConfigLoader::parse(dialog.model()->plan().text, u"f.json"_s).errors.value(0).fieldPath;
+    QString firstKey;
+    for (const QString &key : {u"scheduling.dwell_s"_s, u"wake.port"_s, u"wake.mac"_s}) {
+        if (firstPath == HostsEditorModel::fieldPath(u"gpu"_s, {}, key))
+            firstKey = key;
+    }
+    QVERIFY2(!firstKey.isEmpty(), qPrintable(firstPath));
+    QCOMPARE(dialog.focusWidget(), form->field(firstKey));
 
     // A port without a MAC is also named (at the MAC). Fixed: the good edit is saved with them.
     QVERIFY2(said.contains(HostsEditorModel::fieldPath(u"gpu"_s, {}, u"wake.mac"_s)), qPrintable(said));

@@ -289,6 +289,7 @@ void HostsEditorDialog::showBlockers()
         lines.append(e.fieldPath.isEmpty() ? e.message : e.fieldPath + u": "_s + e.message);
     m_problems->setText(tr("Nothing saved. Fix first:") + u"\n"_s + lines.join(u'\n'));
     m_problems->show();
+    m_form->focusField(first);
 }
 
 bool HostsEditorDialog::save()

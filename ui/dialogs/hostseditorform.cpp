@@ -320,6 +320,21 @@ QList<ConfigError> HostsEditorForm::showErrors(const QList<ConfigError> &errors)
     return rest;
 }
 
+bool HostsEditorForm::focusField(const QString &path)
+{
+    if (!m_model)
+        return false;
+    for (const QString &key : m_order) {
+        const Row &row = m_rows[key];
+        const bool mine = key == Name || row.engine == !m_engine.isEmpty();
+        if (mine && !row.box->isHidden() && (key == Name ? path == pathOf(Name) : isUnder(path, pathOf(key)))) {
+            field(key)->setFocus();
+            return true;
+        }
+    }
+    return false;
+}
+
 QWidget *HostsEditorForm::field(const QString &key) const
 {
     const Row row = m_rows.value(key);

@@ -34,6 +34,8 @@ public:
 
     // Shows each error at its field; returns those no field shows.
     QList<ConfigError> showErrors(const QList<ConfigError> &errors);
+    // Focuses the shown field that path is at (or under). False when none is.
+    bool focusField(const QString &path);
 
     // "name" and the JSON keys ("driver", "scheduling.policy", "url", ...); the engine's idle stop
     // is "engine.idle_stop_after_s".
