@@ -46,8 +46,9 @@ HostsEditorForm::HostsEditorForm(QWidget *parent)
     auto *policy = new QComboBox(this);
     policy->setEditable(true);   // a policy the file names wrongly shows as it is, with its error
     policy->addItems({QString(), u"batch"_s, u"arrival"_s});
-    policy->setToolTip(tr("batch (the default): requests for the loaded model go first, for a while, before the "
-                          "engine switches. arrival: strictly in the order they came"));
+    policy->setToolTip(tr("batch (the default): the running engine keeps the host while it has work; a request for "
+                          "another engine waits at most the longest wait. arrival: strictly in arrival order, a "
+                          "switch for every change of engine"));
 
     addRow(Name, tr("&Name:"), false);
     addRow(u"driver"_s, tr("&Driver:"), false, driver);
@@ -56,7 +57,7 @@ HostsEditorForm::HostsEditorForm(QWidget *parent)
     addRow(u"token"_s, tr("Agent &token:"), false);
     // Every other field the config readers know (issue 30): none of them is left to the file alone.
     addRow(u"scheduling.policy"_s, tr("Scheduling policy:"), false, policy);
-    addRow(u"scheduling.dwell_s"_s, tr("Stay on a model for (s):"), false);
+    addRow(u"scheduling.dwell_s"_s, tr("Dwell after the last request (s):"), false);
     addRow(u"scheduling.max_wait_s"_s, tr("Longest wait for a switch (s):"), false);
     addRow(u"scheduling.side_call_max_wait_s"_s, tr("Longest wait of a side call (s):"), false);
     addRow(u"prompt_cache.dir"_s, tr("Prompt cache folder:"), false);
