@@ -10,6 +10,18 @@ QString EngineUrl::withScheme(const QString &typed)
     return QLatin1String("http://") + text;
 }
 
+bool EngineUrl::sameAddress(const QString &a, const QString &b)
+{
+    QString why;
+    const std::optional<QUrl> first = parse(withScheme(a), &why);
+    const std::optional<QUrl> second = parse(withScheme(b), &why);
+    if (!first || !second)
+        return withScheme(a) == withScheme(b);
+    // QUrl keeps the host in lower case already.
+    return first->host() == second->host() && first->port(80) == second->port(80)
+           && first->path() == second->path();
+}
+
 std::optional<QUrl> EngineUrl::parse(const QString &text, QString *why)
 {
     if (text.trimmed().isEmpty()) {

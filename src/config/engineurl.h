@@ -21,6 +21,9 @@ public:
     // An address as a person types it into the window ("gpu-3090.lan:8080", "127.0.0.1:18901"):
     // without a scheme, http:// is meant (issue 30). Config files stay strict.
     static QString withScheme(const QString &typed);
+    // Whether two typed or configured addresses name the same server: http:// assumed, the host's
+    // case, a trailing '/' and an explicit port 80 make no difference.
+    static bool sameAddress(const QString &a, const QString &b);
 
     EngineUrl() = delete;
 };

@@ -13,11 +13,15 @@ using Type = JsonNode::Type;
 
 namespace {
 
-// The wake and idle fields ("wake" {mac, broadcast, port, timeout_s}, "idle_stop_after_s",
-// "sleep_command") are written through as they are typed; the config readers judge them.
+// Every field the config readers know (HostConfigReader). The sections ("wake", "scheduling",
+// "prompt_cache") are edited member by member; what is typed is written through and the readers
+// judge it.
 const QStringList HostKeys = {u"driver"_s, u"api_key"_s, u"agent"_s, u"token"_s, u"engines"_s,
-                              u"wake"_s, u"idle_stop_after_s"_s, u"sleep_command"_s};
-const QStringList EngineKeys = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s};
+                              u"scheduling"_s, u"prompt_cache"_s, u"wake"_s, u"idle_stop_after_s"_s,
+                              u"sleep_command"_s};
+const QStringList Sections = {u"scheduling"_s, u"prompt_cache"_s, u"wake"_s};
+const QStringList EngineKeys = {u"url"_s, u"models"_s, u"argv"_s, u"start"_s, u"stop"_s,
+                                u"start_timeout_s"_s, u"stop_timeout_s"_s, u"idle_stop_after_s"_s};
 
 JsonNode node(Type type, const QString &key = {})
 {
@@ -86,11 +90,11 @@ const JsonNode *find(const JsonNode *object, const QString &key)
     return object;
 }
 
-// Seconds and ports are numbers; what does not read as one is written as typed, for the readers
-// to say so.
+// Seconds, sizes and ports are numbers; what does not read as one is written as typed, for the
+// readers to say so.
 bool isNumberKey(const QString &key)
 {
-    return key.endsWith("_s"_L1) || key.endsWith(".port"_L1);
+    return key.endsWith("_s"_L1) || key.endsWith("_mb"_L1) || key.endsWith(".port"_L1);
 }
 
 } // namespace
@@ -253,6 +257,32 @@ QString HostsEditorModel::addHost()
     return name;
 }
 
+bool HostsEditorModel::addHost(const ConfigWriter::NewHost &host)
+{
+    if (hosts().contains(host.name) || isCommentKey(host.name))
+        return false;
+    const QString placeholder = addHost();
+    renameHost(placeholder, host.name);
+    setText(host.name, u"main"_s, u"url"_s, host.url.toString());
+    setText(host.name, {}, u"api_key"_s, host.apiKey);
+    // The writer's order: driver, api_key, engines.
+    JsonNode *h = object(host.name, {});
+    std::stable_partition(h->children.begin(), h->children.end(), [](const JsonNode &m) { return m.key != "engines"_L1; });
+    return true;
+}
+
+QList<std::pair<QString, QStringList>> HostsEditorModel::engineUrls() const
+{
+    QList<std::pair<QString, QStringList>> out;
+    for (const QString &host : hosts()) {
+        QStringList urls;
+        for (const QString &engine : engines(host))
+            urls.append(text(host, engine, u"url"_s));
+        out.append({host, urls});
+    }
+    return out;
+}
+
 QString HostsEditorModel::addEngine(const QString &host)
 {
     JsonNode *h = object(host, {});
@@ -337,7 +367,8 @@ QStringList HostsEditorModel::hiddenFields() const
     for (const QString &host : hosts()) {
         const JsonNode *h = object(host, {});
         for (const JsonNode &m : h ? h->children : std::vector<JsonNode>{}) {
-            if (!isCommentKey(m.key) && !HostKeys.contains(m.key))
+            // A section given otherwise ("prompt_cache": false) has no member to edit.
+            if (!isCommentKey(m.key) && (!HostKeys.contains(m.key) || (Sections.contains(m.key) && !m.isObject())))
                 out.append(fieldPath(host, {}, m.key));
         }
         for (const QString &engine : engines(host)) {

@@ -22,12 +22,16 @@ class HostsEditorModel final
     Q_DECLARE_TR_FUNCTIONS(ConfigLoader)
 
 public:
-    // The fields the editor shows. Host: driver, api_key, agent, token, the wake and idle fields.
-    // Engine: url, models, argv (lists), start, stop. Others are kept and listed by hiddenFields().
-    // A key may name a member of a member: "wake.mac".
+    // The fields the editor shows: every one the config readers know. Host: driver, api_key,
+    // agent, token, scheduling, prompt_cache, the wake and idle fields. Engine: url, models, argv
+    // (lists), start, stop, their timeouts, idle_stop_after_s. Others are kept and listed by
+    // hiddenFields(). A key may name a member of a member: "wake.mac".
     static const QStringList &hostKeys();
     static const QStringList &engineKeys();
-    static bool isListKey(const QString &key) { return key == QLatin1String("models") || key == QLatin1String("argv"); }
+    static bool isListKey(const QString &key)
+    {
+        return key == QLatin1String("models") || key == QLatin1String("argv") || key == QLatin1String("sleep_command");
+    }
 
     // existing: the file's bytes (empty: there is none). False, with *error, when it is not a
     // JSON object (it is then not edited at all).
@@ -47,6 +51,11 @@ public:
 
     // A new host "host", "host2", ... with driver "static" and one engine "main" without a URL yet.
     QString addHost();
+    // A host checked by "Add a GPU box" (driver "static", one engine "main" at its URL), as the
+    // first run writes it. False when its name is taken.
+    bool addHost(const ConfigWriter::NewHost &host);
+    // Each host's engine URLs as they stand, for refusing a box that is already here.
+    QList<std::pair<QString, QStringList>> engineUrls() const;
     // A new engine "engine", "engine2", ... on host ("main" when it has none), without a URL yet.
     QString addEngine(const QString &host);
     void removeHost(const QString &host);

@@ -52,7 +52,13 @@ void TstHostsEditorModel::readsHostsAndEngines()
     QCOMPARE(model.list(u"gpu"_s, u"main"_s, u"argv"_s), (QStringList{u"llama-server"_s, u"--port"_s, u"8080"_s}));
     QVERIFY(!model.isModified());
     QVERIFY(model.check(u"f.json"_s).ok());
-    QCOMPARE(model.hiddenFields(), (QStringList{u"hosts.gpu.scheduling"_s, u"hosts.gpu.engines.main.start_timeout_s"_s}));
+    // Every field the readers know is shown (issue 30 item 8); a section given as a switch is not.
+    QCOMPARE(model.hiddenFields(), QStringList());
+    QCOMPARE(model.text(u"gpu"_s, {}, u"scheduling.policy"_s), u"arrival"_s);
+    QCOMPARE(model.text(u"gpu"_s, u"main"_s, u"start_timeout_s"_s), u"60"_s);
+    HostsEditorModel off;
+    QVERIFY(off.load(QByteArray(HandEdited).replace("\"scheduling\"", "\"prompt_cache\": false, \"scheduling\""), &error));
+    QCOMPARE(off.hiddenFields(), QStringList{u"hosts.gpu.prompt_cache"_s});
     const ConfigWriter::Plan plan = model.plan();
     QVERIFY(plan.reformats);
     QCOMPARE(plan.comments, 1);

@@ -5,6 +5,7 @@
 #include "config/confignames.h"
 #include "config/configwriter.h"
 #include "config/engineurl.h"
+#include "config/hostseditormodel.h"
 #include "shared/uiformat.h"
 
 #include <QDialogButtonBox>
@@ -38,20 +39,9 @@ QString statusWord(const QString &status)
     return status;
 }
 
-QStringList hostNamesIn(const QString &path)
-{
-    const ConfigResult loaded = ConfigLoader::load(path);
-    QStringList names;
-    if (loaded.config) {
-        for (const HostConfig &h : loaded.config->hosts)
-            names.append(h.name);
-    }
-    return names;
-}
-
 } // namespace
 
-AddHostDialog::AddHostDialog(const QString &configPath, QWidget *parent)
+AddHostDialog::AddHostDialog(const QString &configPath, QWidget *parent, Target target)
     : QDialog(parent)
     , m_path(configPath)
     , m_probe(new HostProbe(this))
@@ -62,6 +52,7 @@ AddHostDialog::AddHostDialog(const QString &configPath, QWidget *parent)
     , m_save(nullptr)
     , m_findings(new QLabel(this))
     , m_models(new QTableWidget(0, 3, this))
+    , m_target(target)
 {
     setWindowTitle(tr("Add a GPU Box"));
     m_url->setPlaceholderText(tr("http://gpu-box.lan:8080"));
@@ -94,7 +85,8 @@ AddHostDialog::AddHostDialog(const QString &configPath, QWidget *parent)
     form->addRow(tr("&Name:"), m_name);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_save = buttons->addButton(tr("&Add and Start"), QDialogButtonBox::AcceptRole);
+    // For the editor it goes to its list, saved (and started) with the editor's Save.
+    m_save = buttons->addButton(target == Target::Editor ? tr("&Add") : tr("&Add and Start"), QDialogButtonBox::AcceptRole);
     m_save->setEnabled(false);
     connect(buttons, &QDialogButtonBox::accepted, this, &AddHostDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &AddHostDialog::reject);
@@ -103,7 +95,11 @@ AddHostDialog::AddHostDialog(const QString &configPath, QWidget *parent)
     layout->addLayout(form);
     layout->addWidget(m_findings);
     layout->addWidget(m_models, 1);
-    auto *where = new QLabel(tr("Nothing is written until you add it; then the config goes to %1").arg(UiFormat::path(m_path)), this);
+    auto *where = new QLabel(target == Target::Editor
+                                 ? tr("Added to the hosts editor's list; the config goes to %1 when you save there")
+                                       .arg(UiFormat::path(m_path))
+                                 : tr("Nothing is written until you add it; then the config goes to %1").arg(UiFormat::path(m_path)),
+                             this);
     where->setWordWrap(true);
     where->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(where);
@@ -134,12 +130,52 @@ void AddHostDialog::fieldsEdited()
     m_checkedUrl.clear();
 }
 
+AddHostDialog::ExistingHosts AddHostDialog::existingHosts() const
+{
+    if (m_existing)
+        return *m_existing;
+    // The file's tree, not its verdict: a file with errors still has its hosts.
+    QFile file(m_path);
+    HostsEditorModel model;
+    QString error;
+    if (!file.open(QIODevice::ReadOnly) || !model.load(file.readAll(), &error))
+        return {};
+    return model.engineUrls();
+}
+
+QString AddHostDialog::hostWithAddress(const QString &url) const
+{
+    for (const auto &[host, urls] : existingHosts()) {
+        for (const QString &existing : urls) {
+            if (!existing.trimmed().isEmpty() && EngineUrl::sameAddress(existing, url))
+                return host;
+        }
+    }
+    return {};
+}
+
+bool AddHostDialog::refuseKnownAddress()
+{
+    const QString host = hostWithAddress(m_url->text());
+    if (host.isEmpty())
+        return false;
+    // Two hosts on one box would each think they alone switch its models.
+    m_findings->setText(tr("Not added: the host \"%1\" already has this address. Edit that host instead, or "
+                           "enter another address.").arg(host));
+    m_models->hide();
+    m_save->setEnabled(false);
+    m_checkedUrl.clear();
+    return true;
+}
+
 void AddHostDialog::check()
 {
     if (m_url->text().trimmed().isEmpty()) {
         m_findings->setText(tr("Enter the box's address first, e.g. http://gpu-box.lan:8080"));
         return;
     }
+    if (refuseKnownAddress())
+        return;
     m_save->setEnabled(false);
     m_check->setEnabled(false);
     m_models->hide();
@@ -178,8 +214,12 @@ void AddHostDialog::showResult()
     m_models->setVisible(!r.models.isEmpty());
     QString why;
     if (!m_nameEdited || m_name->text().trimmed().isEmpty()) {
-        if (const auto url = EngineUrl::parse(EngineUrl::withScheme(m_url->text()), &why))
-            m_name->setText(ConfigWriter::suggestHostName(*url, hostNamesIn(m_path)));
+        if (const auto url = EngineUrl::parse(EngineUrl::withScheme(m_url->text()), &why)) {
+            QStringList taken;
+            for (const auto &existing : existingHosts())
+                taken.append(existing.first);
+            m_name->setText(ConfigWriter::suggestHostName(*url, taken));
+        }
     }
     m_checkedUrl = m_url->text().trimmed();
     m_save->setEnabled(true);
@@ -198,10 +238,24 @@ void AddHostDialog::accept()
         m_name->setFocus();
         return;
     }
+    if (refuseKnownAddress())
+        return;
     QString why;
     const std::optional<QUrl> url = EngineUrl::parse(EngineUrl::withScheme(m_checkedUrl), &why);
     if (!url) {
         m_findings->setText(why);
+        return;
+    }
+    if (m_target == Target::Editor) {
+        for (const auto &existing : existingHosts()) {
+            if (existing.first == name) {
+                m_findings->setText(tr("Another host is called \"%1\": choose another name.").arg(name));
+                m_name->setFocus();
+                return;
+            }
+        }
+        m_checkedHost = {name, *url, m_apiKey->text().trimmed()};
+        QDialog::accept();
         return;
     }
     QByteArray existing;

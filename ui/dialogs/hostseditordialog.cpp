@@ -1,6 +1,7 @@
 #include "dialogs/hostseditordialog.h"
 
 #include "config/configwriter.h"
+#include "dialogs/addhostdialog.h"
 #include "dialogs/hostseditorform.h"
 #include "shared/uiformat.h"
 
@@ -11,6 +12,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -70,7 +72,13 @@ HostsEditorDialog::HostsEditorDialog(const QString &configPath, QWidget *parent)
     leftLayout->addLayout(treeButtons);
     auto *split = new QSplitter(this);
     split->addWidget(left);
-    split->addWidget(m_form);
+    // Every field the readers know is more than a small window's height.
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(m_form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    split->addWidget(scroll);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
 
@@ -199,15 +207,24 @@ void HostsEditorDialog::revalidate()
         lines.append(e.fieldPath.isEmpty() ? e.message : e.fieldPath + u": "_s + e.message);
     m_problems->setText(lines.join(u'\n'));
     m_problems->setVisible(!lines.isEmpty());
-    m_save->setEnabled(m_result.ok() && m_model.isModified());
+    // Clickable with errors too: Save then says which fields stop it (issue 30), never a dead button.
+    m_save->setEnabled(m_model.isModified());
     m_save->setToolTip(m_result.ok() ? QString() : tr("Fix what is marked in red first"));
 }
 
 void HostsEditorDialog::addHost()
 {
-    const QString host = m_model.addHost();
-    rebuildTree(host, {});
-    m_form->field(u"name"_s)->setFocus();
+    // The first run's flow: the address checked before the host is listed (issue 30).
+    auto *dialog = new AddHostDialog(m_path, this, AddHostDialog::Target::Editor);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setExistingHosts(m_model.engineUrls());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const ConfigWriter::NewHost host = dialog->checkedHost();
+        if (!m_model.addHost(host))
+            return;
+        rebuildTree(host.name, {});
+    });
+    dialog->open();
 }
 
 void HostsEditorDialog::addEngine()
@@ -256,11 +273,34 @@ QString HostsEditorDialog::question(const ConfigWriter::Plan &plan) const
            + u"\n\n"_s + tr("and:") + u"\n• "_s + keeps.join(u"\n• "_s);
 }
 
+void HostsEditorDialog::showBlockers()
+{
+    // Where the first one is: its host or engine shown (the deepest item it is under).
+    const QString first = m_result.errors.isEmpty() ? QString() : m_result.errors.first().fieldPath;
+    QTreeWidgetItem *at = nullptr;
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        if (!first.isEmpty() && isUnder(first, itemPath(*it)))
+            at = *it;
+    }
+    if (at && at != m_tree->currentItem())
+        m_tree->setCurrentItem(at);
+    QStringList lines;
+    for (const ConfigError &e : std::as_const(m_result.errors))
+        lines.append(e.fieldPath.isEmpty() ? e.message : e.fieldPath + u": "_s + e.message);
+    m_problems->setText(tr("Nothing saved. Fix first:") + u"\n"_s + lines.join(u'\n'));
+    m_problems->show();
+    m_form->focusField(first);
+}
+
 bool HostsEditorDialog::save()
 {
     revalidate();
-    if (!m_loaded || !m_result.ok())
+    if (!m_loaded)
         return false;
+    if (!m_result.ok()) {
+        showBlockers();
+        return false;
+    }
     // Someone (an editor, another window) wrote the file since it was opened here.
     QFile file(m_path);
     const QByteArray now = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();

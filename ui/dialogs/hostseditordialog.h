@@ -59,6 +59,8 @@ private:
     void rebuildTree(const QString &host, const QString &engine);
     void currentChanged();
     void revalidate();
+    // Save with errors: each named (path and the readers' message), the first one's item shown.
+    void showBlockers();
     void addHost();
     void addEngine();
     void removeCurrent();

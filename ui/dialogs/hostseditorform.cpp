@@ -16,6 +16,14 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QString Name = u"name"_s;
+// The engine's own idle stop: its row key differs from the host's, its JSON key does not.
+const QString EngineIdle = u"engine.idle_stop_after_s"_s;
+
+// A program and its arguments, typed as one line.
+bool isCommandKey(const QString &json)
+{
+    return json == u"argv" || json == u"sleep_command";
+}
 
 bool isUnder(const QString &path, const QString &field)
 {
@@ -35,12 +43,26 @@ HostsEditorForm::HostsEditorForm(QWidget *parent)
     driver->setToolTip(tr("static: the relay only forwards to a running server. local: it starts and stops "
                           "llama-server on this machine. agent: through `switchyard agent` on the GPU box. "
                           "command: with your own start and stop commands."));
+    auto *policy = new QComboBox(this);
+    policy->setEditable(true);   // a policy the file names wrongly shows as it is, with its error
+    policy->addItems({QString(), u"batch"_s, u"arrival"_s});
+    policy->setToolTip(tr("batch (the default): the running engine keeps the host while it has work; a request for "
+                          "another engine waits at most the longest wait. arrival: strictly in arrival order, a "
+                          "switch for every change of engine"));
 
     addRow(Name, tr("&Name:"), false);
     addRow(u"driver"_s, tr("&Driver:"), false, driver);
     addRow(u"api_key"_s, tr("&API key:"), false);
     addRow(u"agent"_s, tr("A&gent URL:"), false);
     addRow(u"token"_s, tr("Agent &token:"), false);
+    // Every other field the config readers know (issue 30): none of them is left to the file alone.
+    addRow(u"scheduling.policy"_s, tr("Scheduling policy:"), false, policy);
+    addRow(u"scheduling.dwell_s"_s, tr("Dwell after the last request (s):"), false);
+    addRow(u"scheduling.max_wait_s"_s, tr("Longest wait for a switch (s):"), false);
+    addRow(u"scheduling.side_call_max_wait_s"_s, tr("Longest wait of a side call (s):"), false);
+    addRow(u"prompt_cache.dir"_s, tr("Prompt cache folder:"), false);
+    addRow(u"prompt_cache.max_size_mb"_s, tr("Prompt cache size (MB):"), false);
+    addRow(u"prompt_cache.save_budget_s"_s, tr("Prompt cache save budget (s):"), false);
     // Wake and idle: written through to the JSON as typed; the config readers judge them.
     addRow(u"idle_stop_after_s"_s, tr("Stop when &idle after (s):"), false);
     addRow(u"sleep_command"_s, tr("S&leep command:"), false);
@@ -53,6 +75,9 @@ HostsEditorForm::HostsEditorForm(QWidget *parent)
     addRow(u"argv"_s, tr("&Command line:"), true);
     addRow(u"start"_s, tr("&Start command:"), true);
     addRow(u"stop"_s, tr("St&op command:"), true);
+    addRow(u"start_timeout_s"_s, tr("Start timeout (s):"), true);
+    addRow(u"stop_timeout_s"_s, tr("Stop timeout (s):"), true);
+    addRow(EngineIdle, tr("Stop when idle after (s):"), true, nullptr, u"idle_stop_after_s"_s);
 
     m_rows[u"api_key"_s].edit->setEchoMode(QLineEdit::PasswordEchoOnEdit);
     m_rows[u"api_key"_s].edit->setPlaceholderText(tr("none (the engines' --api-key, if they have one)"));
@@ -65,6 +90,17 @@ HostsEditorForm::HostsEditorForm(QWidget *parent)
     m_rows[u"argv"_s].edit->setPlaceholderText(u"llama-server --port 8080 --models-dir ~/models"_s);
     m_rows[u"argv"_s].edit->setToolTip(tr("The program and its arguments; quote an argument that has spaces"));
     m_rows[u"idle_stop_after_s"_s].edit->setPlaceholderText(tr("empty: never"));
+    m_rows[EngineIdle].edit->setPlaceholderText(tr("empty: as the host"));
+    m_rows[u"sleep_command"_s].edit->setPlaceholderText(u"ssh gpu-box sudo systemctl suspend"_s);
+    m_rows[u"sleep_command"_s].edit->setToolTip(tr("Run once after an idle stop; the program and its arguments"));
+    m_rows[u"scheduling.dwell_s"_s].edit->setPlaceholderText(tr("empty: 20"));
+    m_rows[u"scheduling.max_wait_s"_s].edit->setPlaceholderText(tr("empty: 90"));
+    m_rows[u"scheduling.side_call_max_wait_s"_s].edit->setPlaceholderText(tr("empty: 30"));
+    m_rows[u"prompt_cache.dir"_s].edit->setPlaceholderText(tr("empty: the relay's own folder (driver local) or none"));
+    m_rows[u"prompt_cache.max_size_mb"_s].edit->setPlaceholderText(tr("empty: 10240"));
+    m_rows[u"prompt_cache.save_budget_s"_s].edit->setPlaceholderText(tr("empty: 10"));
+    m_rows[u"start_timeout_s"_s].edit->setPlaceholderText(tr("empty: 120"));
+    m_rows[u"stop_timeout_s"_s].edit->setPlaceholderText(tr("empty: 10"));
     m_rows[u"wake.mac"_s].edit->setPlaceholderText(u"aa:bb:cc:dd:ee:ff"_s);
     m_rows[u"wake.mac"_s].edit->setToolTip(tr("Empty: the box is not woken; the relay sends a magic packet to this "
                                                "MAC when a request finds the box asleep"));
@@ -79,10 +115,12 @@ HostsEditorForm::HostsEditorForm(QWidget *parent)
     showNothing();
 }
 
-void HostsEditorForm::addRow(const QString &key, const QString &label, bool engine, QComboBox *combo)
+void HostsEditorForm::addRow(const QString &key, const QString &label, bool engine, QComboBox *combo,
+                             const QString &json)
 {
     Row row;
     row.engine = engine;
+    row.json = json.isEmpty() ? key : json;
     row.box = new QWidget(this);
     auto *column = new QVBoxLayout(row.box);
     column->setContentsMargins(0, 0, 0, 0);
@@ -139,12 +177,14 @@ void HostsEditorForm::fill()
         QString text;
         if (m_model && key == Name)
             text = m_engine.isEmpty() ? m_host : m_engine;
-        else if (m_model && key == u"argv")
-            text = joinArgv(m_model->list(m_host, m_engine, key));
-        else if (m_model && HostsEditorModel::isListKey(key))
-            text = m_model->list(m_host, m_engine, key).join(u", "_s);
-        else if (m_model && row.engine == !m_engine.isEmpty())
-            text = m_model->text(m_host, m_engine, key);
+        else if (m_model && row.engine != !m_engine.isEmpty())
+            text.clear();   // the other form's field
+        else if (m_model && isCommandKey(row.json))
+            text = joinArgv(m_model->list(m_host, m_engine, row.json));
+        else if (m_model && HostsEditorModel::isListKey(row.json))
+            text = m_model->list(m_host, m_engine, row.json).join(u", "_s);
+        else if (m_model)
+            text = m_model->text(m_host, m_engine, row.json);
         row.edit->setText(text);
         // A long command line shows its start (the program), not its last argument.
         row.edit->setCursorPosition(0);
@@ -160,19 +200,26 @@ void HostsEditorForm::updateRows()
     const QString driver = m_model ? m_model->text(m_host, {}, u"driver"_s) : QString();
     const bool engine = !m_engine.isEmpty();
     // What each driver uses (docs/CONFIG.md); anything else only when it holds something.
+    const bool switches = driver != u"static";   // starts and stops its engines
+    const bool remote = driver != u"local";      // a box that can sleep and be woken
     const QHash<QString, bool> used = {
         {Name, true}, {u"driver"_s, true}, {u"api_key"_s, true},
         {u"agent"_s, driver == u"agent"}, {u"token"_s, driver == u"agent"},
-        {u"idle_stop_after_s"_s, true}, {u"sleep_command"_s, true}, {u"wake.mac"_s, true},
-        {u"wake.broadcast"_s, true}, {u"wake.port"_s, true}, {u"wake.timeout_s"_s, true},
+        {u"scheduling.policy"_s, switches}, {u"scheduling.dwell_s"_s, switches},
+        {u"scheduling.max_wait_s"_s, switches}, {u"scheduling.side_call_max_wait_s"_s, switches},
+        {u"prompt_cache.dir"_s, switches}, {u"prompt_cache.max_size_mb"_s, switches},
+        {u"prompt_cache.save_budget_s"_s, switches},
+        {u"idle_stop_after_s"_s, switches}, {u"sleep_command"_s, switches}, {u"wake.mac"_s, remote},
+        {u"wake.broadcast"_s, remote}, {u"wake.port"_s, remote}, {u"wake.timeout_s"_s, remote},
         {u"url"_s, true}, {u"models"_s, true},
         {u"argv"_s, driver == u"local" || driver == u"agent"},
         {u"start"_s, driver == u"command"}, {u"stop"_s, driver == u"command"},
+        {u"start_timeout_s"_s, switches}, {u"stop_timeout_s"_s, switches}, {EngineIdle, switches},
     };
     for (const QString &key : m_order) {
         const Row &row = m_rows[key];
         const bool mine = key == Name || row.engine == engine;
-        const bool shown = m_model && mine && (used.value(key) || !row.edit->text().isEmpty() || row.error->isVisible());
+        const bool shown = m_model && mine && (used.value(key) || !row.edit->text().isEmpty() || !row.error->isHidden());
         row.label->setVisible(shown);
         row.box->setVisible(shown);
     }
@@ -181,9 +228,11 @@ void HostsEditorForm::updateRows()
     else if (engine)
         m_hint->setText(tr("The first engine of a host is its default. A router lists its models itself; "
                            "list them here only for a server that does not."));
+    else if (driver == u"static")
+        m_hint->setText(tr("The relay only forwards to a static host: scheduling, prompt caches and idle stop "
+                           "come with the drivers that start and stop engines. Empty fields take their defaults."));
     else
-        m_hint->setText(tr("Fields a host may also have (scheduling, prompt cache, timeouts) stay as they are "
-                           "in the file."));
+        m_hint->setText(tr("Empty fields take their defaults."));
 }
 
 QString HostsEditorForm::value(const QString &key) const
@@ -195,7 +244,7 @@ QString HostsEditorForm::pathOf(const QString &key) const
 {
     if (key == Name)
         return HostsEditorModel::fieldPath(m_host, m_engine);
-    return HostsEditorModel::fieldPath(m_host, m_engine, key);
+    return HostsEditorModel::fieldPath(m_host, m_engine, m_rows[key].json);
 }
 
 void HostsEditorForm::fieldEdited(const QString &key)
@@ -203,6 +252,7 @@ void HostsEditorForm::fieldEdited(const QString &key)
     if (m_filling || !m_model)
         return;
     const QString text = value(key);
+    const QString json = m_rows[key].json;
     if (key == Name) {
         const QString from = m_engine.isEmpty() ? m_host : m_engine;
         const bool ok = m_engine.isEmpty() ? m_model->renameHost(from, text) : m_model->renameEngine(m_host, from, text);
@@ -216,16 +266,16 @@ void HostsEditorForm::fieldEdited(const QString &key)
         m_nameClash.clear();
         (m_engine.isEmpty() ? m_host : m_engine) = text;
         emit renamed(from, text);
-    } else if (key == u"argv") {
-        m_model->setList(m_host, m_engine, key, QProcess::splitCommand(text));
-    } else if (HostsEditorModel::isListKey(key)) {
+    } else if (isCommandKey(json)) {
+        m_model->setList(m_host, m_engine, json, QProcess::splitCommand(text));
+    } else if (HostsEditorModel::isListKey(json)) {
         QStringList items;
         for (const QString &item : text.split(u','))
             if (!item.trimmed().isEmpty())
                 items.append(item.trimmed());
-        m_model->setList(m_host, m_engine, key, items);
+        m_model->setList(m_host, m_engine, json, items);
     } else {
-        m_model->setText(m_host, m_engine, key, text.trimmed());
+        m_model->setText(m_host, m_engine, json, text.trimmed());
     }
     if (key == u"driver")
         updateRows();
@@ -245,9 +295,14 @@ QList<ConfigError> HostsEditorForm::showErrors(const QList<ConfigError> &errors)
                 if (key != Name && m_rows[key].engine == !m_engine.isEmpty() && isUnder(e.fieldPath, pathOf(key)))
                     owner = key;
             }
-            // "wake" itself (not one of its fields): said at its first row.
-            if (owner.isEmpty() && m_engine.isEmpty() && e.fieldPath == pathOf(u"wake"_s))
-                owner = u"wake.mac"_s;
+            // A section itself ("wake", "scheduling": not one of its fields): said at its first row.
+            for (const QString &key : m_order) {
+                const Row &row = m_rows[key];
+                const qsizetype dot = row.json.indexOf(u'.');
+                if (owner.isEmpty() && dot > 0 && row.engine == !m_engine.isEmpty()
+                    && e.fieldPath == HostsEditorModel::fieldPath(m_host, m_engine, row.json.left(dot)))
+                    owner = key;
+            }
         }
         if (owner.isEmpty())
             rest.append(e);
@@ -264,6 +319,21 @@ QList<ConfigError> HostsEditorForm::showErrors(const QList<ConfigError> &errors)
     }
     updateRows();
     return rest;
+}
+
+bool HostsEditorForm::focusField(const QString &path)
+{
+    if (!m_model)
+        return false;
+    for (const QString &key : m_order) {
+        const Row &row = m_rows[key];
+        const bool mine = key == Name || row.engine == !m_engine.isEmpty();
+        if (mine && !row.box->isHidden() && (key == Name ? path == pathOf(Name) : isUnder(path, pathOf(key)))) {
+            field(key)->setFocus();
+            return true;
+        }
+    }
+    return false;
 }
 
 QWidget *HostsEditorForm::field(const QString &key) const

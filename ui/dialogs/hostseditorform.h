@@ -14,8 +14,9 @@ namespace switchyard {
 
 class HostsEditorModel;
 
-// The fields of one host (name, driver, API key, agent and its token) or of one engine (name,
-// URL, models, argv, start and stop commands) in the hosts editor, each with the config readers'
+// The fields of one host (name, driver, API key, agent and its token, scheduling, prompt cache,
+// idle stop and wake) or of one engine (name, URL, models, argv, start and stop commands, their
+// timeouts, idle stop) in the hosts editor: every field the config readers know, each with their
 // errors for it shown right under it. Fields another driver uses are shown only when they hold
 // something (the readers then say they do not belong). Edits go straight into the model.
 class HostsEditorForm final : public QWidget
@@ -33,8 +34,11 @@ public:
 
     // Shows each error at its field; returns those no field shows.
     QList<ConfigError> showErrors(const QList<ConfigError> &errors);
+    // Focuses the shown field that path is at (or under). False when none is.
+    bool focusField(const QString &path);
 
-    // "name", "driver", "api_key", "agent", "token", "url", "models", "argv", "start", "stop".
+    // "name" and the JSON keys ("driver", "scheduling.policy", "url", ...); the engine's idle stop
+    // is "engine.idle_stop_after_s".
     QWidget *field(const QString &key) const;
     QLabel *errorLabel(const QString &key) const;
     bool isFieldShown(const QString &key) const;
@@ -58,9 +62,11 @@ private:
         QComboBox *combo = nullptr;
         QLabel *error = nullptr;
         bool engine = false;
+        QString json;   // its key in the host or engine object ("wake.mac": a member of a member)
     };
 
-    void addRow(const QString &key, const QString &label, bool engine, QComboBox *combo = nullptr);
+    void addRow(const QString &key, const QString &label, bool engine, QComboBox *combo = nullptr,
+                const QString &json = {});
     void fill();
     void updateRows();
     void fieldEdited(const QString &key);
