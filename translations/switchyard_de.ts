@@ -289,7 +289,7 @@ Befehle:
         <location filename="../src/config/accessconfigreader.cpp" line="-136"/>
         <location line="+68"/>
         <location line="+69"/>
-        <location filename="../src/config/engineurl.cpp" line="+16"/>
+        <location filename="../src/config/engineurl.cpp" line="+28"/>
         <location filename="../src/config/hostconfigreader.cpp" line="+442"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
@@ -797,7 +797,7 @@ Befehle:
     </message>
     <message>
         <location filename="../src/config/configwriter.cpp" line="+130"/>
-        <location filename="../src/config/hostseditormodel.cpp" line="+115"/>
+        <location filename="../src/config/hostseditormodel.cpp" line="+119"/>
         <source>the file is not a JSON object</source>
         <translation>die Datei ist kein JSON-Objekt</translation>
     </message>
@@ -2236,7 +2236,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::AddHostDialog</name>
     <message>
-        <location filename="../ui/dialogs/addhostdialog.cpp" line="+31"/>
+        <location filename="../ui/dialogs/addhostdialog.cpp" line="+32"/>
         <source>loaded</source>
         <translation>geladen</translation>
     </message>
@@ -2256,12 +2256,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>nicht geladen</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+13"/>
         <source>&amp;Check</source>
         <translation>&amp;Prüfen</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Add a GPU Box</source>
         <translation>GPU-Rechner hinzufügen</translation>
     </message>
@@ -2326,27 +2326,42 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>&amp;Name:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Add and Start</source>
         <translation>&amp;Hinzufügen und starten</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+0"/>
+        <source>&amp;Add</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Added to the hosts editor&apos;s list; the config goes to %1 when you save there</source>
+        <translation>Zur Liste des Host-Editors hinzugefügt; die Konfiguration wird beim Speichern dort nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Nothing is written until you add it; then the config goes to %1</source>
         <translation>Nichts wird geschrieben, bevor Sie ihn hinzufügen; dann kommt die Konfiguration nach %1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Rewrite the Config File?</source>
         <translation>Konfigurationsdatei neu schreiben?</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+46"/>
+        <source>Not added: the host &quot;%1&quot; already has this address. Edit that host instead, or enter another address.</source>
+        <translation>Nicht hinzugefügt: Der Host &quot;%1&quot; hat diese Adresse bereits. Bearbeiten Sie stattdessen diesen Host, oder geben Sie eine andere Adresse ein.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Enter the box&apos;s address first, e.g. http://gpu-box.lan:8080</source>
         <translation>Zuerst die Adresse des Rechners eingeben, z. B. http://gpu-rechner.lan:8080</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Asking %1…</source>
         <translation>Frage %1 …</translation>
     </message>
@@ -2394,7 +2409,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>%1 Token</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+41"/>
+        <source>Another host is called &quot;%1&quot;: choose another name.</source>
+        <translation>Ein anderer Host heißt &quot;%1&quot;: Wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Cannot read %1: %2</source>
         <translation>%1 lässt sich nicht lesen: %2</translation>
     </message>
@@ -3536,7 +3556,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HostsEditorDialog</name>
     <message>
-        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+45"/>
+        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+47"/>
         <source>Add &amp;Host</source>
         <translation>&amp;Host hinzufügen</translation>
     </message>
@@ -3566,7 +3586,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Hosts speichern</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>Saved to %1; the previous file is kept as %2.bak. The relay applies it at once, without dropping a stream.</source>
         <translation>Wird in %1 gespeichert; die vorige Datei bleibt als %2.bak erhalten. Das Relay übernimmt es sofort, ohne einen Stream abzubrechen.</translation>
     </message>
@@ -3581,12 +3601,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>%1 lässt sich hier nicht bearbeiten: %2</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>Fix what is marked in red first</source>
         <translation>Erst beheben, was rot markiert ist</translation>
     </message>
     <message numerus="yes">
-        <location line="+41"/>
+        <location line="+49"/>
         <source>and %n more change(s)</source>
         <translation>
             <numerusform>und %n weitere Änderung</numerusform>
@@ -3627,7 +3647,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>und:</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
+        <source>Nothing saved. Fix first:</source>
+        <translation>Nichts gespeichert. Zuerst beheben:</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>%1 changed on disk since it was opened here; nothing was saved. Close this window and open it again to edit the new file.</source>
         <translation>%1 hat sich auf der Festplatte geändert, seit es hier geöffnet wurde; nichts wurde gespeichert. Schließen Sie dieses Fenster und öffnen Sie es erneut, um die neue Datei zu bearbeiten.</translation>
     </message>
@@ -3635,9 +3660,14 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HostsEditorForm</name>
     <message>
-        <location filename="../ui/dialogs/hostseditorform.cpp" line="+35"/>
+        <location filename="../ui/dialogs/hostseditorform.cpp" line="+43"/>
         <source>static: the relay only forwards to a running server. local: it starts and stops llama-server on this machine. agent: through `switchyard agent` on the GPU box. command: with your own start and stop commands.</source>
         <translation>static: das Relay leitet nur an einen laufenden Server weiter. local: es startet und stoppt llama-server auf diesem Rechner. agent: über `switchyard agent` auf dem GPU-Rechner. command: mit Ihren eigenen Start- und Stoppbefehlen.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>batch (the default): the running engine keeps the host while it has work; a request for another engine waits at most the longest wait. arrival: strictly in arrival order, a switch for every change of engine</source>
+        <translation>batch (die Vorgabe): Die laufende Engine behält den Host, solange sie Arbeit hat; eine Anfrage für eine andere Engine wartet höchstens die längste Wartezeit. arrival: streng in Ankunftsreihenfolge, ein Wechsel bei jedem Engine-Wechsel</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -3663,6 +3693,41 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <location line="+1"/>
         <source>Agent &amp;token:</source>
         <translation>Agent-&amp;Token:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Scheduling policy:</source>
+        <translation>Planungsstrategie:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dwell after the last request (s):</source>
+        <translation>Nachlauf nach der letzten Anfrage (s):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Longest wait for a switch (s):</source>
+        <translation>Längste Wartezeit auf einen Wechsel (s):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Longest wait of a side call (s):</source>
+        <translation>Längste Wartezeit einer Nebenanfrage (s):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prompt cache folder:</source>
+        <translation>Ordner für Prompt-Caches:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prompt cache size (MB):</source>
+        <translation>Größe der Prompt-Caches (MB):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prompt cache save budget (s):</source>
+        <translation>Zeitbudget zum Sichern der Prompt-Caches (s):</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3720,6 +3785,21 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>St&amp;oppbefehl:</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Start timeout (s):</source>
+        <translation>Zeitlimit für den Start (s):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop timeout (s):</source>
+        <translation>Zeitlimit für das Stoppen (s):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop when idle after (s):</source>
+        <translation>Bei Leerlauf stoppen nach (s):</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>none (the engines&apos; --api-key, if they have one)</source>
         <translation>keiner (das --api-key der Engines, falls sie eines haben)</translation>
@@ -3745,12 +3825,58 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>leer: nie</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>empty: as the host</source>
+        <translation>leer: wie der Host</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Run once after an idle stop; the program and its arguments</source>
+        <translation>Läuft einmal nach einem Stopp bei Leerlauf; das Programm und seine Argumente</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>empty: 20</source>
+        <translation>leer: 20</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>empty: 90</source>
+        <translation>leer: 90</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>empty: 30</source>
+        <translation>leer: 30</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>empty: the relay&apos;s own folder (driver local) or none</source>
+        <translation>leer: der eigene Ordner des Relays (Treiber local) oder keiner</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>empty: 10240</source>
+        <translation>leer: 10240</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+2"/>
+        <source>empty: 10</source>
+        <translation>leer: 10</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>empty: 120</source>
+        <translation>leer: 120</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Empty: the box is not woken; the relay sends a magic packet to this MAC when a request finds the box asleep</source>
         <translation>Leer: der Rechner wird nicht geweckt; das Relay sendet ein Magic Packet an diese MAC, wenn eine Anfrage den Rechner schlafend vorfindet</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+122"/>
         <source>Choose a host or an engine on the left, or add one.</source>
         <translation>Wählen Sie links einen Host oder eine Engine, oder fügen Sie eine hinzu.</translation>
     </message>
@@ -3761,8 +3887,17 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     </message>
     <message>
         <location line="+3"/>
+        <source>The relay only forwards to a static host: scheduling, prompt caches and idle stop come with the drivers that start and stop engines. Empty fields take their defaults.</source>
+        <translation>An einen statischen Host leitet das Relay nur weiter: Planung, Prompt-Caches und Stopp bei Leerlauf gibt es mit den Treibern, die Engines starten und stoppen. Leere Felder nehmen ihre Vorgaben an.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Empty fields take their defaults.</source>
+        <translation>Leere Felder nehmen ihre Vorgaben an.</translation>
+    </message>
+    <message>
         <source>Fields a host may also have (scheduling, prompt cache, timeouts) stay as they are in the file.</source>
-        <translation>Weitere Felder eines Hosts (Planung, Prompt-Cache, Zeitlimits) bleiben, wie sie in der Datei stehen.</translation>
+        <translation type="vanished">Weitere Felder eines Hosts (Planung, Prompt-Cache, Zeitlimits) bleiben, wie sie in der Datei stehen.</translation>
     </message>
     <message>
         <location line="+26"/>

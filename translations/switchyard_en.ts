@@ -140,7 +140,7 @@
 <context>
     <name>switchyard::AddHostDialog</name>
     <message numerus="yes">
-        <location filename="../ui/dialogs/addhostdialog.cpp" line="+161"/>
+        <location filename="../ui/dialogs/addhostdialog.cpp" line="+197"/>
         <source>A llama.cpp router with %n model(s).</source>
         <translation>
             <numerusform>A llama.cpp router with %n model.</numerusform>
@@ -148,7 +148,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+63"/>
+        <location line="+81"/>
         <source>keeps its %n comment(s) and every other field</source>
         <translation>
             <numerusform>keeps its %n comment and every other field</numerusform>
@@ -240,7 +240,7 @@
 <context>
     <name>switchyard::HostsEditorDialog</name>
     <message numerus="yes">
-        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+244"/>
+        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+261"/>
         <source>and %n more change(s)</source>
         <translation>
             <numerusform>and %n more change</numerusform>
