@@ -304,9 +304,10 @@ QString Relay::requestWaitingFor(const ProxiedRequest *request)
     const std::shared_ptr<Forwarding> f = m_forwarding.value(request);
     if (!f)
         return {};
-    // The replica it waits on now, after any failover.
+    // The replica it waits on now, after any failover. Not admitted yet: it waits for the host
+    // (a drain, a switch, a wake, or a serving host finishing another engine's work).
     const HostController *c = m_controllers.value(f->route.host);
-    if (c && c->state() != HostStateMachine::State::Serving && c->waitingRequests() > 0)
+    if (c && !f->live.admitted && !f->live.done)
         return ClientReplies::waitingForHost(c->waitFor());
     return modelLoading(m_catalog, f->route.host, f->route.key)
         ? ClientReplies::waitingForLoad(f->route.host, f->route.key)

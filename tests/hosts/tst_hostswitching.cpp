@@ -64,6 +64,7 @@ private Q_SLOTS:
     void batchKeepsTheEngineThroughItsDwellThenSwitches();
     void batchSwitchesAtTheBoundWhileTheEngineHasWork();
     void sideCallWaitsAtMostItsOwnBound();
+    void batchedWaiterIsToldWhatItWaitsFor();
 };
 
 void TestHostSwitching::runningStreamFinishesBeforeTheSwitch()
@@ -370,6 +371,35 @@ void TestHostSwitching::batchKeepsTheEngineThroughItsDwellThenSwitches()
              qPrintable(u"switch at %1 ms, a's last answer at %2 ms"_s.arg(f.eventTimesMs.at(0)).arg(secondDone)));
     QVERIFY(f.eventTimesMs.at(0) >= firstDone + 800 - 250);
     QCOMPARE(host->nextWakeUp().has_value(), false);
+}
+
+// A stream held while the host finishes another engine's work hears that in its keepalive
+// comments, with the bound, not "queue or prompt processing" (issue 30 item 12).
+void TestHostSwitching::batchedWaiterIsToldWhatItWaitsFor()
+{
+    SwitchingFixture f;
+    f.scheduling.policy = SchedulingConfig::Policy::Batch;
+    f.scheduling.dwell = 20s;
+    f.scheduling.maxWait = 20s;
+    f.configure = [](Config &config) {
+        config.waiting.early200After = 200ms;
+        config.waiting.commentEvery = 200ms;
+    };
+    QVERIFY(f.start());
+    HostController *host = f.relay->hostController(u"h1"_s);
+    RawHttpClient streaming(f.port());
+    QVERIFY(streaming.connectToServer());
+    streaming.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 400, true)));   // 10 s at 40/s
+    QTRY_VERIFY_WITH_TIMEOUT(streaming.current() && streaming.current()->chunkArrivalsMs.size() >= 2, 5000);
+    RawHttpClient other(f.port());
+    QVERIFY(other.connectToServer());
+    other.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 2, true)));
+    QTRY_COMPARE_WITH_TIMEOUT(host->waitingRequests(), 1, 3000);
+    QCOMPARE(host->waitFor().phase, HostStateMachine::Wait::Phase::Batching);
+    QTRY_VERIFY_WITH_TIMEOUT(other.current() && other.current()->body.count(": waiting for") >= 2, 5000);
+    const QByteArray body = other.current()->body;
+    QVERIFY2(body.contains(": waiting for host h1 to finish the work of engine a before it switches (at the latest in "), body.constData());
+    QVERIFY2(!body.contains("queue or prompt processing"), body.constData());
 }
 
 void TestHostSwitching::batchSwitchesAtTheBoundWhileTheEngineHasWork()
