@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const CLIENTS = [
   ['claude-code', 'Claude Code, exported settings', '@anthropic-ai/claude-code'],
   ['claude-code-env', 'Claude Code, model variables only', '@anthropic-ai/claude-code'],
-  ['opencode', 'opencode (title call + turn)', 'opencode-ai'],
+  ['opencode', 'opencode (turns; plus at most one title call)', 'opencode-ai'],
   ['pi', 'pi', '@mariozechner/pi-coding-agent'],
   ['codex', 'Codex, exported config', '@openai/codex'],
   ['codex-own-retries', 'Codex, its own retry settings', '@openai/codex'],
