@@ -3,6 +3,8 @@
 #include "app/relayservice.h"
 #include "http/httpserver.h"
 #include "relay/relay.h"
+#include "store/historyevent.h"
+#include "store/historystore.h"
 
 #include <chrono>
 
@@ -21,7 +23,22 @@ RelayRunner::RelayRunner(ConsoleJournal *journal, HistoryStore *history, const C
     connect(&m_reaper, &QTimer::timeout, this, &RelayRunner::reapRetired);
 }
 
-RelayRunner::~RelayRunner() = default;
+RelayRunner::~RelayRunner()
+{
+    // The process ends cleanly (a crash never gets here): the history knows nothing was
+    // observed from now until the next start.
+    if (m_service)
+        recordRun(HistoryEvent::Kind::RelayStopped);
+}
+
+void RelayRunner::recordRun(HistoryEvent::Kind kind)
+{
+    if (!m_history)
+        return;
+    HistoryEvent e;
+    e.kind = kind;   // no time: the store stamps it with its clock
+    m_history->recordEvent(e);
+}
 
 RelayService *RelayRunner::makeService(const Config &config)
 {
@@ -47,6 +64,7 @@ bool RelayRunner::start(const Config &config, QString *error)
         return false;
     }
     m_service = service;
+    recordRun(HistoryEvent::Kind::RelayStarted);
     emit serviceChanged(m_service);
     return true;
 }
@@ -81,6 +99,7 @@ void RelayRunner::retire()
     m_service->stopAccepting();
     m_retiring.append(m_service);
     m_service = nullptr;
+    recordRun(HistoryEvent::Kind::RelayStopped);
     m_reaper.start();
     emit serviceChanged(nullptr);
 }

@@ -3,6 +3,7 @@
 #include "app/relayservice.h"
 #include "config/config.h"
 #include "journal/requestrecord.h"
+#include "store/historyevent.h"
 
 #include <QList>
 #include <QObject>
@@ -23,6 +24,10 @@ class HistoryStore;
 // one lives on (and records into the same store) until its last response has gone out.
 // RelayService takes its Config at construction, so a reload is a new service; the caller
 // validates the new config first, so nothing is ever applied half-way.
+//
+// It also tells the history when a relay runs here: RelayStarted when one starts (not at a
+// reload, which is the same run), RelayStopped when it retires or the runner ends cleanly, so
+// the timeline can show the time between as not observed.
 class RelayRunner final : public QObject
 {
     Q_OBJECT
@@ -71,6 +76,7 @@ Q_SIGNALS:
 
 private:
     RelayService *makeService(const Config &config);
+    void recordRun(HistoryEvent::Kind kind);
     void reapRetired();
 
     ConsoleJournal *m_journal;

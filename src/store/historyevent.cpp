@@ -15,6 +15,7 @@ constexpr std::array<QLatin1StringView, HistoryEvent::KindCount> KindNames = {
     "lease_taken"_L1, "lease_released"_L1, "host_up"_L1, "host_down"_L1,
     "failover"_L1, "cache_save"_L1, "cache_restore"_L1,
     "wake_sent"_L1, "woke"_L1, "wake_timed_out"_L1, "idle_stop"_L1, "sleep_command"_L1,
+    "relay_started"_L1, "relay_stopped"_L1,
 };
 
 // " after 2s": the journal shows switch and load times to the second, as the seed's relay did.
@@ -102,6 +103,10 @@ QString HistoryEvent::toString() const
         return withDetail(prefix + u"engine "_s + eng + u" stopped: idle"_s, detail);
     case Kind::SleepCommand:
         return withDetail(prefix + u"sleep command ran"_s, detail);
+    case Kind::RelayStarted:
+        return withDetail(u"relay started"_s, detail);
+    case Kind::RelayStopped:
+        return withDetail(u"relay stopped"_s, detail);
     }
     return prefix + detail;
 }

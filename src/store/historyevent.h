@@ -32,6 +32,11 @@ struct HistoryEvent
         WakeTimedOut,    // no answer within the wake timeout; duration: since the packet
         IdleStop,        // engine: stopped after no request for detail's time
         SleepCommand,    // the host's sleep_command ran after an idle stop; detail: its exit code (or error)
+        // The relay itself (no host): it started, or stopped cleanly. Between a stop and the next
+        // start nothing was observed; a start without a stop before it follows a crash, and the
+        // time since the last event before it was not observed either.
+        RelayStarted,
+        RelayStopped,
     };
 
     qint64 id = 0;                                      // assigned by the store
@@ -63,7 +68,9 @@ struct HistoryEvent
     // Stable names for the store and for scripts: "switch_start", "switch_end", ...
     static QString kindName(Kind kind);
     static std::optional<Kind> kindFromName(QStringView name);
-    static constexpr int KindCount = int(Kind::SleepCommand) + 1;
+    // RelayStarted and RelayStopped: about the relay, not about a host.
+    static bool isRelayKind(Kind kind) { return kind == Kind::RelayStarted || kind == Kind::RelayStopped; }
+    static constexpr int KindCount = int(Kind::RelayStopped) + 1;
 };
 
 } // namespace switchyard

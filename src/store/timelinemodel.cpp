@@ -100,6 +100,13 @@ QList<EngineInterval> TimelineModel::engineIntervals(const QString &host, const 
     for (const HistoryEvent &e : m_rows) {
         if (to.isValid() && earlier(to, e.at))
             break;
+        // Nothing was observed while the relay did not run: a bar ends at a stop (or at a start
+        // after a crash: TimelineContent cuts it back to the last event before) and a host's
+        // next sign of life begins the next.
+        if (HistoryEvent::isRelayKind(e.kind)) {
+            close(e.at, false);
+            continue;
+        }
         if (e.host != host)
             continue;
         switch (e.kind) {
@@ -160,6 +167,8 @@ QString TimelineModel::kindTitle(HistoryEvent::Kind kind)
     case HistoryEvent::Kind::WakeTimedOut: return tr("did not wake");
     case HistoryEvent::Kind::IdleStop: return tr("idle stop");
     case HistoryEvent::Kind::SleepCommand: return tr("asleep");
+    case HistoryEvent::Kind::RelayStarted: return tr("Switchyard started");
+    case HistoryEvent::Kind::RelayStopped: return tr("Switchyard stopped");
     }
     return {};
 }

@@ -48,8 +48,8 @@ public:
 
     // The spans in which an engine was up on host, clipped to [from, to]. An engine is up from
     // its switch_end (or a host_up naming it) until the host's next switch_start,
-    // switch_failed or host_down. A span whose start is older than the loaded history is not
-    // known and not returned.
+    // switch_failed, host_down or idle_stop, or the relay's own start or stop. A span whose
+    // start is older than the loaded history is not known and not returned.
     QList<EngineInterval> engineIntervals(const QString &host, const QDateTime &from,
                                           const QDateTime &to) const;
     // Events with from <= at <= to, in time order; an invalid bound does not limit.

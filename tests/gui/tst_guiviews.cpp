@@ -34,6 +34,7 @@
 #include "store/requestlogmodel.h"
 #include "store/timelinemodel.h"
 #include "timeline/timelinescale.h"
+#include "timeline/timelinetext.h"
 #include "timeline/timelineview.h"
 #include "timeline/timelinewidget.h"
 #include "demo/trafficgenerator.h"
@@ -64,6 +65,7 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QTimeZone>
+#include <QToolTip>
 #include <QTest>
 
 #include <QScopeGuard>
@@ -96,6 +98,7 @@ private Q_SLOTS:
 
     void timelineDrawsSwitchFromHistory();
     void timelineZoomPanFollow();
+    void timelineKeepsTheNewestSwitchReadable();
     void timelineReadsStoreHistory();
 };
 
@@ -424,10 +427,85 @@ void TstGuiViews::timelineZoomPanFollow()
     QApplication::sendEvent(&timeline, &wheel);
     QVERIFY(std::abs(timeline.scale().timeForX(x) - under) <= qint64(timeline.scale().msPerPixel()));
 
+    // Shift+wheel pans (towards the past for a wheel turned up); Right pans back to now.
+    const qint64 endBefore = timeline.scale().endMs();
+    QWheelEvent shiftWheel(QPointF(x, 60), QPointF(timeline.mapToGlobal(QPoint(400, 60))), QPoint(), QPoint(0, 120),
+                           Qt::NoButton, Qt::ShiftModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&timeline, &shiftWheel);
+    QVERIFY(timeline.scale().endMs() < endBefore);
+    QVERIFY(!timeline.isFollowing());
+    for (int i = 0; i < 50 && !timeline.isFollowing(); ++i)
+        QTest::keyClick(&timeline, Qt::Key_Right);
+    QVERIFY(timeline.isFollowing());
+    QVERIFY(timeline.scale().endMs() >= now);
+
+    QTest::keyClick(&timeline, Qt::Key_1);
+    QCOMPARE(timeline.scale().spanMs(), qint64(5 * 60 * 1000));
+    QTest::keyClick(&timeline, Qt::Key_3);
+    QCOMPARE(timeline.scale().spanMs(), qint64(24 * 3600 * 1000));
     QTest::keyClick(&timeline, Qt::Key_2);
     QCOMPARE(timeline.scale().spanMs(), qint64(3600 * 1000));
+    QVERIFY(!timeline.isAutoSpan());
     QTest::mouseDClick(&timeline, Qt::LeftButton, {}, QPoint(500, 60));
     QVERIFY(timeline.isFollowing());
+}
+
+void TstGuiViews::timelineKeepsTheNewestSwitchReadable()
+{
+    // Issue 30, item 9: fifty minutes of history would make a 2 h span, where a one-minute
+    // switch a minute ago is a sliver without its label; by default it is readable instead. A
+    // time Switchyard did not run is an empty gap with its tooltip, not an engine bar.
+    const QDateTime now = QDateTime::currentDateTime();
+    FixedClock clock(now);
+    TimelineModel events;
+    HistoryEvent started;
+    started.kind = HistoryEvent::Kind::RelayStarted;
+    started.at = now.addSecs(-3000);
+    events.append(started);
+    events.append(hostEvent(HistoryEvent::Kind::HostUp, now.addSecs(-2999), u"mainline"_s));
+    HistoryEvent stopped = started;
+    stopped.kind = HistoryEvent::Kind::RelayStopped;
+    stopped.at = now.addSecs(-240);
+    events.append(stopped);
+    started.at = now.addSecs(-180);
+    events.append(started);
+    events.append(hostEvent(HistoryEvent::Kind::HostUp, now.addSecs(-179), u"mainline"_s));
+    const HistoryEvent start = hostEvent(HistoryEvent::Kind::SwitchStart, now.addSecs(-120), u"fork"_s);
+    const HistoryEvent end = hostEvent(HistoryEvent::Kind::SwitchEnd, now.addSecs(-60), u"fork"_s, 60000ms);
+    events.append(start);
+    events.append(end);
+
+    TimelineWidget timeline(clock);
+    timeline.setEvents(&events);
+    timeline.setHosts({u"h1"_s});
+    timeline.resize(900, timeline.sizeHint().height());
+    timeline.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    QVERIFY(timeline.isAutoSpan());
+    QVERIFY(timeline.isFollowing());
+    const TimelineScale &scale = timeline.scale();
+    QVERIFY2(scale.spanMs() < 3600 * 1000, qPrintable(QString::number(scale.spanMs())));
+    QVERIFY(scale.spanMs() >= 5 * 60 * 1000);
+    const qint64 startMs = start.at.toMSecsSinceEpoch();
+    const qint64 endMs = end.at.toMSecsSinceEpoch();
+    QVERIFY(scale.isVisible(startMs) && scale.isVisible(endMs));
+    const double width = scale.xForTime(endMs) - scale.xForTime(startMs);
+    const QString label = TimelineText::switchLabel({TimelineContent::Span::Kind::Switch, startMs, endMs, false, u"fork"_s, {}});
+    QVERIFY2(width >= 40 && width > timeline.fontMetrics().horizontalAdvance(label) + 10,
+             qPrintable(u"%1 px for %2"_s.arg(width).arg(label)));
+
+    // The gap: no engine colour in the bar, and a tooltip that says why.
+    const int gapX = int(scale.xForTime(now.addSecs(-210).toMSecsSinceEpoch()));
+    const int barY = timeline.engineBarRect(0).center().y();
+    const QImage image = timeline.grab().toImage();
+    QVERIFY(QColor(image.pixel(gapX, barY)) != StatusPalette::forEngine(u"mainline"));
+    QCOMPARE(QColor(image.pixel(int(scale.xForTime(now.addSecs(-250).toMSecsSinceEpoch())), barY)),
+             StatusPalette::forEngine(u"mainline"));
+    const QPoint pos(gapX, barY);
+    QHelpEvent help(QEvent::ToolTip, pos, timeline.mapToGlobal(pos));
+    QApplication::sendEvent(&timeline, &help);
+    QVERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().startsWith(u"Switchyard was not running"_s), qPrintable(QToolTip::text()));
 }
 
 void TstGuiViews::timelineReadsStoreHistory()

@@ -169,8 +169,9 @@ void TstGuiWindow::switchShowsOnHostsTimelineAndTray()
     });
     TimelineView timeline(clock, &hosts);
     timeline.setHistory(&store);
-    QTRY_COMPARE(timeline.events()->rowCount(), 1);   // h1 seen up, with engine a
-    QCOMPARE(timeline.events()->eventAt(0).kind, HistoryEvent::Kind::HostUp);
+    QTRY_COMPARE(timeline.events()->rowCount(), 2);   // the relay started; h1 seen up, with engine a
+    QCOMPARE(timeline.events()->eventAt(0).kind, HistoryEvent::Kind::RelayStarted);
+    QCOMPARE(timeline.events()->eventAt(1).kind, HistoryEvent::Kind::HostUp);
 
     // The models table lists the engine that is not running too: beta, on b, unloaded.
     ModelTableModel models(clock);

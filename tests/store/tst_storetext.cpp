@@ -141,6 +141,11 @@ void TestStoreText::eventText_data()
                                            << u"slot 0, 48213 tokens not restored: Unable to restore slot"_s
                                            << u"host 3090: prompt cache of flint-40b on engine fork: restore after 0s: "
                                               "slot 0, 48213 tokens not restored: Unable to restore slot"_s;
+    // The relay's own start and stop name no host.
+    QTest::newRow("relay started") << int(K::RelayStarted) << QString() << QString() << qint64(-1) << QString()
+                                   << u"relay started"_s;
+    QTest::newRow("relay stopped") << int(K::RelayStopped) << QString() << QString() << qint64(-1) << QString()
+                                   << u"relay stopped"_s;
 }
 
 void TestStoreText::eventText()
@@ -172,7 +177,8 @@ void TestStoreText::eventKindNames()
     QCOMPARE(names, (QStringList{u"switch_start"_s, u"switch_end"_s, u"switch_failed"_s, u"load"_s,
                                  u"unload"_s, u"lease_taken"_s, u"lease_released"_s, u"host_up"_s,
                                  u"host_down"_s, u"failover"_s, u"cache_save"_s, u"cache_restore"_s,
-                                 u"wake_sent"_s, u"woke"_s, u"wake_timed_out"_s, u"idle_stop"_s, u"sleep_command"_s}));
+                                 u"wake_sent"_s, u"woke"_s, u"wake_timed_out"_s, u"idle_stop"_s, u"sleep_command"_s,
+                                 u"relay_started"_s, u"relay_stopped"_s}));
     QVERIFY(!HistoryEvent::kindFromName(u"bogus"_s));
 }
 

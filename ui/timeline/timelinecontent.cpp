@@ -6,6 +6,7 @@
 #include "timeline/timelinescale.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace switchyard {
 
@@ -50,10 +51,26 @@ QList<TimelineContent::Span> TimelineContent::spans(const QString &host, qint64 
     std::optional<HistoryEvent> lease;
     std::optional<HistoryEvent> sleep;
     bool resting = false;   // since an idle stop: the engine is down on purpose
+    // The times Switchyard did not run, over all hosts: each relay start after some history
+    // ends one that began at the newest event before it.
+    QList<Span> gaps;
+    std::optional<qint64> lastAt;   // the newest event so far, of any host
+    bool stopped = false;           // the newest relay event is a stop: it is not running
     auto add = [&](Span::Kind kind, qint64 start, qint64 end, bool ongoing, const QString &engine, const QString &text) {
         if (end < fromMs || start > toMs)
             return;
         spans.append({kind, std::max(start, fromMs), std::min(end, toMs), ongoing, engine, text});
+    };
+    // A switch or a lease is the relay's own doing: it ends when the relay stops observing.
+    auto relayGone = [&](qint64 at) {
+        if (switchStart) {
+            add(Span::Kind::Switch, switchStart->at.toMSecsSinceEpoch(), at, false, switchStart->engine, switchStart->model);
+            switchStart.reset();
+        }
+        if (lease) {
+            add(Span::Kind::Lease, lease->at.toMSecsSinceEpoch(), at, false, {}, lease->detail);
+            lease.reset();
+        }
     };
     // Any sign of life ends a rest and the sleep in it.
     auto wake = [&](qint64 at) {
@@ -65,9 +82,22 @@ QList<TimelineContent::Span> TimelineContent::spans(const QString &host, qint64 
     };
     const QList<HistoryEvent> events = m_model->eventsBetween({}, dateAt(toMs));
     for (const HistoryEvent &e : events) {
+        const qint64 at = e.at.toMSecsSinceEpoch();
+        const std::optional<qint64> before = std::exchange(lastAt, at);
+        if (e.kind == HistoryEvent::Kind::RelayStopped) {
+            relayGone(at);
+            stopped = true;
+            continue;
+        }
+        if (e.kind == HistoryEvent::Kind::RelayStarted) {
+            relayGone(before.value_or(at));
+            if (before && *before < at)
+                gaps.append({Span::Kind::Unobserved, *before, at, false, {}, {}});
+            stopped = false;
+            continue;
+        }
         if (e.host != host)
             continue;
-        const qint64 at = e.at.toMSecsSinceEpoch();
         switch (e.kind) {
         case HistoryEvent::Kind::SwitchStart:
         case HistoryEvent::Kind::SwitchEnd:
@@ -136,7 +166,42 @@ QList<TimelineContent::Span> TimelineContent::spans(const QString &host, qint64 
         add(Span::Kind::Lease, lease->at.toMSecsSinceEpoch(), toMs, true, {}, lease->detail);
     if (sleep)
         add(Span::Kind::Sleep, sleep->at.toMSecsSinceEpoch(), toMs, true, {}, sleep->detail);
+    if (stopped && lastAt && *lastAt < toMs)
+        gaps.append({Span::Kind::Unobserved, *lastAt, toMs, true, {}, {}});
+    spans = withoutGaps(spans, gaps);
+    for (const Span &g : std::as_const(gaps)) {
+        if (g.endMs >= fromMs && g.startMs <= toMs)
+            spans.append({g.kind, std::max(g.startMs, fromMs), std::min(g.endMs, toMs), g.ongoing, {}, {}});
+    }
     return spans;
+}
+
+QList<TimelineContent::Span> TimelineContent::withoutGaps(const QList<Span> &spans, const QList<Span> &gaps)
+{
+    QList<Span> out;
+    for (const Span &s : spans) {
+        // The part of s not yet looked at, cut at each gap it overlaps (gaps are in time order).
+        Span rest = s;
+        bool left = true;
+        for (const Span &g : gaps) {
+            if (g.endMs <= rest.startMs || g.startMs >= rest.endMs)
+                continue;
+            if (g.startMs > rest.startMs) {
+                Span piece = rest;
+                piece.endMs = g.startMs;
+                piece.ongoing = false;
+                out.append(piece);
+            }
+            rest.startMs = g.endMs;
+            if (rest.startMs >= rest.endMs) {
+                left = false;
+                break;
+            }
+        }
+        if (left)
+            out.append(rest);
+    }
+    return out;
 }
 
 bool TimelineContent::isPowerEvent(HistoryEvent::Kind kind)
@@ -225,7 +290,37 @@ std::optional<HistoryEvent> TimelineContent::markerAt(const QString &host, qint6
     return best;
 }
 
-std::optional<std::chrono::milliseconds> TimelineContent::suggestedSpan(const QStringList &hosts, qint64 nowMs) const
+std::optional<TimelineContent::Span> TimelineContent::newestSwitch(const QStringList &hosts) const
+{
+    if (!m_model)
+        return std::nullopt;
+    for (int row = m_model->rowCount() - 1; row >= 0; --row) {
+        const HistoryEvent end = m_model->eventAt(row);
+        if (end.kind != HistoryEvent::Kind::SwitchEnd || !hosts.contains(end.host))
+            continue;
+        const qint64 endMs = end.at.toMSecsSinceEpoch();
+        qint64 startMs = endMs - (end.duration ? end.duration->count() : 0);
+        QString target;
+        // Its start, when it is in the history: the alias that asked for it, and the exact time.
+        for (int back = row - 1; back >= 0; --back) {
+            const HistoryEvent e = m_model->eventAt(back);
+            if (e.host != end.host)
+                continue;
+            if (e.kind == HistoryEvent::Kind::SwitchStart) {
+                startMs = e.at.toMSecsSinceEpoch();
+                target = e.model;
+            }
+            if (e.kind == HistoryEvent::Kind::SwitchStart || e.kind == HistoryEvent::Kind::SwitchEnd
+                || e.kind == HistoryEvent::Kind::SwitchFailed)
+                break;
+        }
+        return Span{Span::Kind::Switch, startMs, endMs, false, end.engine, target};
+    }
+    return std::nullopt;
+}
+
+std::optional<std::chrono::milliseconds> TimelineContent::suggestedSpan(const QStringList &hosts, qint64 nowMs,
+                                                                        int plotWidth, int switchPixels) const
 {
     // The newest few events of the lanes shown decide; older history is a zoom-out away.
     if (!m_model)
@@ -241,7 +336,11 @@ std::optional<std::chrono::milliseconds> TimelineContent::suggestedSpan(const QS
     }
     if (seen == 0)
         return std::nullopt;
-    return TimelineScale::suggestedSpan(std::chrono::milliseconds(std::max<qint64>(0, nowMs - oldest)));
+    std::optional<std::chrono::milliseconds> switchLength;
+    if (const std::optional<Span> last = newestSwitch(hosts))
+        switchLength = std::chrono::milliseconds(last->endMs - last->startMs);
+    return TimelineScale::suggestedSpan(std::chrono::milliseconds(std::max<qint64>(0, nowMs - oldest)), switchLength,
+                                        switchPixels, plotWidth);
 }
 
 } // namespace switchyard

@@ -29,7 +29,9 @@ public:
     {
         // Sleep: the box was put to sleep after an idle stop (its sleep command ran) until it
         // was woken or answered again; a planned rest, not a failure.
-        enum class Kind { Engine, Switch, FailedSwitch, Down, Lease, Sleep };
+        // Unobserved: Switchyard was not running (issue 30, item 9), so nothing is known of any
+        // lane then; the same on every lane.
+        enum class Kind { Engine, Switch, FailedSwitch, Down, Lease, Sleep, Unobserved };
         Kind kind;
         qint64 startMs;
         qint64 endMs;
@@ -56,7 +58,15 @@ public:
     // each clipped to [fromMs, toMs]; one not ended by toMs is ongoing and ends there. After an
     // idle stop the engine is down on purpose: a "host down" the polls record then (until an
     // engine starts, a wake or the host answers) is not downtime.
+    // Last, the times Switchyard did not run (Unobserved): from the last event before a relay
+    // start until that start (after a clean stop that is the stop; after a crash, whatever came
+    // last), and after a stop with no start yet, until toMs. No other span covers them: engine
+    // bars, downtime and sleep are cut there, and a switch or lease the relay had going ends
+    // where it stopped observing.
     QList<Span> spans(const QString &host, qint64 fromMs, qint64 toMs) const;
+    // spans without the parts that lie in a gap (an Unobserved span); a span cut in two keeps
+    // `ongoing` on its second part only.
+    static QList<Span> withoutGaps(const QList<Span> &spans, const QList<Span> &gaps);
     // Loads and unloads on host with fromMs <= at <= toMs, in time order.
     QList<HistoryEvent> markers(const QString &host, qint64 fromMs, qint64 toMs) const;
     // Wake-on-LAN and idle stop events (issue 20): circles on the marker row.
@@ -72,12 +82,17 @@ public:
     // row switches and downtime before the engine bars they lie over.
     static std::optional<Span> spanAt(const QList<Span> &spans, qint64 t, qint64 slackMs, bool markerRow);
     // The first load or unload within 2 * slackMs of t (markers are small: a wider reach).
-    // The default span for the newest SpanEvents events of these hosts (TimelineScale::
-    // suggestedSpan()); nullopt without any.
-    static constexpr int SpanEvents = 6;
-    std::optional<std::chrono::milliseconds> suggestedSpan(const QStringList &hosts, qint64 nowMs) const;
-
     std::optional<HistoryEvent> markerAt(const QString &host, qint64 t, qint64 slackMs) const;
+
+    // The newest finished switch on these hosts (from its switch_start, or its switch_end's
+    // duration), as its span; nullopt without one.
+    std::optional<Span> newestSwitch(const QStringList &hosts) const;
+    // The default span for the newest SpanEvents events of these hosts, and no wider than keeps
+    // their newest switch switchPixels wide in plotWidth (TimelineScale::suggestedSpan());
+    // nullopt without any event.
+    static constexpr int SpanEvents = 6;
+    std::optional<std::chrono::milliseconds> suggestedSpan(const QStringList &hosts, qint64 nowMs, int plotWidth,
+                                                           int switchPixels) const;
 
 private:
     QPointer<const TimelineModel> m_model;

@@ -110,17 +110,31 @@ QList<qint64> TimelineScale::ticks(int minPixels, int utcOffsetSeconds) const
     return out;
 }
 
-std::chrono::milliseconds TimelineScale::suggestedSpan(std::chrono::milliseconds age)
+std::chrono::milliseconds TimelineScale::suggestedSpan(std::chrono::milliseconds age,
+                                                       std::optional<std::chrono::milliseconds> switchLength,
+                                                       int switchPixels, int plotWidth)
 {
     using namespace std::chrono;
     static constexpr minutes Steps[] = {minutes(2), minutes(5), minutes(10), minutes(15), minutes(30), hours(1),
                                         hours(2), hours(3), hours(6), hours(12), hours(24)};
     const milliseconds wanted = age + age / 4;
+    milliseconds span = hours(24);
     for (const minutes step : Steps) {
-        if (step >= wanted)
-            return step;
+        if (step >= wanted) {
+            span = step;
+            break;
+        }
     }
-    return hours(24);
+    if (!switchLength || switchPixels <= 0 || plotWidth <= 0)
+        return span;
+    // The widest span in which the switch still gets its pixels: length * width / pixels.
+    const double readableMs = double(switchLength->count()) * plotWidth / switchPixels;
+    milliseconds readable = ReadableFloor;
+    for (const minutes step : Steps) {
+        if (step > ReadableFloor && double(milliseconds(step).count()) <= readableMs)
+            readable = step;
+    }
+    return std::min(span, readable);
 }
 
 } // namespace switchyard

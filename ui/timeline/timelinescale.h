@@ -4,6 +4,7 @@
 #include <QtGlobal>
 
 #include <chrono>
+#include <optional>
 
 namespace switchyard {
 
@@ -30,7 +31,14 @@ public:
     // The span to show by default when the newest events go back `age` from now: the first of
     // 2, 5, 10, 15, 30 min, 1, 2, 3, 6, 12, 24 h with room for them (a quarter more), so
     // recent switches are not squeezed to the right edge, nor old ones cut off.
-    static std::chrono::milliseconds suggestedSpan(std::chrono::milliseconds age);
+    // But no wider than shows the newest switch, switchLength long, at least switchPixels wide
+    // in a plot plotWidth wide (issue 30, item 9: a 3 s switch in 2 h was a 2 px sliver): the
+    // widest of those steps that does, yet never under ReadableFloor. Older history is then a
+    // zoom-out away.
+    static constexpr std::chrono::minutes ReadableFloor{5};
+    static std::chrono::milliseconds suggestedSpan(std::chrono::milliseconds age,
+                                                   std::optional<std::chrono::milliseconds> switchLength = std::nullopt,
+                                                   int switchPixels = 0, int plotWidth = 0);
     qint64 spanMs() const;
 
     int left() const { return m_left; }

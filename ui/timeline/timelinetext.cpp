@@ -69,6 +69,10 @@ QString TimelineText::spanTooltip(const TimelineContent::Span &s, const QString 
         // A planned rest, not downtime: no reason to give.
         return (s.ongoing ? tr("<b>%1</b> is asleep") : tr("<b>%1</b> was asleep")).arg(host.toHtmlEscaped())
                 + u"<br>"_s + range(s.startMs, s.endMs, s.ongoing, nowMs);
+    case Kind::Unobserved:
+        // Not about this host: nothing was watching any of them.
+        return (s.ongoing ? tr("Switchyard is not running") : tr("Switchyard was not running"))
+                + u"<br>"_s + range(s.startMs, s.endMs, s.ongoing, nowMs);
     case Kind::Lease:
         return tr("Leased by %1").arg(s.text.isEmpty() ? u"<b>%1</b>"_s.arg(tr("someone")) : leaseOwner(s.text, nowMs))
                 + u"<br>"_s + range(s.startMs, s.endMs, s.ongoing, nowMs);

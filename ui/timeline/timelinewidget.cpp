@@ -28,6 +28,8 @@ constexpr int MarkerTop = TimelineLayout::MarkerTop;
 constexpr int DensityTop = TimelineLayout::DensityTop;
 constexpr int DensityHeight = TimelineLayout::DensityHeight;
 constexpr int MinTickPixels = 90;
+constexpr int MinSwitchPixels = 40;       // the newest switch by default, at the least
+constexpr int SwitchLabelPadding = 12;    // a switch's label is drawn when its bar is 10 px wider
 constexpr double ZoomStep = 1.25;
 
 QColor withAlpha(QColor c, int alpha)
@@ -121,11 +123,16 @@ qint64 TimelineWidget::nowMs() const
 
 void TimelineWidget::fitSpanToData()
 {
-    const auto span = m_autoSpan ? m_content.suggestedSpan(m_hosts, nowMs()) : std::nullopt;
-    if (span && span->count() != m_scale.spanMs()) {
-        syncPlotArea();
+    if (!m_autoSpan)
+        return;
+    syncPlotArea();
+    // The newest switch gets room for its label on its bar, and at least MinSwitchPixels.
+    int switchPixels = MinSwitchPixels;
+    if (const std::optional<Span> last = m_content.newestSwitch(m_hosts))
+        switchPixels = std::max(switchPixels, fontMetrics().horizontalAdvance(TimelineText::switchLabel(*last)) + SwitchLabelPadding);
+    const auto span = m_content.suggestedSpan(m_hosts, nowMs(), m_scale.width(), switchPixels);
+    if (span && span->count() != m_scale.spanMs())
         m_scale.setSpan(*span);
-    }
 }
 
 void TimelineWidget::followNow()
@@ -406,6 +413,23 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
                 p.setPen(QColor(0x20, 0x20, 0x20));
                 p.drawText(rect.adjusted(5, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
             }
+        }
+    }
+    // Switchyard was not running: nothing is known, so the lane is left empty but for a faint
+    // hatching over its bar and marker rows.
+    for (const Span &s : spans) {
+        if (s.kind != Span::Kind::Unobserved)
+            continue;
+        const QRectF rect = spanRect(s, bar.united(markerRect(lane)));
+        p.setPen(Qt::NoPen);
+        p.setBrush(palette().base());
+        p.drawRect(rect);
+        p.setBrush(QBrush(withAlpha(palette().color(QPalette::PlaceholderText), 90), Qt::FDiagPattern));
+        p.drawRect(rect);
+        const QString label = tr("not running");
+        if (rect.width() > p.fontMetrics().horizontalAdvance(label) + 10) {
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.drawText(spanRect(s, bar).adjusted(5, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
         }
     }
     if (!anyEngine && spans.isEmpty()) {

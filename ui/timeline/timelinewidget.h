@@ -23,8 +23,9 @@ class TimelineModel;
 // The switch timeline: one lane per host over time. Each lane shows which engine was up (a
 // coloured bar per engine), engine switches and how long they took (amber, hatched; red when
 // one failed), times the host was down, model loads and unloads (diamonds), leases (a purple
-// band) and request density (a histogram, failures in red). It reads the TimelineModel, which
-// holds the store's history, so it shows the past as well as now.
+// band) and request density (a histogram, failures in red); a time Switchyard did not run is an
+// empty, hatched gap. It reads the TimelineModel, which holds the store's history, so it shows
+// the past as well as now.
 //
 // Mouse: wheel zooms around the pointer, shift+wheel or dragging pans, double-click follows
 // now again. Keys: + and - zoom, Left and Right pan, End follows now, 1/2/3 show 5 min, 1 h,
@@ -66,7 +67,7 @@ public:
     void showRange(qint64 startMs, qint64 endMs);
     bool isFollowing() const { return m_following; }
     // Until the user picks a span (zoom, a preset, a drag), the span follows the data: see
-    // TimelineScale::suggestedSpan() over the newest events.
+    // TimelineScale::suggestedSpan() over the newest events and the newest switch.
     bool isAutoSpan() const { return m_autoSpan; }
     void setFollowing(bool on);
     void zoomIn();
