@@ -1339,7 +1339,7 @@ Befehle:
         <translation>&lt;b&gt;%1&lt;/b&gt; bis %2</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+40"/>
         <source>someone</source>
         <translation>jemandem</translation>
     </message>
@@ -1389,7 +1389,7 @@ Befehle:
         <translation>&lt;b&gt;wird geweckt&lt;/b&gt; für eine Anfrage an &lt;b&gt;%1&lt;/b&gt;: Wake-on-LAN gesendet</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-24"/>
         <source>&lt;b&gt;%1&lt;/b&gt; is asleep</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; schläft</translation>
     </message>
@@ -1397,6 +1397,16 @@ Befehle:
         <location line="+0"/>
         <source>&lt;b&gt;%1&lt;/b&gt; was asleep</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; schlief</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Switchyard is not running</source>
+        <translation>Switchyard läuft nicht</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Switchyard was not running</source>
+        <translation>Switchyard lief nicht</translation>
     </message>
     <message>
         <location line="+23"/>
@@ -4617,7 +4627,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::RelayRunner</name>
     <message>
-        <location filename="../src/app/relayrunner.cpp" line="+66"/>
+        <location filename="../src/app/relayrunner.cpp" line="+84"/>
         <source>the running relay could not listen again on %1:%2 either: %3</source>
         <translation>das laufende Relay konnte auch nicht wieder auf %1:%2 lauschen: %3</translation>
     </message>
@@ -5395,7 +5405,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::TimelineModel</name>
     <message>
-        <location filename="../src/store/timelinemodel.cpp" line="+146"/>
+        <location filename="../src/store/timelinemodel.cpp" line="+153"/>
         <source>switching</source>
         <translation>Wechsel</translation>
     </message>
@@ -5478,6 +5488,16 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <location line="+1"/>
         <source>asleep</source>
         <translation>schläft</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Switchyard started</source>
+        <translation>Switchyard gestartet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Switchyard stopped</source>
+        <translation>Switchyard beendet</translation>
     </message>
     <message>
         <location line="+76"/>
@@ -5607,12 +5627,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::TimelineWidget</name>
     <message>
-        <location filename="../ui/timeline/timelinewidget.cpp" line="+65"/>
+        <location filename="../ui/timeline/timelinewidget.cpp" line="+67"/>
         <source>Switch timeline</source>
         <translation>Wechsel-Zeitleiste</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+203"/>
         <source>No hosts configured</source>
         <translation>Keine Hosts konfiguriert</translation>
     </message>
@@ -5631,7 +5651,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>schläft</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+35"/>
+        <source>not running</source>
+        <translation>läuft nicht</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>no engine history in this range</source>
         <translation>kein Engine-Verlauf in diesem Zeitraum</translation>
     </message>

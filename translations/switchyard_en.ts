@@ -100,7 +100,7 @@
 <context>
     <name>TimelineText</name>
     <message numerus="yes">
-        <location filename="../ui/timeline/timelinetext.cpp" line="+118"/>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+122"/>
         <source>%n request(s) active</source>
         <translation>
             <numerusform>%n request active</numerusform>
