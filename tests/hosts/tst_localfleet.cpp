@@ -102,7 +102,10 @@ void TestLocalFleet::probeLoadsEveryModelAcrossSwitches()
             }
             remembered.insert(e, list);
         }
-        hosts.insert(host, QJsonObject{{"driver"_L1, "local"_L1}, {"engines"_L1, engines}});
+        // In arrival order: the switches are the subject, not the batch scheduler's 20 s dwell
+        // before each (which made this test take 86 s).
+        hosts.insert(host, QJsonObject{{"driver"_L1, "local"_L1}, {"scheduling"_L1, QJsonObject{{"policy"_L1, "arrival"_L1}}},
+                                       {"engines"_L1, engines}});
         memory.insert(host, remembered);
     }
     const QJsonObject root{{"listen"_L1, "127.0.0.1:0"_L1}, {"state_dir"_L1, m_dir.filePath(u"state"_s)}, {"hosts"_L1, hosts}};
@@ -203,6 +206,7 @@ void TestLocalFleet::streamOnOneEngineFinishesBeforeTheSwitch()
         {"state_dir"_L1, m_dir.filePath(u"state3"_s)},
         {"hosts"_L1, QJsonObject{{"h4"_L1, QJsonObject{
             {"driver"_L1, "local"_L1},
+            {"scheduling"_L1, QJsonObject{{"policy"_L1, "arrival"_L1}}},   // the drain is the subject, not the dwell
             {"engines"_L1, QJsonObject{{"ea"_L1, engine(portA, u"alpha"_s, {u"--loaded"_s, u"alpha"_s, u"--tokens-per-s"_s, u"40"_s})},
                                        {"eb"_L1, engine(portB, u"beta"_s, {u"--loaded"_s, u"beta"_s})}}}}}}}};
     const ConfigResult result = ConfigLoader::parse(QJsonDocument(root).toJson(), u"stream.json"_s);
