@@ -23,6 +23,24 @@
 
 namespace switchyard {
 
+namespace {
+
+// A scroll area as tall as all the lanes want. QScrollArea keeps the first size hint its widget
+// gave, before the hosts were known (one lane), and the window then gave the timeline one lane.
+class LanesArea final : public QScrollArea
+{
+public:
+    using QScrollArea::QScrollArea;
+
+    QSize sizeHint() const override
+    {
+        const QSize lanes = widget() ? widget()->sizeHint() : QSize();
+        return lanes + QSize(2 * frameWidth(), 2 * frameWidth());
+    }
+};
+
+} // namespace
+
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
@@ -97,13 +115,13 @@ TimelineView::TimelineView(const Clock &clock, HostTableModel *hosts, QWidget *p
     layout->addLayout(bar);
     // Every lane is drawn (the widget's minimum says so); in a short window they scroll, with a
     // scroll bar that says more are there, instead of taking the room of the request tables.
-    auto *lanes = new QScrollArea(this);
-    lanes->setWidget(m_timeline);
-    lanes->setWidgetResizable(true);
-    lanes->setFrameShape(QFrame::NoFrame);
-    lanes->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    lanes->setMinimumHeight(TimelineLayout::heightFor(1));
-    layout->addWidget(lanes, 1);
+    m_lanes = new LanesArea(this);
+    m_lanes->setWidget(m_timeline);
+    m_lanes->setWidgetResizable(true);
+    m_lanes->setFrameShape(QFrame::NoFrame);
+    m_lanes->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_lanes->setMinimumHeight(TimelineLayout::heightFor(1));
+    layout->addWidget(m_lanes, 1);
 
     // Arrivals come in bursts; repaint for them at most four times a second.
     m_densityRepaint.setSingleShot(true);
@@ -116,6 +134,8 @@ TimelineView::~TimelineView() = default;
 void TimelineView::syncHosts()
 {
     m_timeline->setHosts(m_hosts->hostNames());
+    if (m_lanes)
+        m_lanes->updateGeometry();   // a lane more or less: the window gives the timeline room for it
     QStringList engines;
     for (int row = 0; row < m_hosts->rowCount(); ++row) {
         const QModelIndex index = m_hosts->index(row);

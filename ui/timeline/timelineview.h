@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QLabel;
+class QScrollArea;
 class QToolButton;
 
 namespace switchyard {
@@ -59,6 +60,7 @@ private:
     TimelineModel *m_events;
     RequestDensity m_density;
     TimelineWidget *m_timeline;
+    QScrollArea *m_lanes = nullptr;   // the lanes scroll in a short window
     QToolButton *m_follow;
     QLabel *m_legend;
     QStringList m_engines;   // every host's engines, in order of first appearance

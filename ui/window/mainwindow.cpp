@@ -491,11 +491,11 @@ void MainWindow::fitSplitter()
         return;
     }
     // Until the user moves a handle: the cards whole; the tables at least 40 % (a page of them);
-    // the timeline as tall as it needs up to a quarter of the height, less in a short window.
-    // Only a window too short for all that gets scrolling cards (at least one whole row).
+    // the timeline as tall as its lanes need in what is left, its lanes scrolling in a short
+    // window. Only a window too short for all that gets scrolling cards (at least one whole row).
     const int hosts = std::clamp(hostsNeed, hostsMin, std::max(hostsMin, total - timelineMin - tablesMin));
     const int tablesShare = std::max(tablesMin, (m_splitter->height() * 40 + 99) / 100);   // of what is seen, handles too
-    const int timeline = std::clamp(std::min(m_splitter->widget(1)->sizeHint().height(), total * 25 / 100), timelineMin,
+    const int timeline = std::clamp(m_splitter->widget(1)->sizeHint().height(), timelineMin,
                                     std::max(timelineMin, total - hosts - tablesShare));
     m_splitter->setSizes({hosts, timeline, std::max(0, total - hosts - timeline)});
 }
