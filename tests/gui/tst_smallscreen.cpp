@@ -13,6 +13,7 @@
 #include "config/configloader.h"
 #include "demo/demofleet.h"
 #include "desktop/desktopapp.h"
+#include "demorun.h"
 #include "germanwindow.h"
 #include "models/hosttablemodel.h"
 #include "models/inflightcounter.h"
@@ -56,15 +57,10 @@ namespace {
 
 constexpr int WaitMs = 20000;   // generous: a loaded 2-core machine
 
-// The demo as `switchyard --demo` runs it (three boxes), its history recorded.
-struct DemoRun
+// The demo as `switchyard --demo` runs it (three boxes, demorun.h), with the window's models in
+// front of it.
+struct DemoRun : test::DemoRun
 {
-    std::unique_ptr<DemoFleet> fleet;
-    SystemClock clock;
-    QTemporaryDir dir;
-    std::unique_ptr<HistoryStore> store;
-    std::unique_ptr<RelayRunner> runner;
-    std::unique_ptr<CatalogEventRecorder> recorder;
     HostTableModel hosts;
     InFlightCounter inFlight;
 
@@ -72,23 +68,7 @@ struct DemoRun
     {
         DemoFleet::Timing timing;
         timing.idleStop = 10min;   // the 3060 stays awake: its card does not change under the test
-        fleet = std::make_unique<DemoFleet>(QStringLiteral(SWITCHYARD_DEMO_FLEET_HELPER), timing);
-        if (!fleet->start(error))
-            return false;
-        const ConfigResult flags = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, fleet->upstreamFlags());
-        if (!flags.ok()) {
-            *error = flags.errors.value(0).toString();
-            return false;
-        }
-        Config config = *flags.config;
-        fleet->addEnginesTo(config);
-        store = std::make_unique<HistoryStore>(dir.filePath(u"history.sqlite"_s), clock);
-        runner = std::make_unique<RelayRunner>(nullptr, store.get());
-        DemoFleet *f = fleet.get();
-        runner->setDriverFactory([f](const Config &c) { return f->drivers(c); });
-        recorder = std::make_unique<CatalogEventRecorder>(store.get(), clock);
-        QObject::connect(runner.get(), &RelayRunner::serviceChanged, recorder.get(), &CatalogEventRecorder::setService);
-        if (!runner->start(config, error))
+        if (!test::DemoRun::start(timing, error))
             return false;
         hosts.setInFlightCounter(&inFlight);
         hosts.setService(runner->service());
@@ -101,11 +81,6 @@ struct DemoRun
         w->setHistory(store.get());
         w->setService(runner->service());
         return w;
-    }
-    ~DemoRun()
-    {
-        runner.reset();   // its controllers and drivers go before the fleet they drive
-        recorder.reset();
     }
 };
 
