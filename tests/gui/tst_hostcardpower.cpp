@@ -3,7 +3,7 @@
 // engine answers the card is up again. The packet goes to a loopback UDP socket.
 #include "app/relayservice.h"
 #include "config/configloader.h"
-#include "fakellama/fakellamaserver.h"
+#include "fakellamaserver.h"
 #include "hosts/hostcontroller.h"
 #include "laterport.h"
 #include "models/hosttablemodel.h"

@@ -7,7 +7,7 @@
 #include "catalog/catalog.h"
 #include "config/configloader.h"
 #include "engines/wakeonlan.h"
-#include "fakellama/fakellamaserver.h"
+#include "fakellamaserver.h"
 #include "hosts/hostcontroller.h"
 #include "laterport.h"
 #include "rawhttpclient.h"
