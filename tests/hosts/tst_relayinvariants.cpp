@@ -16,6 +16,7 @@
 #include "relay/relay.h"
 
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QTest>
 #include <QTimer>
 
@@ -178,6 +179,9 @@ private Q_SLOTS:
 
 void TestRelayInvariants::everySequenceComesToRestWithOneAnswerEach()
 {
+    // A move a request's lifecycle refuses is a bug (relay/requestlifecycle), logged: it fails here
+    // as in the relay's own tests, whatever else the sequence shows.
+    QTest::failOnWarning(QRegularExpression(u": no move \\S+ from "_s));
     SwitchingFixture f;
     // The batch policy with a short dwell and bound: the host's wake-up timer fires for real.
     f.scheduling.policy = SchedulingConfig::Policy::Batch;
