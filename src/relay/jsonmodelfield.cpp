@@ -24,7 +24,7 @@ namespace {
 class Scanner
 {
 public:
-    explicit Scanner(QByteArrayView s) : m_s(s) {}
+    explicit Scanner(QByteArrayView s, qsizetype from = 0) : m_s(s), m_pos(from) {}
 
     void skipSpace()
     {
@@ -174,13 +174,14 @@ public:
         return m_pos > begin;
     }
 
-    // Skips an array like skipValue, and sets *prefixEnd to where its conversation prefix ends:
-    // into the first object whose "role" is "user" (at most FirstUserBytes in), or the array's
-    // end when it has none.
-    bool skipMessages(qsizetype *prefixEnd)
+    // Skips an array like skipValue, and sets *userStart and *prefixEnd to where the first object
+    // whose "role" is "user" starts and ends; without one, *userStart is -1 and *prefixEnd the
+    // array's end.
+    bool skipMessages(qsizetype *userStart, qsizetype *prefixEnd)
     {
         if (!consume('['))
             return false;
+        *userStart = -1;
         *prefixEnd = -1;
         skipSpace();
         if (consume(']')) {
@@ -193,8 +194,10 @@ public:
             bool user = false;
             if (!(peek() == '{' ? skipObjectNotingUser(&user) : skipValue(1)))
                 return false;
-            if (user && *prefixEnd < 0)
-                *prefixEnd = std::min(m_pos, itemStart + JsonModelField::FirstUserBytes);
+            if (user && *prefixEnd < 0) {
+                *userStart = itemStart;
+                *prefixEnd = m_pos;
+            }
             skipSpace();
             if (consume(']')) {
                 if (*prefixEnd < 0)
@@ -241,6 +244,48 @@ private:
     qsizetype m_pos = 0;
 };
 
+// json without its "cache_control" members (and a comma beside each): clients move these cache
+// markers to the newest message from turn to turn, so a conversation's key must not see them.
+QByteArray withoutCacheMarkers(QByteArrayView json)
+{
+    static constexpr QByteArrayView Marker = "\"cache_control\"";
+    QByteArray kept;
+    qsizetype from = 0;
+    for (qsizetype at = json.indexOf(Marker); at >= 0; at = json.indexOf(Marker, at + 1)) {
+        Scanner s(json, at + Marker.size());
+        s.skipSpace();
+        if (at < from || !s.consume(':') || !s.skipValue())
+            continue;   // a string value, not a member's name
+        qsizetype begin = at;
+        s.skipSpace();
+        if (s.consume(',')) {
+            s.skipSpace();
+        } else {
+            qsizetype before = at;
+            while (before > from && QByteArrayView(" \t\r\n").contains(json[before - 1]))
+                --before;
+            if (before > from && json[before - 1] == ',')
+                begin = before - 1;
+        }
+        kept += json.sliced(from, begin - from);
+        from = s.pos();
+    }
+    kept += json.sliced(from);
+    return kept;
+}
+
+// The bytes' hash, cache markers left out.
+size_t hashWithoutCacheMarkers(QByteArrayView bytes, size_t seed, qsizetype limit = -1)
+{
+    if (!bytes.contains("\"cache_control\"")) {
+        const QByteArrayView head = limit < 0 ? bytes : bytes.first(std::min(limit, bytes.size()));
+        return qHashBits(head.data(), size_t(head.size()), seed);
+    }
+    const QByteArray kept = withoutCacheMarkers(bytes);
+    const QByteArrayView head = limit < 0 ? QByteArrayView(kept) : QByteArrayView(kept).first(std::min(limit, kept.size()));
+    return qHashBits(head.data(), size_t(head.size()), seed);
+}
+
 QString decodeStringLiteral(QByteArrayView literal, bool *ok)
 {
     // A model name rarely holds an escape: then its bytes are the UTF-8 of the value.
@@ -268,8 +313,9 @@ QString decodeStringLiteral(QByteArrayView literal, bool *ok)
 JsonModelField JsonModelField::find(QByteArrayView json)
 {
     JsonModelField field;
-    QByteArrayView messagesAt;   // the conversation's prefix, and its system prompt
-    QByteArrayView systemAt;
+    QByteArrayView messagesAt;   // the conversation's prefix up to its first user message,
+    QByteArrayView firstUserAt;  // that message (empty when there is none),
+    QByteArrayView systemAt;     // and its system prompt
     Scanner s(json);
     s.skipSpace();
     if (!s.consume('{')) {
@@ -305,8 +351,9 @@ JsonModelField JsonModelField::find(QByteArrayView json)
             field.result = Result::NotAString;
         }
         const bool messages = (key == "\"messages\"" || key == "\"input\"") && s.peek() == '[';
+        qsizetype userStart = -1;
         qsizetype prefixEnd = -1;
-        if (!(messages ? s.skipMessages(&prefixEnd) : s.skipValue())) {
+        if (!(messages ? s.skipMessages(&userStart, &prefixEnd) : s.skipValue())) {
             field.result = Result::Malformed;
             return field;
         }
@@ -319,8 +366,11 @@ JsonModelField JsonModelField::find(QByteArrayView json)
         } else if (key == "\"tools\"" && value.startsWith('[')) {
             field.tools = value.sliced(1).trimmed() != "]";
         }
-        if (messages && messagesAt.isEmpty())
-            messagesAt = json.sliced(valueStart, prefixEnd - valueStart);
+        if (messages && messagesAt.isEmpty()) {
+            const qsizetype userAt = userStart < 0 ? prefixEnd : userStart;
+            messagesAt = json.sliced(valueStart, userAt - valueStart);
+            firstUserAt = json.sliced(userAt, prefixEnd - userAt);
+        }
         else if ((key == "\"system\"" || key == "\"instructions\"") && systemAt.isEmpty())
             systemAt = json.sliced(valueStart, s.pos() - valueStart);
         if (isModel && json[valueStart] == '"') {
@@ -347,8 +397,9 @@ JsonModelField JsonModelField::find(QByteArrayView json)
         field.result = Result::Malformed;
     if (!messagesAt.isEmpty()) {
         // Any fixed seed: the value only has to agree within one run of the relay.
-        const size_t system = qHashBits(systemAt.data(), size_t(systemAt.size()), 0x5157);
-        field.conversation = quint64(qHashBits(messagesAt.data(), size_t(messagesAt.size()), system)) | 1;
+        const size_t system = hashWithoutCacheMarkers(systemAt, 0x5157);
+        const size_t before = hashWithoutCacheMarkers(messagesAt, system);
+        field.conversation = quint64(hashWithoutCacheMarkers(firstUserAt, before, FirstUserBytes)) | 1;
     }
     return field;
 }

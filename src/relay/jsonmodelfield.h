@@ -26,8 +26,9 @@ struct JsonModelField
     bool tools = false;        // the body has a non-empty top-level "tools" array
     // Which conversation the request continues, for sending its turns to the same replica: a hash
     // of its system prompt ("system", "instructions") and of its "messages" (or "input") up to
-    // the first user message, of which only the first FirstUserBytes count (clients move cache
-    // markers to the newest message). 0: the body holds no such list.
+    // the first user message, of which only the first FirstUserBytes count, all without their
+    // "cache_control" members (clients move cache markers to the newest message). 0: the body
+    // holds no such list. The relay adds the client key (ReplicaRouter::conversationKey).
     quint64 conversation = 0;
     static constexpr qsizetype FirstUserBytes = 2048;
 

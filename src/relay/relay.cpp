@@ -194,6 +194,8 @@ void Relay::handleModelRequest(const IncomingRequest &request, ResponseWriter *w
     }
     if (model.isEmpty())
         model = request.queryItem(u"model"_s);
+    // From here on the conversation is the client's: its key and its prompt's prefix.
+    field.conversation = ReplicaRouter::conversationKey(record.keyName, field.conversation);
     record.model = model;
     if (model.isEmpty()) {
         refuse(request, writer, record, ClientReplies::modelMissing());

@@ -60,6 +60,13 @@ ReplicaChooser::Replica ReplicaRouter::stateOf(const ModelRoute::Target &target)
     return r;
 }
 
+quint64 ReplicaRouter::conversationKey(const QString &clientKey, quint64 promptPrefix)
+{
+    if (!promptPrefix)
+        return 0;
+    return quint64(qHash(clientKey, size_t(promptPrefix))) | 1;
+}
+
 ReplicaRouter::Plan ReplicaRouter::plan(const ModelRoute &route, quint64 conversation) const
 {
     QList<ReplicaChooser::Replica> states;

@@ -37,6 +37,10 @@ public:
         ReplicaChooser::Choice choice;
     };
     Plan plan(const ModelRoute &route, quint64 conversation) const;
+    // The conversation a request continues: its client key (its name; empty without keys) and its
+    // prompt's prefix (JsonModelField::conversation), so two clients that open alike are told
+    // apart. 0 when the body has no prefix: such a request sticks nowhere.
+    static quint64 conversationKey(const QString &clientKey, quint64 promptPrefix);
     ReplicaChooser::Replica stateOf(const ModelRoute::Target &target) const;
 
     // The relay's own requests for a model of a host, counted from forwarding to their end.

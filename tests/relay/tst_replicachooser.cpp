@@ -1,5 +1,6 @@
 #include "relay/jsonmodelfield.h"
 #include "relay/replicachooser.h"
+#include "relay/replicarouter.h"
 
 #include <QTest>
 
@@ -60,6 +61,9 @@ private slots:
     void orderForFailover();
     void tierNames();
     void conversationKey();
+    void conversationKeyTurns_data();
+    void conversationKeyTurns();
+    void conversationKeyPerClient();
 };
 
 void TestReplicaChooser::choose_data()
@@ -178,6 +182,83 @@ void TestReplicaChooser::conversationKey()
     // The model is still found around it.
     QCOMPARE(JsonModelField::find(turn2).value, u"coder"_s);
     QVERIFY(JsonModelField::find(turn2).stream);
+}
+
+void TestReplicaChooser::conversationKeyTurns_data()
+{
+    // Two bodies, and whether they are turns of one conversation (the same key) or two.
+    QTest::addColumn<QByteArray>("a");
+    QTest::addColumn<QByteArray>("b");
+    QTest::addColumn<bool>("same");
+
+    // Claude Code marks the newest message for caching: on turn 1 that is the first user message,
+    // a short one here (under FirstUserBytes), from turn 2 on a later one.
+    const QByteArray sys = R"("system":[{"type":"text","text":"You code.","cache_control":{"type":"ephemeral"}}])";
+    QTest::newRow("anthropic marker moves on")
+        << "{" + sys + R"(,"messages":[{"role":"user","content":[{"type":"text","text":"<reminder/>"},)"
+                       R"({"type":"text","text":"fix it","cache_control":{"type":"ephemeral"}}]}]})"
+        << "{" + sys + R"(,"messages":[{"role":"user","content":[{"type":"text","text":"<reminder/>"},)"
+                       R"({"type":"text","text":"fix it"}]},{"role":"assistant","content":"ok"},)"
+                       R"({"role":"user","content":[{"type":"text","text":"more","cache_control":{"type":"ephemeral"}}]}]})"
+        << true;
+    QTest::newRow("marker first, spaced")
+        << QByteArray(R"({"messages":[{"role":"user","content":[{ "cache_control" : {"type":"ephemeral"} , "type":"text","text":"fix it"}]}]})")
+        << QByteArray(R"({"messages":[{"role":"user","content":[{ "type":"text","text":"fix it"}]},{"role":"user","content":"more"}]})")
+        << true;
+    QTest::newRow("marker on the system prompt only on turn 1")
+        << QByteArray(R"({"system":[{"type":"text","text":"S","cache_control":{"type":"ephemeral"}}],"messages":[{"role":"user","content":"go"}]})")
+        << QByteArray(R"({"system":[{"type":"text","text":"S"}],"messages":[{"role":"user","content":"go"},{"role":"user","content":"on"}]})")
+        << true;
+    QTest::newRow("the same words, another first message")
+        << QByteArray(R"({"messages":[{"role":"user","content":[{"type":"text","text":"fix it","cache_control":{"type":"ephemeral"}}]}]})")
+        << QByteArray(R"({"messages":[{"role":"user","content":[{"type":"text","text":"fix that","cache_control":{"type":"ephemeral"}}]}]})")
+        << false;
+    // A value that reads "cache_control" is text, not a marker: it still tells them apart.
+    QTest::newRow("cache_control as a value")
+        << QByteArray(R"({"messages":[{"role":"user","content":"cache_control"}]})")
+        << QByteArray(R"({"messages":[{"role":"user","content":"cache"}]})")
+        << false;
+    QTest::newRow("another system prompt")
+        << QByteArray(R"({"messages":[{"role":"system","content":"A"},{"role":"user","content":"go"}]})")
+        << QByteArray(R"({"messages":[{"role":"system","content":"B"},{"role":"user","content":"go"}]})")
+        << false;
+    // The prompt grows by tool results and answers: one conversation all along.
+    QByteArray grown = R"({"messages":[{"role":"system","content":"S"},{"role":"user","content":"read a.c"})";
+    QByteArray turn2 = grown;
+    for (int t = 0; t < 20; ++t)
+        turn2 += R"(,{"role":"assistant","content":"call read"},{"role":"tool","content":")" + QByteArray(500, 'x') + R"("})";
+    QTest::newRow("20 tool turns later") << grown + "]}" << turn2 + "]}" << true;
+}
+
+void TestReplicaChooser::conversationKeyTurns()
+{
+    QFETCH(QByteArray, a);
+    QFETCH(QByteArray, b);
+    QFETCH(bool, same);
+    const JsonModelField fa = JsonModelField::find(a);
+    const JsonModelField fb = JsonModelField::find(b);
+    QCOMPARE(fa.result, JsonModelField::Result::Missing);   // well-formed, no model
+    QCOMPARE(fb.result, JsonModelField::Result::Missing);
+    QVERIFY(fa.conversation != 0 && fb.conversation != 0);
+    QCOMPARE(fa.conversation == fb.conversation, same);
+    // The same under one client key, told apart under two.
+    const quint64 ka = ReplicaRouter::conversationKey(u"alice"_s, fa.conversation);
+    QCOMPARE(ka == ReplicaRouter::conversationKey(u"alice"_s, fb.conversation), same);
+    QVERIFY(ka != ReplicaRouter::conversationKey(u"bob"_s, fb.conversation));
+}
+
+void TestReplicaChooser::conversationKeyPerClient()
+{
+    // Two clients that open alike are two conversations; without client keys ("") it is the
+    // prompt alone. No prefix, no key: such a request sticks nowhere.
+    const quint64 prompt = JsonModelField::find(R"({"messages":[{"role":"user","content":"hi"}]})").conversation;
+    const quint64 other = JsonModelField::find(R"({"messages":[{"role":"user","content":"hello"}]})").conversation;
+    QVERIFY(ReplicaRouter::conversationKey(u"alice"_s, prompt) != ReplicaRouter::conversationKey(u"bob"_s, prompt));
+    QVERIFY(ReplicaRouter::conversationKey(u"alice"_s, prompt) != ReplicaRouter::conversationKey(u"alice"_s, other));
+    QVERIFY(ReplicaRouter::conversationKey({}, prompt) != ReplicaRouter::conversationKey({}, other));
+    QCOMPARE(ReplicaRouter::conversationKey(u"alice"_s, prompt), ReplicaRouter::conversationKey(u"alice"_s, prompt));
+    QVERIFY(ReplicaRouter::conversationKey({}, prompt) != 0);
+    QCOMPARE(ReplicaRouter::conversationKey(u"alice"_s, 0), quint64(0));
 }
 
 QTEST_APPLESS_MAIN(TestReplicaChooser)

@@ -44,6 +44,7 @@ struct ReplicaFleet
     QList<HistoryEvent> events;
     const Clock *clock = nullptr;                   // the system's unless set before start()
     std::chrono::milliseconds pollInterval{0};      // the config's default unless set
+    QList<ClientApiKey> clientKeys;                 // none unless set
 
     bool start(double tokensPerSecond)
     {
@@ -63,6 +64,7 @@ struct ReplicaFleet
         config.aliases.append(AliasRule{u"coder"_s, u"h1-alpha"_s, {u"h1-alpha"_s, u"h2-alpha"_s}});
         if (pollInterval.count() > 0)
             config.limits.pollInterval = pollInterval;
+        config.access.clientKeys = clientKeys;
         relay = std::make_unique<RelayService>(config, RelayService::standardDrivers(config), clock);
         QObject::connect(relay->relay(), &Relay::requestStarted, relay.get(),
                          [this](const RequestRecord &r) { started.append(r); });
@@ -125,6 +127,7 @@ private slots:
     void listedOnceWithItsReplicas();
     void concurrentStreamsSpreadOverBoth();
     void aConversationSticksToItsReplica();
+    void twoClientsThatOpenAlikeAreTwoConversations();
     void killOneMidRun();
     void failoverIsStampedByTheRelaysClock();
 };
@@ -235,6 +238,51 @@ void TestReplicas::aConversationSticksToItsReplica()
     QTRY_COMPARE_WITH_TIMEOUT(f.finished.size(), 3, 10000);
     QCOMPARE(f.finished.at(2).host, u"h1"_s);
     busy.close();
+}
+
+void TestReplicas::twoClientsThatOpenAlikeAreTwoConversations()
+{
+    // The conversation is the client key and the prompt's prefix: two clients sending the same
+    // first turn (the same system prompt and question) keep a conversation each.
+    ReplicaFleet f;
+    f.clientKeys = {ClientApiKey{u"alice"_s, u"sk-alice-0123456789"_s}, ClientApiKey{u"bob"_s, u"sk-bob-0123456789"_s}};
+    QVERIFY(f.start(1000));
+    const QByteArray alice = "Authorization: Bearer sk-alice-0123456789\r\n";
+    const QByteArray bob = "Authorization: Bearer sk-bob-0123456789\r\n";
+    const QByteArray turn1 = chatBody("coder", "refactor the parser", 4);
+    const QByteArray turn2 = R"({"model":"coder","messages":[{"role":"system","content":"You code."},)"
+                             R"({"role":"user","content":"refactor the parser"},)"
+                             R"({"role":"assistant","content":"Done."},{"role":"user","content":"now test it"}],)"
+                             R"("max_tokens":4,"stream":true})";
+    const auto ask = [&f](RawHttpClient &client, const QByteArray &body, const QByteArray &key) {
+        const int before = int(f.finished.size());
+        client.send(RawHttpClient::post("/v1/chat/completions", body, key));
+        if (!QTest::qWaitFor([&] { return f.finished.size() > before; }, 5000))
+            return u"no answer"_s;
+        return f.finished.constLast().host;
+    };
+    RawHttpClient a(f.port());
+    QVERIFY(a.connectToServer());
+    QCOMPARE(ask(a, turn1, alice), u"h1"_s);   // both idle: the first
+
+    // Bob opens alike while h1 is busy: his conversation goes to the idle h2.
+    f.h1->setTokensPerSecond(20);
+    RawHttpClient busy(f.port());
+    QVERIFY(busy.connectToServer());
+    busy.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", "something else", 200), alice));
+    QTRY_VERIFY_WITH_TIMEOUT(busy.current() && !busy.current()->body.isEmpty(), 5000);
+    RawHttpClient b(f.port());
+    QVERIFY(b.connectToServer());
+    QCOMPARE(ask(b, turn1, bob), u"h2"_s);
+    busy.close();
+    QTRY_COMPARE_WITH_TIMEOUT(f.relay->relay()->requestsInFlight(), 0, 5000);
+    f.h1->setTokensPerSecond(1000);
+
+    // Each one's second turn goes back to the replica of its first, whichever asked last.
+    QCOMPARE(ask(a, turn2, alice), u"h1"_s);
+    QCOMPARE(ask(b, turn2, bob), u"h2"_s);
+    QCOMPARE(ask(a, turn2, alice), u"h1"_s);
+    QCOMPARE(f.finished.constLast().keyName, u"alice"_s);
 }
 
 void TestReplicas::killOneMidRun()
