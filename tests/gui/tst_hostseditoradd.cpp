@@ -1,5 +1,6 @@
-// The hosts editor's Add Host (issue 30 item 8): the welcome's add-a-box dialog with its Check,
-// over the editor, and an address another host already has refused with that host's name.
+// The hosts editor's Add Host and Add Engine (issue 30 item 8): the welcome's add-a-box dialog with
+// its Check, over the editor; a new engine at a likely free address, not an error at once; an
+// address another host or engine already has refused with that host's name.
 #include "hostseditortesthelpers.h"
 
 #include <QTest>
@@ -16,6 +17,8 @@ class TstHostsEditorAdd : public QObject
 private Q_SLOTS:
     void addHostChecksTheBoxFirst();
     void addHostRefusesAnAddressInUse();
+    void addEngineStartsWithoutAnError();
+    void engineAddressInUseRefused();
 };
 
 void TstHostsEditorAdd::addHostChecksTheBoxFirst()
@@ -129,6 +132,110 @@ void TstHostsEditorAdd::addHostRefusesAnAddressInUse()
     first.checkButton()->click();
     QVERIFY2(first.findings()->text().contains(u"\"gpu\""_s), qPrintable(first.findings()->text()));
     QVERIFY(!first.saveButton()->isEnabled());
+}
+
+void TstHostsEditorAdd::addEngineStartsWithoutAnError()
+{
+    // Issue 30 item 8: Add Engine started with an empty URL, "must not be empty" at once. It starts
+    // on the host's box at the port after its engines' (one another host has is skipped), no error.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"switchyard.json"_s);
+    writeFile(path, R"({"hosts": {
+        "gpu": {"driver": "static", "engines": {"main": {"url": "http://gpu-box.lan:8080"}}},
+        "twin": {"driver": "static", "engines": {"main": {"url": "http://gpu-box.lan:8081"}}},
+        "agented": {"driver": "agent", "agent": "http://far-box.lan:18767", "engines": {}},
+        "bare": {"driver": "static", "engines": {}}}})");
+    HostsEditorDialog editor(path);
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    HostsEditorForm *form = editor.form();
+    const auto urlField = [&] { return qobject_cast<QLineEdit *>(form->field(u"url"_s)); };
+
+    editor.select(u"gpu"_s);
+    editor.addEngineButton()->click();
+    QCOMPARE(form->host(), u"gpu"_s);
+    QCOMPARE(form->engine(), u"engine"_s);
+    QCOMPARE(urlField()->text(), u"http://gpu-box.lan:8082"_s);
+    QVERIFY(editor.focusWidget() == urlField() && urlField()->hasSelectedText());   // typed over at once if wrong
+    QVERIFY2(!form->errorLabel(u"url"_s)->isVisible(), qPrintable(form->errorLabel(u"url"_s)->text()));
+    QCOMPARE(editor.tree()->currentItem()->toolTip(0), QString());
+    // An engine of an agent host: on the agent's box, llama-server's default port.
+    editor.select(u"agented"_s);
+    editor.addEngineButton()->click();
+    QCOMPARE(urlField()->text(), u"http://far-box.lan:8080"_s);
+    QVERIFY(!form->errorLabel(u"url"_s)->isVisible());
+
+    // Nothing says where the bare host's box is: empty, yet not red until Save or an edit.
+    editor.select(u"bare"_s);
+    editor.addEngineButton()->click();
+    QCOMPARE(form->engine(), u"main"_s);
+    QCOMPARE(urlField()->text(), QString());
+    QVERIFY(!form->errorLabel(u"url"_s)->isVisible());
+    QVERIFY2(!editor.problems()->isVisible(), qPrintable(editor.problems()->text()));
+    QCOMPARE(editor.tree()->currentItem()->toolTip(0), QString());
+    const QByteArray saved = readFile(path);
+    QVERIFY(!editor.save());   // Save names it
+    const QString urlPath = HostsEditorModel::fieldPath(u"bare"_s, u"main"_s, u"url"_s);
+    QVERIFY2(editor.problems()->text().contains(urlPath), qPrintable(editor.problems()->text()));
+    QVERIFY(form->errorLabel(u"url"_s)->isVisible());
+    QCOMPARE(readFile(path), saved);
+    // Another new one: quiet until typed into and emptied again.
+    editor.select(u"bare"_s);
+    editor.addEngineButton()->click();
+    QCOMPARE(form->engine(), u"engine"_s);
+    QVERIFY(!form->errorLabel(u"url"_s)->isVisible());
+    setField(form, u"url"_s, u"http://x"_s);
+    setField(form, u"url"_s, QString());
+    QVERIFY(form->errorLabel(u"url"_s)->isVisible());
+}
+
+void TstHostsEditorAdd::engineAddressInUseRefused()
+{
+    // Issue 30 item 8: an engine URL typed in the editor that another host or engine has was taken
+    // silently. It is refused as Add Host refuses one (naming the host), however it is typed, and
+    // Save names it and writes nothing.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"switchyard.json"_s);
+    writeFile(path, R"({"hosts": {"gpu": {"driver": "static", "engines": {"main": {"url": "http://gpu-box.lan:8080"}}},
+        "twin": {"driver": "static", "engines": {"main": {"url": "http://127.0.0.1:9"}}}}})");
+    const QByteArray before = readFile(path);
+    HostsEditorDialog editor(path);
+    editor.setConfirm([](const QString &) { return true; });   // laid out by hand: rewritten when saved
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    HostsEditorForm *form = editor.form();
+    QVERIFY(!editor.problems()->isVisible());
+
+    for (const QString &typed : {u"GPU-Box.lan:8080/"_s, u"http://gpu-box.lan:8080"_s}) {
+        editor.select(u"twin"_s, u"main"_s);
+        setField(form, u"url"_s, typed);
+        QVERIFY2(form->errorLabel(u"url"_s)->isVisible(), qPrintable(typed));
+        const QString said = form->errorLabel(u"url"_s)->text();
+        QVERIFY2(said.contains(u"the host \"gpu\" already has this address"_s), qPrintable(typed + u": "_s + said));
+        QVERIFY2(!editor.tree()->currentItem()->toolTip(0).isEmpty(), qPrintable(typed));
+    }
+    // The other one is told too: each names the other.
+    editor.select(u"gpu"_s, u"main"_s);
+    QVERIFY2(form->errorLabel(u"url"_s)->text().contains(u"\"twin\""_s), qPrintable(form->errorLabel(u"url"_s)->text()));
+    QVERIFY(!editor.save());
+    QVERIFY2(editor.problems()->text().contains(u"already has this address"_s), qPrintable(editor.problems()->text()));
+    QCOMPARE(readFile(path), before);
+
+    // Another engine of the same host: named as that engine.
+    editor.select(u"twin"_s, u"main"_s);
+    setField(form, u"url"_s, u"http://127.0.0.1:9"_s);
+    QVERIFY(!form->errorLabel(u"url"_s)->isVisible());
+    editor.addEngineButton()->click();
+    QCOMPARE(form->engine(), u"engine"_s);
+    QCOMPARE(editor.model()->text(u"twin"_s, u"engine"_s, u"url"_s), u"http://127.0.0.1:10"_s);   // the next port
+    setField(form, u"url"_s, u"127.0.0.1:9"_s);
+    QVERIFY2(form->errorLabel(u"url"_s)->text().contains(u"the engine \"main\" of this host"_s),
+             qPrintable(form->errorLabel(u"url"_s)->text()));
+    // Another address: nothing in the way, saved.
+    setField(form, u"url"_s, u"http://127.0.0.1:11"_s);
+    QVERIFY(!form->errorLabel(u"url"_s)->isVisible());
+    QVERIFY2(editor.save(), qPrintable(editor.problems()->text()));
+    QVERIFY(ConfigLoader::load(path).ok());
 }
 
 QTEST_MAIN(TstHostsEditorAdd)

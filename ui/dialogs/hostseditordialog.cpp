@@ -3,6 +3,7 @@
 #include "config/configwriter.h"
 #include "dialogs/addhostdialog.h"
 #include "dialogs/hostseditorform.h"
+#include "dialogs/hostseditorurls.h"
 #include "shared/uiformat.h"
 
 #include <QDialogButtonBox>
@@ -10,6 +11,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
@@ -107,7 +109,14 @@ HostsEditorDialog::HostsEditorDialog(const QString &configPath, QWidget *parent)
     connect(m_addEngine, &QPushButton::clicked, this, &HostsEditorDialog::addEngine);
     connect(m_remove, &QPushButton::clicked, this, &HostsEditorDialog::removeCurrent);
     connect(m_form, &HostsEditorForm::edited, this, &HostsEditorDialog::revalidate);
-    connect(m_form, &HostsEditorForm::renamed, this, [this] { rebuildTree(m_form->host(), m_form->engine()); });
+    connect(m_form, &HostsEditorForm::renamed, this, [this](const QString &from, const QString &to) {
+        // A new engine's quiet URL stays quiet under its new name, or its host's.
+        if (m_form->engine().isEmpty() && m_quietUrl.first == from)
+            m_quietUrl.first = to;
+        else if (m_quietUrl == std::pair(m_form->host(), from))
+            m_quietUrl.second = to;
+        rebuildTree(m_form->host(), m_form->engine());
+    });
 
     m_loaded = loadFile();
     rebuildTree({}, {});
@@ -191,11 +200,24 @@ void HostsEditorDialog::revalidate()
         return;
     }
     m_result = m_model.check(m_path);
-    const QList<ConfigError> elsewhere = m_form->showErrors(m_result.errors);
+    // The readers take an address twice; the editor does not, as Add Host does not (issue 30).
+    m_result.errors.append(HostsEditorUrls::sharedAddresses(m_model));
+    // A new engine's empty URL is not wrong before the user has had a chance to type one.
+    if (!m_quietUrl.first.isEmpty() && !m_model.text(m_quietUrl.first, m_quietUrl.second, u"url"_s).isEmpty())
+        m_quietUrl = {};
+    const QString quiet = m_quietUrl.first.isEmpty()
+                              ? QString()
+                              : HostsEditorModel::fieldPath(m_quietUrl.first, m_quietUrl.second, u"url"_s);
+    QList<ConfigError> shown;
+    for (const ConfigError &e : std::as_const(m_result.errors)) {
+        if (quiet.isEmpty() || e.fieldPath != quiet)
+            shown.append(e);
+    }
+    const QList<ConfigError> elsewhere = m_form->showErrors(shown);
     // Every host and engine with something wrong is marked in the list.
     for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
         QStringList messages;
-        for (const ConfigError &e : m_result.errors) {
+        for (const ConfigError &e : std::as_const(shown)) {
             if (isUnder(e.fieldPath, itemPath(*it)))
                 messages.append(e.fieldPath + u": "_s + e.message);
         }
@@ -233,8 +255,18 @@ void HostsEditorDialog::addEngine()
     if (!item)
         return;
     const QString host = item->data(0, HostRole).toString();
-    rebuildTree(host, m_model.addEngine(host));
-    m_form->field(u"url"_s)->setFocus();
+    // Where the host's box likely runs it: its address, the next free port; what the user
+    // expects to type anyway, and an empty field is not an error at once (issue 30).
+    const QString url = HostsEditorUrls::suggestEngineUrl(m_model, host);
+    const QString engine = m_model.addEngine(host);
+    if (url.isEmpty())
+        m_quietUrl = {host, engine};
+    else
+        m_model.setText(host, engine, u"url"_s, url);
+    rebuildTree(host, engine);
+    auto *edit = qobject_cast<QLineEdit *>(m_form->field(u"url"_s));
+    edit->setFocus();
+    edit->selectAll();   // typed over at once when the guess is wrong
 }
 
 void HostsEditorDialog::removeCurrent()
@@ -294,6 +326,7 @@ void HostsEditorDialog::showBlockers()
 
 bool HostsEditorDialog::save()
 {
+    m_quietUrl = {};   // Save names everything that stops it
     revalidate();
     if (!m_loaded)
         return false;

@@ -5,6 +5,7 @@
 #include <QDialog>
 
 #include <functional>
+#include <utility>
 
 class QDialogButtonBox;
 class QLabel;
@@ -78,6 +79,9 @@ private:
     QDialogButtonBox *m_buttons;
     QLabel *m_problems;
     bool m_loaded = false;
+    // A host and engine added by Add Engine with no URL to suggest: its empty URL is not shown
+    // as an error until something is typed there or Save is pressed.
+    std::pair<QString, QString> m_quietUrl;
     std::function<bool(const QString &)> m_confirm;
 };
 

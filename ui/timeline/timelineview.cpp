@@ -171,6 +171,8 @@ QColor TimelineView::legendColor(const QString &what) const
         return StatusPalette::idle();
     if (what == "lease"_L1)
         return StatusPalette::lease();
+    if (what == "gap"_L1)
+        return palette().color(QPalette::PlaceholderText);   // the hatching over a gap
     return StatusPalette::forEngine(what);
 }
 
@@ -208,6 +210,8 @@ void TimelineView::updateLegend()
     item(swatch(u"load"_s, u"◆"_s), u"◆"_s, tr("load"));
     item(swatch(u"unload"_s, u"◇"_s), u"◇"_s, tr("unload"));
     item(swatch(u"lease"_s, u"▬"_s), u"▬"_s, tr("lease"));
+    // The hatched gap (issue 30): time nothing was observed, not an idle or empty host.
+    item(swatch(u"gap"_s, u"▨"_s), u"▨"_s, tr("Switchyard not running"));
     item(u"<span style=\"color:%1\">▮</span>"_s.arg(palette().color(QPalette::Highlight).name()), u"▮"_s, tr("requests"));
     fitLegend();
 }

@@ -42,7 +42,7 @@ public:
     const RequestDensity &density() const { return m_density; }
     QLabel *legend() const { return m_legend; }
     // The colour the legend shows for an engine name or for "switch", "down", "asleep",
-    // "load", "unload", "lease": the one the timeline paints it in.
+    // "load", "unload", "lease", "gap" (Switchyard not running): the one the timeline paints it in.
     QColor legendColor(const QString &what) const;
 
 protected:

@@ -3,6 +3,7 @@
 #include "shared/statuspalette.h"
 #include "common/clock.h"
 #include "store/timelinemodel.h"
+#include "timeline/timelinelabels.h"
 #include "timeline/timelinemarker.h"
 #include "timeline/timelinetext.h"
 
@@ -359,11 +360,10 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
     p.setRenderHint(QPainter::Antialiasing);
     const QRect bar = engineBarRect(lane);
     const QList<Span> spans = m_content.spans(host, from, to);
-    auto spanRect = [&](const Span &s, const QRect &row) {
-        const double x1 = m_scale.xForTime(s.startMs);
-        const double x2 = std::max(m_scale.xForTime(s.endMs), x1 + 3.0);   // even a short switch shows
-        return QRectF(x1, row.top(), x2 - x1, row.height());
-    };
+    const QList<LabelBeside> beside = labelsBeside(spans, bar);
+    QList<QRectF> besideFrames;
+    for (const LabelBeside &label : beside)
+        besideFrames.append(label.frame);
     bool anyEngine = false;
     for (const Span &s : spans) {
         if (s.kind != Span::Kind::Engine)
@@ -374,10 +374,13 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
         p.setPen(Qt::NoPen);
         p.setBrush(c);
         p.drawRoundedRect(rect, 3, 3);
+        // Its name, past a switch's label drawn over the bar's start.
         const QString label = s.engine;
-        if (rect.width() > p.fontMetrics().horizontalAdvance(label) + 12) {
+        const qreal start = TimelineLabels::labelStart(rect, p.fontMetrics().horizontalAdvance(label), besideFrames);
+        if (start >= 0) {
             p.setPen(textOn(c));
-            p.drawText(rect.adjusted(6, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
+            p.drawText(QRectF(start, rect.top(), rect.right() - 4 - start, rect.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                       label);
         }
     }
     // Sleep: a quiet grey band, neither an engine's colour nor the failures' red.
@@ -432,6 +435,15 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
             p.drawText(spanRect(s, bar).adjusted(5, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
         }
     }
+    // A narrow switch's label beside it: a framed tag in the switch's colour, so it reads as a
+    // label and not as more of the switch.
+    for (const LabelBeside &label : beside) {
+        p.setPen(QPen(StatusPalette::switching().darker(120), 1.2));
+        p.setBrush(withAlpha(palette().color(QPalette::Base), 235));
+        p.drawRoundedRect(label.frame.adjusted(0.5, 1.5, -0.5, -1.5), 3, 3);
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(label.frame.adjusted(TimelineLabels::Padding, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, label.text);
+    }
     if (!anyEngine && spans.isEmpty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(bar, Qt::AlignCenter, tr("no engine history in this range"));
@@ -451,6 +463,49 @@ void TimelineWidget::paintLane(QPainter &p, int lane, qint64 from, qint64 to)
     for (const HistoryEvent &e : m_content.markers(host, from, to))
         paintTimelineMarker(p, palette(), e, QPointF(m_scale.xForTime(e.at.toMSecsSinceEpoch()), markers.center().y() + 0.5));
     p.restore();
+}
+
+QRectF TimelineWidget::spanRect(const Span &s, const QRect &row) const
+{
+    const double x1 = m_scale.xForTime(s.startMs);
+    const double x2 = std::max(m_scale.xForTime(s.endMs), x1 + 3.0);   // even a short switch shows
+    return QRectF(x1, row.top(), x2 - x1, row.height());
+}
+
+QList<TimelineWidget::LabelBeside> TimelineWidget::labelsBeside(int lane) const
+{
+    if (lane < 0 || lane >= m_hosts.size())
+        return {};
+    const qint64 to = std::min(m_scale.endMs(), nowMs());
+    return labelsBeside(m_content.spans(m_hosts.at(lane), m_scale.startMs(), to), engineBarRect(lane));
+}
+
+QList<TimelineWidget::LabelBeside> TimelineWidget::labelsBeside(const QList<Span> &spans, const QRect &bar) const
+{
+    // The switches whose label does not fit on their bar, newest first: it has the first pick.
+    QList<Span> narrow;
+    QList<QRectF> obstacles;
+    for (const Span &s : spans) {
+        if (s.kind == Span::Kind::Engine || s.kind == Span::Kind::Lease)
+            continue;
+        obstacles.append(spanRect(s, bar));
+        if (s.kind == Span::Kind::Switch
+            && spanRect(s, bar).width() <= fontMetrics().horizontalAdvance(TimelineText::switchLabel(s)) + 10)
+            narrow.append(s);
+    }
+    std::stable_sort(narrow.begin(), narrow.end(), [](const Span &a, const Span &b) { return a.startMs > b.startMs; });
+    QList<TimelineLabels::Bar> bars;
+    for (const Span &s : std::as_const(narrow))
+        bars.append({spanRect(s, bar), qreal(fontMetrics().horizontalAdvance(TimelineText::switchLabel(s)))});
+    // Not past the plot's edge, nor across "now" into the empty future.
+    const qreal right = std::min<qreal>(m_scale.right(), m_scale.xForTime(nowMs()) - 2);
+    const QList<QRectF> frames = TimelineLabels::place(bars, obstacles, m_scale.left(), right);
+    QList<LabelBeside> out;
+    for (qsizetype i = 0; i < narrow.size(); ++i) {
+        if (!frames.at(i).isNull())
+            out.append({narrow.at(i), TimelineText::switchLabel(narrow.at(i)), bars.at(i).rect, frames.at(i)});
+    }
+    return out;
 }
 
 void TimelineWidget::paintDensity(QPainter &p, int lane, int maxCount)
@@ -490,6 +545,11 @@ QString TimelineWidget::tooltipAt(const QPoint &pos) const
     const qint64 now = nowMs();
     const qint64 slack = qint64(4 * m_scale.msPerPixel());
     const bool inMarkers = rows.markerRect(lane).contains(pos);
+    // A switch's label beside its bar says what that switch was, not what lies under the label.
+    for (const LabelBeside &label : labelsBeside(lane)) {
+        if (label.frame.contains(pos))
+            return TimelineText::spanTooltip(label.span, host, now);
+    }
     if (rows.engineBarRect(lane).contains(pos) || inMarkers) {
         // Markers first: they are small and on top.
         if (const std::optional<HistoryEvent> marker = inMarkers ? m_content.markerAt(host, t, slack) : std::nullopt)

@@ -24,7 +24,7 @@ class TimelineModel;
 // coloured bar per engine), engine switches and how long they took (amber, hatched; red when
 // one failed), times the host was down, model loads and unloads (diamonds), leases (a purple
 // band) and request density (a histogram, failures in red); a time Switchyard did not run is an
-// empty, hatched gap. It reads the TimelineModel, which holds the store's history, so it shows
+// empty, hatched gap. A switch too short for its label on its bar has it beside the bar. It reads the TimelineModel, which holds the store's history, so it shows
 // the past as well as now.
 //
 // Mouse: wheel zooms around the pointer, shift+wheel or dragging pans, double-click follows
@@ -79,6 +79,17 @@ public:
     QRect markerRect(int lane) const { return layout().markerRect(lane); }
     QRect densityRect(int lane) const { return layout().densityRect(lane); }
 
+    // The label of a switch whose bar is too narrow for it, drawn beside the bar instead
+    // (TimelineLabels; issue 30: a 3 s switch at the 5 min floor): its text and its frame.
+    struct LabelBeside
+    {
+        TimelineContent::Span span;
+        QString text;
+        QRectF bar;
+        QRectF frame;
+    };
+    QList<LabelBeside> labelsBeside(int lane) const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -111,6 +122,10 @@ private:
     void updateTickInterval();
     void changed();
     QString tooltipAt(const QPoint &pos) const;
+
+    // A span's rect in a row; a short switch is at least 3 px wide, so it shows.
+    QRectF spanRect(const Span &span, const QRect &row) const;
+    QList<LabelBeside> labelsBeside(const QList<Span> &spans, const QRect &bar) const;
 
     void paintHeader(QPainter &p);
     void paintLane(QPainter &p, int lane, qint64 fromMs, qint64 toMs);
