@@ -1,5 +1,6 @@
 #include "admin/adminapi.h"
 
+#include "admin/admineventstream.h"
 #include "admin/usagequery.h"
 #include "common/clock.h"
 #include "catalog/catalog.h"
@@ -21,6 +22,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <utility>
 
 namespace switchyard {
 
@@ -116,6 +119,25 @@ QJsonObject recordJson(const RequestRecord &r)
     return o;
 }
 
+QJsonObject eventJson(const HistoryEvent &e)
+{
+    QJsonObject o{{"id"_L1, e.id},
+                  {"at"_L1, isoTime(e.at)},
+                  {"kind"_L1, HistoryEvent::kindName(e.kind)},
+                  {"host"_L1, e.host},
+                  {"engine"_L1, e.engine},
+                  {"model"_L1, e.model},
+                  {"detail"_L1, e.detail},
+                  {"text"_L1, e.toString()}};
+    o.insert("duration_ms"_L1, e.duration ? QJsonValue(double(e.duration->count())) : QJsonValue());
+    return o;
+}
+
+QByteArray compact(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
 QString phaseName(RequestPhase phase)
 {
     switch (phase) {
@@ -127,19 +149,154 @@ QString phaseName(RequestPhase phase)
     return {};
 }
 
+// One request in flight as ?state=active lists it.
+QJsonObject activeJson(RequestRecord r, RequestPhase phase, std::chrono::steady_clock::time_point now)
+{
+    r.waited = ActiveRequests::waitedSoFar(r, now);
+    r.duration = now - r.startedSteady;
+    QJsonObject o = recordJson(r);
+    o.remove("id"_L1);   // not in the history yet
+    o.remove("journal"_L1);
+    o.remove("status"_L1);
+    o.insert("live_id"_L1, double(r.liveId));
+    o.insert("state"_L1, phaseName(phase));
+    return o;
+}
+
+// The watching windows' own requests (their polls, this stream, their loads): they hide them.
+bool isWatchersOwn(const RequestRecord &r)
+{
+    return r.userAgent.startsWith("switchyard-desktop/"_L1);
+}
+
 } // namespace
 
 AdminApi::AdminApi(const Clock *clock, QObject *parent)
     : QObject(parent)
     , m_clock(clock ? clock : &systemClock())
+    , m_stream(new AdminEventStream(this))
 {
+    // Host changes come in bursts (a switch moves through several states, a catalog poll reads
+    // every model): one hosts frame for each burst, soon enough to look instant.
+    m_hostsChanged.setSingleShot(true);
+    m_hostsChanged.setInterval(HostsCoalescing);
+    connect(&m_hostsChanged, &QTimer::timeout, this, &AdminApi::publishHosts);
 }
+
+AdminApi::~AdminApi() = default;
 
 void AdminApi::setHostControllers(const QList<HostController *> &controllers)
 {
+    for (const QPointer<HostController> &c : std::as_const(m_controllers)) {
+        if (c)
+            disconnect(c, nullptr, this, nullptr);
+    }
     m_controllers.clear();
-    for (HostController *c : controllers)
+    for (HostController *c : controllers) {
         m_controllers.insert(c->host(), c);
+        connect(c, &HostController::stateChanged, this, &AdminApi::hostsChanged);
+    }
+}
+
+void AdminApi::setHistory(HistoryStore *store)
+{
+    if (m_store)
+        disconnect(m_store, nullptr, this, nullptr);
+    m_store = store;
+    if (!store)
+        return;
+    // Each with the store's id, as the history answers list it: a watcher's cursor moves on by it.
+    connect(store, &HistoryStore::requestRecorded, this, [this](const RequestRecord &r) {
+        if (m_stream->subscribers() > 0)
+            m_stream->send("request", compact(recordJson(r)));
+    });
+    connect(store, &HistoryStore::eventRecorded, this, [this](const HistoryEvent &e) {
+        if (m_stream->subscribers() > 0)
+            m_stream->send("event", compact(eventJson(e)));
+    });
+}
+
+void AdminApi::setGpuBoard(const GpuBoard *board)
+{
+    if (m_gpus)
+        disconnect(m_gpus, nullptr, this, nullptr);
+    m_gpus = board;
+    if (board)
+        connect(board, &GpuBoard::changed, this, &AdminApi::hostsChanged);
+}
+
+void AdminApi::setCatalog(const Catalog *catalog)
+{
+    if (m_catalog)
+        disconnect(m_catalog, nullptr, this, nullptr);
+    m_catalog = catalog;
+    if (!catalog)
+        return;
+    connect(catalog, &Catalog::hostRefreshed, this, &AdminApi::hostsChanged);
+    connect(catalog, &Catalog::changed, this, [this] {
+        m_modelsChanged = true;
+        hostsChanged();
+    });
+}
+
+void AdminApi::setStreamKeepalive(std::chrono::milliseconds interval)
+{
+    m_stream->setKeepaliveInterval(interval);
+}
+
+void AdminApi::endStreams()
+{
+    m_stream->end();
+}
+
+int AdminApi::streamSubscribers() const
+{
+    return m_stream->subscribers();
+}
+
+void AdminApi::requestProgress(const RequestRecord &record, RequestPhase phase)
+{
+    if (m_stream->subscribers() == 0 || isWatchersOwn(record))
+        return;
+    m_stream->send("active", compact(activeJson(record, phase, std::chrono::steady_clock::now())));
+}
+
+void AdminApi::hostsChanged()
+{
+    if (m_stream->subscribers() > 0 && !m_hostsChanged.isActive())
+        m_hostsChanged.start();
+}
+
+void AdminApi::publishHosts()
+{
+    if (m_stream->subscribers() == 0)
+        return;
+    m_stream->send("hosts", QJsonDocument(hostsJson()).toJson(QJsonDocument::Compact));
+    if (std::exchange(m_modelsChanged, false) && m_catalog)
+        m_stream->send("models", m_catalog->modelsJson());
+}
+
+void AdminApi::stream(ResponseWriter *writer)
+{
+    QList<AdminEventStream::Frame> opening;
+    // Where the history stands (a watcher whose cursors are behind pages up to it), then what the
+    // window shows now; from then on, what changes.
+    QJsonObject hello{{"history"_L1, m_store ? m_store->historyId() : QString()},
+                      {"last_request"_L1, m_store ? double(m_store->lastRequestId()) : -1.0},
+                      {"last_event"_L1, m_store ? double(m_store->lastEventId()) : -1.0},
+                      {"keepalive_s"_L1, double(m_stream->keepaliveInterval().count()) / 1000.0}};
+    opening.append({"hello", compact(hello)});
+    opening.append({"hosts", QJsonDocument(hostsJson()).toJson(QJsonDocument::Compact)});
+    if (m_catalog)
+        opening.append({"models", m_catalog->modelsJson()});
+    if (m_active) {
+        const auto now = std::chrono::steady_clock::now();
+        for (const ActiveRequests::Entry &e : m_active->list()) {
+            if (!isWatchersOwn(e.record))
+                opening.append({"active", compact(activeJson(e.record, e.phase, now))});
+        }
+    }
+    m_stream->subscribe(writer, opening);
 }
 
 void AdminApi::error(ResponseWriter *writer, const ClientReply &reply)
@@ -158,6 +315,8 @@ void AdminApi::handleRequest(const IncomingRequest &request, ResponseWriter *wri
     }
     if (parts.size() == 2 && parts.at(1) == "hosts"_L1 && method == "GET")
         return hosts(writer);
+    if (parts.size() == 2 && parts.at(1) == "stream"_L1 && method == "GET")
+        return stream(writer);
     if (parts.size() == 4 && parts.at(1) == "hosts"_L1) {
         HostController *c = m_controllers.value(parts.at(2));
         if (!c)
@@ -228,6 +387,13 @@ QJsonObject promptCachesJson(const PromptCacheKeeper &keeper)
 
 void AdminApi::hosts(ResponseWriter *writer)
 {
+    // With the history's headers: a watcher polling the hosts learns whether to page.
+    writer->respond(200, HeaderList{{"Content-Type", "application/json; charset=utf-8"}} + historyHeaders(m_store),
+                    QJsonDocument(hostsJson()).toJson(QJsonDocument::Compact));
+}
+
+QJsonArray AdminApi::hostsJson() const
+{
     QJsonArray out;
     const auto now = m_clock->steadyNow();
     for (const auto &c : std::as_const(m_controllers)) {
@@ -271,9 +437,7 @@ void AdminApi::hosts(ResponseWriter *writer)
         }
         out.append(o);
     }
-    // With the history's headers: a watcher polling the hosts learns whether to page.
-    writer->respond(200, HeaderList{{"Content-Type", "application/json; charset=utf-8"}} + historyHeaders(m_store),
-                    QJsonDocument(out).toJson(QJsonDocument::Compact));
+    return out;
 }
 
 void AdminApi::takeLease(HostController *c, const IncomingRequest &request, ResponseWriter *writer)
@@ -336,18 +500,8 @@ void AdminApi::activeRequests(ResponseWriter *writer)
     QJsonArray out;
     if (m_active) {
         const auto now = std::chrono::steady_clock::now();
-        for (const ActiveRequests::Entry &e : m_active->list()) {
-            RequestRecord r = e.record;
-            r.waited = ActiveRequests::waitedSoFar(r, now);
-            r.duration = now - r.startedSteady;
-            QJsonObject o = recordJson(r);
-            o.remove("id"_L1);   // not in the history yet
-            o.remove("journal"_L1);
-            o.remove("status"_L1);
-            o.insert("live_id"_L1, double(r.liveId));
-            o.insert("state"_L1, phaseName(e.phase));
-            out.append(o);
-        }
+        for (const ActiveRequests::Entry &e : m_active->list())
+            out.append(activeJson(e.record, e.phase, now));
     }
     replyJson(writer, 200, QJsonDocument(out));
 }
@@ -384,18 +538,8 @@ void AdminApi::events(const IncomingRequest &request, ResponseWriter *writer)
     const QString limit = request.queryItem(u"limit"_s);
     QJsonArray out;
     const QDateTime since = timeParam(request, u"since"_s, QDateTime());
-    for (const HistoryEvent &e : m_store->events(since, limit.isEmpty() ? 1000 : limit.toInt(), afterIdParam(request))) {
-        QJsonObject o{{"id"_L1, e.id},
-                      {"at"_L1, isoTime(e.at)},
-                      {"kind"_L1, HistoryEvent::kindName(e.kind)},
-                      {"host"_L1, e.host},
-                      {"engine"_L1, e.engine},
-                      {"model"_L1, e.model},
-                      {"detail"_L1, e.detail},
-                      {"text"_L1, e.toString()}};
-        o.insert("duration_ms"_L1, e.duration ? QJsonValue(double(e.duration->count())) : QJsonValue());
-        out.append(o);
-    }
+    for (const HistoryEvent &e : m_store->events(since, limit.isEmpty() ? 1000 : limit.toInt(), afterIdParam(request)))
+        out.append(eventJson(e));
     replyHistory(writer, *m_store, out);
 }
 

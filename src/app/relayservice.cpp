@@ -72,8 +72,10 @@ RelayService::RelayService(const Config &config, DriverFactory drivers, const Cl
         driverNames.insert(host.name, host.driver);
     m_admin->setDrivers(driverNames);
     m_admin->setActiveRequests(&m_active);
-    connect(m_relay, &Relay::requestProgress, this,
-            [this](const RequestRecord &record, RequestPhase phase) { m_active.update(record, phase); });
+    connect(m_relay, &Relay::requestProgress, this, [this](const RequestRecord &record, RequestPhase phase) {
+        m_active.update(record, phase);
+        m_admin->requestProgress(record, phase);   // to the watching windows' /admin/stream
+    });
     connect(m_relay, &Relay::requestFinished, this, [this](const RequestRecord &record) { m_active.finish(record); });
     // The metrics' alias labels: read once per change of the catalog, not per request.
     const auto readServedAliases = [this] {
@@ -182,6 +184,9 @@ bool RelayService::start(QString *error)
 void RelayService::stopAccepting()
 {
     m_server->stopAccepting();
+    // A watcher's /admin/stream would keep this service's connection open (and it from being
+    // retired): cut, it reconnects to whatever listens next.
+    m_admin->endStreams();
 }
 
 void RelayService::shutdown(std::chrono::milliseconds grace)

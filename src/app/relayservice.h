@@ -68,6 +68,7 @@ public:
 
     Catalog *catalog() const { return m_catalog; }
     Relay *relay() const { return m_relay; }
+    AdminApi *admin() const { return m_admin; }
     ModelEvents *modelEvents() const { return m_events; }
     // What each host's agent last said about its GPUs.
     GpuBoard *gpus() const { return m_gpus; }

@@ -1,5 +1,6 @@
 #include "app/remoterelayfeed.h"
 
+#include "app/remoteeventstream.h"
 #include "store/historystore.h"
 
 #include <QJsonArray>
@@ -30,9 +31,13 @@ RemoteRelayFeed::RemoteRelayFeed(const QUrl &relay, const QString &adminToken, H
     , m_token(adminToken.toUtf8())
     , m_store(store)
     , m_network(new QNetworkAccessManager(this))
+    , m_interval(interval)
+    , m_stream(new RemoteEventStream(m_network, [this] { return requestFor(u"/admin/stream"_s); }, this))
 {
     m_timer.setInterval(interval);
     connect(&m_timer, &QTimer::timeout, this, &RemoteRelayFeed::poll);
+    connect(m_stream, &RemoteEventStream::event, this, &RemoteRelayFeed::onStreamFrame);
+    connect(m_stream, &RemoteEventStream::stateChanged, this, &RemoteRelayFeed::onStreamStateChanged);
 }
 
 RemoteRelayFeed::~RemoteRelayFeed() = default;
@@ -62,6 +67,52 @@ void RemoteRelayFeed::start()
 {
     m_timer.start();
     poll();
+    if (m_streamEnabled)
+        m_stream->start();
+}
+
+void RemoteRelayFeed::setStreamRetryDelays(std::chrono::milliseconds first, std::chrono::milliseconds last)
+{
+    m_stream->setRetryDelays(first, last);
+}
+
+bool RemoteRelayFeed::isLive() const
+{
+    return m_stream->state() == RemoteEventStream::State::Open;
+}
+
+int RemoteRelayFeed::streamAttempts() const
+{
+    return m_stream->attempts();
+}
+
+QString RemoteRelayFeed::liveStatus() const
+{
+    const QString every = QString::number(double(m_interval.count()) / 1000.0);
+    switch (m_stream->state()) {
+    case RemoteEventStream::State::Off:
+        return {};
+    case RemoteEventStream::State::Open:
+        return tr("live");
+    case RemoteEventStream::State::Connecting:
+        if (m_stream->failure() == RemoteEventStream::Failure::None)
+            return {};   // the first attempt
+        break;
+    case RemoteEventStream::State::Waiting:
+        break;
+    }
+    const QString retry = QString::number(double(m_stream->retryDelay().count()) / 1000.0);
+    switch (m_stream->failure()) {
+    case RemoteEventStream::Failure::Unsupported:
+        return tr("polling every %1 s: this relay sends no live events (a version before them); asking again in %2 s")
+            .arg(every, retry);
+    case RemoteEventStream::Failure::Refused:
+        return tr("polling every %1 s: the relay refused its live events (%2)").arg(every, m_stream->failureText());
+    case RemoteEventStream::Failure::Cut:
+    case RemoteEventStream::Failure::None:
+        break;
+    }
+    return tr("polling every %1 s: the live events stopped (%2); trying again in %3 s").arg(every, m_stream->failureText(), retry);
 }
 
 void RemoteRelayFeed::refresh()
@@ -243,11 +294,17 @@ void RemoteRelayFeed::fetchRequests()
     QString query = u"/admin/requests?limit=%1&after_id=%2"_s.arg(PageSize).arg(std::max<qint64>(m_lastRequestId, 0));
     if (m_lastRequestId < 0)
         query += u"&since=%1"_s.arg(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
+    m_requestPagesOut = true;
     track(query, [this, generation = m_generation](QNetworkReply *reply) {
+        if (generation == m_generation)
+            m_requestPagesOut = false;
         QJsonDocument doc;
-        if (readReply(reply, &doc) && currentHistory(reply, generation)
-            && readRequests(doc.array(), headerNumber(reply, "Switchyard-Last-Request")))
+        if (!readReply(reply, &doc) || !currentHistory(reply, generation))
+            return;
+        if (readRequests(doc.array(), headerNumber(reply, "Switchyard-Last-Request")))
             fetchRequests();
+        else
+            catchUp();   // the stream told of more while this page was out
     });
 }
 
@@ -256,11 +313,17 @@ void RemoteRelayFeed::fetchEvents()
     QString query = u"/admin/events?limit=%1&after_id=%2"_s.arg(PageSize).arg(std::max<qint64>(m_lastEventId, 0));
     if (m_lastEventId < 0)
         query += u"&since=%1"_s.arg(QDateTime::currentDateTime().addDays(-1).toSecsSinceEpoch());
+    m_eventPagesOut = true;
     track(query, [this, generation = m_generation](QNetworkReply *reply) {
+        if (generation == m_generation)
+            m_eventPagesOut = false;
         QJsonDocument doc;
-        if (readReply(reply, &doc) && currentHistory(reply, generation)
-            && readEvents(doc.array(), headerNumber(reply, "Switchyard-Last-Event")))
+        if (!readReply(reply, &doc) || !currentHistory(reply, generation))
+            return;
+        if (readEvents(doc.array(), headerNumber(reply, "Switchyard-Last-Event")))
             fetchEvents();
+        else
+            catchUp();
     });
 }
 
@@ -291,11 +354,15 @@ void RemoteRelayFeed::readModels(QNetworkReply *reply)
     if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 404)
         return;   // a relay from before /admin/models: its hosts' cards only
     QJsonDocument doc;
-    if (!readReply(reply, &doc))
-        return;
-    if (const std::optional<QList<Model>> models = RemoteRelayJson::models(doc.toJson(QJsonDocument::Compact))) {
+    if (readReply(reply, &doc))
+        readModelsJson(doc.toJson(QJsonDocument::Compact));
+}
+
+void RemoteRelayFeed::readModelsJson(const QByteArray &json)
+{
+    if (const std::optional<QList<Model>> models = RemoteRelayJson::models(json)) {
         m_models = *models;
-        m_modelsJson = doc.toJson(QJsonDocument::Compact);
+        m_modelsJson = json;
         emit modelsChanged();
     }
 }
@@ -375,6 +442,100 @@ bool RemoteRelayFeed::readEvents(const QJsonArray &array, qint64 newest)
     if (array.size() < PageSize)
         m_lastEventId = std::max(m_lastEventId, newest);
     return array.size() >= PageSize && m_lastEventId > before;
+}
+
+void RemoteRelayFeed::onStreamStateChanged()
+{
+    const bool live = isLive();
+    if (live != m_live) {
+        m_live = live;
+        // Live: the poll only as a safety net (a longer interval, as a test sets, stays). Not
+        // live any more: polling again, at once (the stream may have missed its last moments).
+        m_timer.setInterval(live ? std::max(m_interval, LiveSafetyInterval) : m_interval);
+        if (!live) {
+            if (m_timer.isActive())
+                m_timer.start();
+            refresh();
+        }
+    }
+    emit liveChanged();   // the status's words change with each failure too
+}
+
+void RemoteRelayFeed::onStreamFrame(const QByteArray &name, const QByteArray &data)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
+    if (error.error != QJsonParseError::NoError)
+        return;   // not ours to read; the poll still covers it
+    if (name == "request")
+        onStreamRequest(doc.object());
+    else if (name == "event")
+        onStreamHistoryEvent(doc.object());
+    else if (name == "active")
+        readActive(QJsonArray{doc.object()});
+    else if (name == "hosts") {
+        m_hosts = RemoteRelayJson::hosts(doc.array());
+        emit hostsChanged();
+    } else if (name == "models")
+        readModelsJson(data);
+    else if (name == "hello")
+        onStreamHello(doc.object());
+}
+
+void RemoteRelayFeed::onStreamHello(const QJsonObject &hello)
+{
+    setConnected(true, {});
+    m_streamHistory = hello.value("history"_L1).toString();
+    m_streamRequestId = hello.value("last_request"_L1).toInteger(-1);
+    m_streamEventId = hello.value("last_event"_L1).toInteger(-1);
+    if (!m_historyId.isEmpty() && m_streamHistory != m_historyId) {
+        refresh();   // another history than the copies' (it restarted): the poll finds out and starts over
+        return;
+    }
+    catchUp();   // what came while the stream was away
+}
+
+bool RemoteRelayFeed::streamOnThisHistory() const
+{
+    return !m_historyId.isEmpty() && m_streamHistory == m_historyId;
+}
+
+void RemoteRelayFeed::onStreamRequest(const QJsonObject &o)
+{
+    const qint64 id = o.value("id"_L1).toInteger();
+    m_streamRequestId = std::max(m_streamRequestId, id);
+    if (!streamOnThisHistory() || id <= m_lastRequestId)
+        return;   // a poll copies it (or did)
+    // The next after the cursor: copied now. After a gap (rows the stream did not carry: before it
+    // opened), the pages from the cursor instead, this one with them.
+    if (m_lastRequestId >= 0 && id == m_lastRequestId + 1)
+        readRequests(QJsonArray{o}, -1);
+    else
+        catchUp();
+}
+
+void RemoteRelayFeed::onStreamHistoryEvent(const QJsonObject &o)
+{
+    const qint64 id = o.value("id"_L1).toInteger();
+    m_streamEventId = std::max(m_streamEventId, id);
+    if (!streamOnThisHistory() || id <= m_lastEventId)
+        return;
+    if (m_lastEventId >= 0 && id == m_lastEventId + 1)
+        readEvents(QJsonArray{o}, -1);
+    else
+        catchUp();
+}
+
+void RemoteRelayFeed::catchUp()
+{
+    // Only from cursors a poll has set (the first poll pages from a day back itself), and one
+    // chain of pages at a time: the chain's end comes back here.
+    if (!streamOnThisHistory())
+        return;
+    if (!m_requestPagesOut && m_lastRequestId >= 0 && m_lastRequestId < m_streamRequestId)
+        fetchRequests();
+    if (!m_eventPagesOut && m_lastEventId >= 0 && m_lastEventId < m_streamEventId)
+        fetchEvents();
 }
 
 } // namespace switchyard

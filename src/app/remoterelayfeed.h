@@ -21,13 +21,17 @@ class QNetworkRequest;
 namespace switchyard {
 
 class HistoryStore;
+class RemoteEventStream;
 
 // A relay running elsewhere, watched through its admin API instead of running one here: its
 // hosts (GET /admin/hosts), its models (GET /admin/models), and its finished requests and events
 // (GET /admin/requests, /admin/events, paged with an after_id cursor so none is missed however
 // many come between two polls) copied into a local HistoryStore, so the window's request log,
-// timeline and model statistics read them as they read the local relay's. Polls every
-// `interval`; the admin token goes in "Authorization: Bearer" and nowhere else.
+// timeline and model statistics read them as they read the local relay's. Live from the relay's
+// GET /admin/stream (its changes as they happen) while that is open; polls every `interval` as
+// the fallback while it is not (a relay before it, a cut), and every LiveSafetyInterval while it
+// is. The stream and the pages share the cursors, so each request and event is copied once
+// however the two take turns. The admin token goes in "Authorization: Bearer" and nowhere else.
 class RemoteRelayFeed final : public QObject
 {
     Q_OBJECT
@@ -39,6 +43,8 @@ public:
 
     // Requests and events asked for per page; a full page is followed by the next at once.
     static constexpr int PageSize = 500;
+    // While the stream is live: a poll this often at most, for anything it could have missed.
+    static constexpr std::chrono::milliseconds LiveSafetyInterval{std::chrono::seconds(30)};
 
     RemoteRelayFeed(const QUrl &relay, const QString &adminToken, HistoryStore *store,
                     std::chrono::milliseconds interval = std::chrono::seconds(2), QObject *parent = nullptr);
@@ -48,6 +54,10 @@ public:
     // "http://server:8080/admin" are the relay at http://server:8080 (no query, no trailing "/").
     static QUrl relayBase(const QUrl &watched);
 
+    // Without the stream: polls only (call before start()).
+    void setLiveStreamEnabled(bool enabled) { m_streamEnabled = enabled; }
+    // The stream's retry backoff (RemoteEventStream::FirstRetry to LastRetry unless set).
+    void setStreamRetryDelays(std::chrono::milliseconds first, std::chrono::milliseconds last);
     void start();
     // Polls now ("Refresh Now"); when a poll is out, another follows as soon as it is done.
     void refresh();
@@ -69,6 +79,13 @@ public:
     // Empty while the last poll was answered; else what went wrong ("401: wrong admin token").
     QString error() const { return m_error; }
     bool connected() const { return m_connected; }
+    // Whether the relay's changes come live from its /admin/stream now (else by polling).
+    bool isLive() const;
+    // For the status bar: "live", or that it polls and why (the stream refused, cut, or not
+    // there: a relay before it); empty while the first attempt is out or without the stream.
+    QString liveStatus() const;
+    // The stream's attempts so far (its first and its retries).
+    int streamAttempts() const;
     // Polls sent so far (each asks every endpoint once, pages aside).
     int pollCount() const { return m_polls; }
     // GETs sent so far: per poll the hosts, the models and what runs now, and the history's pages
@@ -91,6 +108,8 @@ Q_SIGNALS:
     void pollFinished();
     // The relay answered (again) or stopped answering; error() says why.
     void connectionChanged(bool connected);
+    // The stream opened or was lost (isLive(), liveStatus()).
+    void liveChanged();
     // The watched relay answers from another history database than before (it restarted on a
     // new one): its ids started again, so what was copied is not its history any more. Emitted
     // before the new history is copied, from the beginning, into store(): a slot may give the
@@ -121,6 +140,16 @@ private:
     bool readEvents(const QJsonArray &array, qint64 newest);
     void readActive(const QJsonArray &array);
     void readModels(QNetworkReply *reply);
+    void readModelsJson(const QByteArray &json);
+    // What the stream says.
+    void onStreamFrame(const QByteArray &name, const QByteArray &data);
+    void onStreamStateChanged();
+    void onStreamHello(const QJsonObject &hello);
+    void onStreamRequest(const QJsonObject &o);
+    void onStreamHistoryEvent(const QJsonObject &o);
+    // Pages when the stream told of rows after the cursors (it said so, or one came after a gap).
+    void catchUp();
+    bool streamOnThisHistory() const;
     // False when a history page is one to drop: asked before the relay's history was replaced,
     // or the first from a new one (then the history is asked again from the beginning).
     bool currentHistory(QNetworkReply *reply, int generation);
@@ -132,6 +161,15 @@ private:
     HistoryStore *m_store;
     QNetworkAccessManager *m_network;
     QTimer m_timer;
+    std::chrono::milliseconds m_interval;   // the poll's while the stream is not live
+    RemoteEventStream *m_stream;
+    bool m_streamEnabled = true;
+    bool m_live = false;            // the stream was open at its last change
+    QString m_streamHistory;        // the history the stream's ids belong to (its hello)
+    qint64 m_streamRequestId = -1;  // the newest ids the stream told of
+    qint64 m_streamEventId = -1;
+    bool m_requestPagesOut = false; // a chain of pages is out (one at a time)
+    bool m_eventPagesOut = false;
     QList<Host> m_hosts;
     QList<Model> m_models;
     QByteArray m_modelsJson;

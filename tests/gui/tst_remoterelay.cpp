@@ -394,8 +394,10 @@ void TstRemoteRelay::refreshNowAsksTheRemoteAtOnce()
     QVERIFY(remote.start());
     QTemporaryDir dir;
     HistoryStore store(dir.filePath(u"watched.sqlite"_s), systemClock());
-    // No timed poll within this test: what it sees after the first comes from Refresh Now.
+    // No timed poll within this test: what it sees after the first comes from Refresh Now (and
+    // not from the live stream: tst_remotelive has that).
     RemoteRelayFeed feed(remote.relay->endpoint(), Token, &store, std::chrono::hours(1));
+    feed.setLiveStreamEnabled(false);
     HostTableModel hosts;
     hosts.setRemote(&feed);
     SystemClock clock;
@@ -443,6 +445,7 @@ void TstRemoteRelay::busyRemoteLosesNoRequests()
     QTemporaryDir dir;
     HistoryStore store(dir.filePath(u"watched.sqlite"_s), systemClock());
     RemoteRelayFeed feed(remote.relay->endpoint(), Token, &store, std::chrono::hours(1));   // polls when told
+    feed.setLiveStreamEnabled(false);   // the pages, not the stream, carry them here
     QSignalSpy finished(&feed, &RemoteRelayFeed::pollFinished);
     feed.start();
     QVERIFY(finished.wait(WaitMs));

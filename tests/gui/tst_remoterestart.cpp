@@ -170,6 +170,7 @@ void TstRemoteRestart::idlePollsAskNoHistoryPages()
     QTemporaryDir dir;
     HistoryStore copy(dir.filePath(u"watched.sqlite"_s), systemClock());
     RemoteRelayFeed feed(remote.relay->endpoint(), RemoteToken, &copy, std::chrono::hours(1));   // polls when told
+    feed.setLiveStreamEnabled(false);   // what the polls ask, without the stream's pushes
     QSignalSpy finished(&feed, &RemoteRelayFeed::pollFinished);
     const auto sentByARefresh = [&] {
         const int before = feed.requestsSent();

@@ -270,6 +270,7 @@ void MainWindow::setRemote(RemoteRelayFeed *feed)
     m_client->setRemote(feed);   // loads and unloads through its admin API
     if (feed) {
         connect(feed, &RemoteRelayFeed::connectionChanged, this, &MainWindow::updateStatus);
+        connect(feed, &RemoteRelayFeed::liveChanged, this, &MainWindow::updateStatus);
         // Its requests in flight show in the log as the local relay's do.
         connect(feed, &RemoteRelayFeed::requestActive, this,
                 [this](const RequestRecord &record, RequestPhase phase) { m_requestLog->updateLive(record, phase); });
@@ -370,9 +371,13 @@ void MainWindow::updateStatus()
     if (m_remote) {
         // Watching a relay elsewhere: say so, and whether it answers.
         const QString relay = m_remote->relay().toString().toHtmlEscaped();
-        m_endpointLabel->setText(m_remote->error().isEmpty()
-                                     ? tr("Watching the relay at <b>%1</b>").arg(relay)
-                                     : tr("Watching the relay at <b>%1</b>: %2").arg(relay, m_remote->error().toHtmlEscaped()));
+        QString text = m_remote->error().isEmpty()
+                           ? tr("Watching the relay at <b>%1</b>").arg(relay)
+                           : tr("Watching the relay at <b>%1</b>: %2").arg(relay, m_remote->error().toHtmlEscaped());
+        // Live from its event stream, or polled and why.
+        if (const QString live = m_remote->liveStatus(); !live.isEmpty())
+            text += u" · "_s + live.toHtmlEscaped();
+        m_endpointLabel->setText(text);
     } else {
         const QString endpoint = m_service ? m_service->endpoint().toString() : tr("not listening");
         m_endpointLabel->setText(tr("Listening on <b>%1</b>").arg(endpoint.toHtmlEscaped()));
