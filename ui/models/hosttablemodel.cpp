@@ -193,9 +193,9 @@ void HostTableModel::syncFromController(HostController *c)
                                                                                           : HostController::NextSwitch();
     o.next = next.engine;
     o.nextWaiting = next.waiting;
+    o.nextDue = next.in ? QDateTime::currentDateTime().addMSecs(next.in->count()) : QDateTime();
     o.agentProtocol = c->agentProtocol();
     o.relayProtocol = BoxProtocol::Version;
-    o.nextDue = next.in ? QDateTime::currentDateTime().addMSecs(next.in->count()) : QDateTime();
     const ControllerActivity::Reading reading = wakeStart
         ? ControllerActivity::Reading{HostActivity::Waking, tr("engine %1 starting").arg(o.to)}
         : ControllerActivity::read(c, o.next, o.nextWaiting);
