@@ -5,6 +5,7 @@
 #include "common/clock.h"
 #include "catalog/catalog.h"
 #include "catalog/modelevents.h"
+#include "engines/boxprotocol.h"
 #include "engines/gpuboard.h"
 #include "hosts/hostcontroller.h"
 #include "hosts/promptcachekeeper.h"
@@ -417,6 +418,12 @@ QJsonArray AdminApi::hostsJson() const
         // A box shared with other relays: its agent's view, who runs and waits from every relay.
         if (!c->box().isEmpty())
             o.insert("box"_L1, c->box());
+        // Which agent protocol its agent and this relay speak: a window watching this relay
+        // says when they differ (the box is then switched without arbitration, or needs a newer relay).
+        if (const int agent = c->agentProtocol(); agent > 0) {
+            o.insert("agent_protocol"_L1, agent);
+            o.insert("relay_protocol"_L1, BoxProtocol::Version);
+        }
         if (m_drivers.contains(c->host()))
             o.insert("driver"_L1, m_drivers.value(c->host()));
         if (const Catalog::HostState *s = m_catalog ? m_catalog->host(c->host()) : nullptr) {

@@ -111,6 +111,8 @@ QList<RemoteRelayJson::Host> RemoteRelayJson::hosts(const QJsonArray &array)
         h.gpus = GpuReading::fromJson(o.value("gpus"_L1).toArray());
         h.inFlight = o.value("running"_L1).toInt() + o.value("waiting"_L1).toInt();
         h.live = o.value("live"_L1).toBool();
+        h.agentProtocol = o.value("agent_protocol"_L1).toInt();
+        h.relayProtocol = o.value("relay_protocol"_L1).toInt();
         out.append(h);
     }
     std::sort(out.begin(), out.end(), [](const Host &a, const Host &b) { return a.state.host < b.state.host; });

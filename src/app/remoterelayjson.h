@@ -35,6 +35,8 @@ public:
         QList<GpuReading> gpus;
         int inFlight = 0;           // its running and waiting requests
         bool live = false;          // reachable, its events streaming to that relay
+        int agentProtocol = 0;      // the agent protocol its agent speaks; 0: no agent, or not said
+        int relayProtocol = 0;      // ...and the one that relay speaks
     };
 
     // One model as GET /admin/models lists it (the /v1/models shape): a row of the models table.

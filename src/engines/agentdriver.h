@@ -39,7 +39,7 @@ public:
     AgentStream *holdOnBox(const BoxAsk &ask, QObject *parent) override;
     void leaseBox(const QString &owner, std::chrono::seconds ttl, BoxLeaseDone done) override;
     void releaseBoxLease() override;
-    int agentProtocol() const { return m_protocol; }   // 0 until the agent said
+    int agentProtocol() const override { return m_protocol; }   // 0 until the agent said
     // Asks the agent for its GPUs now: gpusKnown() (nothing when the agent does not answer).
     // After the first probe() this runs every GpuPollInterval.
     void pollGpus();

@@ -59,6 +59,9 @@ public:
             done(0, {}, QStringLiteral("this host has no agent"));
     }
     virtual void releaseBoxLease() {}
+    // The agent protocol the box's agent speaks (BoxProtocol::Version is this relay's); 0 for a
+    // driver without an agent, or before the agent said.
+    virtual int agentProtocol() const { return 0; }
     // The engines the driver can start, where it knows them itself (the agent's own box).
     virtual QStringList engineNames() const { return {}; }
 

@@ -566,6 +566,11 @@ bool HostController::sharedBox() const
     return m_driver->sharedBox();
 }
 
+int HostController::agentProtocol() const
+{
+    return m_driver->agentProtocol();
+}
+
 HostStateMachine::State HostController::state() const
 {
     if (sharedBox() && !m_box.isEmpty()) {

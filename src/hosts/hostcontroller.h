@@ -122,6 +122,9 @@ public:
     bool sharedBox() const;
     // The box as its agent last described it (/agent/events "box"); empty when not shared.
     const QJsonObject &box() const { return m_box; }
+    // The protocol its agent speaks (0: no agent, or not said yet); one other than
+    // BoxProtocol::Version is worth telling the user (docs/HOSTS.md, "Versions").
+    int agentProtocol() const;
     // Whom this relay is on a shared box (the agent lists waiters and holders by it).
     void setRelayName(const QString &name) { m_relayName = name; }
     HostStateMachine::Wait waitFor() const;

@@ -26,6 +26,7 @@ QList<HostGauges> fleetGauges(const Catalog &catalog, const QHash<QString, HostC
             g.running = c->runningRequests();
             g.waiting = c->waitingRequests();
             g.leased = !c->leaseOwner().isEmpty();
+            g.box = c->box();
         } else {
             g.state = host->reachable ? QStringLiteral("serving") : QStringLiteral("down");
             g.engine = host->reachable ? host->engine : QString();

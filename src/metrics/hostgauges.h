@@ -2,6 +2,7 @@
 
 #include "metrics/prometheustext.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -19,6 +20,7 @@ struct HostGauges
     int waiting = 0;
     bool leased = false;
     int modelsLoaded = 0;
+    QJsonObject box;          // a box shared with other relays: its agent's view; empty otherwise
 };
 
 // The per-host gauges: requests in flight and waiting, one 0/1 series per state and per engine

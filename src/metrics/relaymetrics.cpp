@@ -1,5 +1,6 @@
 #include "metrics/relaymetrics.h"
 
+#include "metrics/boxgauges.h"
 #include "metrics/processmetrics.h"
 #include "hosts/hoststatemachine.h"
 #include "journal/requestrecord.h"
@@ -113,7 +114,14 @@ QByteArray RelayMetrics::exposition() const
     m_cacheRestores.write(out);
     m_wakes.write(out);
     m_idleStops.write(out);
-    writeHostGauges(out, m_hosts ? m_hosts() : QList<HostGauges>{}, hostStates());
+    const QList<HostGauges> hosts = m_hosts ? m_hosts() : QList<HostGauges>{};
+    writeHostGauges(out, hosts, hostStates());
+    QList<BoxGauges> boxes;
+    for (const HostGauges &h : hosts) {
+        if (!h.box.isEmpty())
+            boxes.append(BoxGauges::fromBox(h.host, h.engines, h.box));
+    }
+    writeBoxGauges(out, boxes);
     writeProcessMetrics(out, m_startedAt);
     return out.text();
 }

@@ -1,7 +1,8 @@
 // Issue 33: relays in front of `switchyard agent`s (real processes, fake routers as engines,
 // loopback only). The agent arbitrates: no relay cuts another relay's stream, a switch waits for
 // every relay's streams, a relay that dies gives its places back, and every relay reports the box
-// as the agent sees it; three relays in front of two boxes keep all of that.
+// as the agent sees it (/admin/hosts, /metrics, /v1/models); three relays in front of two boxes
+// keep all of that.
 
 #include "rawhttpclient.h"
 #include "laterport.h"
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -132,6 +134,7 @@ private slots:
     void twoRelaysTakeTurnsWithoutCuttingStreams();
     void switchWaitsForTheOtherRelaysStream();
     void aRelayThatDiesGivesItsPlacesBack();
+    void everyRelayShowsTheSameBox();
     void threeRelaysTwoBoxes();
 
 private:
@@ -149,7 +152,10 @@ private:
     void startAgentOf(Box &box, const QJsonObject &scheduling);
     quint16 startRelay(Child &relay, const QString &name) { return startRelayFor(relay, name, {&m_box}); }
     quint16 startRelayFor(Child &relay, const QString &name, const QList<const Box *> &boxes);
+    QByteArray get(quint16 relayPort, const QByteArray &path);
     QJsonObject hostOf(quint16 relayPort, const QString &host = u"box"_s);
+    // Each model of the relay's /v1/models with its status ("box-a1 loaded, box-b1 unloaded").
+    QString modelStatuses(quint16 relayPort);
     // One box in arrival order and relays A and B: a stream of `tokens` on engine alpha through A
     // (its first bytes read), then a request for beta through B.
     void streamOnAThenAskOnB(Child &relayA, Child &relayB, quint16 *portA, quint16 *portB, std::unique_ptr<RawHttpClient> &a,
@@ -245,19 +251,23 @@ quint16 TestSharedBox::startRelayFor(Child &relay, const QString &name, const QL
     return relay.output.contains("listening on") ? port : 0;
 }
 
-QJsonObject TestSharedBox::hostOf(quint16 relayPort, const QString &host)
+// The body of a GET on the relay (from loopback: the admin API's gate is open), empty when none came.
+QByteArray TestSharedBox::get(quint16 relayPort, const QByteArray &path)
 {
     RawHttpClient client(relayPort);
     if (!client.connectToServer())
         return {};
-    client.send(RawHttpClient::get("/admin/hosts"));
+    client.send(RawHttpClient::get(path));
     QElapsedTimer waited;
     waited.start();
     while (client.completedResponses() < 1 && waited.elapsed() < 5000)
         QTest::qWait(10);
-    if (client.completedResponses() < 1)
-        return {};
-    const QJsonDocument doc = QJsonDocument::fromJson(client.responses().first().body);
+    return client.completedResponses() < 1 ? QByteArray() : client.responses().first().body;
+}
+
+QJsonObject TestSharedBox::hostOf(quint16 relayPort, const QString &host)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(get(relayPort, "/admin/hosts"));
     const QJsonArray hosts = doc.isArray() ? doc.array() : doc.object().value("hosts"_L1).toArray();
     for (const QJsonValue &h : hosts) {
         if (h.toObject().value("host"_L1).toString() == host)
@@ -354,6 +364,59 @@ void TestSharedBox::switchWaitsForTheOtherRelaysStream()
     QVERIFY(b->responses().first().completedAtMs > a->responses().first().completedAtMs);
     QCOMPARE(m_box.agent->count("engine beta: starting"), 1);
     QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("engine"_L1).toString(), u"beta"_s, 10000);
+}
+
+QString TestSharedBox::modelStatuses(quint16 relayPort)
+{
+    QStringList out;
+    for (const QJsonValue &v : QJsonDocument::fromJson(get(relayPort, "/v1/models")).object().value("data"_L1).toArray()) {
+        const QJsonObject m = v.toObject();
+        out.append(m.value("id"_L1).toString() + u' ' + m.value("status"_L1).toObject().value("value"_L1).toString());
+    }
+    out.sort();
+    return out.join(u", "_s);
+}
+
+// While relay A streams on alpha and relay B waits for beta, both relays' /metrics show the
+// agent's engine, A's stream, B's waiter and the switch held for A's stream, and both relays'
+// /v1/models agree on what is loaded; once the switch is done they agree again.
+void TestSharedBox::everyRelayShowsTheSameBox()
+{
+    Child relayA;
+    Child relayB;
+    quint16 portA = 0;
+    quint16 portB = 0;
+    std::unique_ptr<RawHttpClient> a;
+    std::unique_ptr<RawHttpClient> b;
+    streamOnAThenAskOnB(relayA, relayB, &portA, &portB, a, b, 150);   // about 3 s of tokens
+    if (QTest::currentTestFailed())
+        return;
+    // Each relay is named at the agent by its machine and port.
+    const QByteArray host = QSysInfo::machineHostName().toUtf8();
+    const QByteArray alice = host + ':' + QByteArray::number(portA);
+    const QByteArray bob = host + ':' + QByteArray::number(portB);
+    const QList<QByteArray> whileHeld{
+        "switchyard_engine_running{host=\"box\",engine=\"alpha\"} 1\n",
+        "switchyard_engine_running{host=\"box\",engine=\"beta\"} 0\n",
+        "switchyard_box_requests_in_flight{host=\"box\",relay=\"" + alice + "\"} 1\n",
+        "switchyard_box_requests_waiting{host=\"box\",relay=\"" + bob + "\"} 1\n",
+        "switchyard_box_switch_held{host=\"box\",engine=\"beta\"} 1\n"};
+    for (const quint16 port : {portA, portB}) {
+        for (const QByteArray &line : whileHeld)
+            QTRY_VERIFY2_WITH_TIMEOUT(get(port, "/metrics").contains(line), (QByteArray::number(port) + " lacks " + line).constData(), 10000);
+    }
+    QCOMPARE(b->completedResponses(), 0);   // still held for A's stream when both were read
+    QCOMPARE(modelStatuses(portA), u"box-a1 loaded, box-b1 unloaded"_s);
+    QCOMPARE(modelStatuses(portB), modelStatuses(portA));
+
+    QTRY_COMPARE_WITH_TIMEOUT(b->completedResponses(), 1, Timeout);
+    for (const quint16 port : {portA, portB}) {
+        QTRY_VERIFY_WITH_TIMEOUT(get(port, "/metrics").contains("switchyard_engine_running{host=\"box\",engine=\"beta\"} 1\n"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(modelStatuses(port), u"box-a1 unloaded, box-b1 loaded"_s, 10000);
+        const QByteArray metrics = get(port, "/metrics");
+        QVERIFY2(!metrics.contains("switchyard_box_requests_in_flight{host=\"box\",relay=\"" + alice + '"'), metrics.constData());
+        QVERIFY2(metrics.contains("switchyard_box_switch_held{host=\"box\",engine=\"beta\"} 0\n"), metrics.constData());
+    }
 }
 
 // Relay A dies (SIGKILL) in the middle of a stream while relay B waits for the other engine: the

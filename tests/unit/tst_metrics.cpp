@@ -1,12 +1,15 @@
 // The Prometheus text the relay's /metrics writes: the 0.0.4 format byte for byte (HELP/TYPE,
 // escaping, numbers, cumulative buckets), and the request counters fed from journal records.
 #include "journal/requestrecord.h"
+#include "metrics/boxgauges.h"
 #include "metrics/hostgauges.h"
 #include "metrics/processmetrics.h"
 #include "metrics/relaymetrics.h"
 #include "store/historyevent.h"
 #include "metrics/requestmetrics.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QTest>
 
 #include <cmath>
@@ -280,6 +283,42 @@ private slots:
         QVERIFY(text.contains("switchyard_host_state{host=\"3090\",state=\"draining\"} 1\n"));
         QVERIFY(text.contains("switchyard_engine_running{host=\"3090\",engine=\"mainline\"} 0\n"));
         QVERIFY(text.contains("switchyard_engine_running{host=\"3090\",engine=\"fork\"} 1\n"));
+    }
+
+    void boxGaugesShowEveryRelaysRequestsAndTheLease()
+    {
+        // Issue 33: a shared box as its agent describes it; alice streams on fork, bob waits for
+        // mainline (a switch held for alice's stream); the lease is read on its own.
+        const QJsonObject box{
+            {"state"_L1, u"draining"_s}, {"engine"_L1, u"fork"_s}, {"target"_L1, u"mainline"_s},
+            {"holds"_L1, QJsonArray{QJsonObject{{"relay"_L1, u"alice:18766"_s}, {"engine"_L1, u"fork"_s}, {"state"_L1, u"running"_s}},
+                                    QJsonObject{{"relay"_L1, u"alice:18766"_s}, {"engine"_L1, u"fork"_s}, {"state"_L1, u"running"_s}},
+                                    QJsonObject{{"relay"_L1, u"bob:18766"_s}, {"engine"_L1, u"mainline"_s}, {"state"_L1, u"waiting"_s}}}},
+            {"lease"_L1, QJsonObject{{"owner"_L1, u"bench"_s}}}};
+        PrometheusText out;
+        writeBoxGauges(out, {BoxGauges::fromBox(u"3090"_s, {u"mainline"_s, u"fork"_s}, box)});
+        const QByteArray text = out.text();
+        QVERIFY2(text.contains("switchyard_box_requests_in_flight{host=\"3090\",relay=\"alice:18766\"} 2\n"), text.constData());
+        QVERIFY(!text.contains("switchyard_box_requests_in_flight{host=\"3090\",relay=\"bob:18766\"}"));
+        QVERIFY(text.contains("switchyard_box_requests_waiting{host=\"3090\",relay=\"bob:18766\"} 1\n"));
+        QVERIFY(text.contains("switchyard_box_switch_held{host=\"3090\",engine=\"mainline\"} 1\n"));
+        QVERIFY(text.contains("switchyard_box_switch_held{host=\"3090\",engine=\"fork\"} 0\n"));
+        QVERIFY(text.contains("switchyard_box_lease_held{host=\"3090\",owner=\"bench\"} 1\n"));
+
+        // Under the batch policy the box serves on while bob waits: still a switch held for alice.
+        QJsonObject serving = box;
+        serving.insert("state"_L1, u"serving"_s);
+        serving.remove("target"_L1);
+        serving.remove("lease"_L1);
+        PrometheusText batch;
+        writeBoxGauges(batch, {BoxGauges::fromBox(u"3090"_s, {u"mainline"_s, u"fork"_s}, serving)});
+        QVERIFY(batch.text().contains("switchyard_box_switch_held{host=\"3090\",engine=\"mainline\"} 1\n"));
+        QVERIFY(!batch.text().contains("switchyard_box_lease_held{"));
+        // Nothing runs: bob's request waits for the engine to start, not for anyone's stream.
+        serving.insert("holds"_L1, QJsonArray{box.value("holds"_L1).toArray().at(2)});
+        PrometheusText idle;
+        writeBoxGauges(idle, {BoxGauges::fromBox(u"3090"_s, {u"mainline"_s, u"fork"_s}, serving)});
+        QVERIFY(idle.text().contains("switchyard_box_switch_held{host=\"3090\",engine=\"mainline\"} 0\n"));
     }
 
     void processMetricsReadThisProcess()

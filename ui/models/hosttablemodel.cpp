@@ -3,6 +3,7 @@
 #include "app/relayservice.h"
 #include "app/remoterelayfeed.h"
 #include "catalog/modelevents.h"
+#include "engines/boxprotocol.h"
 #include "engines/gpuboard.h"
 #include "hosts/hostcontroller.h"
 #include "models/controlleractivity.h"
@@ -93,6 +94,8 @@ void HostTableModel::syncFromRemote()
             o.activity = HostActivity::Idle;
         else
             o.activity = std::nullopt;
+        o.agentProtocol = h.agentProtocol;
+        o.relayProtocol = h.relayProtocol;
         o.detail = h.controllerState == "down"_L1 ? RecordWords::say(h.state.lastError)
                    : o.activity == HostActivity::Idle ? tr("no engine running; the next request starts one")
                                                       : QString();
@@ -191,6 +194,8 @@ void HostTableModel::syncFromController(HostController *c)
     o.next = next.engine;
     o.nextWaiting = next.waiting;
     o.nextDue = next.in ? QDateTime::currentDateTime().addMSecs(next.in->count()) : QDateTime();
+    o.agentProtocol = c->agentProtocol();
+    o.relayProtocol = BoxProtocol::Version;
     const ControllerActivity::Reading reading = wakeStart
         ? ControllerActivity::Reading{HostActivity::Waking, tr("engine %1 starting").arg(o.to)}
         : ControllerActivity::read(c, o.next, o.nextWaiting);
@@ -392,6 +397,19 @@ QString HostTableModel::activityTitle(HostActivity activity)
     return {};
 }
 
+// Issue 33 item 5: a relay and its box's agent one protocol version apart keep serving, and the
+// window says how (docs/HOSTS.md, "Versions").
+QString HostTableModel::protocolNotice(int agentProtocol, int relayProtocol)
+{
+    if (agentProtocol <= 0 || relayProtocol <= 0 || agentProtocol == relayProtocol)
+        return {};
+    if (agentProtocol < relayProtocol)
+        return tr("agent speaks protocol %1; this relay %2: switching without arbitration, update the agent")
+            .arg(agentProtocol)
+            .arg(relayProtocol);
+    return tr("agent speaks protocol %1; this relay %2: update this relay").arg(agentProtocol).arg(relayProtocol);
+}
+
 QString HostTableModel::activityText(const Row &row) const
 {
     const HostActivity a = activityOf(row);
@@ -428,6 +446,9 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
                                                   s.url.toString().toHtmlEscaped());
         if (!s.lastError.isEmpty())
             tip += u"<br>"_s + tr("Last error: %1").arg(RecordWords::say(s.lastError).toHtmlEscaped());
+        const Overlay o = m_overlays.value(s.host);
+        if (const QString notice = protocolNotice(o.agentProtocol, o.relayProtocol); !notice.isEmpty())
+            tip += u"<br>"_s + notice.toHtmlEscaped();
         return tip;
     }
     case ActivityRole:
@@ -509,6 +530,10 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
         return m_overlays.value(s.host).nextWaiting;
     case NextDueRole:
         return m_overlays.value(s.host).nextDue;
+    case ProtocolNoticeRole: {
+        const Overlay o = m_overlays.value(s.host);
+        return protocolNotice(o.agentProtocol, o.relayProtocol);
+    }
     case GpusRole:
         return QVariant::fromValue(m_service ? m_service->gpus()->gpus(s.host) : row.gpus);
     default:
@@ -545,6 +570,7 @@ QHash<int, QByteArray> HostTableModel::roleNames() const
     names.insert(NextDueRole, "nextDue");
     names.insert(GpusRole, "gpus");
     names.insert(LoadProgressRole, "loadProgress");
+    names.insert(ProtocolNoticeRole, "protocolNotice");
     return names;
 }
 

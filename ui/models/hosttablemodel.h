@@ -61,6 +61,7 @@ public:
         NextDueRole,           // QDateTime: when the switch to it starts; invalid while requests run
         GpusRole,              // QList<GpuReading>: what the host's agent reads off its GPUs; empty without
         LoadProgressRole,      // LoadProgress of the one model loading, as its router said; empty without, or with several
+        ProtocolNoticeRole,    // the host's agent speaks another agent protocol than the relay: what that means; else empty
     };
 
     explicit HostTableModel(QObject *parent = nullptr);
@@ -91,6 +92,9 @@ public:
     int inFlightTotal() const;
 
     static QString activityTitle(HostActivity activity);
+    // "agent speaks protocol 1; this relay 2: ...", or empty when both speak the same (or the
+    // host has no agent, or it has not said yet).
+    static QString protocolNotice(int agentProtocol, int relayProtocol);
 
     HostController *controller(const QString &host) const;
 
@@ -125,6 +129,8 @@ private:
         QString next;        // serving on while requests for this engine wait (batch policy)
         int nextWaiting = 0;
         QDateTime nextDue;   // invalid while requests run
+        int agentProtocol = 0;   // what the host's agent speaks (0: no agent, or not said yet)
+        int relayProtocol = 0;   // ...and the relay in front of it
     };
 
     void syncFromCatalog();

@@ -179,6 +179,9 @@ QString HostCardDelegate::detailLine(const QModelIndex &index, const QDateTime &
         const QString to = index.data(HostTableModel::SwitchToRole).toString();
         return to.isEmpty() ? text : tr("starting %1, the old engine stopped").arg(to);
     }
+    // An agent a protocol version apart: the box serves, but not as the team expects.
+    if (const QString notice = index.data(HostTableModel::ProtocolNoticeRole).toString(); !notice.isEmpty())
+        return notice;
     const QString driver = index.data(HostTableModel::DriverRole).toString();
     const int engines = int(index.data(HostTableModel::EnginesRole).toStringList().size());
     return tr("driver %1 · %n engine(s)", nullptr, engines).arg(driver);
