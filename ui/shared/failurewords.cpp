@@ -1,5 +1,6 @@
 #include "shared/failurewords.h"
 
+#include <QFileDevice>
 #include <QLocale>
 
 namespace switchyard {
@@ -17,6 +18,18 @@ QString exitText(const EngineFailure::Exit &exit)
 {
     return exit.killed ? FailureWords::tr("killed by signal %1").arg(exit.code)
                        : FailureWords::tr("exited with code %1").arg(exit.code);
+}
+
+QString fileError(int error)
+{
+    switch (QFileDevice::FileError(error)) {
+    case QFileDevice::OpenError: return FailureWords::tr("it cannot be opened");
+    case QFileDevice::WriteError: return FailureWords::tr("writing it failed");
+    case QFileDevice::PermissionsError: return FailureWords::tr("permission denied");
+    case QFileDevice::ResourceError: return FailureWords::tr("out of resources (is the disk full?)");
+    case QFileDevice::RenameError: return FailureWords::tr("it cannot be replaced");
+    default: return FailureWords::tr("file error %1").arg(error);
+    }
 }
 
 QString withTail(QString text, const QString &tail)
@@ -41,8 +54,20 @@ QString FailureWords::engineFailure(const EngineFailure &f)
     case Kind::StaticHost:
         return tr("host %1 is static: it runs engine %2 and never switches").arg(f.host, f.engine);
     case Kind::StateFileUnavailable:
+        switch (f.stateFile) {
+        case EngineFailure::StateFile::NoFolder:
+            return tr("cannot create the folder of the state file %1").arg(f.path);
+        case EngineFailure::StateFile::HeldByOther:
+            return tr("another supervisor (%1, pid %2) uses the state file %3").arg(f.holder).arg(f.holderPid).arg(f.path);
+        case EngineFailure::StateFile::NotLocked:
+            return tr("cannot lock the state file %1").arg(f.path);
+        case EngineFailure::StateFile::NotWritten:
+            return tr("cannot write the state file %1: %2").arg(f.path, fileError(f.fileError));
+        case EngineFailure::StateFile::Unknown:
+            break;
+        }
         return f.systemError.isEmpty() ? tr("the supervisor could not take its state file %1").arg(f.path)
-                                       : f.systemError;
+                                       : f.systemError;   // an older agent's own words
     case Kind::ForeignServer:
         return tr("%1 already answers /health: a server Switchyard did not start is running there")
             .arg(f.url.toDisplayString());
