@@ -1,5 +1,7 @@
 #include "shared/failurewords.h"
 
+#include "hosts/recordedfacts.h"
+
 #include <QFileDevice>
 #include <QLocale>
 
@@ -135,6 +137,22 @@ QString FailureWords::refusal(const HostRefusal &why)
         return tr("%1 did not wake within %2").arg(why.host, seconds(why.wakeTimeout));
     }
     return why.facts();
+}
+
+QString FailureWords::requestRefused(const HostRefusal &why)
+{
+    if (why.reason == HostRefusal::Reason::SwitchFailed)
+        return tr("switching host %1 to engine %2 failed: %3").arg(why.host, why.engine, refusal(why));
+    return refusal(why);
+}
+
+QString FailureWords::recorded(const QJsonObject &facts, const QString &text)
+{
+    if (const std::optional<EngineFailure> failure = RecordedFacts::engineFailure(facts))
+        return engineFailure(*failure);
+    if (const std::optional<HostRefusal> why = RecordedFacts::refusal(facts))
+        return requestRefused(*why);
+    return text;
 }
 
 } // namespace switchyard
