@@ -67,8 +67,11 @@ QString AgentService::stateFileName()
 
 bool AgentService::start(QString *error)
 {
-    if (!m_supervisor->open(error))
+    EngineFailure failure;
+    if (!m_supervisor->open(&failure)) {
+        *error = failure.toString();
         return false;
+    }
     if (!m_server->listenOn(m_config.listenAddress, m_config.listenPort)) {
         *error = tr("cannot listen on %1:%2: %3")
                      .arg(m_config.listenAddress.toString())

@@ -1,5 +1,6 @@
 #include "engines/enginefailure.h"
 
+#include <QFileDevice>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QStandardPaths>
@@ -20,6 +21,19 @@ QString withTail(QString text, const QString &tail)
     if (!tail.isEmpty())
         text += u": "_s + tail;
     return text;
+}
+
+// QFileDevice::FileError in the catalogue's words (QFile's own come from Qt's catalogue).
+QString fileErrorText(int error)
+{
+    switch (QFileDevice::FileError(error)) {
+    case QFileDevice::OpenError: return u"it cannot be opened"_s;
+    case QFileDevice::WriteError: return u"writing it failed"_s;
+    case QFileDevice::PermissionsError: return u"permission denied"_s;
+    case QFileDevice::ResourceError: return u"out of resources (is the disk full?)"_s;
+    case QFileDevice::RenameError: return u"it cannot be replaced"_s;
+    default: return u"file error %1"_s.arg(error);
+    }
 }
 
 } // namespace
@@ -55,7 +69,19 @@ QString EngineFailure::toString() const
     case Kind::StaticHost:
         return u"host %1 is static: it runs engine %2 and never switches"_s.arg(host, engine);
     case Kind::StateFileUnavailable:
-        // The lock's own account, when there is one, says more than the path.
+        switch (stateFile) {
+        case StateFile::NoFolder:
+            return u"cannot create the folder of the state file %1"_s.arg(path);
+        case StateFile::HeldByOther:
+            return u"another supervisor (%1, pid %2) uses the state file %3"_s.arg(holder).arg(holderPid).arg(path);
+        case StateFile::NotLocked:
+            return u"cannot lock the state file %1"_s.arg(path);
+        case StateFile::NotWritten:
+            return u"cannot write the state file %1: %2"_s.arg(path, fileErrorText(fileError));
+        case StateFile::Unknown:
+            break;
+        }
+        // An older agent's account, when there is one, says more than the path.
         return systemError.isEmpty() ? u"the supervisor could not take its state file %1"_s.arg(path) : systemError;
     case Kind::ForeignServer:
         return u"%1 already answers /health: a server Switchyard did not start is running there"_s
@@ -110,6 +136,7 @@ const char *const KindNames[] = {"reported", "no_such_engine", "static_host", "s
                                  "still_answers", "superseded", "stopped_before_ready", "no_engine_reachable"};
 const char *const RunnerNames[] = {"process", "start_command", "stop_command"};
 const char *const LaunchNames[] = {"unknown", "not_found", "not_executable"};
+const char *const StateFileNames[] = {"unknown", "no_folder", "held_by_other", "not_locked", "not_written"};
 
 template<typename Enum, size_t N>
 Enum byName(const char *const (&names)[N], const QString &name, Enum fallback)
@@ -144,6 +171,13 @@ QJsonObject EngineFailure::toJson() const
     putText(o, "system_error"_L1, systemError);
     if (launch != Launch::Unknown)
         o.insert("launch"_L1, QLatin1StringView(LaunchNames[int(launch)]));
+    if (stateFile != StateFile::Unknown)
+        o.insert("state_file"_L1, QLatin1StringView(StateFileNames[int(stateFile)]));
+    putText(o, "holder"_L1, holder);
+    if (holderPid != 0)
+        o.insert("holder_pid"_L1, double(holderPid));
+    if (fileError != 0)
+        o.insert("file_error"_L1, fileError);
     if (exit)
         o.insert("exit"_L1, QJsonObject{{"code"_L1, exit->code}, {"killed"_L1, exit->killed}});
     if (timeout.count() > 0)
@@ -169,6 +203,10 @@ EngineFailure EngineFailure::fromJson(const QJsonObject &o)
     f.url = QUrl(o.value("url"_L1).toString());
     f.systemError = o.value("system_error"_L1).toString();
     f.launch = byName(LaunchNames, o.value("launch"_L1).toString(), Launch::Unknown);
+    f.stateFile = byName(StateFileNames, o.value("state_file"_L1).toString(), StateFile::Unknown);
+    f.holder = o.value("holder"_L1).toString();
+    f.holderPid = qint64(o.value("holder_pid"_L1).toDouble());
+    f.fileError = o.value("file_error"_L1).toInt();
     if (o.value("exit"_L1).isObject()) {
         const QJsonObject e = o.value("exit"_L1).toObject();
         f.exit = Exit{e.value("code"_L1).toInt(), e.value("killed"_L1).toBool()};
@@ -180,6 +218,14 @@ EngineFailure EngineFailure::fromJson(const QJsonObject &o)
     // An unknown kind from a newer agent still says something.
     if (f.kind == Kind::Reported && f.text.isEmpty() && o.contains("kind"_L1))
         f.text = o.value("kind"_L1).toString();
+    return f;
+}
+
+EngineFailure EngineFailure::stateFileUnavailable(const QString &path, StateFile why)
+{
+    EngineFailure f = of(Kind::StateFileUnavailable);
+    f.path = path;
+    f.stateFile = why;
     return f;
 }
 

@@ -21,7 +21,7 @@ struct EngineFailure
         Reported,               // another process said why (the agent's answer): `text`
         NoSuchEngine,           // `engine` is not configured (on `host`; of `engines`)
         StaticHost,             // `host` is static: it runs `engine` and never switches
-        StateFileUnavailable,   // the supervisor could not take its state file `path` (`systemError`)
+        StateFileUnavailable,   // the supervisor could not take its state file `path`: `stateFile`
         ForeignServer,          // `url` already answers /health: a server we did not start runs there
         NothingToStart,         // the engine has no argv
         CannotLaunch,           // `program` did not start: `systemError`
@@ -38,6 +38,15 @@ struct EngineFailure
     // Why `program` did not launch, as found by looking at the file. Not QProcess's words: Qt's
     // catalogue translates them, and a German desktop's relay sent German to API clients.
     enum class Launch { Unknown, NotFound, NotExecutable };
+    // Why the state file could not be taken, as facts for the same reason: QFile's and QLockFile's
+    // words come from Qt's catalogue. Unknown: an older agent's failure, with its `systemError`.
+    enum class StateFile {
+        Unknown,
+        NoFolder,      // its folder cannot be created
+        HeldByOther,   // another live supervisor holds its lock: `holder` (an application), `holderPid`
+        NotLocked,     // its lock cannot be taken (the lock file cannot be written)
+        NotWritten,    // it cannot be written: `fileError`
+    };
     struct Exit
     {
         int code = 0;           // the exit code, or the signal when `killed`
@@ -60,6 +69,10 @@ struct EngineFailure
     QUrl url;
     QString systemError;
     Launch launch = Launch::Unknown;   // Kind::CannotLaunch
+    StateFile stateFile = StateFile::Unknown;   // Kind::StateFileUnavailable
+    QString holder;
+    qint64 holderPid = 0;
+    int fileError = 0;    // a QFileDevice::FileError
     std::optional<Exit> exit;
     std::chrono::milliseconds timeout{0};
     QString lastTry;      // the last /health attempt's answer, as the health check put it
@@ -69,6 +82,8 @@ struct EngineFailure
     static EngineFailure of(Kind kind);
     // A CannotLaunch for `program` (a path, or a name looked up in PATH), with what is wrong with it.
     static EngineFailure cannotLaunch(const QString &program, Runner runner);
+    // A StateFileUnavailable for the state file at `path`, for `why`.
+    static EngineFailure stateFileUnavailable(const QString &path, StateFile why);
     // "12 s", "1.5 s": how the records and the catalogue give a timeout.
     static QString seconds(std::chrono::milliseconds duration);
     QString toString() const;

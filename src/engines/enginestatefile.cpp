@@ -24,25 +24,25 @@ EngineStateFile::EngineStateFile(QString path)
 
 EngineStateFile::~EngineStateFile() = default;
 
-bool EngineStateFile::lock(QString *error)
+bool EngineStateFile::lock(EngineFailure *failure)
 {
+    using StateFile = EngineFailure::StateFile;
     const QString dir = QFileInfo(m_path).absolutePath();
     if (!QDir().mkpath(dir)) {
-        *error = QCoreApplication::translate("EngineStateFile", "cannot create the state folder %1").arg(dir);
+        *failure = EngineFailure::stateFileUnavailable(m_path, StateFile::NoFolder);
         return false;
     }
     auto lock = std::make_unique<QLockFile>(m_path + u".lock"_s);
     // Only a dead holder makes the lock stale: a supervisor may run for months.
     lock->setStaleLockTime(0);
     if (!lock->tryLock(0)) {
-        qint64 pid = 0;
-        QString host;
-        QString app;
-        lock->getLockInfo(&pid, &host, &app);
-        *error = lock->error() == QLockFile::LockFailedError
-                ? QCoreApplication::translate("EngineStateFile", "another supervisor (%1, pid %2) uses %3")
-                      .arg(app).arg(pid).arg(m_path)
-                : QCoreApplication::translate("EngineStateFile", "cannot lock %1").arg(m_path);
+        if (lock->error() != QLockFile::LockFailedError) {
+            *failure = EngineFailure::stateFileUnavailable(m_path, StateFile::NotLocked);
+            return false;
+        }
+        *failure = EngineFailure::stateFileUnavailable(m_path, StateFile::HeldByOther);
+        QString machine;
+        lock->getLockInfo(&failure->holderPid, &machine, &failure->holder);
         return false;
     }
     m_lock = std::move(lock);
@@ -75,7 +75,7 @@ QList<EngineStateFile::Entry> EngineStateFile::read() const
     return entries;
 }
 
-bool EngineStateFile::write(const QList<Entry> &entries, QString *error) const
+bool EngineStateFile::write(const QList<Entry> &entries, QFileDevice::FileError *error) const
 {
     QJsonArray list;
     for (const Entry &entry : entries) {
@@ -91,7 +91,7 @@ bool EngineStateFile::write(const QList<Entry> &entries, QString *error) const
     QSaveFile file(m_path);
     if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(root).toJson()) < 0 || !file.commit()) {
         if (error)
-            *error = file.errorString();
+            *error = file.error();
         qCWarning(lcEngines).noquote() << "cannot write" << m_path << file.errorString();
         return false;
     }

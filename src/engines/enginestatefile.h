@@ -1,5 +1,8 @@
 #pragma once
 
+#include "engines/enginefailure.h"
+
+#include <QFileDevice>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -29,11 +32,12 @@ public:
 
     QString path() const { return m_path; }
 
-    // Creates the folder and takes the lock. False with *error when another live process holds it.
-    bool lock(QString *error);
+    // Creates the folder and takes the lock. False with *failure (StateFileUnavailable, its facts)
+    // when the folder cannot be made or another live process holds the lock.
+    bool lock(EngineFailure *failure);
     // Entries written during this boot; an unreadable or foreign file reads as empty.
     QList<Entry> read() const;
-    bool write(const QList<Entry> &entries, QString *error = nullptr) const;
+    bool write(const QList<Entry> &entries, QFileDevice::FileError *error = nullptr) const;
 
 private:
     QString m_path;

@@ -55,16 +55,17 @@ QString EngineSupervisor::defaultStateDir()
     return base + u"/switchyard"_s;
 }
 
-bool EngineSupervisor::open(QString *error)
+bool EngineSupervisor::open(EngineFailure *failure)
 {
     if (m_open)
         return true;
-    if (!m_stateFile.lock(error))
+    if (!m_stateFile.lock(failure))
         return false;
     reapStrays();
-    QString why;
+    QFileDevice::FileError why = QFileDevice::NoError;
     if (!m_stateFile.write({}, &why)) {
-        *error = u"cannot write %1: %2"_s.arg(m_stateFile.path(), why);
+        *failure = EngineFailure::stateFileUnavailable(m_stateFile.path(), EngineFailure::StateFile::NotWritten);
+        failure->fileError = int(why);
         return false;
     }
     m_open = true;
@@ -159,8 +160,7 @@ void EngineSupervisor::switchTo(const QString &engine)
             reason = EngineFailure::of(EngineFailure::Kind::NoSuchEngine);
             reason.engines = engineNames();
         } else {
-            reason = EngineFailure::of(EngineFailure::Kind::StateFileUnavailable);
-            reason.path = m_stateFile.path();
+            reason = EngineFailure::stateFileUnavailable(m_stateFile.path(), EngineFailure::StateFile::Unknown);
         }
         reason.engine = engine;
         QMetaObject::invokeMethod(this, [this, engine, reason] { failStart(engine, reason); }, Qt::QueuedConnection);

@@ -34,8 +34,9 @@ public:
     ~EngineSupervisor() override;
 
     // Takes the state file's lock and stops the engines an earlier run left behind. Call once,
-    // before anything else. False with *error when another live supervisor uses the same file.
-    bool open(QString *error);
+    // before anything else. False with *failure (StateFileUnavailable) when the file cannot be
+    // taken, e.g. another live supervisor uses it.
+    bool open(EngineFailure *failure);
     bool isOpen() const { return m_open; }
 
     QStringList engineNames() const;

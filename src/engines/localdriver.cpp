@@ -12,10 +12,12 @@ LocalDriver::LocalDriver(const HostConfig &host, const QString &stateDir, Upstre
     , m_host(host.name)
     , m_supervisor(new EngineSupervisor(host.engines, stateDir + u'/' + stateFileName(host.name), pool, this))
 {
-    if (!m_supervisor->open(&m_openError))
-        qCWarning(lcEngines).noquote() << u"host %1: %2"_s.arg(m_host, m_openError);
-    else
-        m_openError.clear();
+    EngineFailure failure;
+    if (!m_supervisor->open(&failure)) {
+        failure.host = m_host;
+        m_openFailure = failure;
+        qCWarning(lcEngines).noquote() << u"host %1: %2"_s.arg(m_host, failure.toString());
+    }
     watchSupervisor();
 }
 
@@ -65,11 +67,9 @@ QString LocalDriver::stateFileName(const QString &host)
 
 void LocalDriver::startEngine(const QString &engine)
 {
-    if (!m_openError.isEmpty()) {
-        EngineFailure locked = EngineFailure::of(EngineFailure::Kind::StateFileUnavailable);
-        locked.host = m_host;
+    if (m_openFailure) {
+        EngineFailure locked = *m_openFailure;
         locked.engine = engine;
-        locked.systemError = m_openError;
         QMetaObject::invokeMethod(this, [this, engine, locked] { emit engineStartFailed(engine, locked); },
                                   Qt::QueuedConnection);
         return;

@@ -5,6 +5,8 @@
 
 #include <QHash>
 
+#include <optional>
+
 namespace switchyard {
 
 class EngineSupervisor;
@@ -35,7 +37,7 @@ public:
     EngineSupervisor *supervisor() const { return m_supervisor; }
     // Why the supervisor could not open (its state file is locked by another live process); every
     // start then fails with it.
-    QString openError() const { return m_openError; }
+    const std::optional<EngineFailure> &openFailure() const { return m_openFailure; }
 
     static QString stateFileName(const QString &host);
 
@@ -44,7 +46,7 @@ private:
 
     QString m_host;
     EngineSupervisor *m_supervisor;
-    QString m_openError;
+    std::optional<EngineFailure> m_openFailure;
     // Calls not answered yet, by engine: each call ends in exactly one signal.
     QHash<QString, int> m_pendingStarts;
     QHash<QString, int> m_pendingStops;

@@ -1,5 +1,7 @@
 #include "hosts/hoststatemachine.h"
 
+#include "hosts/recordedfacts.h"
+
 #include <QHash>
 
 #include <algorithm>
@@ -454,8 +456,11 @@ HostStateMachine::Actions HostStateMachine::engineStartFailed(const QString &eng
     m_target.clear();
     m_state = State::Down;
     m_lastFailure = failure;
-    // The history keeps the failure's record (English, like every record).
-    Actions actions{journal(HistoryEvent::Kind::SwitchFailed, engine, m_targetAlias, failure.toString())};
+    // The history keeps the failure's record (English, like every record) and its facts, which
+    // the window words.
+    Journal failed = journal(HistoryEvent::Kind::SwitchFailed, engine, m_targetAlias, failure.toString());
+    failed.event->facts = RecordedFacts::of(failure);
+    Actions actions{failed};
     HostRefusal why;
     why.reason = HostRefusal::Reason::SwitchFailed;
     why.host = m_host;

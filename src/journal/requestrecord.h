@@ -3,6 +3,7 @@
 #include "journal/waitreason.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QString>
 
 #include <chrono>
@@ -30,6 +31,9 @@ struct RequestRecord
     QString clientAddress;               // IPv4 peers without the ::ffff: prefix
     QString userAgent;
     QString relayError;                  // the relay's own error, if it made one
+    // The facts behind relayError, when it came from them (a host's refusal, as
+    // hosts/recordedfacts.h writes it): the window words them itself. Empty otherwise.
+    QJsonObject relayFacts;
 
     // What came in and how long it waited before going upstream (issue #21).
     qint64 bytesIn = 0;                  // body bytes the client sent

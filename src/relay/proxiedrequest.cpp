@@ -146,6 +146,7 @@ void ProxiedRequest::refuse(const ClientReply &reply)
         return;
     m_waitTimer.stop();
     m_outcome.relayError = reply.message;
+    m_outcome.relayFacts = reply.facts;
     answer(reply, from);
     conclude();
 }

@@ -7,6 +7,7 @@
 #include "relay/streamstats.h"
 #include "upstream/upstreamexchange.h"
 
+#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 #include <QBasicTimer>
@@ -32,6 +33,7 @@ public:
     {
         int status = 0;
         QString relayError;
+        QJsonObject relayFacts;   // what relayError words, when it words facts (ClientReply::facts)
         bool clientLeft = false;
         std::optional<qint64> tokens;
         std::optional<double> tokensPerSecond;

@@ -395,6 +395,7 @@ void Relay::requestConcluded(ProxiedRequest *request, const ProxiedRequest::Outc
     RequestRecord record = f->live.record;
     record.restoredPromptTokens = f->restoredTokens;
     record.relayError = outcome.relayError;
+    record.relayFacts = outcome.relayFacts;
     record.streamedTokens = outcome.tokens;
     record.promptTokens = outcome.promptTokens;
     record.tokensPerSecond = outcome.tokensPerSecond;
@@ -518,6 +519,7 @@ void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, Reque
                    const ClientReply &reply)
 {
     record.relayError = reply.message;
+    record.relayFacts = reply.facts;
     const ClientReply sent = ClientReplies::isCodex(request.path.toUtf8(), request.header("user-agent"))
         ? ClientReplies::forCodex(reply) : reply;
     writer->respond(sent.httpStatus(), sent.headers(), sent.body(ErrorReply::shapeForPath(request.path)));

@@ -1,5 +1,6 @@
 #include "replies/clientreplies.h"
 
+#include "hosts/recordedfacts.h"
 #include "replies/retrywords.h"
 
 namespace switchyard::ClientReplies {
@@ -84,7 +85,9 @@ ClientReply hostDown(const QString &host, const QString &why)
     return reply(424, u"host %1 is down: %2"_s.arg(host, why));
 }
 
-ClientReply fromHost(const HostRefusal &refusal)
+namespace {
+
+ClientReply fromHostInWords(const HostRefusal &refusal)
 {
     const QString &host = refusal.host;
     switch (refusal.reason) {
@@ -110,6 +113,15 @@ ClientReply fromHost(const HostRefusal &refusal)
                                            .arg(host, QString::number(refusal.wakeTimeout.count() / 1000.0)));
     }
     return reply(refusal.status(), refusal.facts());
+}
+
+} // namespace
+
+ClientReply fromHost(const HostRefusal &refusal)
+{
+    ClientReply worded = fromHostInWords(refusal);
+    worded.facts = RecordedFacts::of(refusal);
+    return worded;
 }
 
 QString engineFailure(const EngineFailure &failure)

@@ -6,6 +6,7 @@
 #include "api/errorreply.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -21,6 +22,9 @@ struct ClientReply
     QString message;
     HeaderList extraHeaders;
     int sentStatus = 0;   // the HTTP status it goes out with when not `status` (ClientReplies::forCodex)
+    // The facts `message` words, when it words some (a host's refusal, hosts/recordedfacts.h):
+    // the history keeps them beside the message, and the window words them itself.
+    QJsonObject facts{};
 
     int httpStatus() const { return sentStatus ? sentStatus : status; }
     HeaderList headers() const { return ErrorReply::headers() + extraHeaders; }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QMetaType>
 #include <QString>
 
@@ -47,6 +48,10 @@ struct HistoryEvent
     QString model;
     std::optional<std::chrono::milliseconds> duration;
     QString detail;
+    // The facts behind detail, when the layer that made the event has them (a SwitchFailed's
+    // EngineFailure, as hosts/recordedfacts.h writes it): the window words them itself, where
+    // detail is English. Empty for other events and for rows stored before schema step 6.
+    QJsonObject facts;
     // What a CacheSave or CacheRestore came to, for the metrics' counters: typed, so that the
     // detail's words can change without the counters noticing. Only on events as they happen
     // (the store keeps the detail, not this); None for every other kind.

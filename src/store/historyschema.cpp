@@ -87,6 +87,13 @@ const std::vector<Step> &steps()
             " pending INTEGER NOT NULL DEFAULT 0,"
             " PRIMARY KEY (host, engine, model, slot))",
         },
+        // 6: the facts behind a record's English words (issue 34), as JSON, so the window words
+        // them in its own language: an event's detail (a failed switch's EngineFailure), a
+        // request's relay error (the host's HostRefusal). Rows from before keep their text only.
+        {
+            "ALTER TABLE events ADD COLUMN facts TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE requests ADD COLUMN relay_facts TEXT NOT NULL DEFAULT ''",
+        },
     };
     return all;
 }

@@ -129,6 +129,7 @@ RequestRecord HistoryStore::redacted(const RequestRecord &record) const
     r.model = m_redactor.redact(r.model);
     r.userAgent = m_redactor.redact(r.userAgent);
     r.relayError = m_redactor.redact(r.relayError);
+    r.relayFacts = m_redactor.redact(r.relayFacts);
     return r;
 }
 
@@ -140,6 +141,7 @@ void HistoryStore::recordEvent(const HistoryEvent &event)
         e.at = m_clock.now();
     e.model = m_redactor.redact(e.model);
     e.detail = m_redactor.redact(e.detail);
+    e.facts = m_redactor.redact(e.facts);
     m_batch.events.append(e);
     scheduleFlush();
     emit eventRecorded(e);

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -30,8 +31,22 @@ const QString RequestColumns = u"id, started_at, method, path, model, host, engi
                                " duration_ms, ttfb_ms, tokens, tokens_per_s, client, user_agent, relay_error"
                                ", bytes_in, waited_ms, wait_reason"   // schema step 2
                                ", key_name, tokens_in"                // schema step 3: usage per key
-                               ", restored_tokens"_s;                 // schema step 4: served from a restored cache
-const QString EventColumns = u"id, at, kind, host, engine, model, duration_ms, detail"_s;
+                               ", restored_tokens"                    // schema step 4: served from a restored cache
+                               ", relay_facts"_s;                     // schema step 6: the facts behind relay_error
+const QString EventColumns = u"id, at, kind, host, engine, model, duration_ms, detail"
+                             ", facts"_s;                             // schema step 6: the facts behind detail
+
+// Facts as the store keeps them: compact JSON, or '' for none (and for rows from before step 6).
+QString factsText(const QJsonObject &facts)
+{
+    return facts.isEmpty() ? QString() : QString::fromUtf8(QJsonDocument(facts).toJson(QJsonDocument::Compact));
+}
+
+QJsonObject factsFrom(const QVariant &text)
+{
+    const QByteArray json = text.toString().toUtf8();
+    return json.isEmpty() ? QJsonObject() : QJsonDocument::fromJson(json).object();
+}
 
 double toMs(nanoseconds d)
 {
@@ -83,6 +98,7 @@ RequestRecord requestFromRow(const QSqlQuery &q)
     if (!q.value(20).isNull())
         r.promptTokens = q.value(20).toLongLong();
     r.restoredPromptTokens = q.value(21).toLongLong();
+    r.relayFacts = factsFrom(q.value(22));
     return r;
 }
 
@@ -101,6 +117,7 @@ std::optional<HistoryEvent> eventFromRow(const QSqlQuery &q)
     if (!q.value(6).isNull())
         e.duration = milliseconds(std::llround(q.value(6).toDouble()));
     e.detail = q.value(7).toString();
+    e.facts = factsFrom(q.value(8));
     return e;
 }
 
@@ -256,7 +273,7 @@ bool HistoryWriter::write(const HistoryBatch &batch)
                          " :duration_ms, :ttfb_ms, :tokens, :tokens_per_s, COALESCE(:client, ''),"
                          " COALESCE(:user_agent, ''), COALESCE(:relay_error, ''),"
                          " :bytes_in, :waited_ms, COALESCE(:wait_reason, ''),"
-                         " COALESCE(:key_name, ''), :tokens_in, :restored_tokens)"_s,
+                         " COALESCE(:key_name, ''), :tokens_in, :restored_tokens, COALESCE(:relay_facts, ''))"_s,
                    &error);
     if (insertRequest) {
         QSqlQuery &q = *insertRequest;
@@ -283,6 +300,7 @@ bool HistoryWriter::write(const HistoryBatch &batch)
             q.bindValue(u":key_name"_s, r.keyName);
             q.bindValue(u":tokens_in"_s, nullable(r.promptTokens));
             q.bindValue(u":restored_tokens"_s, r.restoredPromptTokens);
+            q.bindValue(u":relay_facts"_s, factsText(r.relayFacts));
             if (!q.exec()) {
                 error = q.lastError().text();
                 break;
@@ -294,7 +312,7 @@ bool HistoryWriter::write(const HistoryBatch &batch)
         : prepared(m_insertEvent,
                    u"INSERT INTO events ("_s + EventColumns
                        + u") VALUES (:id, :at, :kind, COALESCE(:host, ''), COALESCE(:engine, ''),"
-                         " COALESCE(:model, ''), :duration_ms, COALESCE(:detail, ''))"_s,
+                         " COALESCE(:model, ''), :duration_ms, COALESCE(:detail, ''), COALESCE(:facts, ''))"_s,
                    &error);
     if (insertEvent) {
         QSqlQuery &q = *insertEvent;
@@ -307,6 +325,7 @@ bool HistoryWriter::write(const HistoryBatch &batch)
             q.bindValue(u":model"_s, e.model);
             q.bindValue(u":duration_ms"_s, e.duration ? QVariant(double(e.duration->count())) : QVariant());
             q.bindValue(u":detail"_s, e.detail);
+            q.bindValue(u":facts"_s, factsText(e.facts));
             if (!q.exec()) {
                 error = q.lastError().text();
                 break;

@@ -1,5 +1,7 @@
 #include "store/redactor.h"
 
+#include <QJsonArray>
+
 #include <algorithm>
 
 namespace switchyard {
@@ -85,6 +87,29 @@ QString Redactor::redact(const QString &text) const
             || out.contains(u"authorization"_s, Qt::CaseInsensitive))
         out.replace(m_keyValue, u"\\1\\2"_s + mark);
     return out;
+}
+
+QJsonObject Redactor::redact(const QJsonObject &object) const
+{
+    QJsonObject out;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        out.insert(it.key(), redactValue(it.value()));
+    return out;
+}
+
+QJsonValue Redactor::redactValue(const QJsonValue &value) const
+{
+    if (value.isString())
+        return redact(value.toString());
+    if (value.isObject())
+        return redact(value.toObject());
+    if (value.isArray()) {
+        QJsonArray out;
+        for (const QJsonValue &v : value.toArray())
+            out.append(redactValue(v));
+        return out;
+    }
+    return value;
 }
 
 } // namespace switchyard

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QRegularExpression>
 #include <QString>
 #include <QStringList>
@@ -21,10 +23,14 @@ public:
     QStringList secrets() const { return m_secrets; }
 
     QString redact(const QString &text) const;
+    // Every string in it, at any depth (a record's facts quote engine output and errors too).
+    QJsonObject redact(const QJsonObject &object) const;
 
     static QString placeholder();
 
 private:
+    QJsonValue redactValue(const QJsonValue &value) const;
+
     QStringList m_secrets;        // longest first, so a secret containing another goes whole
     QRegularExpression m_bearer;
     QRegularExpression m_keyShaped;

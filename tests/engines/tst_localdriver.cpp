@@ -134,7 +134,7 @@ void TestLocalDriver::localDriverStartsSwitchesStops()
     const std::unique_ptr<EngineDriver> driver = createEngineDriver(ws, context);
     auto *local = qobject_cast<LocalDriver *>(driver.get());
     QVERIFY(local);
-    QVERIFY2(local->openError().isEmpty(), qPrintable(local->openError()));
+    QVERIFY2(!local->openFailure(), qPrintable(local->openFailure() ? local->openFailure()->toString() : QString()));
     QVERIFY(driver->canSwitch());
     QSignalSpy started(driver.get(), &EngineDriver::engineStarted);
     QSignalSpy failed(driver.get(), &EngineDriver::engineStartFailed);
@@ -263,8 +263,8 @@ void TestLocalDriver::startTimeout()
     // Runs, but never answers /health.
     EngineSupervisor supervisor({shellEngine(u"mute"_s, u"echo loading model >&2; exec sleep 60"_s, 700ms, 2s)},
                                 state.filePath(u"t.json"_s), &m_pool);
-    QString error;
-    QVERIFY2(supervisor.open(&error), qPrintable(error));
+    EngineFailure failure;
+    QVERIFY2(supervisor.open(&failure), qPrintable(failure.toString()));
     QSignalSpy failed(&supervisor, &EngineSupervisor::engineStartFailed);
     QElapsedTimer timer;
     timer.start();
@@ -292,8 +292,8 @@ void TestLocalDriver::foreignServerOnPort()
     QTRY_VERIFY_WITH_TIMEOUT(other.canReadLine(), Timeout);
 
     EngineSupervisor supervisor({fakeEngine(u"alpha"_s, port)}, state.filePath(u"f.json"_s), &m_pool);
-    QString error;
-    QVERIFY2(supervisor.open(&error), qPrintable(error));
+    EngineFailure failure;
+    QVERIFY2(supervisor.open(&failure), qPrintable(failure.toString()));
     QSignalSpy failed(&supervisor, &EngineSupervisor::engineStartFailed);
     supervisor.switchTo(u"alpha"_s);
     QVERIFY(failed.wait(Timeout));
@@ -309,8 +309,8 @@ void TestLocalDriver::sigkillAfterStopTimeout()
     QTemporaryDir state;
     const EngineConfig stubborn = shellEngine(u"stubborn"_s, u"trap '' TERM; exec sleep 60"_s, 60s, 1s);
     EngineSupervisor supervisor({stubborn}, state.filePath(u"k.json"_s), &m_pool);
-    QString error;
-    QVERIFY2(supervisor.open(&error), qPrintable(error));
+    EngineFailure failure;
+    QVERIFY2(supervisor.open(&failure), qPrintable(failure.toString()));
     QSignalSpy failed(&supervisor, &EngineSupervisor::engineStartFailed);
     QSignalSpy stopped(&supervisor, &EngineSupervisor::engineStopped);
 
@@ -360,8 +360,8 @@ void TestLocalDriver::noOrphansWhenSupervisorKilled()
     const QString stateFile = state.filePath(LocalDriver::stateFileName(u"helper"_s));
     QCOMPARE(EngineStateFile(stateFile).read().size(), 1);
     EngineSupervisor next({engine}, stateFile, &m_pool);
-    QString error;
-    QVERIFY2(next.open(&error), qPrintable(error));
+    EngineFailure failure;
+    QVERIFY2(next.open(&failure), qPrintable(failure.toString()));
     QVERIFY(EngineStateFile(stateFile).read().isEmpty());
 }
 
@@ -414,11 +414,15 @@ void TestLocalDriver::secondSupervisorIsRefused()
     QTemporaryDir state;
     const QString stateFile = state.filePath(u"agent.json"_s);
     EngineSupervisor first({fakeEngine(u"alpha"_s, portForLater())}, stateFile, &m_pool);
-    QString error;
-    QVERIFY2(first.open(&error), qPrintable(error));
+    EngineFailure failure;
+    QVERIFY2(first.open(&failure), qPrintable(failure.toString()));
     EngineSupervisor second({fakeEngine(u"alpha"_s, portForLater())}, stateFile, &m_pool);
-    QVERIFY(!second.open(&error));
-    QVERIFY2(error.contains(u"another supervisor"_s), qPrintable(error));
+    QVERIFY(!second.open(&failure));
+    QCOMPARE(failure.kind, EngineFailure::Kind::StateFileUnavailable);
+    QCOMPARE(failure.stateFile, EngineFailure::StateFile::HeldByOther);
+    QCOMPARE(failure.holderPid, QCoreApplication::applicationPid());
+    QCOMPARE(failure.toString(), u"another supervisor (%1, pid %2) uses the state file %3"_s
+                                     .arg(failure.holder).arg(QCoreApplication::applicationPid()).arg(stateFile));
     QSignalSpy failed(&second, &EngineSupervisor::engineStartFailed);
     second.switchTo(u"alpha"_s);
     QVERIFY(failed.wait(Timeout));

@@ -5,6 +5,7 @@
 #include "germanwindow.h"
 
 #include "catalog/hostprobe.h"
+#include "hosts/recordedfacts.h"
 #include "dialogs/addhostdialog.h"
 #include "journal/requestrecord.h"
 #include "replies/clientreplies.h"
@@ -64,6 +65,38 @@ QString refusedRecord(quint16 port)
     return failed.first().at(1).toString();
 }
 
+// A failed switch as the history keeps it: the engine's failure in English, and its facts.
+EngineFailure exitedWithCode1()
+{
+    EngineFailure failure = EngineFailure::of(EngineFailure::Kind::Ended);
+    failure.exit = EngineFailure::Exit{1, false};
+    failure.outputTail = u"no such model file"_s;
+    return failure;
+}
+
+TimelineContent::Span failedSwitch(const QJsonObject &facts)
+{
+    return {TimelineContent::Span::Kind::FailedSwitch, 0, 60000, false, u"fork"_s, exitedWithCode1().toString(), facts};
+}
+
+// The request a host refused because the switch failed, as the relay records it.
+RequestRecord refusedRequest(bool withFacts)
+{
+    HostRefusal why;
+    why.reason = HostRefusal::Reason::SwitchFailed;
+    why.host = u"3090"_s;
+    why.engine = u"fork"_s;
+    why.failure = exitedWithCode1();
+    const ClientReply reply = ClientReplies::fromHost(why);
+    RequestRecord record;
+    record.startedAt = QDateTime::currentDateTime();
+    record.status = reply.status;
+    record.relayError = reply.message;
+    if (withFacts)
+        record.relayFacts = reply.facts;
+    return record;
+}
+
 } // namespace
 
 class TstWindowWords : public QObject
@@ -73,6 +106,7 @@ class TstWindowWords : public QObject
 private Q_SLOTS:
     void recordsGoThroughTr();
     void germanWindowSaysThemInGerman();
+    void germanWindowWordsFactsNotSentences();
 };
 
 void TstWindowWords::recordsGoThroughTr()
@@ -120,6 +154,18 @@ void TstWindowWords::recordsGoThroughTr()
     pane.showRecord(record);
     QVERIFY2(pane.fieldText(u"error"_s).startsWith(u"«host 3090 is down"_s), qPrintable(pane.fieldText(u"error"_s)));
 
+    // A failed switch and a refused request, worded from the facts the history keeps beside
+    // their English; a row from before the facts were kept shows its English as stored.
+    QCOMPARE(TimelineText::spanTooltip(failedSwitch(RecordedFacts::of(exitedWithCode1())), u"3090"_s, 120000)
+                 .section(u"<br>"_s, 0, 0),
+             u"«Switch to <b>fork</b> failed: «exited with code 1»: no such model file»"_s);
+    QVERIFY(TimelineText::spanTooltip(failedSwitch({}), u"3090"_s, 120000)
+                .startsWith(u"«Switch to <b>fork</b> failed: exited with code 1: no such model file»"_s));
+    pane.showRecord(refusedRequest(true));
+    QCOMPARE(pane.fieldText(u"error"_s), u"«switching host 3090 to engine fork failed: «exited with code 1»: no such model file»"_s);
+    pane.showRecord(refusedRequest(false));
+    QCOMPARE(pane.fieldText(u"error"_s), u"switching host 3090 to engine fork failed: exited with code 1: no such model file"_s);
+
     // The add dialog's probe of a closed port says why in the window's words, not the record's.
     QTemporaryDir dir;
     AddHostDialog dialog(dir.filePath(u"switchyard.json"_s));
@@ -159,6 +205,26 @@ void TstWindowWords::germanWindowSaysThemInGerman()
     QTRY_VERIFY_WITH_TIMEOUT(!dialog.probe()->isRunning(), WaitMs);
     const QString findings = dialog.findings()->text();
     QVERIFY2(!findings.contains(u"refused"_s) && !findings.contains(u"Nothing answers"_s), qPrintable(findings));
+}
+
+// A failed switch on a German desktop (issue 34): the timeline's tooltip and the refused
+// request's error come from the facts the history keeps, not from the English beside them.
+// Last: it runs with the German catalogue, which germanWindowSaysThemInGerman installed.
+void TstWindowWords::germanWindowWordsFactsNotSentences()
+{
+    QCOMPARE(QLocale().language(), QLocale::German);
+    const QString tooltip
+        = TimelineText::spanTooltip(failedSwitch(RecordedFacts::of(exitedWithCode1())), u"3090"_s, 120000);
+    QCOMPARE(tooltip.section(u"<br>"_s, 0, 0),
+             u"Wechsel zu <b>fork</b> fehlgeschlagen: endete mit Code 1: no such model file"_s);
+    // An older row, without facts: its stored words, as they are.
+    QCOMPARE(TimelineText::spanTooltip(failedSwitch({}), u"3090"_s, 120000).section(u"<br>"_s, 0, 0),
+             u"Wechsel zu <b>fork</b> fehlgeschlagen: exited with code 1: no such model file"_s);
+
+    RequestDetailsPane pane;
+    pane.showRecord(refusedRequest(true));
+    const QString error = pane.fieldText(u"error"_s);
+    QVERIFY2(error.contains(u"endete mit Code 1: no such model file"_s) && !error.contains(u"exited"_s), qPrintable(error));
 }
 
 QTEST_MAIN(TstWindowWords)

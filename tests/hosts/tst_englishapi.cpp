@@ -5,11 +5,14 @@
 // and its text is compared with the English literal. The window's words are the ones that are
 // translated (ui/shared/failurewords.cpp words the same facts through tr()).
 #include "engines/agentservice.h"
+#include "engines/enginesupervisor.h"
+#include "upstream/upstreampool.h"
 #include "switchingfixture.h"
 
 #include "rawhttpclient.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QFile>
@@ -68,12 +71,18 @@ private Q_SLOTS:
     void unreachableEngineIsEnglish();
     void failedLocalEngineIsEnglish_data();
     void failedLocalEngineIsEnglish();
+    void unavailableStateFileIsEnglish_data();
+    void unavailableStateFileIsEnglish();
     void agentErrorsAreEnglish_data();
     void agentErrorsAreEnglish();
     void adminErrorsAreEnglish_data();
     void adminErrorsAreEnglish();
 
 private:
+    // A relay with one local host "box" whose engine "broken" runs argv, its state in stateDir:
+    // the 424 of a request for it and /admin/hosts's last_error both say `failure`.
+    void expectLocalFailure(const QString &stateDir, const QStringList &argv, const QString &failure);
+
     bool m_translated;
     QTemporaryDir m_files;
 };
@@ -187,11 +196,59 @@ void TestEnglishApi::failedLocalEngineIsEnglish()
     QFETCH(QString, failure);
     QTemporaryDir state;
     QVERIFY(state.isValid());
+    expectLocalFailure(state.path(), argv, failure);
+}
+
+// The supervisor's state file cannot be taken: its failure carried QFile's and QLockFile's words
+// (Qt's catalogue, German here) until it carried facts.
+void TestEnglishApi::unavailableStateFileIsEnglish_data()
+{
+    QTest::addColumn<QString>("stateDir");
+    QTest::addColumn<QString>("failure");
+
+    const QString plainFile = m_files.filePath(u"not-a-folder"_s);
+    QFile file(plainFile);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write("a file\n") > 0);
+    file.close();
+    const QString underFile = plainFile + u"/state"_s;
+    QTest::newRow("no folder") << underFile
+                               << u"cannot create the folder of the state file %1/local-box.json"_s.arg(underFile);
+
+    const QString heldDir = m_files.filePath(u"held"_s);
+    QTest::newRow("held by another supervisor")
+        << heldDir << u"another supervisor (%1, pid %2) uses the state file %3/local-box.json"_s
+                          .arg(QCoreApplication::applicationName())
+                          .arg(QCoreApplication::applicationPid())
+                          .arg(heldDir);
+
+    // The state file's name is taken by a folder: the lock is fine, the file cannot be written.
+    const QString folderDir = m_files.filePath(u"folder"_s);
+    QVERIFY(QDir().mkpath(folderDir + u"/local-box.json"_s));
+    QTest::newRow("not writable") << folderDir
+                                  << u"cannot write the state file %1/local-box.json: writing it failed"_s.arg(folderDir);
+}
+
+void TestEnglishApi::unavailableStateFileIsEnglish()
+{
+    QFETCH(QString, stateDir);
+    QFETCH(QString, failure);
+    // A second supervisor in this process holds the state file (only the "held" row finds it).
+    UpstreamPool pool;
+    EngineSupervisor holder({}, stateDir + u"/local-box.json"_s, &pool);
+    if (QTest::currentDataTag() == QByteArrayView("held by another supervisor")) {
+        EngineFailure why;
+        QVERIFY2(holder.open(&why), qPrintable(why.toString()));
+    }
+    expectLocalFailure(stateDir, {u"/bin/true"_s}, failure);
+}
+
+void TestEnglishApi::expectLocalFailure(const QString &stateDir, const QStringList &argv, const QString &failure)
+{
     const quint16 enginePort = freePort();
     ConfigResult result = ConfigLoader::fromFlags(u"127.0.0.1:0"_s, {u"box=http://127.0.0.1:%1"_s.arg(enginePort)});
     QVERIFY(result.ok());
     Config config = *result.config;
-    config.stateDir = state.path();
+    config.stateDir = stateDir;
     HostConfig &host = config.hosts.first();
     host.driver = u"local"_s;
     EngineConfig &engine = host.engines.first();

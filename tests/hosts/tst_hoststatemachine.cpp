@@ -3,6 +3,8 @@
 // (hoststatemachinescript.h). Power is in tst_hostpower, the batch policy in tst_hostbatching.
 #include "hoststatemachinescript.h"
 
+#include "hosts/recordedfacts.h"
+
 #include <QTest>
 
 using namespace switchyard;
@@ -194,6 +196,12 @@ void TestHostStateMachine::messagesSayWhatAndWho()
     exited.exit = EngineFailure::Exit{1, false};
     const auto failed = sm.engineStartFailed(u"fork"_s, exited, t0);
     QCOMPARE(std::get<SM::Journal>(failed.at(0)).text, u"host 3090: engine fork failed: exited with code 1"_s);
+    // The history keeps the failure's facts beside its words, for the window to word.
+    const std::optional<EngineFailure> recorded
+        = RecordedFacts::engineFailure(std::get<SM::Journal>(failed.at(0)).event->facts);
+    QVERIFY(recorded);
+    QCOMPARE(recorded->kind, EngineFailure::Kind::Ended);
+    QCOMPARE(recorded->exit->code, 1);
     // The refusal carries the failure itself, not its words.
     const HostRefusal &why = std::get<SM::Refuse>(failed.at(1)).why;
     QCOMPARE(why.reason, HostRefusal::Reason::SwitchFailed);

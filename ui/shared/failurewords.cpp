@@ -1,5 +1,8 @@
 #include "shared/failurewords.h"
 
+#include "hosts/recordedfacts.h"
+
+#include <QFileDevice>
 #include <QLocale>
 
 namespace switchyard {
@@ -17,6 +20,18 @@ QString exitText(const EngineFailure::Exit &exit)
 {
     return exit.killed ? FailureWords::tr("killed by signal %1").arg(exit.code)
                        : FailureWords::tr("exited with code %1").arg(exit.code);
+}
+
+QString fileError(int error)
+{
+    switch (QFileDevice::FileError(error)) {
+    case QFileDevice::OpenError: return FailureWords::tr("it cannot be opened");
+    case QFileDevice::WriteError: return FailureWords::tr("writing it failed");
+    case QFileDevice::PermissionsError: return FailureWords::tr("permission denied");
+    case QFileDevice::ResourceError: return FailureWords::tr("out of resources (is the disk full?)");
+    case QFileDevice::RenameError: return FailureWords::tr("it cannot be replaced");
+    default: return FailureWords::tr("file error %1").arg(error);
+    }
 }
 
 QString withTail(QString text, const QString &tail)
@@ -41,8 +56,20 @@ QString FailureWords::engineFailure(const EngineFailure &f)
     case Kind::StaticHost:
         return tr("host %1 is static: it runs engine %2 and never switches").arg(f.host, f.engine);
     case Kind::StateFileUnavailable:
+        switch (f.stateFile) {
+        case EngineFailure::StateFile::NoFolder:
+            return tr("cannot create the folder of the state file %1").arg(f.path);
+        case EngineFailure::StateFile::HeldByOther:
+            return tr("another supervisor (%1, pid %2) uses the state file %3").arg(f.holder).arg(f.holderPid).arg(f.path);
+        case EngineFailure::StateFile::NotLocked:
+            return tr("cannot lock the state file %1").arg(f.path);
+        case EngineFailure::StateFile::NotWritten:
+            return tr("cannot write the state file %1: %2").arg(f.path, fileError(f.fileError));
+        case EngineFailure::StateFile::Unknown:
+            break;
+        }
         return f.systemError.isEmpty() ? tr("the supervisor could not take its state file %1").arg(f.path)
-                                       : f.systemError;
+                                       : f.systemError;   // an older agent's own words
     case Kind::ForeignServer:
         return tr("%1 already answers /health: a server Switchyard did not start is running there")
             .arg(f.url.toDisplayString());
@@ -110,6 +137,22 @@ QString FailureWords::refusal(const HostRefusal &why)
         return tr("%1 did not wake within %2").arg(why.host, seconds(why.wakeTimeout));
     }
     return why.facts();
+}
+
+QString FailureWords::requestRefused(const HostRefusal &why)
+{
+    if (why.reason == HostRefusal::Reason::SwitchFailed)
+        return tr("switching host %1 to engine %2 failed: %3").arg(why.host, why.engine, refusal(why));
+    return refusal(why);
+}
+
+QString FailureWords::recorded(const QJsonObject &facts, const QString &text)
+{
+    if (const std::optional<EngineFailure> failure = RecordedFacts::engineFailure(facts))
+        return engineFailure(*failure);
+    if (const std::optional<HostRefusal> why = RecordedFacts::refusal(facts))
+        return requestRefused(*why);
+    return text;
 }
 
 } // namespace switchyard

@@ -4,6 +4,7 @@
 #include "hosts/hostrefusal.h"
 
 #include <QCoreApplication>
+#include <QJsonObject>
 #include <QString>
 
 namespace switchyard {
@@ -17,6 +18,13 @@ class FailureWords final
 public:
     static QString refusal(const HostRefusal &why);
     static QString engineFailure(const EngineFailure &failure);
+    // A refused request's error as its client was told it (ClientReplies::fromHost), in the
+    // window's words: the host and the engine named, then why.
+    static QString requestRefused(const HostRefusal &why);
+    // A history record's facts (hosts/recordedfacts.h: an engine failure, a host's refusal as a
+    // request's error) in the window's words; `text`, the record's stored English, when there are
+    // none (a row from before they were kept, a relay watched from elsewhere).
+    static QString recorded(const QJsonObject &facts, const QString &text);
 
     FailureWords() = delete;
 };

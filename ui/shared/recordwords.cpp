@@ -68,14 +68,6 @@ const QList<Shape> &shapes()
                   [](const auto &) { return RecordWords::tr("the engine failed to answer this request (its reason is in the relay's journal)"); }});
         s.append({re(u"the engine failed to answer this request: (.*)"_s), [](const auto &m) {
                       return RecordWords::tr("the engine failed to answer this request: %1").arg(m.captured(1)); }});
-        s.append({re(u"switching host (\\S+) to engine (\\S+) failed: (.*)"_s), [](const auto &m) {
-                      return RecordWords::tr("switching host %1 to engine %2 failed: %3")
-                          .arg(m.captured(1), m.captured(2), m.captured(3)); }});
-        s.append({re(u"host (\\S+) did not wake: no answer within ([0-9.]+) s"_s), [](const auto &m) {
-                      return RecordWords::tr("host %1 did not wake: no answer within %2 s")
-                          .arg(m.captured(1), number(m.captured(2))); }});
-        s.append({re(u"host (\\S+) runs one static engine and cannot switch"_s), [](const auto &m) {
-                      return RecordWords::tr("host %1 runs one static engine and cannot switch").arg(m.captured(1)); }});
         s.append({re(u"model '(.*)' not found; known models: (.*)"_s), [](const auto &m) {
                       return RecordWords::tr("model '%1' not found; known models: %2").arg(m.captured(1), m.captured(2)); }});
         s.append({re(u"invalid API key"_s), [](const auto &) { return RecordWords::tr("invalid API key"); }});

@@ -56,10 +56,11 @@ QList<TimelineContent::Span> TimelineContent::spans(const QString &host, qint64 
     QList<Span> gaps;
     std::optional<qint64> lastAt;   // the newest event so far, of any host
     bool stopped = false;           // the newest relay event is a stop: it is not running
-    auto add = [&](Span::Kind kind, qint64 start, qint64 end, bool ongoing, const QString &engine, const QString &text) {
+    auto add = [&](Span::Kind kind, qint64 start, qint64 end, bool ongoing, const QString &engine, const QString &text,
+                   const QJsonObject &facts = {}) {
         if (end < fromMs || start > toMs)
             return;
-        spans.append({kind, std::max(start, fromMs), std::min(end, toMs), ongoing, engine, text});
+        spans.append({kind, std::max(start, fromMs), std::min(end, toMs), ongoing, engine, text, facts});
     };
     // A switch or a lease is the relay's own doing: it ends when the relay stops observing.
     auto relayGone = [&](qint64 at) {
@@ -127,7 +128,8 @@ QList<TimelineContent::Span> TimelineContent::spans(const QString &host, qint64 
             qint64 start = switchStart ? switchStart->at.toMSecsSinceEpoch()
                                        : at - (e.duration ? e.duration->count() : 0);
             const QString text = failed ? e.detail : (switchStart ? switchStart->model : QString());
-            add(failed ? Span::Kind::FailedSwitch : Span::Kind::Switch, start, at, false, e.engine, text);
+            add(failed ? Span::Kind::FailedSwitch : Span::Kind::Switch, start, at, false, e.engine, text,
+                failed ? e.facts : QJsonObject());
             switchStart.reset();
             if (!failed && down) {
                 add(Span::Kind::Down, down->at.toMSecsSinceEpoch(), at, false, {}, down->detail);

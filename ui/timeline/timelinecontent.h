@@ -2,6 +2,7 @@
 
 #include "store/historyevent.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QPointer>
 #include <QString>
@@ -38,6 +39,7 @@ public:
         bool ongoing = false;   // still going at the end of the range ("now")
         QString engine;
         QString text;   // switch target, down reason, lease owner
+        QJsonObject facts{};   // a failed switch's: what `text` words (hosts/recordedfacts.h); empty in older history
     };
 
     // Finished requests from the density plus running ones.

@@ -1,5 +1,6 @@
 #include "timeline/timelinetext.h"
 
+#include "shared/failurewords.h"
 #include "shared/recordwords.h"
 #include "shared/uiformat.h"
 
@@ -59,7 +60,7 @@ QString TimelineText::spanTooltip(const TimelineContent::Span &s, const QString 
                                                                           s.text.toHtmlEscaped()))
                 + u"<br>"_s + range(s.startMs, s.endMs, s.ongoing, nowMs);
     case Kind::FailedSwitch:
-        return tr("Switch to <b>%1</b> failed: %2").arg(s.engine.toHtmlEscaped(), RecordWords::say(s.text).toHtmlEscaped())
+        return tr("Switch to <b>%1</b> failed: %2").arg(s.engine.toHtmlEscaped(), FailureWords::recorded(s.facts, s.text).toHtmlEscaped())
                 + u"<br>"_s + range(s.startMs, s.endMs, false, nowMs);
     case Kind::Down:
         return tr("<b>%1</b> was down").arg(host.toHtmlEscaped())

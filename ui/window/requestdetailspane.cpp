@@ -4,6 +4,7 @@
 #include "journal/clientapp.h"
 #include "models/requestlogfilterproxy.h"
 #include "journal/journalformat.h"
+#include "shared/failurewords.h"
 #include "shared/recordwords.h"
 #include "shared/statuspalette.h"
 #include "store/requestlogmodel.h"
@@ -172,8 +173,11 @@ void RequestDetailsPane::showRecord(const RequestRecord &r, std::optional<Reques
     m_values[u"client"_s]->setText(JournalFormat::clientAddress(r.clientAddress));
     m_values[u"app"_s]->setText(RequestLogModel::appName(clientAppFromUserAgent(r.userAgent)));
     m_values[u"agent"_s]->setText(r.userAgent.isEmpty() ? tr("—") : r.userAgent);
-    // The record is English (the store keeps it so); the window says it in the user's language.
-    m_values[u"error"_s]->setText(r.relayError.isEmpty() ? tr("—") : RecordWords::say(r.relayError));
+    // The record is English (the store keeps it so); the window says it in the user's language:
+    // from its facts when the history kept them (a host's refusal), else from the words.
+    m_values[u"error"_s]->setText(r.relayError.isEmpty()     ? tr("—")
+                                  : !r.relayFacts.isEmpty() ? FailureWords::recorded(r.relayFacts, r.relayError)
+                                                            : RecordWords::say(r.relayError));
     m_values[u"error"_s]->setStyleSheet(r.relayError.isEmpty() ? QString() : u"color: %1"_s.arg(StatusPalette::bad().name()));
     // A request in flight has no journal line yet: it is written when it ends.
     m_journal->setVisible(!live);
