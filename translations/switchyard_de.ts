@@ -901,25 +901,22 @@ Befehle:
 <context>
     <name>EngineStateFile</name>
     <message>
-        <location filename="../src/engines/enginestatefile.cpp" line="+31"/>
         <source>cannot create the state folder %1</source>
-        <translation>der Zustandsordner %1 lässt sich nicht anlegen</translation>
+        <translation type="vanished">der Zustandsordner %1 lässt sich nicht anlegen</translation>
     </message>
     <message>
-        <location line="+12"/>
         <source>another supervisor (%1, pid %2) uses %3</source>
-        <translation>ein anderer Supervisor (%1, PID %2) verwendet %3</translation>
+        <translation type="vanished">ein anderer Supervisor (%1, PID %2) verwendet %3</translation>
     </message>
     <message>
-        <location line="+2"/>
         <source>cannot lock %1</source>
-        <translation>%1 lässt sich nicht sperren</translation>
+        <translation type="vanished">%1 lässt sich nicht sperren</translation>
     </message>
 </context>
 <context>
     <name>FailureWords</name>
     <message>
-        <location filename="../ui/shared/failurewords.cpp" line="+13"/>
+        <location filename="../ui/shared/failurewords.cpp" line="+16"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
@@ -934,7 +931,37 @@ Befehle:
         <translation>endete mit Code %1</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+6"/>
+        <source>it cannot be opened</source>
+        <translation>sie lässt sich nicht öffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>writing it failed</source>
+        <translation>das Schreiben ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>permission denied</source>
+        <translation>keine Berechtigung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>out of resources (is the disk full?)</source>
+        <translation>keine Ressourcen mehr (ist die Festplatte voll?)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it cannot be replaced</source>
+        <translation>sie lässt sich nicht ersetzen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>file error %1</source>
+        <translation>Dateifehler %1</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>no engine called %1 (engines: %2)</source>
         <translation>keine Engine namens %1 (Engines: %2)</translation>
     </message>
@@ -949,7 +976,27 @@ Befehle:
         <translation>Host %1 ist statisch: er betreibt Engine %2 und wechselt nie</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>cannot create the folder of the state file %1</source>
+        <translation>der Ordner der Zustandsdatei %1 lässt sich nicht anlegen</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>another supervisor (%1, pid %2) uses the state file %3</source>
+        <translation>ein anderer Supervisor (%1, PID %2) verwendet die Zustandsdatei %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cannot lock the state file %1</source>
+        <translation>die Zustandsdatei %1 lässt sich nicht sperren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cannot write the state file %1: %2</source>
+        <translation>die Zustandsdatei %1 lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>the supervisor could not take its state file %1</source>
         <translation>der Supervisor konnte seine Zustandsdatei %1 nicht übernehmen</translation>
     </message>
@@ -1082,11 +1129,16 @@ Befehle:
         <source>%1 did not wake within %2</source>
         <translation>%1 ist nicht innerhalb von %2 aufgewacht</translation>
     </message>
+    <message>
+        <location line="+8"/>
+        <source>switching host %1 to engine %2 failed: %3</source>
+        <translation>Umschalten von Host %1 auf Engine %2 fehlgeschlagen: %3</translation>
+    </message>
 </context>
 <context>
     <name>HistorySchema</name>
     <message>
-        <location filename="../src/store/historyschema.cpp" line="+122"/>
+        <location filename="../src/store/historyschema.cpp" line="+129"/>
         <source>The history database has schema version %1; this version of Switchyard knows up to %2.</source>
         <translation>Die Verlaufsdatenbank hat die Schemaversion %1; diese Version von Switchyard kennt nur bis %2.</translation>
     </message>
@@ -1150,6 +1202,19 @@ Befehle:
             <numerusform>%1 von %n erreichbar</numerusform>
             <numerusform>%1 von %n erreichbar</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>HostsEditorUrls</name>
+    <message>
+        <location filename="../ui/dialogs/hostseditorurls.cpp" line="+93"/>
+        <source>the engine &quot;%1&quot; of this host already has this address: enter another</source>
+        <translation>die Engine &quot;%1&quot; dieses Hosts hat diese Adresse schon: geben Sie eine andere ein</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the host &quot;%1&quot; already has this address (its engine &quot;%2&quot;): edit that host instead, or enter another address</source>
+        <translation>der Host &quot;%1&quot; hat diese Adresse schon (seine Engine &quot;%2&quot;): bearbeiten Sie stattdessen diesen Host oder geben Sie eine andere Adresse ein</translation>
     </message>
 </context>
 <context>
@@ -1230,19 +1295,16 @@ Befehle:
         <translation>die Engine konnte diese Anfrage nicht beantworten: %1</translation>
     </message>
     <message>
-        <location line="+2"/>
         <source>switching host %1 to engine %2 failed: %3</source>
-        <translation>der Wechsel von Host %1 zu Engine %2 ist gescheitert: %3</translation>
+        <translation type="vanished">der Wechsel von Host %1 zu Engine %2 ist gescheitert: %3</translation>
     </message>
     <message>
-        <location line="+3"/>
         <source>host %1 did not wake: no answer within %2 s</source>
-        <translation>Host %1 ist nicht aufgewacht: keine Antwort innerhalb von %2 s</translation>
+        <translation type="vanished">Host %1 ist nicht aufgewacht: keine Antwort innerhalb von %2 s</translation>
     </message>
     <message>
-        <location line="+3"/>
         <source>host %1 runs one static engine and cannot switch</source>
-        <translation>Host %1 betreibt eine feste Engine und kann nicht wechseln</translation>
+        <translation type="vanished">Host %1 betreibt eine feste Engine und kann nicht wechseln</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1290,7 +1352,7 @@ Befehle:
 <context>
     <name>TimelineText</name>
     <message>
-        <location filename="../ui/timeline/timelinetext.cpp" line="+44"/>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+45"/>
         <source>%1 – now (%2)</source>
         <translation>%1 – jetzt (%2)</translation>
     </message>
@@ -2496,7 +2558,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::AgentService</name>
     <message>
-        <location filename="../src/engines/agentservice.cpp" line="+73"/>
+        <location filename="../src/engines/agentservice.cpp" line="+76"/>
         <source>cannot listen on %1:%2: %3</source>
         <translation>auf %1:%2 lässt sich nicht lauschen: %3</translation>
     </message>
@@ -3063,7 +3125,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HistoryWriter</name>
     <message>
-        <location filename="../src/store/historywriter.cpp" line="+138"/>
+        <location filename="../src/store/historywriter.cpp" line="+155"/>
         <source>Cannot create the folder %1.</source>
         <translation>Der Ordner %1 lässt sich nicht anlegen.</translation>
     </message>
@@ -3081,7 +3143,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+84"/>
+        <location line="+86"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n Zeile nicht im Verlauf gespeichert: %1</numerusform>
@@ -3262,7 +3324,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>startet %1, die alte Engine ist beendet</translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+7"/>
         <source>driver %1 · %n engine(s)</source>
         <translation>
             <numerusform>Treiber %1 · %n Engine</numerusform>
@@ -3305,7 +3367,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>GPU: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="-111"/>
+        <location line="-114"/>
         <source>engine %1 · switch to %2 in %3 (%n waiting)</source>
         <translation>
             <numerusform>Engine %1 · Wechsel zu %2 in %3 (%n wartet)</numerusform>
@@ -3456,7 +3518,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     <message>
         <location line="+7"/>
         <location line="+4"/>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+97"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+100"/>
         <source>no engine running; the next request starts one</source>
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>
@@ -3480,7 +3542,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>wartet, bis der Host antwortet</translation>
     </message>
     <message>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+98"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+100"/>
         <source>engine %1 starting</source>
         <translation>Engine %1 startet</translation>
     </message>
@@ -3530,7 +3592,17 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>schläft</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
+        <source>agent speaks protocol %1; this relay %2: switching without arbitration, update the agent</source>
+        <translation>Agent spricht Protokoll %1, dieses Relay %2: Umschalten ohne Abstimmung, aktualisieren Sie den Agenten</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>agent speaks protocol %1; this relay %2: update this relay</source>
+        <translation>Agent spricht Protokoll %1, dieses Relay %2: aktualisieren Sie dieses Relay</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>down: %1</source>
         <translation>nicht erreichbar: %1</translation>
     </message>
@@ -3566,7 +3638,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HostsEditorDialog</name>
     <message>
-        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+47"/>
+        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+49"/>
         <source>Add &amp;Host</source>
         <translation>&amp;Host hinzufügen</translation>
     </message>
@@ -3601,7 +3673,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Wird in %1 gespeichert; die vorige Datei bleibt als %2.bak erhalten. Das Relay übernimmt es sofort, ohne einen Stream abzubrechen.</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+45"/>
         <source>Cannot read %1: %2</source>
         <translation>%1 lässt sich nicht lesen: %2</translation>
     </message>
@@ -3611,12 +3683,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>%1 lässt sich hier nicht bearbeiten: %2</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+93"/>
         <source>Fix what is marked in red first</source>
         <translation>Erst beheben, was rot markiert ist</translation>
     </message>
     <message numerus="yes">
-        <location line="+49"/>
+        <location line="+59"/>
         <source>and %n more change(s)</source>
         <translation>
             <numerusform>und %n weitere Änderung</numerusform>
@@ -3662,7 +3734,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Nichts gespeichert. Zuerst beheben:</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>%1 changed on disk since it was opened here; nothing was saved. Close this window and open it again to edit the new file.</source>
         <translation>%1 hat sich auf der Festplatte geändert, seit es hier geöffnet wurde; nichts wurde gespeichert. Schließen Sie dieses Fenster und öffnen Sie es erneut, um die neue Datei zu bearbeiten.</translation>
     </message>
@@ -4273,7 +4345,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>&lt;h3&gt;Switchyard %1&lt;/h3&gt;&lt;p&gt;Ein Endpunkt im LAN vor mehreren llama.cpp-GPU-Rechnern.&lt;/p&gt;&lt;p&gt;Clients sprechen Modelle als &lt;i&gt;host-key&lt;/i&gt; an; Switchyard wechselt Engines, ohne einen Stream abzubrechen, und antwortet in der Sprache des jeweiligen Clients, wenn es nicht bedienen kann.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Switchyard — watching %1</source>
         <translation>Switchyard — beobachtet %1</translation>
     </message>
@@ -4298,7 +4370,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Beobachtet das Relay unter &lt;b&gt;%1&lt;/b&gt;: %2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>not listening</source>
         <translation>nicht erreichbar</translation>
     </message>
@@ -4635,7 +4707,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::RelayService</name>
     <message>
-        <location filename="../src/app/relayservice.cpp" line="+162"/>
+        <location filename="../src/app/relayservice.cpp" line="+164"/>
         <source>cannot serve HTTPS: %1</source>
         <translation>HTTPS nicht möglich: %1</translation>
     </message>
@@ -4646,9 +4718,44 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     </message>
 </context>
 <context>
+    <name>switchyard::RemoteEventStream</name>
+    <message>
+        <location filename="../src/app/remoteeventstream.cpp" line="+146"/>
+        <source>the relay ended the live events</source>
+        <translation>das Relay hat die Live-Ereignisse beendet</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+2"/>
+        <location line="+1"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::RemoteRelayFeed</name>
     <message>
-        <location filename="../src/app/remoterelayfeed.cpp" line="+171"/>
+        <location filename="../src/app/remoterelayfeed.cpp" line="+96"/>
+        <source>live</source>
+        <translation>live</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>polling every %1 s: this relay sends no live events (a version before them); asking again in %2 s</source>
+        <translation>fragt alle %1 s ab: dieses Relay sendet keine Live-Ereignisse (eine ältere Version); erneuter Versuch in %2 s</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>polling every %1 s: the relay refused its live events (%2)</source>
+        <translation>fragt alle %1 s ab: das Relay hat die Live-Ereignisse verweigert (%2)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>polling every %1 s: the live events stopped (%2); trying again in %3 s</source>
+        <translation>fragt alle %1 s ab: die Live-Ereignisse sind abgebrochen (%2); erneuter Versuch in %3 s</translation>
+    </message>
+    <message>
+        <location line="+107"/>
         <source>%1: the relay refused the admin token: %2</source>
         <translation>%1: das Relay hat das Admin-Token abgelehnt: %2</translation>
     </message>
@@ -4666,7 +4773,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::RequestDetailsPane</name>
     <message>
-        <location filename="../ui/window/requestdetailspane.cpp" line="+25"/>
+        <location filename="../ui/window/requestdetailspane.cpp" line="+26"/>
         <source>Select a request to see its details.</source>
         <translation>Eine Anfrage wählen, um ihre Einzelheiten zu sehen.</translation>
     </message>
@@ -4786,12 +4893,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <location line="+5"/>
         <location line="+1"/>
         <location line="+10"/>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location line="-21"/>
+        <location line="-22"/>
         <source>%1 for %2</source>
         <translation>%1 wegen %2</translation>
     </message>
@@ -5538,7 +5645,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::TimelineView</name>
     <message>
-        <location filename="../ui/timeline/timelineview.cpp" line="+61"/>
+        <location filename="../ui/timeline/timelineview.cpp" line="+79"/>
         <source>5 min</source>
         <translation>5 min</translation>
     </message>
@@ -5578,7 +5685,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Der Gegenwart folgen (Ende oder Doppelklick auf die Zeitleiste)</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+96"/>
         <source>engine up</source>
         <translation>Engine läuft</translation>
     </message>
@@ -5619,6 +5726,11 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Reservierung</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Switchyard not running</source>
+        <translation>Switchyard lief nicht</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>requests</source>
         <translation>Anfragen</translation>
@@ -5627,7 +5739,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::TimelineWidget</name>
     <message>
-        <location filename="../ui/timeline/timelinewidget.cpp" line="+67"/>
+        <location filename="../ui/timeline/timelinewidget.cpp" line="+68"/>
         <source>Switch timeline</source>
         <translation>Wechsel-Zeitleiste</translation>
     </message>
@@ -5646,7 +5758,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Anfragen</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+42"/>
         <source>asleep</source>
         <translation>schläft</translation>
     </message>
@@ -5656,7 +5768,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>läuft nicht</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+17"/>
         <source>no engine history in this range</source>
         <translation>kein Engine-Verlauf in diesem Zeitraum</translation>
     </message>

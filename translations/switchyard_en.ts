@@ -100,7 +100,7 @@
 <context>
     <name>TimelineText</name>
     <message numerus="yes">
-        <location filename="../ui/timeline/timelinetext.cpp" line="+122"/>
+        <location filename="../ui/timeline/timelinetext.cpp" line="+123"/>
         <source>%n request(s) active</source>
         <translation>
             <numerusform>%n request active</numerusform>
@@ -159,7 +159,7 @@
 <context>
     <name>switchyard::HistoryWriter</name>
     <message numerus="yes">
-        <location filename="../src/store/historywriter.cpp" line="+239"/>
+        <location filename="../src/store/historywriter.cpp" line="+256"/>
         <source>The history database is not open; %n row(s) not stored.</source>
         <translation>
             <numerusform>The history database is not open; %n row not stored.</numerusform>
@@ -167,7 +167,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+84"/>
+        <location line="+86"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n row not stored in the history: %1</numerusform>
@@ -210,7 +210,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+27"/>
+        <location line="+30"/>
         <source>driver %1 · %n engine(s)</source>
         <translation>
             <numerusform>driver %1 · %n engine</numerusform>
@@ -240,7 +240,7 @@
 <context>
     <name>switchyard::HostsEditorDialog</name>
     <message numerus="yes">
-        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+261"/>
+        <location filename="../ui/dialogs/hostseditordialog.cpp" line="+293"/>
         <source>and %n more change(s)</source>
         <translation>
             <numerusform>and %n more change</numerusform>
@@ -273,7 +273,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/window/mainwindow.cpp" line="+384"/>
+        <location filename="../ui/window/mainwindow.cpp" line="+389"/>
         <source>%n request(s) in flight</source>
         <translation>
             <numerusform>%n request in flight</numerusform>
