@@ -109,6 +109,10 @@ QJsonObject recordJson(const RequestRecord &r)
     o.insert("tokens_per_s"_L1, optionalNumber(r.tokensPerSecond));
     if (!r.relayError.isEmpty())
         o.insert("relay_error"_L1, r.relayError);
+    // The facts relay_error words (hosts/recordedfacts.h), when it words some: a watching window
+    // words them in its user's language.
+    if (!r.relayFacts.isEmpty())
+        o.insert("relay_facts"_L1, r.relayFacts);
     o.insert("bytes_in"_L1, r.bytesIn);
     o.insert("waited_ms"_L1, std::chrono::duration<double, std::milli>(r.waited).count());
     o.insert("wait_reason"_L1, r.waitReason.isNone() ? QJsonValue() : QJsonValue(r.waitReason.toString()));
@@ -131,6 +135,9 @@ QJsonObject eventJson(const HistoryEvent &e)
                   {"detail"_L1, e.detail},
                   {"text"_L1, e.toString()}};
     o.insert("duration_ms"_L1, e.duration ? QJsonValue(double(e.duration->count())) : QJsonValue());
+    // The facts detail words (hosts/recordedfacts.h), when the event has them.
+    if (!e.facts.isEmpty())
+        o.insert("facts"_L1, e.facts);
     return o;
 }
 
@@ -407,6 +414,8 @@ QJsonArray AdminApi::hostsJson() const
                       {"running"_L1, c->runningRequests()},
                       {"waiting"_L1, c->waitingRequests()},
                       {"last_error"_L1, c->lastFailure() ? ClientReplies::engineFailure(*c->lastFailure()) : QString()},
+                      // The facts last_error words (EngineFailure::toJson()): a watching window words them.
+                      {"last_failure"_L1, c->lastFailure() ? QJsonValue(c->lastFailure()->toJson()) : QJsonValue()},
                       {"running_requests"_L1, heldJson(c->runningList(), now)},
                       {"waiting_requests"_L1, heldJson(c->waitingList(), now)},
                       {"gpus"_L1, GpuReading::toJson(m_gpus ? m_gpus->gpus(c->host()) : QList<GpuReading>())}};

@@ -48,6 +48,7 @@ RequestRecord RemoteRelayJson::request(const QJsonObject &o)
     r.clientAddress = o.value("client"_L1).toString();
     r.userAgent = o.value("user_agent"_L1).toString();
     r.relayError = o.value("relay_error"_L1).toString();
+    r.relayFacts = o.value("relay_facts"_L1).toObject();   // none from a relay before them
     r.bytesIn = o.value("bytes_in"_L1).toInteger();
     r.waited = fromMs(o.value("waited_ms"_L1));
     r.waitReason = WaitReason::fromString(o.value("wait_reason"_L1).toString());
@@ -69,6 +70,7 @@ std::optional<HistoryEvent> RemoteRelayJson::event(const QJsonObject &o)
     e.engine = o.value("engine"_L1).toString();
     e.model = o.value("model"_L1).toString();
     e.detail = o.value("detail"_L1).toString();
+    e.facts = o.value("facts"_L1).toObject();   // none from a relay before them
     if (o.value("duration_ms"_L1).isDouble())
         e.duration = std::chrono::milliseconds(qint64(o.value("duration_ms"_L1).toDouble()));
     return e;
@@ -90,7 +92,13 @@ QList<RemoteRelayJson::Host> RemoteRelayJson::hosts(const QJsonArray &array)
         h.state.everFetched = true;
         h.state.roundTripMs = qint64(o.value("round_trip_ms"_L1).toDouble(-1));
         h.state.lastPoll = timeFrom(o.value("last_poll"_L1));
-        h.state.lastError = o.value("last_error"_L1).toString();
+        // A relay that sends the facts of a failed switch (last_failure): the card words them, and
+        // its last error is the poll's, as the relay's own window has it. One before them: its
+        // English, or else the poll's.
+        if (const QJsonValue failure = o.value("last_failure"_L1); failure.isObject())
+            h.lastFailure = EngineFailure::fromJson(failure.toObject());
+        if (!h.lastFailure)
+            h.state.lastError = o.value("last_error"_L1).toString();
         if (h.state.lastError.isEmpty())
             h.state.lastError = o.value("poll_error"_L1).toString();
         for (const QJsonValue &v : o.value("models"_L1).toArray()) {

@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/hostmodels.h"
+#include "engines/enginefailure.h"
 #include "engines/gpureading.h"
 #include "journal/requestrecord.h"
 #include "store/historyevent.h"
@@ -37,6 +38,9 @@ public:
         bool live = false;          // reachable, its events streaming to that relay
         int agentProtocol = 0;      // the agent protocol its agent speaks; 0: no agent, or not said
         int relayProtocol = 0;      // ...and the one that relay speaks
+        // Why its last switch failed, as facts (its last_failure); nullopt without one, or from a
+        // relay before them (then state.lastError has that relay's English).
+        std::optional<EngineFailure> lastFailure;
     };
 
     // One model as GET /admin/models lists it (the /v1/models shape): a row of the models table.

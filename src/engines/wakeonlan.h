@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QAbstractSocket>
 #include <QHostAddress>
 #include <QString>
 
@@ -22,7 +23,10 @@ public:
     // The magic packet for a MAC of six bytes (empty for another length).
     static QByteArray magicPacket(const QByteArray &mac);
     // Sends it once to address:port (IPv4 only); false with *error when it could not be sent.
+    // *error is fixed English (the history keeps it): never the socket's translated words.
     static bool send(const QByteArray &mac, const QHostAddress &address, quint16 port, QString *error);
+    // Why a datagram was not sent, in fixed English.
+    static QString socketError(QAbstractSocket::SocketError error);
 };
 
 } // namespace switchyard

@@ -238,13 +238,14 @@ HostStateMachine::Actions HostStateMachine::wakeTimedOut(TimePoint now)
     m_state = State::Asleep;
     const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - m_wakeSince);
     const QString detail = u"no answer within %1 s"_s.arg(QString::number(m_power.wakeTimeout.count() / 1000.0));
-    Journal timedOut = journal(HistoryEvent::Kind::WakeTimedOut, {}, {}, detail);
-    timedOut.event->duration = waited;
-    timedOut.text = timedOut.event->toString();
     HostRefusal why;
     why.reason = HostRefusal::Reason::WakeTimedOut;
     why.host = m_host;
     why.wakeTimeout = m_power.wakeTimeout;
+    Journal timedOut = journal(HistoryEvent::Kind::WakeTimedOut, {}, {}, detail);
+    timedOut.event->duration = waited;
+    timedOut.event->facts = RecordedFacts::of(why);   // the window words the detail from these
+    timedOut.text = timedOut.event->toString();
     Actions actions{timedOut};
     actions.append(refuseAllWaiting(why));
     return actions;

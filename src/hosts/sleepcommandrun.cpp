@@ -1,5 +1,6 @@
 #include "hosts/sleepcommandrun.h"
 
+#include "engines/enginefailure.h"
 #include "hosts/hostslogging.h"
 
 #include <QMetaMethod>
@@ -48,8 +49,20 @@ SleepCommandRun::SleepCommandRun(const QString &host, const QStringList &argv)
     });
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
-            finish(u"%1: could not start: %2"_s.arg(m_command, m_process->errorString()));
+            finish(u"%1: could not start: %2"_s.arg(m_command, whyNotStarted(m_process->program())));
     });
+}
+
+// Fixed English, found by looking at the file as an engine's launch failure is: QProcess's
+// errorString() comes from Qt's catalogue, and the history (and /admin/events) keeps this.
+QString SleepCommandRun::whyNotStarted(const QString &program)
+{
+    switch (EngineFailure::cannotLaunch(program, EngineFailure::Runner::Process).launch) {
+    case EngineFailure::Launch::NotFound: return u"no such file"_s;
+    case EngineFailure::Launch::NotExecutable: return u"it is not executable"_s;
+    case EngineFailure::Launch::Unknown: break;
+    }
+    return u"the system could not run it"_s;
 }
 
 void SleepCommandRun::finish(const QString &detail)

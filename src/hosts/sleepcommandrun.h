@@ -30,11 +30,13 @@ public:
                                   std::function<void(const QString &detail)> onEnd);
 
 Q_SIGNALS:
-    // "COMMAND: exit code N", "COMMAND: crashed" or "COMMAND: could not start: WHY".
+    // "COMMAND: exit code N", "COMMAND: crashed" or "COMMAND: could not start: WHY", in fixed
+    // English (WHY: "no such file", "it is not executable", "the system could not run it").
     void ended(const QString &detail);
 
 private:
     SleepCommandRun(const QString &host, const QStringList &argv);
+    static QString whyNotStarted(const QString &program);
     void finish(const QString &detail);
 
     QString m_host;

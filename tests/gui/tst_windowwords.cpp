@@ -166,6 +166,24 @@ void TstWindowWords::recordsGoThroughTr()
     pane.showRecord(refusedRequest(false));
     QCOMPARE(pane.fieldText(u"error"_s), u"switching host 3090 to engine fork failed: exited with code 1: no such model file"_s);
 
+    // A wake that timed out: the marker's detail from its facts; without them, as stored.
+    HistoryEvent timedOut;
+    timedOut.kind = HistoryEvent::Kind::WakeTimedOut;
+    timedOut.at = QDateTime::currentDateTime();
+    timedOut.host = u"3090"_s;
+    timedOut.detail = u"no answer within 60 s"_s;
+    HostRefusal notAwake;
+    notAwake.reason = HostRefusal::Reason::WakeTimedOut;
+    notAwake.host = u"3090"_s;
+    notAwake.wakeTimeout = std::chrono::seconds(60);
+    timedOut.facts = RecordedFacts::of(notAwake);
+    const qint64 nowMs = timedOut.at.toMSecsSinceEpoch();
+    QVERIFY2(TimelineText::markerTooltip(timedOut, nowMs).endsWith(u"<br>«no answer within «60 s»»"_s),
+             qPrintable(TimelineText::markerTooltip(timedOut, nowMs)));
+    timedOut.facts = {};
+    QVERIFY2(TimelineText::markerTooltip(timedOut, nowMs).endsWith(u"<br>no answer within 60 s"_s),
+             qPrintable(TimelineText::markerTooltip(timedOut, nowMs)));
+
     // The add dialog's probe of a closed port says why in the window's words, not the record's.
     QTemporaryDir dir;
     AddHostDialog dialog(dir.filePath(u"switchyard.json"_s));

@@ -6,6 +6,8 @@
 // translated (ui/shared/failurewords.cpp words the same facts through tr()).
 #include "engines/agentservice.h"
 #include "engines/enginesupervisor.h"
+#include "engines/wakeonlan.h"
+#include "hosts/sleepcommandrun.h"
 #include "upstream/upstreampool.h"
 #include "switchingfixture.h"
 
@@ -18,6 +20,7 @@
 #include <QFile>
 #include <QLibraryInfo>
 #include <QTranslator>
+#include <QUdpSocket>
 
 using namespace switchyard;
 using namespace switchyard::test;
@@ -77,6 +80,9 @@ private Q_SLOTS:
     void agentErrorsAreEnglish();
     void adminErrorsAreEnglish_data();
     void adminErrorsAreEnglish();
+    void wakeFailureIsEnglish();
+    void sleepCommandFailureIsEnglish_data();
+    void sleepCommandFailureIsEnglish();
 
 private:
     // A relay with one local host "box" whose engine "broken" runs argv, its state in stateDir:
@@ -305,6 +311,47 @@ void TestEnglishApi::adminErrorsAreEnglish()
     QVERIFY(answer);
     QCOMPARE(answer->status, status);
     QCOMPARE(errorMessage(*answer), message);
+}
+
+// A wake-on-LAN packet the system would not send: the WakeSent event's detail (in the history and
+// /admin/events) said the socket's errorString(), Qt's catalogue's German here.
+void TestEnglishApi::wakeFailureIsEnglish()
+{
+    const QByteArray mac = *WakeOnLan::parseMac(u"3c:7c:3f:1e:22:0a"_s);
+    QString error;
+    // Port 0: Linux refuses the datagram (EINVAL).
+    QVERIFY(!WakeOnLan::send(mac, QHostAddress::LocalHost, 0, &error));
+    QCOMPARE(error, u"the system would not send it"_s);
+    // What the socket itself says of it is German: the test would see it.
+    QUdpSocket socket;
+    QCOMPARE(socket.writeDatagram(WakeOnLan::magicPacket(mac), QHostAddress::LocalHost, 0), -1);
+    QVERIFY2(socket.errorString() != u"Unable to send a datagram"_s, qPrintable(socket.errorString()));
+}
+
+// A sleep_command that cannot start: the SleepCommand event's detail said QProcess's
+// errorString() ("execve: Die Datei oder das Verzeichnis konnte nicht gefunden werden").
+void TestEnglishApi::sleepCommandFailureIsEnglish_data()
+{
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("no such program") << u"/nonexistent/suspend-now"_s << u"no such file"_s;
+    const QString plainFile = m_files.filePath(u"suspend.txt"_s);
+    QFile file(plainFile);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write("not a program\n") > 0);
+    file.close();
+    QVERIFY(file.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+    QTest::newRow("not executable") << plainFile << u"it is not executable"_s;
+}
+
+void TestEnglishApi::sleepCommandFailureIsEnglish()
+{
+    QFETCH(QString, program);
+    QFETCH(QString, why);
+    QObject listener;
+    QString detail;
+    SleepCommandRun::start(u"box"_s, {program, u"now"_s}, &listener, [&detail](const QString &d) { detail = d; });
+    QTRY_VERIFY_WITH_TIMEOUT(!detail.isEmpty(), 10000);
+    QCOMPARE(detail, u"%1 now: could not start: %2"_s.arg(program, why));
 }
 
 // The GPU box's agent answers relays (and, through them, API clients): its errors are English on

@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "config/configloader.h"
 #include "engines/wakeonlan.h"
+#include "hosts/recordedfacts.h"
 #include "fakellamaserver.h"
 #include "hosts/hostcontroller.h"
 #include "laterport.h"
@@ -228,6 +229,13 @@ void TestWakeAndIdle::noEngineComingUpGets424()
     QVERIFY2(a.body.contains("host sleeper did not wake: no answer within 1 s"), a.body.constData());
     QCOMPARE(host->stateName(), u"asleep"_s);
     QCOMPARE(kinds(events), (QList<HistoryEvent::Kind>{HistoryEvent::Kind::WakeSent, HistoryEvent::Kind::WakeTimedOut}));
+    // The marker's detail is English; the facts beside it are what the window words (issue 34).
+    QCOMPARE(events.at(1).detail, u"no answer within 1 s"_s);
+    const std::optional<HostRefusal> why = RecordedFacts::refusal(events.at(1).facts);
+    QVERIFY(why);
+    QCOMPARE(why->reason, HostRefusal::Reason::WakeTimedOut);
+    QCOMPARE(why->host, u"sleeper"_s);
+    QCOMPARE(why->wakeTimeout, std::chrono::milliseconds(1000));
 }
 
 void TestWakeAndIdle::idleEngineIsStoppedAndSleeps()

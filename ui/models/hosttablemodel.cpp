@@ -8,6 +8,7 @@
 #include "hosts/hostcontroller.h"
 #include "models/controlleractivity.h"
 #include "models/inflightcounter.h"
+#include "shared/failurewords.h"
 #include "shared/recordwords.h"
 
 
@@ -62,6 +63,14 @@ void HostTableModel::setRemote(RemoteRelayFeed *feed)
     syncFromRemote();
 }
 
+// Why a watched relay's host is down, in the user's language: its last failure's facts, worded
+// as the relay's own window words them (ControllerActivity); a relay before the facts sent only
+// its English, said through RecordWords.
+QString HostTableModel::downReason(const RemoteRelayFeed::Host &host)
+{
+    return host.lastFailure ? FailureWords::engineFailure(*host.lastFailure) : RecordWords::say(host.state.lastError);
+}
+
 // What the watched relay's host controllers say, as the local ones would (syncFromController).
 void HostTableModel::syncFromRemote()
 {
@@ -96,7 +105,7 @@ void HostTableModel::syncFromRemote()
             o.activity = std::nullopt;
         o.agentProtocol = h.agentProtocol;
         o.relayProtocol = h.relayProtocol;
-        o.detail = h.controllerState == "down"_L1 ? RecordWords::say(h.state.lastError)
+        o.detail = h.controllerState == "down"_L1 ? downReason(h)
                    : o.activity == HostActivity::Idle ? tr("no engine running; the next request starts one")
                                                       : QString();
     }

@@ -135,6 +135,7 @@ private:
 
     void syncFromCatalog();
     void syncFromRemote();
+    static QString downReason(const RemoteRelayFeed::Host &host);
     void detach();
     void replaceRows(const QList<Row> &rows);
     void syncFromController(switchyard::HostController *controller);

@@ -155,4 +155,12 @@ QString FailureWords::recorded(const QJsonObject &facts, const QString &text)
     return text;
 }
 
+QString FailureWords::eventDetail(const QJsonObject &facts, const QString &text)
+{
+    if (const std::optional<HostRefusal> why = RecordedFacts::refusal(facts);
+        why && why->reason == HostRefusal::Reason::WakeTimedOut)
+        return tr("no answer within %1").arg(seconds(why->wakeTimeout));
+    return recorded(facts, text);
+}
+
 } // namespace switchyard

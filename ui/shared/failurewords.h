@@ -23,8 +23,12 @@ public:
     static QString requestRefused(const HostRefusal &why);
     // A history record's facts (hosts/recordedfacts.h: an engine failure, a host's refusal as a
     // request's error) in the window's words; `text`, the record's stored English, when there are
-    // none (a row from before they were kept, a relay watched from elsewhere).
+    // none (a row from before they were kept, or copied from a relay before them).
     static QString recorded(const QJsonObject &facts, const QString &text);
+    // A timeline marker's detail (a wake that timed out: "no answer within 60 s") from the facts
+    // its event keeps, without the host the marker already names; `text`, its stored English,
+    // without facts.
+    static QString eventDetail(const QJsonObject &facts, const QString &text);
 
     FailureWords() = delete;
 };

@@ -109,7 +109,7 @@ QString TimelineText::markerTooltip(const HistoryEvent &e, qint64 nowMs)
     if (e.duration)
         text += u"<br>"_s + tr("took %1").arg(UiFormat::duration(*e.duration));
     if (!e.detail.isEmpty())
-        text += u"<br>"_s + e.detail.toHtmlEscaped();
+        text += u"<br>"_s + FailureWords::eventDetail(e.facts, e.detail).toHtmlEscaped();
     return text;
 }
 
