@@ -15,11 +15,14 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSysInfo>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
+#include <random>
 
 using namespace switchyard;
 using namespace switchyard::test;
@@ -63,10 +66,10 @@ void writeJson(const QString &path, const QJsonObject &root)
     file.write(QJsonDocument(root).toJson());
 }
 
-QByteArray chat(const QString &model, int maxTokens)
+QByteArray chat(const QString &model, int maxTokens, bool stream = true)
 {
     return QJsonDocument(QJsonObject{{"model"_L1, model},
-                                     {"stream"_L1, true},
+                                     {"stream"_L1, stream},
                                      {"max_tokens"_L1, maxTokens},
                                      {"messages"_L1, QJsonArray{QJsonObject{{"role"_L1, u"user"_s},
                                                                             {"content"_L1, u"hi"_s}}}}})
@@ -77,6 +80,20 @@ QByteArray chat(const QString &model, int maxTokens)
 bool complete(const RawHttpClient::Response &r)
 {
     return r.status == 200 && r.body.contains("data: [DONE]") && !r.body.contains("\"error\"");
+}
+
+// A whole answer that was not streamed: 200 and the engine's choices.
+bool completeUnstreamed(const RawHttpClient::Response &r)
+{
+    return r.status == 200 && r.body.contains("\"choices\"") && !r.body.contains("\"error\"");
+}
+
+// Whether something accepts connections on the loopback port now.
+bool listening(quint16 port)
+{
+    QTcpSocket probe;
+    probe.connectToHost(QHostAddress::LocalHost, port);
+    return probe.waitForConnected(2000);
 }
 
 // A coding agent taking turns through one relay: each turn is sent when the last one ended.
@@ -136,6 +153,7 @@ private slots:
     void aRelayThatDiesGivesItsPlacesBack();
     void everyRelayShowsTheSameBox();
     void threeRelaysTwoBoxes();
+    void threeRelaysTwoBoxesUnderRandomTraffic();
 
 private:
     // One GPU box: its agent and its two engines (alpha serves a1, beta serves b1).
@@ -144,9 +162,14 @@ private:
         QString name;   // the relays' host name for it
         std::unique_ptr<Child> agent;
         QUrl url;
+        quint16 agentPort = 0;   // 0: any; a box whose agent restarts keeps its port
         quint16 alphaPort = 0;
         quint16 betaPort = 0;
-        int engineStarts() const { return agent->count("engine alpha: starting") + agent->count("engine beta: starting"); }
+        int startsBefore = 0;    // engine starts of its agents that were killed
+        int engineStarts() const
+        {
+            return startsBefore + agent->count("engine alpha: starting") + agent->count("engine beta: starting");
+        }
     };
     void startAgent(const QJsonObject &scheduling) { startAgentOf(m_box, scheduling); }
     void startAgentOf(Box &box, const QJsonObject &scheduling);
@@ -197,7 +220,7 @@ void TestSharedBox::startAgentOf(Box &box, const QJsonObject &scheduling)
                            {"start_timeout_s"_L1, 20},
                            {"stop_timeout_s"_L1, 5}};
     };
-    const QJsonObject config{{"listen"_L1, u"127.0.0.1:0"_s},
+    const QJsonObject config{{"listen"_L1, u"127.0.0.1:%1"_s.arg(box.agentPort)},
                              {"token"_L1, u"shared-box-token"_s},
                              {"state_dir"_L1, m_dir->filePath(box.name + u"-agent-state"_s)},
                              {"scheduling"_L1, scheduling},
@@ -510,6 +533,172 @@ void TestSharedBox::threeRelaysTwoBoxes()
             QCOMPARE(hostOf(port, box->name).value("waiting"_L1).toInt(), 0);
         }
     }
+}
+
+// Issue 33 with real processes and random traffic: three relays in front of two boxes, streamed
+// and unstreamed requests from every relay to both engines of both boxes at drawn moments, one
+// relay killed (and started again) and one agent killed (and started again on its port) on the
+// way. SWITCHYARD_FUZZ_SECONDS of traffic (default 10); the seed is printed, and
+// SWITCHYARD_FUZZ_SEED replays its draws. Invariants: every request whose relay lived is answered
+// once, and whole (no cut stream) unless the agent of its box died under it; each box starts no
+// more engines than one relay serving its requests in arrival order would; at rest only the
+// engine its agent runs listens (no orphan), and no relay and no agent counts anything.
+void TestSharedBox::threeRelaysTwoBoxesUnderRandomTraffic()
+{
+    const quint64 seed = qEnvironmentVariableIsSet("SWITCHYARD_FUZZ_SEED")
+        ? qgetenv("SWITCHYARD_FUZZ_SEED").toULongLong() : std::random_device{}();
+    const int seconds = qEnvironmentVariableIsSet("SWITCHYARD_FUZZ_SECONDS")
+        ? qEnvironmentVariableIntValue("SWITCHYARD_FUZZ_SECONDS") : 10;
+    qInfo("seed %llu (replay: SWITCHYARD_FUZZ_SEED=%llu)", seed, seed);
+    std::mt19937_64 rng(seed);
+    auto draw = [&rng](int below) { return int(std::uniform_int_distribution<int>(0, below - 1)(rng)); };
+
+    const QJsonObject scheduling{{"policy"_L1, u"batch"_s}, {"dwell_s"_L1, 0.05}, {"max_wait_s"_L1, 0.5}};
+    Box *boxes[2] = {&m_box, &m_second};
+    for (Box *box : boxes) {
+        box->agentPort = portForLater();
+        startAgentOf(*box, scheduling);
+        if (QTest::currentTestFailed())
+            return;
+    }
+    struct Relay
+    {
+        std::unique_ptr<Child> child;
+        quint16 port = 0;
+        int life = 0;
+    };
+    Relay relays[3];
+    const QStringList names{u"alice"_s, u"bob"_s, u"carol"_s};
+    auto startRelayNo = [&](int i) {
+        relays[i].child = std::make_unique<Child>();
+        relays[i].port = startRelayFor(*relays[i].child, names.at(i) + QString::number(relays[i].life), {&m_box, &m_second});
+        return relays[i].port != 0;
+    };
+    for (int i = 0; i < 3; ++i)
+        QVERIFY2(startRelayNo(i), relays[i].child->output.constData());
+
+    struct Sent
+    {
+        int relay = 0;
+        int box = 0;
+        QString model;
+        bool stream = true;
+        bool relayDied = false;   // killed before it answered
+        bool agentDied = false;   // its box's agent was killed before it was answered, or it came while it was down
+        std::unique_ptr<RawHttpClient> client;
+    };
+    std::vector<Sent> sent;
+    const qint64 phaseMs = qint64(seconds) * 1000;
+    const qint64 killAt = phaseMs / 5 + draw(int(phaseMs * 3 / 5));
+    const qint64 restartAt = phaseMs / 5 + draw(int(phaseMs * 3 / 5));
+    const int killedRelay = draw(3);
+    const int restartedBox = draw(2);
+    bool killed = false;
+    bool restarted = false;
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < phaseMs) {
+        if (!killed && clock.elapsed() >= killAt) {
+            killed = true;
+            Relay &relay = relays[killedRelay];
+            relay.child->process.kill();
+            QVERIFY(relay.child->process.waitForFinished(5000));
+            for (Sent &s : sent) {
+                if (s.relay == killedRelay && s.client->completedResponses() == 0)
+                    s.relayDied = true;
+            }
+            ++relay.life;
+            QVERIFY2(startRelayNo(killedRelay), relay.child->output.constData());
+        }
+        if (!restarted && clock.elapsed() >= restartAt) {
+            restarted = true;
+            Box &box = *boxes[restartedBox];
+            box.startsBefore = box.engineStarts();
+            box.agent->process.kill();
+            QVERIFY(box.agent->process.waitForFinished(5000));
+            for (Sent &s : sent) {
+                if (s.box == restartedBox && s.client->completedResponses() == 0)
+                    s.agentDied = true;
+            }
+            startAgentOf(box, scheduling);
+            if (QTest::currentTestFailed())
+                return;
+        }
+        Sent s;
+        s.relay = draw(3);
+        s.box = draw(2);
+        s.model = boxes[s.box]->name + (draw(2) ? u"-a1"_s : u"-b1"_s);
+        s.stream = draw(4) != 0;
+        s.client = std::make_unique<RawHttpClient>(relays[s.relay].port);
+        QVERIFY(s.client->connectToServer());
+        s.client->send(RawHttpClient::post("/v1/chat/completions", chat(s.model, 2 + draw(10), s.stream)));
+        sent.push_back(std::move(s));
+        QTest::qWait(5 + draw(100));
+    }
+
+    // Every request whose relay lives is answered (or, when its agent died, answered or cut).
+    QTRY_VERIFY_WITH_TIMEOUT(std::all_of(sent.begin(), sent.end(),
+                                         [](const Sent &s) {
+                                             return s.relayDied || s.client->completedResponses() > 0
+                                                 || s.client->isDisconnected();
+                                         }),
+                             60000);
+    int whole = 0;
+    for (const Sent &s : sent) {
+        if (s.relayDied)
+            continue;
+        const auto &answers = s.client->responses();
+        QVERIFY2(s.client->completedResponses() <= 1, qPrintable(u"seed %1: %2 answered %3 times"_s.arg(seed).arg(s.model).arg(s.client->completedResponses())));
+        if (s.agentDied)
+            continue;
+        QVERIFY2(s.client->completedResponses() == 1 && (s.stream ? complete(answers.first()) : completeUnstreamed(answers.first())),
+                 qPrintable(u"seed %1: %2 (%3) through relay %4: status %5, body %6\nagent:\n%7"_s.arg(seed)
+                                .arg(s.model, s.stream ? u"streamed"_s : u"not streamed"_s)
+                                .arg(s.relay)
+                                .arg(answers.isEmpty() ? 0 : answers.first().status)
+                                .arg(QString::fromUtf8(answers.isEmpty() ? QByteArray() : answers.first().body.right(400)),
+                                     QString::fromUtf8(boxes[s.box]->agent->output.right(3000)))));
+        ++whole;
+    }
+    // As if one relay had served each box's requests in the order they were sent: a start per
+    // change of engine, and one more after its agent was killed (its engine died with it).
+    for (int b = 0; b < 2; ++b) {
+        int changes = 0;
+        QString last;
+        for (const Sent &s : sent) {
+            if (s.box != b)
+                continue;
+            changes += s.model != last ? 1 : 0;
+            last = s.model;
+        }
+        const int bound = changes + (b == restartedBox ? 1 : 0);
+        QVERIFY2(boxes[b]->engineStarts() <= bound,
+                 qPrintable(u"seed %1: %2 started %3 engines for %4 changes of engine\n%5"_s.arg(seed).arg(boxes[b]->name)
+                                .arg(boxes[b]->engineStarts())
+                                .arg(changes)
+                                .arg(QString::fromUtf8(boxes[b]->agent->output))));
+    }
+    // At rest: every relay reads each box's engine as its agent does, nothing is counted
+    // anywhere, and of the box's two engines only the one its agent runs listens.
+    for (const Box *box : boxes) {
+        for (const Relay &relay : relays) {
+            QTRY_COMPARE_WITH_TIMEOUT(hostOf(relay.port, box->name).value("box"_L1).toObject().value("holds"_L1).toArray().size(),
+                                      0, 10000);
+            const QJsonObject host = hostOf(relay.port, box->name);
+            QCOMPARE(host.value("running"_L1).toInt(), 0);
+            QCOMPARE(host.value("waiting"_L1).toInt(), 0);
+            QCOMPARE(host.value("box"_L1).toObject().value("running"_L1).toInt(), 0);
+            QCOMPARE(host.value("box"_L1).toObject().value("waiting"_L1).toInt(), 0);
+            QTRY_COMPARE_WITH_TIMEOUT(hostOf(relay.port, box->name).value("engine"_L1).toString(),
+                                      hostOf(relay.port, box->name).value("box"_L1).toObject().value("engine"_L1).toString(),
+                                      10000);
+        }
+        const QString engine = hostOf(relays[0].port, box->name).value("box"_L1).toObject().value("engine"_L1).toString();
+        QCOMPARE(listening(box->alphaPort), engine == "alpha"_L1);
+        QCOMPARE(listening(box->betaPort), engine == "beta"_L1);
+    }
+    qInfo("%d requests from 3 relays to 2 boxes, %d answered whole; 1 relay killed, 1 agent killed; engine starts %d and %d",
+          int(sent.size()), whole, m_box.engineStarts(), m_second.engineStarts());
 }
 
 QTEST_GUILESS_MAIN(TestSharedBox)

@@ -8,10 +8,12 @@
 //   - the box switches no more often than arrival order would, as if one relay served everyone;
 //   - nothing leaks: every relay's running and waiting counts and the agent's holds end at 0,
 //     and every controller's books balance.
-// A failure prints its seed; SWITCHYARD_FUZZ_SEED=N replays that one sequence,
-// SWITCHYARD_FUZZ_SECONDS bounds the run (default 20).
+// A failure prints its seed and what happened; SWITCHYARD_FUZZ_SEED=N replays that one sequence,
+// SWITCHYARD_FUZZ_SECONDS bounds the run (default 25: a few thousand sequences, eight at a time).
+// The real processes (three relays, two agents) get the same invariants in tst_sharedbox.
 
 #include "engines/agentdriver.h"
+#include "engines/boxprotocol.h"
 #include "engines/enginedriver.h"
 #include "hosts/boxarbiter.h"
 #include "hosts/hostcontroller.h"
@@ -22,13 +24,18 @@
 #include "upstream/upstreampool.h"
 
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
+#include <QMutex>
+#include <QThread>
 #include <QTimer>
 #include <QtTest>
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <random>
 
@@ -39,6 +46,34 @@ namespace {
 
 const QStringList Engines = {u"alpha"_s, u"beta"_s, u"gamma"_s};
 
+// This thread's events for `ms` milliseconds, without sleeping in between: QTest::qWait sleeps
+// between its rounds of events, and every loopback round trip then cost a millisecond or more.
+void spinFor(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, Qt::PreciseTimer, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+// This thread's events until `done` holds (looked at every millisecond) or `limitMs` has passed.
+bool spinUntil(const std::function<bool()> &done, int limitMs)
+{
+    if (done())
+        return true;
+    QEventLoop loop;
+    QTimer look;
+    look.setTimerType(Qt::PreciseTimer);
+    look.setInterval(1);
+    QObject::connect(&look, &QTimer::timeout, &loop, [&] {
+        if (done())
+            loop.quit();
+    });
+    look.start();
+    QTimer::singleShot(limitMs, Qt::PreciseTimer, &loop, &QEventLoop::quit);
+    loop.exec();
+    return done();
+}
+
 // The box's engines: a start or stop takes a few milliseconds; a start may fail. Before any
 // engine goes down, `beforeStop` checks that nobody streams from it.
 class PretendEngines final : public EngineDriver
@@ -46,6 +81,7 @@ class PretendEngines final : public EngineDriver
 public:
     std::function<void(const QString &engine)> beforeStop;
     std::function<bool()> nextStartFails;
+    std::function<void(const QString &)> note;   // the sequence's trail
     int starts = 0;
 
     void startEngine(const QString &engine) override
@@ -55,6 +91,8 @@ public:
             beforeStop(m_running);
         m_running.clear();
         const bool fails = nextStartFails && nextStartFails();
+        if (note)
+            note(u"box starts %1%2"_s.arg(engine, fails ? u" (fails)"_s : QString()));
         QTimer::singleShot(2, this, [this, engine, fails] {
             if (fails) {
                 emit engineStartFailed(engine, EngineFailure(u"exited with code 1"_s));
@@ -98,9 +136,13 @@ public:
     bool listen(quint16 port) { return m_server.listenOn(QHostAddress::LocalHost, port); }
     quint16 port() const { return m_server.port(); }
     BoxArbiter &arbiter() { return m_arbiter; }
+    // Hears the engine of every place asked for, in the order the requests reach the box.
+    std::function<void(const QString &engine)> heard;
 
     void handleRequest(const IncomingRequest &request, ResponseWriter *writer) override
     {
+        if (request.path == QLatin1StringView(BoxProtocol::HoldPath) && heard)
+            heard(QJsonDocument::fromJson(request.body).object().value("engine"_L1).toString());
         if (m_arbiter.handles(request.path)) {
             m_arbiter.handle(request, writer);
             return;
@@ -120,16 +162,17 @@ private:
     BoxArbiter m_arbiter;
 };
 
+// Counted by every worker thread.
 struct Reached
 {
-    int sequences = 0;
-    int requests = 0;
-    int admitted = 0;
-    int refused = 0;
-    int leases = 0;
-    int relayKills = 0;
-    int agentRestarts = 0;
-    int switches = 0;
+    std::atomic<int> requests = 0;
+    std::atomic<int> admitted = 0;
+    std::atomic<int> refused = 0;
+    std::atomic<int> leases = 0;
+    std::atomic<int> relayKills = 0;
+    std::atomic<int> agentRestarts = 0;
+    std::atomic<int> switches = 0;
+    std::atomic<qint64> slowestMs = 0;   // the longest sequence
 };
 Reached reached;
 
@@ -148,6 +191,7 @@ private:
         int agentLife = 0;   // and of the agent
         QString engine;
         int durationMs = 0;
+        int number = 0;
         int answers = 0;
         bool admitted = false;
         bool running = false;
@@ -184,6 +228,9 @@ private:
     int m_agentLife = 0;
     int m_leases = 0;
     int m_restarts = 0;
+    int m_answers = 0;   // admissions and refusals so far
+    QStringList m_trail;   // what happened, for a failure's message
+    QStringList m_arrivals;   // the engine of each request, in the order its place was asked for at the box
     QObject m_context;   // last, so it goes first: no timer of this sequence fires after it
 };
 
@@ -211,7 +258,12 @@ void Sequence::startAgent(quint16 port)
             fail(u"engine %1 stopped while %2 request(s) streamed from it"_s.arg(engine).arg(n));
     };
     m_engines->nextStartFails = [this] { return draw(12) == 0; };
+    m_engines->note = [this](const QString &line) { m_trail.append(line); };
     m_agent = std::make_unique<PretendAgent>(m_engines, m_scheduling);
+    m_agent->heard = [this](const QString &engine) {
+        m_arrivals.append(engine);
+        m_trail.append(u"the box hears of a request for %1"_s.arg(engine));
+    };
     if (!m_agent->listen(port))
         fail(u"the agent cannot listen on port %1"_s.arg(port));
     m_port = m_agent->port();
@@ -245,6 +297,8 @@ void Sequence::send(int index)
     r->engine = Engines.at(draw(Engines.size()));
     r->durationMs = draw(8);
     r->ticket = m_relays[index].host->newTicket();
+    m_trail.append(u"request %1 from relay%2 for %3"_s.arg(m_requests.size()).arg(index).arg(r->engine));
+    r->number = int(m_requests.size());
     m_requests.push_back(std::move(request));
     ++reached.requests;
     HostController::RequestInfo info{r->engine, r->engine, u"127.0.0.1"_s, u"test"_s, {}};
@@ -252,10 +306,15 @@ void Sequence::send(int index)
         r->ticket, info,
         [this, r] {
             ++r->answers;
+            ++m_answers;
+            m_trail.append(u"request %1 admitted"_s.arg(r->number));
             ++reached.admitted;
             r->admitted = true;
-            if (r->agentLife != m_agentLife)
-                return;   // admitted by an agent that is gone now, its engines with it
+            if (r->agentLife != m_agentLife) {
+                // Admitted by an agent that is gone now, its engines with it: the request is over.
+                QTimer::singleShot(r->durationMs, &m_context, [r] { r->ticket.release(); });
+                return;
+            }
             // The box must run this engine now, and keep it until the request is over.
             if (m_engines->runningEngine() != r->engine)
                 fail(u"a request for %1 was admitted while the box ran %2"_s.arg(r->engine, m_engines->runningEngine()));
@@ -265,8 +324,10 @@ void Sequence::send(int index)
                 r->ticket.release();
             });
         },
-        [r](const HostRefusal &) {
+        [this, r](const HostRefusal &) {
             ++r->answers;
+            ++m_answers;
+            m_trail.append(u"request %1 refused"_s.arg(r->number));
             ++reached.refused;
             r->ticket.release();
         });
@@ -281,20 +342,15 @@ QString Sequence::run()
     for (int i = 0; i < 3; ++i)
         m_relays[i].host = newRelay(i);
     // Every relay has heard that the agent arbitrates before the first request.
-    QElapsedTimer ready;
-    ready.start();
-    while (ready.elapsed() < 5000) {
-        bool all = true;
-        for (const Relay &relay : m_relays)
-            all = all && !relay.host->box().isEmpty();
-        if (all)
-            break;
-        QTest::qWait(1);
-    }
-    for (const Relay &relay : m_relays) {
-        if (relay.host->box().isEmpty())
-            return u"a relay never saw the box's events"_s;
-    }
+    const bool ready = spinUntil([this] {
+        for (const Relay &relay : m_relays) {
+            if (relay.host->box().isEmpty())
+                return false;
+        }
+        return true;
+    }, 5000);
+    if (!ready)
+        return u"a relay never saw the box's events"_s;
 
     const int steps = 6 + draw(14);
     for (int step = 0; step < steps && m_failure.isEmpty(); ++step) {
@@ -305,6 +361,7 @@ QString Sequence::run()
         } else if (what < 88) {
             // A lease from one relay, released a moment after it is granted (or refused).
             ++reached.leases;
+            m_trail.append(u"lease from relay%1"_s.arg(index));
             ++m_leases;
             QPointer<HostController> host = m_relays[index].host.get();
             host->takeLease(u"trainer"_s, std::chrono::seconds(5), [this, host](const std::optional<HostRefusal> &why) {
@@ -322,6 +379,7 @@ QString Sequence::run()
         } else if (what < 96) {
             // The relay dies: its connections close, its requests are over for everyone.
             ++reached.relayKills;
+            m_trail.append(u"relay%1 killed"_s.arg(index));
             for (auto &r : m_requests) {
                 if (r->relay == index && r->relayLife == m_relays[index].life) {
                     r->relayDied = true;
@@ -333,17 +391,25 @@ QString Sequence::run()
             m_relays[index].host = newRelay(index);
         } else {
             ++reached.agentRestarts;
+            m_trail.append(u"agent restarted"_s);
             ++m_restarts;
             for (auto &r : m_requests)
                 r->agentLife = -1;   // whatever they were admitted by, it is gone
             startAgent(m_port);
         }
-        QTest::qWait(draw(6));
+        // Mostly the next step comes while this one's messages are still on their way (only
+        // what has arrived is handled); else it waits a few milliseconds, cut short when any
+        // request is answered, so the steps land next to admissions, refusals and switches.
+        if (draw(2)) {
+            const int answered = m_answers;
+            spinUntil([this, answered] { return m_answers != answered || !m_failure.isEmpty(); }, 1 + draw(5));
+        } else {
+            spinFor(0);
+        }
     }
 
     // Every request answered once (unless its relay died first), and nothing left anywhere.
-    QElapsedTimer settle;
-    settle.start();
+    // The sequence ends as soon as it is at rest.
     auto settled = [this] {
         for (const auto &r : m_requests) {
             if (!r->relayDied && (r->answers == 0 || r->ticket.isHeld()))
@@ -355,8 +421,7 @@ QString Sequence::run()
         }
         return m_agent->arbiter().holds() == 0;
     };
-    while (!settled() && settle.elapsed() < 10000 && m_failure.isEmpty())
-        QTest::qWait(2);
+    spinUntil([&] { return settled() || !m_failure.isEmpty(); }, 10000);
     if (!m_failure.isEmpty())
         return m_failure;
     for (const auto &r : m_requests) {
@@ -364,6 +429,8 @@ QString Sequence::run()
             return u"a request for %1 was answered %2 times"_s.arg(r->engine).arg(r->answers);
         if (!r->relayDied && r->answers == 0)
             return u"a request for %1 from relay%2 was never answered"_s.arg(r->engine).arg(r->relay);
+        if (!r->relayDied && r->ticket.isHeld())
+            return u"a request for %1 from relay%2 never ended"_s.arg(r->engine).arg(r->relay);
     }
     for (int i = 0; i < 3; ++i) {
         const HostController &host = *m_relays[i].host;
@@ -376,21 +443,29 @@ QString Sequence::run()
         return u"the agent still holds %1 place(s)"_s.arg(m_agent->arbiter().holds());
     if (!m_agent->arbiter().controller()->bookkeepingError().isEmpty())
         return m_agent->arbiter().controller()->bookkeepingError();
-    // As if one relay had served everyone in arrival order: a switch per change of engine (and
-    // one more per failed start, which a later request retries), at most.
+    // As if one relay had served everyone in the order the requests reached the box (sent in
+    // the same instant through different relays, they may reach it in either order): a switch
+    // per change of engine (and one more per failed start, which a later request retries), at most.
     int changes = 0;
     int failures = 0;
     QString last;
-    for (const auto &r : m_requests) {
-        if (r->engine != last)
+    for (const QString &engine : std::as_const(m_arrivals)) {
+        if (engine != last)
             ++changes;
-        last = r->engine;
-        failures += r->answers == 1 && !r->admitted ? 1 : 0;
+        last = engine;
     }
+    for (const auto &r : m_requests)
+        failures += r->answers == 1 && !r->admitted ? 1 : 0;
     const int starts = m_startsBefore + m_engines->starts;
     reached.switches += starts;
     if (starts > changes + failures + m_restarts + m_leases + 1)
-        return u"%1 engine starts for %2 changes of engine in arrival order"_s.arg(starts).arg(changes);
+        return u"%1 engine starts for %2 changes of engine in arrival order (%3 policy, dwell %4 ms, max wait %5 ms):\n  %6"_s
+            .arg(starts)
+            .arg(changes)
+            .arg(m_scheduling.policy == SchedulingConfig::Policy::Batch ? u"batch"_s : u"arrival"_s)
+            .arg(m_scheduling.dwell.count())
+            .arg(m_scheduling.maxWait.count())
+            .arg(m_trail.join(u"\n  "_s));
     return {};
 }
 
@@ -416,23 +491,55 @@ void TestSharedBoxInvariants::everyRelaysRequestsSettleWithoutACutStream()
         return;
     }
     const int seconds = qEnvironmentVariableIsSet("SWITCHYARD_FUZZ_SECONDS")
-        ? qEnvironmentVariableIntValue("SWITCHYARD_FUZZ_SECONDS") : 20;
+        ? qEnvironmentVariableIntValue("SWITCHYARD_FUZZ_SECONDS") : 25;
     const quint64 base = std::random_device{}();
+    // Sequences share nothing (each has its own agent, relays and ports) and spend most of their
+    // time waiting on timers and loopback: several run side by side, each in a thread of its own.
+    constexpr int Workers = 8;
     QElapsedTimer clock;
     clock.start();
-    int sequences = 0;
-    while (clock.elapsed() < seconds * 1000) {
-        const quint64 seed = base + quint64(sequences);
-        const QString failure = Sequence(seed).run();
-        if (!failure.isEmpty())
-            QFAIL(qPrintable(u"seed %1: %2 (replay: SWITCHYARD_FUZZ_SEED=%1 %3)"_s.arg(seed).arg(failure)
-                                 .arg(QCoreApplication::applicationFilePath())));
-        ++sequences;
+    std::atomic<quint64> next = 0;
+    std::atomic<int> sequences = 0;
+    std::atomic<bool> stop = false;
+    QMutex lock;
+    QString failure;
+    quint64 failedSeed = 0;
+    std::vector<std::unique_ptr<QThread>> workers;
+    for (int i = 0; i < Workers; ++i) {
+        workers.emplace_back(QThread::create([&] {
+            while (!stop && clock.elapsed() < seconds * 1000) {
+                const quint64 seed = base + next++;
+                QElapsedTimer took;
+                took.start();
+                const QString why = Sequence(seed).run();
+                qint64 slowest = reached.slowestMs;
+                while (took.elapsed() > slowest && !reached.slowestMs.compare_exchange_weak(slowest, took.elapsed())) {
+                }
+                if (!why.isEmpty()) {
+                    const QMutexLocker locked(&lock);
+                    if (failure.isEmpty()) {
+                        failure = why;
+                        failedSeed = seed;
+                    }
+                    stop = true;
+                    return;
+                }
+                ++sequences;
+            }
+        }));
+        workers.back()->start();
     }
-    qInfo("%d random sequences: %d requests (%d admitted, %d refused), %d leases, %d relay kills, %d agent "
-          "restarts, %d engine starts; no stream cut, every request answered once, nothing leaked",
-          sequences, reached.requests, reached.admitted, reached.refused, reached.leases, reached.relayKills,
-          reached.agentRestarts, reached.switches);
+    for (const auto &worker : workers)
+        worker->wait();
+    if (!failure.isEmpty())
+        QFAIL(qPrintable(u"seed %1: %2 (replay: SWITCHYARD_FUZZ_SEED=%1 %3)"_s.arg(failedSeed).arg(failure)
+                             .arg(QCoreApplication::applicationFilePath())));
+    qInfo("%d random sequences in %.1f s (%d threads): %d requests (%d admitted, %d refused), %d leases, %d relay "
+          "kills, %d agent restarts, %d engine starts, slowest sequence %lld ms; no stream cut, every request answered once, "
+          "nothing leaked",
+          sequences.load(), double(clock.elapsed()) / 1000.0, Workers, reached.requests.load(), reached.admitted.load(),
+          reached.refused.load(), reached.leases.load(), reached.relayKills.load(), reached.agentRestarts.load(),
+          reached.switches.load(), reached.slowestMs.load());
     QVERIFY(sequences >= 100);
     QVERIFY(reached.relayKills > 0 && reached.agentRestarts > 0 && reached.leases > 0);
 }
