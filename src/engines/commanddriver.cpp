@@ -277,7 +277,7 @@ void CommandDriver::runStart(const EngineConfig &config, Done done)
 
     qCDebug(lcEngines).noquote() << "host" << m_host.name << "engine" << config.name << "start:" << config.startCommand;
     deadline->start(config.startTimeout);
-    poller->start(HealthPoller::Goal::Healthy);
+    poller->start(HealthPoller::Goal::Healthy, HealthPoller::SwitchInterval);   // a switch waits for it
     command->start();
 }
 

@@ -125,8 +125,9 @@ void EngineProcess::onStarted()
     if (const std::optional<ProcessInfo::Stat> stat = ProcessInfo::read(m_pid))
         m_startTime = stat->startTime;
     emit spawned(m_pid);
+    // Every start is a switch someone waits for (the supervisor starts only what it switches to).
     if (m_state == State::Starting)
-        m_poller->start(HealthPoller::Goal::Healthy);
+        m_poller->start(HealthPoller::Goal::Healthy, HealthPoller::SwitchInterval);
 }
 
 void EngineProcess::onErrorOccurred(QProcess::ProcessError error)

@@ -11,10 +11,11 @@ HealthPoller::HealthPoller(UpstreamPool *pool, const QUrl &base, QObject *parent
     connect(&m_check, &HealthCheck::done, this, &HealthPoller::onDone);
 }
 
-void HealthPoller::start(Goal goal)
+void HealthPoller::start(Goal goal, std::chrono::milliseconds interval)
 {
     stop();
     m_goal = goal;
+    m_interval = interval;
     m_active = true;
     m_lastDetail.clear();
     m_check.start();
@@ -38,7 +39,7 @@ void HealthPoller::onDone(HealthCheck::Result result, const QString &detail)
         emit reached();
         return;
     }
-    m_next.start(Interval);
+    m_next.start(m_interval);
 }
 
 } // namespace switchyard

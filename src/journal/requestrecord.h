@@ -43,6 +43,9 @@ struct RequestRecord
     // Only while the relay serves it (Relay::requestProgress), never stored.
     quint64 liveId = 0;                  // the relay's number for it, also on its finished record
     std::chrono::steady_clock::time_point waitingSince;   // set while it waits now
+    // While it waits for its host to finish another engine's work (the batch policy): the latest
+    // its host leaves that engine for it, on the wall clock. Invalid when no bound is known.
+    QDateTime waitUntil;
 
     // The client went away before its answer was complete.
     bool clientLeft() const { return relayError == ClientLeftError; }

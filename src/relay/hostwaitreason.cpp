@@ -36,6 +36,18 @@ WaitReason hostWaitReason(const HostStateMachine::Wait &wait, HostStateMachine::
     return {state == HostStateMachine::State::Leased ? WaitReason::Kind::Lease : WaitReason::Kind::Queue, {}, {}};
 }
 
+QDateTime hostWaitUntil(const HostController &controller, const QString &engine, const QDateTime &arrival,
+                        bool sideCall, const QDateTime &now)
+{
+    const HostStateMachine::Wait wait = controller.waitFor();
+    if (wait.phase != HostStateMachine::Wait::Phase::Batching || wait.engine == engine || !arrival.isValid())
+        return {};
+    QDateTime until = arrival.addMSecs(controller.scheduling().waitLimit(sideCall).count());
+    if (wait.holdLeft.count() >= 0 && controller.nextSwitch().engine == engine)
+        until = std::min(until, now.addMSecs(wait.holdLeft.count()));
+    return until;
+}
+
 void followHostWait(HostController *controller, QObject *context, const QString &engine, const WaitReason &last,
                     std::function<bool(const std::optional<WaitReason> &)> update)
 {

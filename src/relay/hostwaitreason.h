@@ -3,6 +3,8 @@
 #include "hosts/hoststatemachine.h"
 #include "journal/waitreason.h"
 
+#include <QDateTime>
+
 #include <functional>
 #include <optional>
 
@@ -19,6 +21,12 @@ WaitReason hostWaitReason(const HostStateMachine::Wait &wait, HostStateMachine::
                           const QString &currentEngine, const QString &engine);
 
 class HostController;
+// The latest the host leaves its running engine for a request for `engine` that arrived at
+// `arrival` (the relay's wall clock, `now` being that clock's now): its class's wait limit, or
+// sooner when the host's own bound for the same switch (an earlier waiter's) comes first. Invalid
+// unless the host holds the request for another engine's work (HostStateMachine's Batching).
+QDateTime hostWaitUntil(const HostController &controller, const QString &engine, const QDateTime &arrival,
+                        bool sideCall, const QDateTime &now);
 // A waiting request's reason follows the host's wait: update is called each time the host's
 // state changes, with the new reason if it differs from the last one (else nullopt); when it
 // returns false (the request was admitted or ended) the following stops, so no connection is

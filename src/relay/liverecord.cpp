@@ -4,6 +4,7 @@ namespace switchyard {
 
 void LiveRecord::endWait()
 {
+    record.waitUntil = QDateTime();   // a bound on a wait that is over says nothing
     if (phase != RequestPhase::Waiting || record.waitingSince == std::chrono::steady_clock::time_point())
         return;
     record.waited += std::chrono::steady_clock::now() - record.waitingSince;

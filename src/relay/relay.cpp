@@ -456,13 +456,20 @@ void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwa
         // Not admitted at once: it waits for the host from its arrival on, its reason following the host's.
         const WaitReason reason = hostWaitReason(controller->waitFor(), controller->state(), controller->currentEngine(), f->engine);
         f->live.wait(reason, f->live.record.startedSteady);
+        // ...and until when at the latest, while the host finishes another engine's work.
+        f->live.record.waitUntil = hostWaitUntil(*controller, f->engine, f->live.record.startedAt, sideCall, m_clock->now());
         emit requestProgress(f->live.record, f->live.phase);
-        followHostWait(controller, this, f->engine, reason, [this, w = std::weak_ptr(f)](const std::optional<WaitReason> &r) {
+        followHostWait(controller, this, f->engine, reason,
+                       [this, sideCall, c = QPointer<HostController>(controller), w = std::weak_ptr(f)](const std::optional<WaitReason> &r) {
             const auto f = w.lock();
             if (!f || f->live.admitted || f->live.done)
                 return false;
-            if (r) {
-                f->live.record.waitReason = *r;
+            const QDateTime until = c ? hostWaitUntil(*c, f->engine, f->live.record.startedAt, sideCall, m_clock->now())
+                                      : QDateTime();
+            if (r || until != f->live.record.waitUntil) {
+                if (r)
+                    f->live.record.waitReason = *r;
+                f->live.record.waitUntil = until;
                 emit requestProgress(f->live.record, f->live.phase);
             }
             return true;

@@ -324,6 +324,46 @@ QString RequestLogModel::phaseText(RequestPhase phase, const WaitReason &reason)
     return {};
 }
 
+namespace {
+
+QString clockTime(const QDateTime &when)
+{
+    return when.toString(u"HH:mm:ss"_s);
+}
+
+} // namespace
+
+QString RequestLogModel::liveStatusText(RequestPhase phase, const RequestRecord &record)
+{
+    const QString text = phaseText(phase, record.waitReason);
+    if (phase != RequestPhase::Waiting || !record.waitUntil.isValid())
+        return text;
+    return tr("%1 · at the latest %2").arg(text, clockTime(record.waitUntil));
+}
+
+QString RequestLogModel::waitingText(RequestPhase phase, const RequestRecord &record, const QDateTime &now)
+{
+    if (phase != RequestPhase::Waiting)
+        return {};
+    const WaitReason &reason = record.waitReason;
+    QString what;
+    switch (reason.kind) {
+    case WaitReason::Kind::None: what = tr("waits"); break;
+    case WaitReason::Kind::Switch: what = tr("waits for engine %1").arg(reason.to); break;
+    case WaitReason::Kind::ModelLoad: what = tr("waits for its model to load"); break;
+    case WaitReason::Kind::Queue: what = tr("waits for its turn on the host"); break;
+    case WaitReason::Kind::Lease: what = tr("waits for the host's lease to end"); break;
+    case WaitReason::Kind::HostCheck: what = tr("waits for a second look at the host"); break;
+    case WaitReason::Kind::Wake: what = tr("waits for the host to wake"); break;
+    }
+    if (!record.waitUntil.isValid())
+        return what;
+    const qint64 leftMs = std::max<qint64>(0, now.msecsTo(record.waitUntil));
+    const QString in = leftMs < 60000 ? tr("in %1 s").arg((leftMs + 999) / 1000)
+                                      : tr("in %1").arg(durationText(std::chrono::milliseconds(leftMs)));
+    return tr("%1 · switch at the latest %2 (%3)").arg(what, clockTime(record.waitUntil), in);
+}
+
 bool RequestLogModel::isOwnRequest(const RequestRecord &record)
 {
     // The window's loads (RelayClient) and the export it runs (its GET /v1/models).
@@ -334,7 +374,7 @@ QVariant RequestLogModel::liveDisplay(const RequestRecord &r, RequestPhase phase
 {
     switch (column) {
     case StatusColumn:
-        return phaseText(phase, r.waitReason);
+        return liveStatusText(phase, r);
     case DurationColumn:
         return durationText(std::chrono::steady_clock::now() - r.startedSteady);
     case TtfbColumn:
@@ -376,8 +416,10 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         return inFlight ? liveDisplay(r, *live, index.column()) : display(r, index.column());
     case Qt::ToolTipRole:
-        if (inFlight)
-            return phaseText(*live, r.waitReason);
+        if (inFlight) {
+            const QString waiting = waitingText(*live, r, QDateTime::currentDateTime());
+            return waiting.isEmpty() ? phaseText(*live, r.waitReason) : waiting;
+        }
         return JournalFormat::requestLine(r);
     case Qt::TextAlignmentRole:
         switch (index.column()) {

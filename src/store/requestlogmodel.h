@@ -81,6 +81,12 @@ public:
     static QString waitText(const WaitReason &reason);
     // "waiting: model loading", "streaming": where a request in flight is.
     static QString phaseText(RequestPhase phase, const WaitReason &reason);
+    // The same for a live row, with the bound of its wait when the record has one (waitUntil):
+    // "waiting: switch alpha→beta · at the latest 10:42:15".
+    static QString liveStatusText(RequestPhase phase, const RequestRecord &record);
+    // What a waiting request waits for and until when, for its details and its tooltip:
+    // "waits for engine beta · switch at the latest 10:42:15 (in 25 s)"; empty unless it waits.
+    static QString waitingText(RequestPhase phase, const RequestRecord &record, const QDateTime &now);
     // The window's own calls (its loads, the export's model list): hidden from the log by default.
     static bool isOwnRequest(const RequestRecord &record);
 

@@ -13,6 +13,7 @@
 #include "models/requestlogfilterproxy.h"
 #include "shared/statuspalette.h"
 #include "store/requestlogmodel.h"
+#include "window/hostcarddelegate.h"
 #include "window/mainwindow.h"
 #include "window/relayclient.h"
 #include "window/requestdetailspane.h"
@@ -26,6 +27,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTabWidget>
@@ -106,6 +108,7 @@ private Q_SLOTS:
     void windowsOwnCallsAreHiddenByDefault();
     void searchNeverLeavesAnUnselectedRequestInThePane();
     void paneSaysWhenARestoredCacheServedIt();
+    void heldRequestSaysWhatItWaitsForAndUntilWhen();
 };
 
 void TstRequestLog::initTestCase()
@@ -392,6 +395,82 @@ void TstRequestLog::paneSaysWhenARestoredCacheServedIt()
     QVERIFY(view.details()->fieldText(u"journal"_s).endsWith(u" cache=restored:20860"_s));
     view.table()->selectRow(1);
     QCOMPARE(view.details()->fieldText(u"cache"_s), u"—"_s);
+}
+
+// Issue 31 item 1: a request the batch policy holds for another engine's work says, in the log's
+// row, its details and the host's card, what it waits for and the latest its host switches for it
+// (its arrival plus the wait limit: the same bound the keepalive comment counts down).
+void TstRequestLog::heldRequestSaysWhatItWaitsForAndUntilWhen()
+{
+    TwoEngineHost host;
+    host.policy = SchedulingConfig::Policy::Batch;
+    host.optionsA.tokensPerSecond = 20;   // a stream of 400 tokens keeps a busy for 20 s
+    host.adjustConfig = [](Config &config) {
+        config.hosts.first().scheduling.maxWait = 40s;
+        config.hosts.first().scheduling.sideCallMaxWait = 40s;
+        config.hosts.first().scheduling.dwell = 500ms;   // once the stream is cut, the switch comes soon
+    };
+    const QString error = host.start();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    HostTableModel hosts;
+    InFlightCounter inFlight;
+    hosts.setInFlightCounter(&inFlight);
+    hosts.setService(host.runner->service());
+    MainWindow window(host.clock, &hosts, &inFlight, nullptr);
+    window.setHistory(host.store.get());
+    window.setService(host.runner->service());
+    window.show();
+    RequestLogModel *log = window.requestLog();
+    RequestLogView *view = window.requestLogView();
+
+    QNetworkAccessManager network;
+    QScopedPointer<QNetworkReply> stream(postChat(network, host.runner->service()->endpoint(), u"h1-alpha"_s, 400, true));
+    QTRY_VERIFY_WITH_TIMEOUT(stream->bytesAvailable() > 0, 5000);
+    QScopedPointer<QNetworkReply> held(postChat(network, host.runner->service()->endpoint(), u"h1-beta"_s, 4, false));
+
+    // The row: what it waits for, and until when.
+    const QRegularExpression rowWords(u"^waiting: switch a→b · at the latest (\\d\\d:\\d\\d:\\d\\d)$"_s);
+    const auto statusOf = [log] {
+        const int row = rowOf(log, u"h1-beta"_s);
+        return row < 0 ? QString() : log->index(row, RequestLogModel::StatusColumn).data().toString();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(rowWords.match(statusOf()).hasMatch(), 5000);
+    const int row = rowOf(log, u"h1-beta"_s);
+    const RequestRecord record = log->recordAt(row);
+    QVERIFY(log->isLive(row));
+    const QDateTime bound = record.startedAt.addSecs(40);
+    QVERIFY2(qAbs(record.waitUntil.secsTo(bound)) <= 1, qPrintable(record.waitUntil.toString(Qt::ISODateWithMs)));
+    const auto nearBound = [&bound](const QString &clock) {
+        const QTime time = QTime::fromString(clock, u"HH:mm:ss"_s);
+        return time.isValid() && qAbs(time.secsTo(bound.time())) <= 2;
+    };
+    QVERIFY2(nearBound(rowWords.match(statusOf()).captured(1)), qPrintable(statusOf()));
+
+    // Its details: what it waits for, the bound and how soon.
+    QVERIFY(view->proxy()->mapFromSource(log->index(row, 0)).isValid());
+    view->table()->selectRow(view->proxy()->mapFromSource(log->index(row, 0)).row());
+    const QRegularExpression paneWords(u"^waits for engine b · switch at the latest (\\d\\d:\\d\\d:\\d\\d) \\(in (\\d+) s\\)$"_s);
+    const QRegularExpressionMatch pane = paneWords.match(view->details()->fieldText(u"waiting"_s));
+    QVERIFY2(pane.hasMatch(), qPrintable(view->details()->fieldText(u"waiting"_s)));
+    QVERIFY2(nearBound(pane.captured(1)), qPrintable(pane.captured(0)));
+    QVERIFY2(pane.captured(2).toInt() > 25 && pane.captured(2).toInt() <= 40, qPrintable(pane.captured(0)));
+    QVERIFY(view->details()->fieldText(u"status"_s).contains(u"at the latest "_s + pane.captured(1)));
+    QVERIFY(log->index(row, RequestLogModel::StatusColumn).data(Qt::ToolTipRole).toString().startsWith(u"waits for engine b · "_s));
+
+    // The host's card: who waits for which engine, and the same bound.
+    const QRegularExpression cardWords(u"^1 waiting for engine b · switch at the latest (\\d\\d:\\d\\d:\\d\\d) \\(in (\\d+) s\\)$"_s);
+    const auto cardLine = [&hosts] { return HostCardDelegate::detailLine(hosts.index(0), QDateTime::currentDateTime()); };
+    QTRY_VERIFY_WITH_TIMEOUT(cardWords.match(cardLine()).hasMatch(), 5000);
+    const QRegularExpressionMatch card = cardWords.match(cardLine());
+    QVERIFY2(nearBound(card.captured(1)), qPrintable(card.captured(0)));
+    QVERIFY2(card.captured(2).toInt() > 25 && card.captured(2).toInt() <= 40, qPrintable(card.captured(0)));
+    QCOMPARE(HostActivity(hosts.index(0).data(HostTableModel::ActivityRole).toInt()), HostActivity::Up);
+
+    // Once no bound holds it (the stream is cut, the host switches), the words say no time.
+    stream->abort();
+    QTRY_VERIFY_WITH_TIMEOUT(!statusOf().contains(u"at the latest"_s), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(held->isFinished(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!cardLine().contains(u"waiting for engine"_s), 5000);
 }
 
 QTEST_MAIN(TstRequestLog)

@@ -44,6 +44,8 @@ private slots:
     void requestLogDurations_data();
     void requestLogDurations();
     void requestLogLiveRows();
+    void requestLogWaitBound_data();
+    void requestLogWaitBound();
     void requestLogAbortedAndOwn();
     void timelineModel();
     void timelineIntervals();
@@ -329,6 +331,51 @@ void TestStoreModels::requestLogDurations()
     QCOMPARE(model.index(0, RequestLogModel::DurationColumn).data().toString(), text);
     QCOMPARE(model.index(0, RequestLogModel::TtfbColumn).data().toString(), text);
     QCOMPARE(model.index(1, RequestLogModel::TtfbColumn).data().toString(), u"—"_s);
+}
+
+void TestStoreModels::requestLogWaitBound_data()
+{
+    QTest::addColumn<int>("phase");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("boundInS");   // -1: no bound
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<QString>("waiting");
+    const int waiting = int(RequestPhase::Waiting);
+    const int sw = int(WaitReason::Kind::Switch);
+    QTest::newRow("held for a switch, with its bound") << waiting << sw << 25
+        << u"waiting: switch fork→mainline · at the latest 10:42:40"_s
+        << u"waits for engine mainline · switch at the latest 10:42:40 (in 25 s)"_s;
+    QTest::newRow("a bound minutes away") << waiting << sw << 95
+        << u"waiting: switch fork→mainline · at the latest 10:43:50"_s
+        << u"waits for engine mainline · switch at the latest 10:43:50 (in 1 min 35 s)"_s;
+    QTest::newRow("a bound passed") << waiting << sw << 0
+        << u"waiting: switch fork→mainline · at the latest 10:42:15"_s
+        << u"waits for engine mainline · switch at the latest 10:42:15 (in 0 s)"_s;
+    QTest::newRow("a switch without a bound") << waiting << sw << -1 << u"waiting: switch fork→mainline"_s
+        << u"waits for engine mainline"_s;
+    QTest::newRow("a model load") << waiting << int(WaitReason::Kind::ModelLoad) << -1 << u"waiting: model loading"_s
+        << u"waits for its model to load"_s;
+    QTest::newRow("streaming: no wait") << int(RequestPhase::Streaming) << sw << 25 << u"streaming"_s << QString();
+}
+
+// Issue 31 item 1: what a waiting request waits for and until when, from its facts (the reason
+// and the bound as a time), in the log's row and its details.
+void TestStoreModels::requestLogWaitBound()
+{
+    QFETCH(int, phase);
+    QFETCH(int, kind);
+    QFETCH(int, boundInS);
+    QFETCH(QString, status);
+    QFETCH(QString, waiting);
+    const QDateTime now(QDate(2026, 12, 7), QTime(10, 42, 15));
+    RequestRecord r = makeRecord(u"3090-flint-40b"_s, u"3090"_s, 0, now);
+    r.waitReason = {WaitReason::Kind(kind), u"fork"_s, u"mainline"_s};
+    if (kind != int(WaitReason::Kind::Switch))
+        r.waitReason = {WaitReason::Kind(kind), {}, {}};
+    if (boundInS >= 0)
+        r.waitUntil = now.addSecs(boundInS);
+    QCOMPARE(RequestLogModel::liveStatusText(RequestPhase(phase), r), status);
+    QCOMPARE(RequestLogModel::waitingText(RequestPhase(phase), r, now), waiting);
 }
 
 void TestStoreModels::requestLogLiveRows()

@@ -10,6 +10,7 @@
 #include "models/inflightcounter.h"
 #include "shared/failurewords.h"
 #include "shared/recordwords.h"
+#include "shared/uiformat.h"
 
 
 namespace switchyard {
@@ -203,6 +204,8 @@ void HostTableModel::syncFromController(HostController *c)
     o.next = next.engine;
     o.nextWaiting = next.waiting;
     o.nextDue = next.in ? QDateTime::currentDateTime().addMSecs(next.in->count()) : QDateTime();
+    const std::chrono::milliseconds holdLeft = next.engine.isEmpty() ? std::chrono::milliseconds(-1) : c->waitFor().holdLeft;
+    o.nextLatest = holdLeft.count() >= 0 ? QDateTime::currentDateTime().addMSecs(holdLeft.count()) : QDateTime();
     o.agentProtocol = c->agentProtocol();
     o.relayProtocol = BoxProtocol::Version;
     const ControllerActivity::Reading reading = wakeStart
@@ -406,6 +409,19 @@ QString HostTableModel::activityTitle(HostActivity activity)
     return {};
 }
 
+// Issue 31 item 1: a request held for another engine's work is told what it waits for and until
+// when; the card says the same, from the host's bound (the keepalive comment's "at the latest").
+QString HostTableModel::waitingText(const QString &engine, int waiting, const QDateTime &latest, const QDateTime &now)
+{
+    if (engine.isEmpty())
+        return {};
+    const QString what = tr("%n waiting for engine %1", nullptr, waiting).arg(engine);
+    if (!latest.isValid())
+        return what;
+    const auto left = std::chrono::milliseconds(std::max<qint64>(0, now.msecsTo(latest)));
+    return tr("%1 · switch at the latest %2 (in %3)").arg(what, UiFormat::timeOfDay(latest, now), UiFormat::span(left));
+}
+
 // Issue 33 item 5: a relay and its box's agent one protocol version apart keep serving, and the
 // window says how (docs/HOSTS.md, "Versions").
 QString HostTableModel::protocolNotice(int agentProtocol, int relayProtocol)
@@ -539,6 +555,8 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
         return m_overlays.value(s.host).nextWaiting;
     case NextDueRole:
         return m_overlays.value(s.host).nextDue;
+    case NextLatestRole:
+        return m_overlays.value(s.host).nextLatest;
     case ProtocolNoticeRole: {
         const Overlay o = m_overlays.value(s.host);
         return protocolNotice(o.agentProtocol, o.relayProtocol);
@@ -580,6 +598,7 @@ QHash<int, QByteArray> HostTableModel::roleNames() const
     names.insert(GpusRole, "gpus");
     names.insert(LoadProgressRole, "loadProgress");
     names.insert(ProtocolNoticeRole, "protocolNotice");
+    names.insert(NextLatestRole, "nextLatest");
     return names;
 }
 

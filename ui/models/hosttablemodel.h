@@ -62,6 +62,7 @@ public:
         GpusRole,              // QList<GpuReading>: what the host's agent reads off its GPUs; empty without
         LoadProgressRole,      // LoadProgress of the one model loading, as its router said; empty without, or with several
         ProtocolNoticeRole,    // the host's agent speaks another agent protocol than the relay: what that means; else empty
+        NextLatestRole,        // QDateTime: the latest the switch to NextEngineRole starts (its waiters' bound); invalid when unknown
     };
 
     explicit HostTableModel(QObject *parent = nullptr);
@@ -92,6 +93,9 @@ public:
     int inFlightTotal() const;
 
     static QString activityTitle(HostActivity activity);
+    // What the requests held for the next switch wait for and until when: "2 waiting for engine
+    // beta · switch at the latest 10:42:15 (in 25 s)"; without a bound, the first part.
+    static QString waitingText(const QString &engine, int waiting, const QDateTime &latest, const QDateTime &now);
     // "agent speaks protocol 1; this relay 2: ...", or empty when both speak the same (or the
     // host has no agent, or it has not said yet).
     static QString protocolNotice(int agentProtocol, int relayProtocol);
@@ -129,6 +133,7 @@ private:
         QString next;        // serving on while requests for this engine wait (batch policy)
         int nextWaiting = 0;
         QDateTime nextDue;   // invalid while requests run
+        QDateTime nextLatest;   // the latest the switch starts: the host's bound for its waiters
         int agentProtocol = 0;   // what the host's agent speaks (0: no agent, or not said yet)
         int relayProtocol = 0;   // ...and the relay in front of it
     };

@@ -179,6 +179,10 @@ QString HostCardDelegate::detailLine(const QModelIndex &index, const QDateTime &
         const QString to = index.data(HostTableModel::SwitchToRole).toString();
         return to.isEmpty() ? text : tr("starting %1, the old engine stopped").arg(to);
     }
+    // The batch policy holds requests for another engine: what they wait for and until when.
+    if (const QString next = index.data(HostTableModel::NextEngineRole).toString(); activity == HostActivity::Up && !next.isEmpty())
+        return HostTableModel::waitingText(next, index.data(HostTableModel::NextWaitingRole).toInt(),
+                                           index.data(HostTableModel::NextLatestRole).toDateTime(), now);
     // An agent a protocol version apart: the box serves, but not as the team expects.
     if (const QString notice = index.data(HostTableModel::ProtocolNoticeRole).toString(); !notice.isEmpty())
         return notice;
@@ -314,11 +318,13 @@ void HostCardDelegate::paint(QPainter *p, const QStyleOptionViewItem &option, co
     const int inFlight = index.data(HostTableModel::InFlightRole).toInt();
     text(factsLine(index, m_clock.now()), inFlight > 0 ? pal.color(QPalette::Text) : muted);
 
-    // Row 5: what is wrong, or who has the GPU, or what a drain waits for, or the driver.
+    // Row 5: what is wrong, or who has the GPU, or what a drain or a held request waits for, or
+    // the driver.
     const QString leaseOwner = index.data(HostTableModel::LeaseOwnerRole).toString();
     const QColor detailColor = !leaseOwner.isEmpty()               ? StatusPalette::lease()
                                : activity == HostActivity::Down    ? StatusPalette::bad()
-                               : changing                          ? pal.color(QPalette::Text)
+                               : changing || !index.data(HostTableModel::NextEngineRole).toString().isEmpty()
+                                   ? pal.color(QPalette::Text)
                                                                    : muted;
     text(detailLine(index, m_clock.now()), detailColor);
 

@@ -48,6 +48,7 @@ RequestDetailsPane::RequestDetailsPane(QWidget *parent)
     addField(u"route"_s, tr("Served by"), grid, row++, 0);
     addField(u"duration"_s, tr("Duration"), grid, row++, 0);
     addField(u"wait"_s, tr("Waited"), grid, row++, 0);
+    addField(u"waiting"_s, tr("Waiting"), grid, row++, 0);
     addField(u"ttfb"_s, tr("First byte"), grid, row++, 0);
     addField(u"cache"_s, tr("Prompt cache"), grid, row++, 0);
     addField(u"tokens"_s, tr("Tokens"), grid, row++, 0);
@@ -139,7 +140,7 @@ void RequestDetailsPane::showRecord(const RequestRecord &r, std::optional<Reques
     const QColor color = RequestLogFilterProxy::severityColor(severity);
     QString status = r.status ? QString::number(r.status) : tr("no answer (client went away)");
     if (live)
-        status = RequestLogModel::phaseText(*live, r.waitReason);
+        status = RequestLogModel::liveStatusText(*live, r);
     else if (r.clientLeft())
         status = r.status ? tr("aborted by the client after %1").arg(r.status) : tr("aborted by the client before an answer");
     m_values[u"status"_s]->setText(u"<span style=\"color:%1\">●</span> <b>%2</b>"_s.arg(color.name(), status.toHtmlEscaped()));
@@ -155,6 +156,9 @@ void RequestDetailsPane::showRecord(const RequestRecord &r, std::optional<Reques
     if (!r.waitReason.isNone())
         wait = tr("%1 for %2").arg(RequestLogModel::durationText(waited), RequestLogModel::waitText(r.waitReason));
     m_values[u"wait"_s]->setText(wait);
+    // A request that waits now: for what, and the latest its host switches for it.
+    const QString waiting = live ? RequestLogModel::waitingText(*live, r, QDateTime::currentDateTime()) : QString();
+    m_values[u"waiting"_s]->setText(waiting.isEmpty() ? tr("—") : waiting);
     m_values[u"ttfb"_s]->setText(r.timeToFirstByte && r.bytesOut > 0 ? RequestLogModel::durationText(*r.timeToFirstByte)
                                                                      : tr("—"));
     // The first request for a model after a switch back: its slots were restored before it went out.
