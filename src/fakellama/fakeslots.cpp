@@ -207,6 +207,12 @@ FakeSlots::Answer FakeSlots::restore(Slot &slot, int id, const QString &model, c
         slot = Slot{};
         return error(400, u"Unable to restore slot: Restored prompt does not fit in the slot context"_s);
     }
+    // As llama.cpp, which reads the KV state the header announces (after the context check):
+    // a file cut short does not load.
+    if (bytes.size() < qint64(tokens) * m_options.slotBytesPerToken) {
+        slot = Slot{};
+        return error(400, u"Unable to restore slot: No available space in KV cache or invalid slot save file"_s);
+    }
     Slot restored;
     for (const QJsonValue &v : head.value(u"parts"_s).toArray())
         restored.parts.append(v.toString());

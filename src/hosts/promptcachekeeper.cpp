@@ -123,6 +123,7 @@ void PromptCacheKeeper::setIndex(HistoryStore *store)
         store->keepSavedSlot(s);
     }
     enforceSizeBudget();   // the budget may have shrunk since
+    emit savedChanged();
 }
 
 QString PromptCacheKeeper::fileName(const QString &engine, const QString &model, int slot)
@@ -144,6 +145,11 @@ qint64 PromptCacheKeeper::savedBytes() const
     for (const Saved &s : m_saved)
         total += s.bytes;
     return total;
+}
+
+PromptCacheKeeper::Usage PromptCacheKeeper::usage() const
+{
+    return Usage{int(m_saved.size()), savedBytes(), m_config.maxBytes};
 }
 
 QByteArray PromptCacheKeeper::slotBody(const QString &engine, const QString &model, const QString &filename) const
@@ -347,6 +353,7 @@ void PromptCacheKeeper::keep(const Saved &saved)
     if (m_index)
         m_index->keepSavedSlot(saved);
     enforceSizeBudget();
+    emit savedChanged();
 }
 
 // The size budget: the oldest saves go first, the newest one too if it alone is too big.
@@ -386,6 +393,7 @@ void PromptCacheKeeper::drop(const QString &key, bool deleteFile)
         m_index->forgetSavedSlot(gone);
     if (deleteFile && m_filesHere && !gone.filename.isEmpty())
         QFile::remove(QDir(m_config.dir).filePath(gone.filename));
+    emit savedChanged();
 }
 
 // ---- restoring ---------------------------------------------------------------------------------
