@@ -202,7 +202,10 @@ void PromptCacheKeeper::call(const QString &engine, const QByteArray &method, co
     connect(exchange, &UpstreamExchange::failed, this,
             [finish](UpstreamExchange::Failure, const QString &message) { finish(message); });
     timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, this, [finish, timeout] { finish(u"no answer within %1"_s.arg(seconds(timeout))); });
+    connect(timer, &QTimer::timeout, this, [finish, reply, timeout] {
+        reply->timedOut = true;
+        finish(u"no answer within %1"_s.arg(seconds(timeout)));
+    });
     timer->start(qMax(milliseconds(0), timeout));
     exchange->start();
 }
@@ -514,10 +517,19 @@ void PromptCacheKeeper::nextRestore(const std::shared_ptr<RestoreRun> &run)
                              .arg(megabytes(answer.value("n_read"_L1).toInteger(entry.bytes))));
              } else {
                  // The request goes on without it; a file the engine refused is of no more use.
-                 if (reply.status != 0)
+                 // Nor is one it dropped the connection over: llama-server aborts on a slot file
+                 // cut short (GGML_ASSERT), so trying it again at the next start would crash the
+                 // engine again. Only a restore that was still running when the time ran out
+                 // keeps its save.
+                 const bool refused = reply.status != 0;
+                 const bool lostEngine = !refused && !reply.timedOut;
+                 if (refused || lostEngine)
                      drop(entry.key(), true);
+                 QString why = refused ? replyError(reply.body, reply.status) : reply.error;
+                 if (lostEngine)
+                     why += u" (the engine gave no answer: the save is not tried again)"_s;
                  publish(HistoryEvent::Kind::CacheRestore, Outcome::Skipped, run->engine, entry.model, took,
-                         u"%1 not restored: %2"_s.arg(what, reply.status ? replyError(reply.body, reply.status) : reply.error));
+                         u"%1 not restored: %2"_s.arg(what, why));
              }
              nextRestore(run);
          });

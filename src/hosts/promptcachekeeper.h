@@ -95,6 +95,7 @@ private:
         int status = 0;          // 0 = no HTTP answer (error says why)
         QByteArray body;
         QString error;
+        bool timedOut = false;   // no answer within the call's timeout (else: the connection failed)
     };
     using ReplyFn = std::function<void(const Reply &)>;
     struct SaveRun;
