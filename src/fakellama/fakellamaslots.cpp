@@ -36,7 +36,10 @@ void FakeLlamaServer::answerSlots(const Exchange &exchange)
         m_exchanges.erase(it);
         if (!connection)
             return;
-        if (answer.status == 200)
+        if (answer.status == 0) {
+            connection->drop();
+            markFinished(seq);
+        } else if (answer.status == 200)
             answerRouted(seq, connection, wantsClose, answer.body);
         else
             answerChildError(seq, connection, answer.status, answer.body);

@@ -207,6 +207,12 @@ FakeSlots::Answer FakeSlots::restore(Slot &slot, int id, const QString &model, c
         slot = Slot{};
         return error(400, u"Unable to restore slot: Restored prompt does not fit in the slot context"_s);
     }
+    // A file cut short: llama.cpp (de3ff81) reads the KV state its header announces and aborts
+    // on GGML_ASSERT(nread <= state_size); the client gets no answer (status 0: dropped).
+    if (bytes.size() < qint64(tokens) * m_options.slotBytesPerToken) {
+        slot = Slot{};
+        return {0, QByteArrayLiteral("GGML_ASSERT(nread <= state_size) failed")};
+    }
     Slot restored;
     for (const QJsonValue &v : head.value(u"parts"_s).toArray())
         restored.parts.append(v.toString());

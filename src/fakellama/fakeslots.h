@@ -34,7 +34,7 @@ public:
 
     struct Answer
     {
-        int status = 200;
+        int status = 200;   // 0: no answer, the connection is dropped (the real server aborted)
         QByteArray body;
     };
     QByteArray listJson(const QString &model, int contextSize) const;

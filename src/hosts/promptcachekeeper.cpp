@@ -123,6 +123,7 @@ void PromptCacheKeeper::setIndex(HistoryStore *store)
         store->keepSavedSlot(s);
     }
     enforceSizeBudget();   // the budget may have shrunk since
+    emit savedChanged();
 }
 
 QString PromptCacheKeeper::fileName(const QString &engine, const QString &model, int slot)
@@ -144,6 +145,11 @@ qint64 PromptCacheKeeper::savedBytes() const
     for (const Saved &s : m_saved)
         total += s.bytes;
     return total;
+}
+
+PromptCacheKeeper::Usage PromptCacheKeeper::usage() const
+{
+    return Usage{int(m_saved.size()), savedBytes(), m_config.maxBytes};
 }
 
 QByteArray PromptCacheKeeper::slotBody(const QString &engine, const QString &model, const QString &filename) const
@@ -196,7 +202,10 @@ void PromptCacheKeeper::call(const QString &engine, const QByteArray &method, co
     connect(exchange, &UpstreamExchange::failed, this,
             [finish](UpstreamExchange::Failure, const QString &message) { finish(message); });
     timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, this, [finish, timeout] { finish(u"no answer within %1"_s.arg(seconds(timeout))); });
+    connect(timer, &QTimer::timeout, this, [finish, reply, timeout] {
+        reply->timedOut = true;
+        finish(u"no answer within %1"_s.arg(seconds(timeout)));
+    });
     timer->start(qMax(milliseconds(0), timeout));
     exchange->start();
 }
@@ -347,6 +356,7 @@ void PromptCacheKeeper::keep(const Saved &saved)
     if (m_index)
         m_index->keepSavedSlot(saved);
     enforceSizeBudget();
+    emit savedChanged();
 }
 
 // The size budget: the oldest saves go first, the newest one too if it alone is too big.
@@ -386,6 +396,7 @@ void PromptCacheKeeper::drop(const QString &key, bool deleteFile)
         m_index->forgetSavedSlot(gone);
     if (deleteFile && m_filesHere && !gone.filename.isEmpty())
         QFile::remove(QDir(m_config.dir).filePath(gone.filename));
+    emit savedChanged();
 }
 
 // ---- restoring ---------------------------------------------------------------------------------
@@ -506,10 +517,19 @@ void PromptCacheKeeper::nextRestore(const std::shared_ptr<RestoreRun> &run)
                              .arg(megabytes(answer.value("n_read"_L1).toInteger(entry.bytes))));
              } else {
                  // The request goes on without it; a file the engine refused is of no more use.
-                 if (reply.status != 0)
+                 // Nor is one it dropped the connection over: llama-server aborts on a slot file
+                 // cut short (GGML_ASSERT), so trying it again at the next start would crash the
+                 // engine again. Only a restore that was still running when the time ran out
+                 // keeps its save.
+                 const bool refused = reply.status != 0;
+                 const bool lostEngine = !refused && !reply.timedOut;
+                 if (refused || lostEngine)
                      drop(entry.key(), true);
+                 QString why = refused ? replyError(reply.body, reply.status) : reply.error;
+                 if (lostEngine)
+                     why += u" (the engine gave no answer: the save is not tried again)"_s;
                  publish(HistoryEvent::Kind::CacheRestore, Outcome::Skipped, run->engine, entry.model, took,
-                         u"%1 not restored: %2"_s.arg(what, reply.status ? replyError(reply.body, reply.status) : reply.error));
+                         u"%1 not restored: %2"_s.arg(what, why));
              }
              nextRestore(run);
          });

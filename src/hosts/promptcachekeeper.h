@@ -47,6 +47,14 @@ public:
         qint64 tokens = 0;
         std::chrono::milliseconds took{0};
     };
+    // What the saves of this host hold against its size budget: the window's "prompt caches"
+    // line (the card's tooltip) reads it, so it never looks at the box's folder itself.
+    struct Usage
+    {
+        int saved = 0;
+        qint64 bytes = 0;
+        qint64 maxBytes = 0;
+    };
     using SavedFn = std::function<void()>;
     using RestoredFn = std::function<void(const Restored &)>;
 
@@ -71,12 +79,15 @@ public:
     const PromptCacheConfig &config() const { return m_config; }
     QList<Saved> saved() const;   // newest first
     qint64 savedBytes() const;
+    Usage usage() const;
     // The file name a slot is saved under: readable, and valid for llama-server's
     // fs_validate_filename whatever the model is called.
     static QString fileName(const QString &engine, const QString &model, int slot);
 
 Q_SIGNALS:
     void historyEvent(const switchyard::HistoryEvent &event);
+    // A save was kept, dropped or read back from the index: usage() may say otherwise now.
+    void savedChanged();
 
 private:
     struct Reply
@@ -84,6 +95,7 @@ private:
         int status = 0;          // 0 = no HTTP answer (error says why)
         QByteArray body;
         QString error;
+        bool timedOut = false;   // no answer within the call's timeout (else: the connection failed)
     };
     using ReplyFn = std::function<void(const Reply &)>;
     struct SaveRun;

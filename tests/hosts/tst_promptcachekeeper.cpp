@@ -16,6 +16,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 
 #include <cctype>
@@ -69,6 +70,9 @@ struct CacheFixture : SwitchingFixture
     double maxMb = 1000;
     std::chrono::milliseconds budget{5000};
     std::function<void(fake::FakeOptions &a)> tuneA;
+    // "local": the cache folder is on this machine (the keeper checks and deletes its files);
+    // "command" (or "agent"): it is on the box, and only the engine can tell a bad file.
+    QString hostDriver = u"local"_s;
 
     QString slotFolder() const { return folder.isEmpty() ? dir.path() : folder; }
 
@@ -86,7 +90,7 @@ struct CacheFixture : SwitchingFixture
         };
         configure = [this](Config &config) {
             HostConfig &h = config.hosts.first();
-            h.driver = u"local"_s;   // the cache folder is on this machine: the keeper deletes what it drops
+            h.driver = hostDriver;
             h.promptCache.dir = slotFolder();
             h.promptCache.maxBytes = qint64(maxMb * 1024 * 1024);
             h.promptCache.saveBudget = budget;
@@ -135,18 +139,22 @@ private Q_SLOTS:
     void anEntryThatCannotBeTrustedIsNotRestored_data();
     void anEntryThatCannotBeTrustedIsNotRestored();
     void theSizeBudgetEvictsTheOldestAcrossARestart();
+    void anEntryOnAnotherBoxThatCannotBeTrustedIsNotRestored_data();
+    void anEntryOnAnotherBoxThatCannotBeTrustedIsNotRestored();
 };
 
 namespace {
 
 // Alpha's conversation saved by a first relay that switched to beta, then that relay gone: its
 // history store closed, the slot file left in `folder`.
-bool saveAlphaAndStop(const QString &folder, const QString &historyPath, int alphaTurns = 3)
+bool saveAlphaAndStop(const QString &folder, const QString &historyPath, int alphaTurns = 3,
+                      const QString &driver = QStringLiteral("local"))
 {
     SystemClock clock;
     HistoryStore store(historyPath, clock);
     CacheFixture first;
     first.folder = folder;
+    first.hostDriver = driver;
     if (!store.isOpen() || !first.startWithCaches())
         return false;
     first.relay->setHistory(&store);
@@ -175,6 +183,7 @@ void TestPromptCacheKeeper::savedOnSwitchAwayRestoredBeforeTheNextRequest()
     const int promptTokens = timingsOf(first.body).value("prompt_n"_L1).toInt();
     QVERIFY(promptTokens > 100);
 
+    QSignalSpy savedChanged(f.keeper(), &PromptCacheKeeper::savedChanged);
     QCOMPARE(f.ask(conversation("h1-beta", 1)).status, 200);   // the switch to b saves a's slot
     const QList<HistoryEvent> saves = ofKind(f.events, HistoryEvent::Kind::CacheSave);
     QCOMPARE(saves.size(), 1);
@@ -197,6 +206,11 @@ void TestPromptCacheKeeper::savedOnSwitchAwayRestoredBeforeTheNextRequest()
     QCOMPARE(saved.size(), 1);
     QCOMPARE(QFileInfo(QDir(f.dir.path()).filePath(saved.at(0).filename)).size(), saved.at(0).bytes);
     QCOMPARE(saved.at(0).bytes, qint64(promptTokens + 4) * f.bytesPerToken);
+    // What the window's card says (issue 31): one save against the host's budget, told at once.
+    QVERIFY(!savedChanged.isEmpty());
+    QCOMPARE(f.keeper()->usage().saved, 1);
+    QCOMPARE(f.keeper()->usage().bytes, saved.at(0).bytes);
+    QCOMPARE(f.keeper()->usage().maxBytes, qint64(f.maxMb * 1024 * 1024));
 
     // /admin/hosts lists the saved cache.
     RawHttpClient admin(f.port());
@@ -511,8 +525,10 @@ void TestPromptCacheKeeper::anEntryThatCannotBeTrustedIsNotRestored()
     const QString expected = why.contains(u"%1"_s) ? why.arg(saved.filename) : why;
     QVERIFY2(skipped->detail.contains(expected), qPrintable(skipped->detail));
 
-    // Forgotten, and its file gone with it; the store says the same.
+    // Forgotten, and its file gone with it; the store and the window's card say the same.
     QVERIFY(f.keeper()->saved().isEmpty());
+    QCOMPARE(f.keeper()->usage().saved, 0);
+    QCOMPARE(f.keeper()->usage().bytes, 0);
     QVERIFY(!QFile::exists(file));
     QVERIFY(store.savedSlots(u"h1"_s).isEmpty());
     // The history says why, and keeps everything it had.
@@ -571,6 +587,81 @@ void TestPromptCacheKeeper::theSizeBudgetEvictsTheOldestAcrossARestart()
     QCOMPARE(dropped->cacheOutcome, HistoryEvent::CacheOutcome::Dropped);
     QCOMPARE(dropped->model, u"beta"_s);
     QVERIFY2(dropped->detail.contains(u"over the 0.5 MB budget"_s), qPrintable(dropped->detail));
+}
+
+void TestPromptCacheKeeper::anEntryOnAnotherBoxThatCannotBeTrustedIsNotRestored_data()
+{
+    QTest::addColumn<QString>("change");
+    QTest::addColumn<QString>("why");
+    // The relay cannot see the box's folder: the engine refuses the file, in its own words.
+    QTest::newRow("file missing")
+        << u"remove"_s << u"not restored: Unable to restore slot: No available space in KV cache or invalid slot save file"_s;
+    // llama-server aborts on a file cut short (the fake drops the connection): never tried again.
+    QTest::newRow("file truncated") << u"truncate"_s << u"(the engine gave no answer: the save is not tried again)"_s;
+    // The model is checked as on a local host: the file is never sent to the engine.
+    QTest::newRow("another model") << u"model"_s
+                                   << u"not restored: it was saved from another model (file /srv/models/alpha.gguf, "
+                                      "now /srv/models/alpha-v2.gguf)"_s;
+}
+
+// Item 6 on an agent or command host, whose slot folder is on the box: a missing file is the
+// engine's to refuse, one cut short makes llama-server abort (so the save is never tried again,
+// or every start would crash), a file of another model is not sent to it at all. Each time the
+// request is prefilled as usual, the history says why, the entry is forgotten (the file is the
+// box's: the next save of that slot overwrites it) and nothing else stored goes.
+void TestPromptCacheKeeper::anEntryOnAnotherBoxThatCannotBeTrustedIsNotRestored()
+{
+    QFETCH(QString, change);
+    QFETCH(QString, why);
+    QTemporaryDir slotDir;
+    QTemporaryDir data;
+    const QString historyPath = data.filePath(u"history.sqlite"_s);
+    QVERIFY(saveAlphaAndStop(slotDir.path(), historyPath, 3, u"command"_s));
+
+    SystemClock clock;
+    HistoryStore store(historyPath, clock);
+    QCOMPARE(store.savedSlots(u"h1"_s).size(), 1);
+    const SavedSlot saved = store.savedSlots(u"h1"_s).at(0);
+    const QString file = QDir(slotDir.path()).filePath(saved.filename);
+    QVERIFY(QFile::exists(file));
+    const qsizetype eventsBefore = store.events({}).size();
+
+    CacheFixture f;
+    f.hostDriver = u"command"_s;
+    f.folder = slotDir.path();
+    f.startOn = u"b"_s;
+    if (change == u"remove")
+        QVERIFY(QFile::remove(file));
+    else if (change == u"truncate")
+        QVERIFY(QFile::resize(file, 4096));
+    else
+        f.tuneA = [](fake::FakeOptions &a) { a.modelFiles.insert(u"alpha"_s, u"/srv/models/alpha-v2.gguf"_s); };
+    QVERIFY(f.startWithCaches());
+    f.relay->setHistory(&store);
+    QCOMPARE(f.keeper()->saved().size(), 1);
+
+    const RawHttpClient::Response next = f.ask(conversation("h1-alpha", 4));
+    QCOMPARE(next.status, 200);
+    const QStringList paths = f.pathsReceivedByA();
+    QVERIFY(paths.contains(u"POST /v1/chat/completions"_s));
+    QCOMPARE(paths.contains(u"POST /slots/0"_s), change != u"model");
+    QCOMPARE(timingsOf(next.body).value("cache_n"_L1).toInt(), 0);   // a normal prefill
+    const HistoryEvent *skipped = lastOfKind(f.events, HistoryEvent::Kind::CacheRestore);
+    QVERIFY(skipped);
+    QCOMPARE(skipped->cacheOutcome, HistoryEvent::CacheOutcome::Skipped);
+    QVERIFY2(skipped->detail.contains(why), qPrintable(skipped->detail));
+
+    // Forgotten here and in the store; the relay leaves the box's file alone.
+    QVERIFY(f.keeper()->saved().isEmpty());
+    QVERIFY(store.savedSlots(u"h1"_s).isEmpty());
+    QCOMPARE(QFile::exists(file), change != u"remove");
+    // The history keeps everything it had, and says why.
+    const QList<HistoryEvent> events = store.events({});
+    QVERIFY(events.size() > eventsBefore);
+    QCOMPARE(ofKind(events, HistoryEvent::Kind::CacheSave).size(), 1);
+    QVERIFY(std::any_of(events.cbegin(), events.cend(), [&why](const HistoryEvent &e) {
+        return e.kind == HistoryEvent::Kind::CacheRestore && e.detail.contains(why);
+    }));
 }
 
 QTEST_GUILESS_MAIN(TestPromptCacheKeeper)

@@ -3,9 +3,13 @@
 // engine was killed answers 424 in the request's shape and serves again as soon as the engine is
 // back; an engine killed mid-stream ends the client's stream with an SSE error event and leaves no
 // process behind; an engine that never becomes healthy is a 424; a saved prompt cache survives a
-// switch. The router itself is tst_realllama. realllamafixture.h says how the servers are found,
+// switch, and a relay restart and an engine crash (issue 31). The router itself is tst_realllama. realllamafixture.h says how the servers are found,
 // started and killed.
 #include "realllamafixture.h"
+
+#include "common/clock.h"
+#include "store/historystore.h"
+#include "store/savedslot.h"
 
 using namespace switchyard;
 using namespace switchyard::test;
@@ -22,7 +26,39 @@ private Q_SLOTS:
     void engineKilledMidStreamEndsStreamAndLeavesNoProcess();
     void engineThatNeverBecomesHealthyIs424();
     void promptCacheSurvivesASwitch();
+    void promptCacheSurvivesARelayRestartAndAnEngineCrash();
 };
+
+namespace {
+
+// A local host's single-model engine of one tiny model, started by the relay.
+QJsonObject singleModelEngine(const QStringList &llamaArgv, quint16 port, const QString &model)
+{
+    QJsonArray argv;
+    for (const QString &a : llamaArgv)
+        argv.append(a);
+    return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(port)}, {"models"_L1, QJsonArray{model}},
+                       {"argv"_L1, argv}, {"start_timeout_s"_L1, 30}, {"stop_timeout_s"_L1, 5}};
+}
+
+// The turn after `before`: the assistant's short reply to it and a short user message, so that
+// nearly all of the next prompt is the conversation so far.
+QByteArray nextTurn(const QByteArray &before, const QString &reply, const QString &user)
+{
+    QJsonObject body = QJsonDocument::fromJson(before).object();
+    QJsonArray messages = body.value("messages"_L1).toArray();
+    messages.append(QJsonObject{{"role"_L1, "assistant"_L1}, {"content"_L1, reply}});
+    messages.append(QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, user}});
+    body.insert("messages"_L1, messages);
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+}
+
+QJsonObject timingsOf(const Reply &r)
+{
+    return r.json().value("timings"_L1).toObject();
+}
+
+} // namespace
 
 // ---- b. /models/load on a local host of single-model engines --------------------------------
 
@@ -346,6 +382,116 @@ void TestRealLlamaHosts::promptCacheSurvivesASwitch()
     const QByteArray shown = QJsonDocument(timings).toJson(QJsonDocument::Compact);
     QVERIFY2(timings.value("cache_n"_L1).toInt() >= firstPrompt - 4, shown.constData());
     QVERIFY2(timings.value("prompt_n"_L1).toInt() < firstPrompt / 2, shown.constData());
+}
+
+// Issue 31 item 3: the index of saved slots is in the history database and the files are in the
+// host's slot folder, so a relay started again over both (a new RelayService, as after a restart
+// of the process) restores a conversation saved by the relay before it: its next turn evaluates
+// under 5 % of its prompt. So does the next turn after the engine was killed and the relay
+// started it again (its KV cache died with it; the save is still on disk).
+void TestRealLlamaHosts::promptCacheSurvivesARelayRestartAndAnEngineCrash()
+{
+    const QString dir = freshDir(u"cacherestart"_s, {u"tiny-llama-a"_s, u"tiny-llama-b"_s});
+    auto engine = [&](const QString &model) {
+        const quint16 port = portForLater();
+        return singleModelEngine(llamaArgv(port, {u"-m"_s, dir + u"/models/"_s + model + u".gguf"_s, u"--alias"_s,
+                                                  model, u"-c"_s, u"4096"_s}),
+                                 port, model);
+    };
+    const QJsonObject root{
+        {"listen"_L1, "127.0.0.1:0"_L1},
+        {"state_dir"_L1, dir + u"/state"_s},
+        {"hosts"_L1, QJsonObject{{"ws"_L1, QJsonObject{{"driver"_L1, "local"_L1},
+                                                      {"prompt_cache"_L1, QJsonObject{{"dir"_L1, dir + u"/slots"_s},
+                                                                                      {"save_budget_s"_L1, 20}}},
+                                                      {"engines"_L1, QJsonObject{{"ea"_L1, engine(u"tiny-llama-a"_s)},
+                                                                                 {"eb"_L1, engine(u"tiny-llama-b"_s)}}}}}}}};
+    const QString historyPath = dir + u"/state/history.sqlite"_s;
+    QDir().mkpath(dir + u"/state"_s);
+    const QString modelFile = dir + u"/models/tiny-llama-a.gguf"_s;
+    SystemClock clock;
+    QStringList lines;   // the history events of both relays, for a failure's message
+    int restores = 0;    // ...and how many restores succeeded
+    auto follow = [&](RelayService *relay) {
+        connect(relay->hostController(u"ws"_s), &HostController::historyEvent, this, [&](const HistoryEvent &e) {
+            lines << e.toString();
+            if (e.kind == HistoryEvent::Kind::CacheRestore && e.cacheOutcome == HistoryEvent::CacheOutcome::Done
+                && e.engine == u"ea")
+                ++restores;
+        });
+    };
+
+    // A long conversation on a, then a turn on b: the switch saves a's slot.
+    const QByteArray conversation = agentTurn(u"ws-tiny-llama-a"_s, 10);
+    int firstPrompt = 0;
+    {
+        HistoryStore store(historyPath, clock);
+        QVERIFY2(store.isOpen(), qPrintable(store.errorString()));
+        QString error;
+        std::unique_ptr<RelayService> relay = startRelay(root, dir + u"/engines.json"_s, &error);
+        QVERIFY2(relay, qPrintable(error));
+        relay->setHistory(&store);
+        follow(relay.get());
+        const quint16 port = relay->endpoint().port();
+        Reply r = post(port, "/v1/chat/completions", conversation, 60000);
+        QVERIFY2(r.status == 200, r.body.constData());
+        firstPrompt = timingsOf(r).value("prompt_n"_L1).toInt();
+        QVERIFY2(firstPrompt > 800, qPrintable(QString::number(firstPrompt)));
+        r = post(port, "/v1/chat/completions", agentTurn(u"ws-tiny-llama-b"_s, 1), 40000);
+        QVERIFY2(r.status == 200, r.body.constData());
+        const QList<SavedSlot> saved = store.savedSlots(u"ws"_s);
+        QVERIFY2(saved.size() == 1 && saved.at(0).engine == u"ea", qPrintable(lines.join(u"\n"_s)));
+        QVERIFY(saved.at(0).tokens >= firstPrompt);
+        QVERIFY(QFile::exists(dir + u"/slots/"_s + saved.at(0).filename));
+    }
+    // The relay is gone, and every engine it started with it.
+    QTRY_VERIFY2_WITH_TIMEOUT(processesMentioning(dir + u"/models"_s).isEmpty(),
+                              qPrintable(describe(processesMentioning(dir + u"/models"_s))), 15000);
+
+    // A new relay over the same database and slot folder.
+    HistoryStore store(historyPath, clock);
+    QVERIFY2(store.isOpen(), qPrintable(store.errorString()));
+    QString error;
+    std::unique_ptr<RelayService> relay = startRelay(root, dir + u"/engines.json"_s, &error);
+    QVERIFY2(relay, qPrintable(error));
+    relay->setHistory(&store);
+    follow(relay.get());
+    QCOMPARE(relay->hostController(u"ws"_s)->promptCacheKeeper()->usage().saved, 1);
+    const quint16 port = relay->endpoint().port();
+
+    auto restoredTurn = [&](const QByteArray &body, const char *when) {
+        const Reply r = post(port, "/v1/chat/completions", body, 60000);
+        QVERIFY2(r.status == 200, r.body.constData());
+        const QJsonObject timings = timingsOf(r);
+        const int evaluated = timings.value("prompt_n"_L1).toInt();
+        const int whole = evaluated + timings.value("cache_n"_L1).toInt();
+        qInfo("%s: %d of %d prompt tokens evaluated (%.1f %%)", when, evaluated, whole, 100.0 * evaluated / qMax(1, whole));
+        QVERIFY2(whole > firstPrompt, qPrintable(QString::fromUtf8(QJsonDocument(timings).toJson(QJsonDocument::Compact))));
+        QVERIFY2(evaluated * 20 < whole, qPrintable(u"%1: %2 of %3 evaluated\n%4"_s.arg(QString::fromLatin1(when))
+                                                        .arg(evaluated).arg(whole).arg(lines.join(u"\n"_s))));
+    };
+    const QByteArray afterRestart = nextTurn(conversation, u"ok 9"_s, u"Go on."_s);
+    restoredTurn(afterRestart, "after the relay restart");
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY2(restores == 1, qPrintable(lines.join(u"\n"_s)));
+
+    // The engine is killed; the relay starts it again for the next turn, which the same save serves.
+    const QList<ProcInfo> engines = processesMentioning(modelFile);
+    QVERIFY2(engines.size() == 1, qPrintable(describe(engines)));
+    QCOMPARE(::kill(pid_t(engines.first().pid), SIGKILL), 0);
+    QTRY_VERIFY2_WITH_TIMEOUT(!alive(engines.first().pid), "the engine outlived SIGKILL", 5000);
+    // Once the relay has seen it exit: a request already on its way meets the dead engine (a 424,
+    // the relay's retry goes to the same engine), which is not what this test is about.
+    QTRY_VERIFY2_WITH_TIMEOUT(relay->hostController(u"ws"_s)->state() != HostStateMachine::State::Serving,
+                              qPrintable(lines.join(u"\n"_s)), 5000);
+    restoredTurn(nextTurn(afterRestart, u"Going on."_s, u"And then?"_s), "after the engine crash");
+    if (QTest::currentTestFailed())
+        return;
+    const QList<ProcInfo> restarted = processesMentioning(modelFile);
+    QVERIFY2(restarted.size() == 1 && restarted.first().pid != engines.first().pid, qPrintable(describe(restarted)));
+    QVERIFY2(restores == 2, qPrintable(lines.join(u"\n"_s)));
+    qInfo("events:\n  %s", qPrintable(lines.join(u"\n  "_s)));
 }
 
 QTEST_GUILESS_MAIN(TestRealLlamaHosts)

@@ -6,11 +6,14 @@
 #include "engines/boxprotocol.h"
 #include "engines/gpuboard.h"
 #include "hosts/hostcontroller.h"
+#include "hosts/promptcachekeeper.h"
 #include "models/controlleractivity.h"
 #include "models/inflightcounter.h"
 #include "shared/failurewords.h"
 #include "shared/recordwords.h"
 #include "shared/uiformat.h"
+
+#include <QLocale>
 
 
 namespace switchyard {
@@ -43,6 +46,8 @@ void HostTableModel::detach()
     for (const QPointer<HostController> &c : std::as_const(m_controllers)) {
         if (c)
             disconnect(c, nullptr, this, nullptr);
+        if (c && c->promptCacheKeeper())
+            disconnect(c->promptCacheKeeper(), nullptr, this, nullptr);
     }
     m_controllers.clear();
     m_overlays.clear();   // the new service's controllers say again
@@ -145,6 +150,7 @@ void HostTableModel::setService(RelayService *service)
             m_controllers.append(c);
             connect(c, &HostController::stateChanged, this, [this, c] { syncFromController(c); });
             syncFromController(c);
+            followPromptCaches(c);
         }
     }
 }
@@ -435,6 +441,49 @@ QString HostTableModel::protocolNotice(int agentProtocol, int relayProtocol)
     return tr("agent speaks protocol %1; this relay %2: update this relay").arg(agentProtocol).arg(relayProtocol);
 }
 
+// ---- prompt caches (issue 31, item 3) ----------------------------------------------------------
+
+namespace {
+
+QString cacheSize(qint64 bytes)
+{
+    const double mb = double(bytes) / (1024.0 * 1024.0);
+    if (mb < 1024.0)
+        return HostTableModel::tr("%1 MB").arg(qRound64(mb));
+    const double gb = mb / 1024.0;
+    return HostTableModel::tr("%1 GB").arg(gb < 100.0 ? QLocale().toString(gb, 'g', 3) : QLocale().toString(gb, 'f', 0));
+}
+
+} // namespace
+
+QString HostTableModel::promptCacheText(int saved, qint64 bytes, qint64 maxBytes)
+{
+    return tr("prompt caches: %n saved, %1 of %2", nullptr, saved).arg(cacheSize(bytes), cacheSize(maxBytes));
+}
+
+// What the host's prompt-cache keeper holds, from the keeper itself (it reads the store's index;
+// the window never looks at the box's folder). A watched relay's hosts say nothing here yet.
+void HostTableModel::followPromptCaches(HostController *controller)
+{
+    const PromptCacheKeeper *keeper = controller->promptCacheKeeper();
+    if (!keeper)
+        return;
+    connect(keeper, &PromptCacheKeeper::savedChanged, this, [this, host = controller->host()] {
+        if (const int row = rowOf(host); row >= 0)
+            emit dataChanged(index(row), index(row), {Qt::ToolTipRole, PromptCachesRole});
+    });
+}
+
+QString HostTableModel::promptCacheLine(const QString &host) const
+{
+    const HostController *c = m_remote ? nullptr : controller(host);
+    const PromptCacheKeeper *keeper = c ? c->promptCacheKeeper() : nullptr;
+    if (!keeper)
+        return {};
+    const PromptCacheKeeper::Usage usage = keeper->usage();
+    return promptCacheText(usage.saved, usage.bytes, usage.maxBytes);
+}
+
 QString HostTableModel::activityText(const Row &row) const
 {
     const HostActivity a = activityOf(row);
@@ -474,8 +523,12 @@ QVariant HostTableModel::data(const QModelIndex &index, int role) const
         const Overlay o = m_overlays.value(s.host);
         if (const QString notice = protocolNotice(o.agentProtocol, o.relayProtocol); !notice.isEmpty())
             tip += u"<br>"_s + notice.toHtmlEscaped();
+        if (const QString caches = promptCacheLine(s.host); !caches.isEmpty())
+            tip += u"<br>"_s + caches.toHtmlEscaped();
         return tip;
     }
+    case PromptCachesRole:
+        return promptCacheLine(s.host);
     case ActivityRole:
         return int(activityOf(row));
     case ActivityTextRole:
@@ -599,6 +652,7 @@ QHash<int, QByteArray> HostTableModel::roleNames() const
     names.insert(LoadProgressRole, "loadProgress");
     names.insert(ProtocolNoticeRole, "protocolNotice");
     names.insert(NextLatestRole, "nextLatest");
+    names.insert(PromptCachesRole, "promptCaches");
     return names;
 }
 

@@ -63,6 +63,7 @@ public:
         LoadProgressRole,      // LoadProgress of the one model loading, as its router said; empty without, or with several
         ProtocolNoticeRole,    // the host's agent speaks another agent protocol than the relay: what that means; else empty
         NextLatestRole,        // QDateTime: the latest the switch to NextEngineRole starts (its waiters' bound); invalid when unknown
+        PromptCachesRole,      // "prompt caches: 3 saved, 412 MB of 20 GB"; empty when the host keeps none (or is watched)
     };
 
     explicit HostTableModel(QObject *parent = nullptr);
@@ -99,6 +100,9 @@ public:
     // "agent speaks protocol 1; this relay 2: ...", or empty when both speak the same (or the
     // host has no agent, or it has not said yet).
     static QString protocolNotice(int agentProtocol, int relayProtocol);
+    // "prompt caches: 3 saved, 412 MB of 20 GB": the saved prompt caches of a box against its
+    // disk budget (PromptCacheKeeper::usage()).
+    static QString promptCacheText(int saved, qint64 bytes, qint64 maxBytes);
 
     HostController *controller(const QString &host) const;
 
@@ -146,6 +150,9 @@ private:
     void syncFromController(switchyard::HostController *controller);
     void emitRowChanged(int row);
     HostActivity activityOf(const Row &row) const;
+    // The prompt-cache line of a local service's host, kept apart from the rest of the card.
+    void followPromptCaches(switchyard::HostController *controller);
+    QString promptCacheLine(const QString &host) const;
     QString activityText(const Row &row) const;
 
     QPointer<RelayService> m_service;
