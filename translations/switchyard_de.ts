@@ -1134,6 +1134,11 @@ Befehle:
         <source>switching host %1 to engine %2 failed: %3</source>
         <translation>Umschalten von Host %1 auf Engine %2 fehlgeschlagen: %3</translation>
     </message>
+    <message>
+        <location line="+17"/>
+        <source>no answer within %1</source>
+        <translation>keine Antwort innerhalb von %1</translation>
+    </message>
 </context>
 <context>
     <name>HistorySchema</name>
@@ -3324,7 +3329,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>startet %1, die alte Engine ist beendet</translation>
     </message>
     <message numerus="yes">
-        <location line="+7"/>
+        <location line="+11"/>
         <source>driver %1 · %n engine(s)</source>
         <translation>
             <numerusform>Treiber %1 · %n Engine</numerusform>
@@ -3367,7 +3372,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>GPU: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="-114"/>
+        <location line="-118"/>
         <source>engine %1 · switch to %2 in %3 (%n waiting)</source>
         <translation>
             <numerusform>Engine %1 · Wechsel zu %2 in %3 (%n wartet)</numerusform>
@@ -3518,7 +3523,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     <message>
         <location line="+7"/>
         <location line="+4"/>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+100"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+115"/>
         <source>no engine running; the next request starts one</source>
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>
@@ -3542,7 +3547,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>wartet, bis der Host antwortet</translation>
     </message>
     <message>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+100"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+103"/>
         <source>engine %1 starting</source>
         <translation>Engine %1 startet</translation>
     </message>
@@ -3591,8 +3596,21 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <source>asleep</source>
         <translation>schläft</translation>
     </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>%n waiting for engine %1</source>
+        <translation>
+            <numerusform>%n wartet auf Engine %1</numerusform>
+            <numerusform>%n warten auf Engine %1</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+12"/>
+        <location line="+4"/>
+        <source>%1 · switch at the latest %2 (in %3)</source>
+        <translation>%1 · Umschalten spätestens %2 (in %3)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>agent speaks protocol %1; this relay %2: switching without arbitration, update the agent</source>
         <translation>Agent spricht Protokoll %1, dieses Relay %2: Umschalten ohne Abstimmung, aktualisieren Sie den Agenten</translation>
     </message>
@@ -3602,7 +3620,25 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>Agent spricht Protokoll %1, dieses Relay %2: aktualisieren Sie dieses Relay</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>prompt caches: %n saved, %1 of %2</source>
+        <translation>
+            <numerusform>Prompt-Caches: %n gespeichert, %1 von %2</numerusform>
+            <numerusform>Prompt-Caches: %n gespeichert, %1 von %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>down: %1</source>
         <translation>nicht erreichbar: %1</translation>
     </message>
@@ -4804,6 +4840,11 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     </message>
     <message>
         <location line="+1"/>
+        <source>Waiting</source>
+        <translation>Wartet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>First byte</source>
         <translation>Erstes Byte</translation>
     </message>
@@ -4889,7 +4930,8 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     </message>
     <message>
         <location line="+3"/>
-        <location line="+5"/>
+        <location line="+6"/>
+        <location line="+2"/>
         <location line="+5"/>
         <location line="+1"/>
         <location line="+10"/>
@@ -4898,12 +4940,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>—</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-25"/>
         <source>%1 for %2</source>
         <translation>%1 wegen %2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>served from a restored cache (%1 tokens restored before it went out)</source>
         <translation>aus einem wiederhergestellten Cache bedient (%1 Tokens vor dem Weiterleiten wiederhergestellt)</translation>
     </message>
@@ -4922,12 +4964,12 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     </message>
     <message>
         <location line="+6"/>
-        <location line="+94"/>
+        <location line="+134"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-119"/>
         <source>Claude Code</source>
         <translation>Claude Code</translation>
     </message>
@@ -5079,12 +5121,67 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         <translation>streamt</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+19"/>
+        <source>%1 · at the latest %2</source>
+        <translation>%1 · spätestens %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>waits</source>
+        <translation>wartet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waits for engine %1</source>
+        <translation>wartet auf Engine %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waits for its model to load</source>
+        <translation>wartet, bis sein Modell geladen ist</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waits for its turn on the host</source>
+        <translation>wartet, bis es auf dem Host an der Reihe ist</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waits for the host&apos;s lease to end</source>
+        <translation>wartet auf das Ende der Reservierung des Hosts</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waits for a second look at the host</source>
+        <translation>wartet auf eine zweite Prüfung des Hosts</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waits for the host to wake</source>
+        <translation>wartet, bis der Host aufwacht</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>in %1 s</source>
+        <translation>in %1 s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 · switch at the latest %2 (%3)</source>
+        <translation>%1 · Umschalten spätestens %2 (%3)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>%1 tokens</source>
         <translation>%1 Tokens</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+71"/>
         <source>Time</source>
         <translation>Zeit</translation>
     </message>

@@ -210,7 +210,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+30"/>
+        <location line="+34"/>
         <source>driver %1 · %n engine(s)</source>
         <translation>
             <numerusform>driver %1 · %n engine</numerusform>
@@ -234,6 +234,22 @@
         <translation>
             <numerusform>%n waiting for %1</numerusform>
             <numerusform>%n waiting for %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/models/hosttablemodel.cpp" line="+424"/>
+        <source>%n waiting for engine %1</source>
+        <translation>
+            <numerusform>%n waiting for engine %1</numerusform>
+            <numerusform>%n waiting for engine %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+37"/>
+        <source>prompt caches: %n saved, %1 of %2</source>
+        <translation>
+            <numerusform>prompt caches: %n saved, %1 of %2</numerusform>
+            <numerusform>prompt caches: %n saved, %1 of %2</numerusform>
         </translation>
     </message>
 </context>
