@@ -4,6 +4,7 @@
 // as the agent sees it (/admin/hosts, /metrics, /v1/models); three relays in front of two boxes
 // keep all of that.
 
+#include "sharedboxhelpers.h"
 #include "rawhttpclient.h"
 #include "laterport.h"
 
@@ -28,118 +29,7 @@ using namespace switchyard;
 using namespace switchyard::test;
 using namespace Qt::StringLiterals;
 
-namespace {
-
-constexpr int Timeout = 30000;
-
-QString binary(const QString &name)
-{
-    return qEnvironmentVariable("SWITCHYARD_BIN_DIR") + u'/' + name;
-}
-
-// A child process whose merged output the test reads.
-class Child
-{
-public:
-    QProcess process;
-    QByteArray output;
-
-    Child()
-    {
-        process.setProcessChannelMode(QProcess::MergedChannels);
-        QObject::connect(&process, &QProcess::readyRead, &process, [this] { output += process.readAll(); });
-    }
-    ~Child()
-    {
-        if (process.state() != QProcess::NotRunning) {
-            process.kill();
-            process.waitForFinished(5000);
-        }
-    }
-    int count(const QByteArray &text) const { return int(output.count(text)); }
-};
-
-void writeJson(const QString &path, const QJsonObject &root)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QJsonDocument(root).toJson());
-}
-
-QByteArray chat(const QString &model, int maxTokens, bool stream = true)
-{
-    return QJsonDocument(QJsonObject{{"model"_L1, model},
-                                     {"stream"_L1, stream},
-                                     {"max_tokens"_L1, maxTokens},
-                                     {"messages"_L1, QJsonArray{QJsonObject{{"role"_L1, u"user"_s},
-                                                                            {"content"_L1, u"hi"_s}}}}})
-        .toJson(QJsonDocument::Compact);
-}
-
-// A whole streamed answer: 200, the engine's last event, no error in between.
-bool complete(const RawHttpClient::Response &r)
-{
-    return r.status == 200 && r.body.contains("data: [DONE]") && !r.body.contains("\"error\"");
-}
-
-// A whole answer that was not streamed: 200 and the engine's choices.
-bool completeUnstreamed(const RawHttpClient::Response &r)
-{
-    return r.status == 200 && r.body.contains("\"choices\"") && !r.body.contains("\"error\"");
-}
-
-// Whether something accepts connections on the loopback port now.
-bool listening(quint16 port)
-{
-    QTcpSocket probe;
-    probe.connectToHost(QHostAddress::LocalHost, port);
-    return probe.waitForConnected(2000);
-}
-
-// A coding agent taking turns through one relay: each turn is sent when the last one ended.
-struct TurnTaker
-{
-    quint16 port = 0;
-    std::function<QString(int turn)> model;   // the alias its turn asks for
-    int maxTokens = 25;
-    int turn = 0;
-    std::unique_ptr<RawHttpClient> client;
-    QList<RawHttpClient::Response> answers;   // one per turn; a dropped connection is status 0
-};
-
-// Runs every taker's `turns` turns side by side; false when they did not end within `limitMs`.
-bool takeTurns(std::vector<TurnTaker> &takers, int turns, qint64 limitMs)
-{
-    auto next = [](TurnTaker &t) {
-        t.client = std::make_unique<RawHttpClient>(t.port);
-        if (t.client->connectToServer())
-            t.client->send(RawHttpClient::post("/v1/chat/completions", chat(t.model(t.turn), t.maxTokens)));
-        ++t.turn;
-    };
-    for (TurnTaker &t : takers)
-        next(t);
-    QElapsedTimer elapsed;
-    elapsed.start();
-    while (elapsed.elapsed() < limitMs) {
-        bool allDone = true;
-        for (TurnTaker &t : takers) {
-            if (t.client && (t.client->completedResponses() > 0 || t.client->isDisconnected())) {
-                t.answers.append(t.client->completedResponses() > 0 ? t.client->responses().first()
-                                                                    : RawHttpClient::Response{});
-                t.client.reset();
-                if (t.turn < turns)
-                    next(t);
-            }
-            allDone = allDone && !t.client;
-        }
-        if (allDone)
-            return true;
-        QTest::qWait(10);
-    }
-    return false;
-}
-
-} // namespace
+using namespace switchyard::test::sharedbox;
 
 class TestSharedBox : public QObject
 {
