@@ -19,6 +19,7 @@
 #include "window/modelsview.h"
 #include "models/requestlogfilterproxy.h"
 #include "window/requestlogview.h"
+#include "window/windowplacement.h"
 
 #include <QApplication>
 #include <QDir>
@@ -276,16 +277,21 @@ void ScreenshotRunner::capture()
     save(menu, u"tray-menu.png"_s);
     saveTrayIcons();
 
-    // The window at a small laptop's size and a large screen's, each tab, to look at it there.
+    // The window at a small laptop's size, as it opens on a 1366×768 screen (named by the
+    // screen; its size is what the window picks there) and at a large screen's, each tab.
     const QSize size = window->size();
-    for (const QSize &other : {QSize(1000, 650), QSize(1600, 1000)}) {
+    const QList<std::pair<QString, QSize>> sizes{
+        {u"1000x650"_s, QSize(1000, 650)},
+        {u"1366x768"_s, WindowPlacement::defaultSize(QRect(0, 0, 1366, 768))},
+        {u"1600x1000"_s, QSize(1600, 1000)}};
+    for (const auto &[name, other] : sizes) {
         window->resize(other);
         for (QWidget *tab : {static_cast<QWidget *>(window->modelsView()), static_cast<QWidget *>(window->requestLogView())}) {
             window->tabs()->setCurrentWidget(tab);
             QApplication::processEvents();
             QApplication::processEvents();
             const QString suffix = tab == window->modelsView() ? QString() : u"-requests"_s;
-            save(window, u"window-%1x%2%3.png"_s.arg(other.width()).arg(other.height()).arg(suffix));
+            save(window, u"window-%1%2.png"_s.arg(name, suffix));
         }
     }
     window->resize(size);
