@@ -116,6 +116,8 @@ QJsonObject recordJson(const RequestRecord &r)
     o.insert("bytes_in"_L1, r.bytesIn);
     o.insert("waited_ms"_L1, std::chrono::duration<double, std::milli>(r.waited).count());
     o.insert("wait_reason"_L1, r.waitReason.isNone() ? QJsonValue() : QJsonValue(r.waitReason.toString()));
+    // While it waits for another engine's work: the latest its host leaves that work for it.
+    o.insert("wait_until"_L1, r.waitUntil.isValid() ? QJsonValue(isoTime(r.waitUntil)) : QJsonValue());
     // Usage per client key: its name, never the key.
     o.insert("key"_L1, r.keyName);
     o.insert("tokens_in"_L1, r.promptTokens ? QJsonValue(double(*r.promptTokens)) : QJsonValue());

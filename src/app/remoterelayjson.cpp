@@ -52,6 +52,8 @@ RequestRecord RemoteRelayJson::request(const QJsonObject &o)
     r.bytesIn = o.value("bytes_in"_L1).toInteger();
     r.waited = fromMs(o.value("waited_ms"_L1));
     r.waitReason = WaitReason::fromString(o.value("wait_reason"_L1).toString());
+    if (o.value("wait_until"_L1).isString())   // none from a relay before it
+        r.waitUntil = timeFrom(o.value("wait_until"_L1));
     r.keyName = o.value("key"_L1).toString();
     if (o.value("tokens_in"_L1).isDouble())
         r.promptTokens = qint64(o.value("tokens_in"_L1).toDouble());

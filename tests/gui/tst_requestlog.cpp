@@ -6,6 +6,7 @@
 #include "twoenginehost.h"
 
 #include "app/catalogeventrecorder.h"
+#include "app/remoterelayjson.h"
 #include "hosts/hostcontroller.h"
 #include "journal/journalformat.h"
 #include "models/hosttablemodel.h"
@@ -23,6 +24,9 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -445,6 +449,21 @@ void TstRequestLog::heldRequestSaysWhatItWaitsForAndUntilWhen()
         return time.isValid() && qAbs(time.secsTo(bound.time())) <= 2;
     };
     QVERIFY2(nearBound(rowWords.match(statusOf()).captured(1)), qPrintable(statusOf()));
+
+    // The admin API gives the same bound (wait_until), so a window watching this relay from
+    // elsewhere says it too.
+    {
+        QNetworkRequest ask(host.runner->service()->endpoint().resolved(QUrl(u"/admin/requests?state=active"_s)));
+        QScopedPointer<QNetworkReply> active(network.get(ask));
+        QTRY_VERIFY_WITH_TIMEOUT(active->isFinished(), 5000);
+        QJsonObject listed;
+        for (const QJsonValue &v : QJsonDocument::fromJson(active->readAll()).array()) {
+            if (v.toObject().value("model"_L1).toString() == "h1-beta"_L1)
+                listed = v.toObject();
+        }
+        QVERIFY2(listed.value("wait_until"_L1).isString(), QJsonDocument(listed).toJson().constData());
+        QCOMPARE(RemoteRelayJson::request(listed).waitUntil.toMSecsSinceEpoch(), record.waitUntil.toMSecsSinceEpoch());
+    }
 
     // Its details: what it waits for, the bound and how soon.
     QVERIFY(view->proxy()->mapFromSource(log->index(row, 0)).isValid());
