@@ -269,6 +269,10 @@ void AdminApi::requestProgress(const RequestRecord &record, RequestPhase phase)
     if (m_stream->subscribers() == 0 || isWatchersOwn(record))
         return;
     m_stream->send("active", compact(activeJson(record, phase, std::chrono::steady_clock::now())));
+    // A new waiter changes its host's next switch (who waits, the latest it starts) without a
+    // change of the host's state.
+    if (phase == RequestPhase::Waiting)
+        hostsChanged();
 }
 
 void AdminApi::hostsChanged()
@@ -402,6 +406,23 @@ void AdminApi::hosts(ResponseWriter *writer)
                     QJsonDocument(hostsJson()).toJson(QJsonDocument::Compact));
 }
 
+// The switch a serving host's waiters wait for: to which engine, how many, when it is due as
+// things stand and the latest it starts (their bound); null when none waits for one.
+QJsonValue AdminApi::nextSwitchJson(const HostController &c) const
+{
+    if (c.state() != HostStateMachine::State::Serving)
+        return QJsonValue();
+    const HostController::NextSwitch next = c.nextSwitch();
+    if (next.engine.isEmpty())
+        return QJsonValue();
+    const QDateTime now = m_clock->now();
+    const std::chrono::milliseconds holdLeft = c.waitFor().holdLeft;
+    return QJsonObject{{"engine"_L1, next.engine},
+                       {"waiting"_L1, next.waiting},
+                       {"due"_L1, next.in ? QJsonValue(isoTime(now.addMSecs(next.in->count()))) : QJsonValue()},
+                       {"latest"_L1, holdLeft.count() >= 0 ? QJsonValue(isoTime(now.addMSecs(holdLeft.count()))) : QJsonValue()}};
+}
+
 QJsonArray AdminApi::hostsJson() const
 {
     QJsonArray out;
@@ -426,6 +447,7 @@ QJsonArray AdminApi::hostsJson() const
         if (const PromptCacheKeeper *caches = c->promptCacheKeeper())
             o.insert("prompt_caches"_L1, promptCachesJson(*caches));
         o.insert("engines"_L1, QJsonArray::fromStringList(c->engines()));
+        o.insert("next_switch"_L1, nextSwitchJson(*c));
         // A box shared with other relays: its agent's view, who runs and waits from every relay.
         if (!c->box().isEmpty())
             o.insert("box"_L1, c->box());

@@ -94,6 +94,7 @@ public:
 private:
     void hosts(ResponseWriter *writer);
     QJsonArray hostsJson() const;
+    QJsonValue nextSwitchJson(const HostController &controller) const;
     void stream(ResponseWriter *writer);
     void hostsChanged();
     void publishHosts();

@@ -123,6 +123,11 @@ QList<RemoteRelayJson::Host> RemoteRelayJson::hosts(const QJsonArray &array)
         h.live = o.value("live"_L1).toBool();
         h.agentProtocol = o.value("agent_protocol"_L1).toInt();
         h.relayProtocol = o.value("relay_protocol"_L1).toInt();
+        const QJsonObject next = o.value("next_switch"_L1).toObject();
+        h.nextEngine = next.value("engine"_L1).toString();
+        h.nextWaiting = next.value("waiting"_L1).toInt();
+        h.nextDue = timeFrom(next.value("due"_L1));
+        h.nextLatest = timeFrom(next.value("latest"_L1));
         out.append(h);
     }
     std::sort(out.begin(), out.end(), [](const Host &a, const Host &b) { return a.state.host < b.state.host; });

@@ -38,6 +38,12 @@ public:
         bool live = false;          // reachable, its events streaming to that relay
         int agentProtocol = 0;      // the agent protocol its agent speaks; 0: no agent, or not said
         int relayProtocol = 0;      // ...and the one that relay speaks
+        // The switch its waiters wait for (next_switch): to which engine, how many wait, when it
+        // is due and the latest it starts; empty engine when none waits (or a relay before it).
+        QString nextEngine;
+        int nextWaiting = 0;
+        QDateTime nextDue;
+        QDateTime nextLatest;
         // Why its last switch failed, as facts (its last_failure); nullopt without one, or from a
         // relay before them (then state.lastError has that relay's English).
         std::optional<EngineFailure> lastFailure;

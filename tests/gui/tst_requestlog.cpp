@@ -6,6 +6,7 @@
 #include "twoenginehost.h"
 
 #include "app/catalogeventrecorder.h"
+#include "app/remoterelayfeed.h"
 #include "app/remoterelayjson.h"
 #include "hosts/hostcontroller.h"
 #include "journal/journalformat.h"
@@ -13,6 +14,7 @@
 #include "models/inflightcounter.h"
 #include "models/requestlogfilterproxy.h"
 #include "shared/statuspalette.h"
+#include "store/historystore.h"
 #include "store/requestlogmodel.h"
 #include "window/hostcarddelegate.h"
 #include "window/mainwindow.h"
@@ -35,6 +37,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace switchyard;
@@ -484,6 +487,19 @@ void TstRequestLog::heldRequestSaysWhatItWaitsForAndUntilWhen()
     QVERIFY2(nearBound(card.captured(1)), qPrintable(card.captured(0)));
     QVERIFY2(card.captured(2).toInt() > 25 && card.captured(2).toInt() <= 40, qPrintable(card.captured(0)));
     QCOMPARE(HostActivity(hosts.index(0).data(HostTableModel::ActivityRole).toInt()), HostActivity::Up);
+
+    // A window watching this relay from elsewhere (its /admin/hosts' next_switch) says the same.
+    QTemporaryDir copyDir;
+    HistoryStore copy(copyDir.filePath(u"watched.sqlite"_s), host.clock);
+    RemoteRelayFeed feed(host.runner->service()->endpoint(), QString(), &copy, std::chrono::hours(1));
+    HostTableModel watched;
+    watched.setRemote(&feed);
+    feed.start();
+    const auto watchedLine = [&watched] {
+        return watched.rowCount() == 0 ? QString() : HostCardDelegate::detailLine(watched.index(0), QDateTime::currentDateTime());
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(cardWords.match(watchedLine()).hasMatch(), qPrintable(watchedLine()), 5000);
+    QVERIFY2(nearBound(cardWords.match(watchedLine()).captured(1)), qPrintable(watchedLine()));
 
     // Once no bound holds it (the stream is cut, the host switches), the words say no time.
     stream->abort();

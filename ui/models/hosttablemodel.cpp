@@ -111,6 +111,10 @@ void HostTableModel::syncFromRemote()
             o.activity = std::nullopt;
         o.agentProtocol = h.agentProtocol;
         o.relayProtocol = h.relayProtocol;
+        o.next = h.nextEngine;
+        o.nextWaiting = h.nextWaiting;
+        o.nextDue = h.nextDue;
+        o.nextLatest = h.nextLatest;
         o.detail = h.controllerState == "down"_L1 ? downReason(h)
                    : o.activity == HostActivity::Idle ? tr("no engine running; the next request starts one")
                                                       : QString();
