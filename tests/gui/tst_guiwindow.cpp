@@ -392,6 +392,9 @@ void TstGuiWindow::windowStaysResponsiveUnderLoad()
             traffic->get(u"/v1/models"_s);
     }, Qt::BlockingQueuedConnection);
     QTRY_VERIFY_WITH_TIMEOUT(finished == 350, 60000);
+    // Enough ticks to judge by, also when the traffic was over in under a second (the log may
+    // still be taking its rows in then).
+    QTRY_VERIFY_WITH_TIMEOUT(lateness.size() > 100, 10000);
     probe.stop();
     QCOMPARE(ok.load(), 350);
     QTRY_VERIFY(window->requestLog()->rowCount() >= 350);
@@ -399,7 +402,6 @@ void TstGuiWindow::windowStaysResponsiveUnderLoad()
 
     std::sort(lateness.begin(), lateness.end());
     std::sort(ownLateness.begin(), ownLateness.end());
-    QVERIFY(lateness.size() > 100);
     const auto p99 = [](const QList<qint64> &sorted) { return sorted.at(qsizetype(sorted.size() * 0.99)); };
     qInfo("event-loop latency over %lld ticks: wall clock p99 %lld ms, worst %lld ms; "
           "of it the GUI thread's own work: p99 %lld ms, worst %lld ms; one render of the window: %lld ms",
