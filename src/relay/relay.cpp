@@ -527,8 +527,7 @@ void Relay::refuse(const IncomingRequest &request, ResponseWriter *writer, Reque
 {
     record.relayError = reply.message;
     record.relayFacts = reply.facts;
-    const ClientReply sent = ClientReplies::isCodex(request.path.toUtf8(), request.header("user-agent"))
-        ? ClientReplies::forCodex(reply) : reply;
+    const ClientReply sent = ClientReplies::forClient(reply, request.path.toUtf8(), request.header("user-agent"));
     writer->respond(sent.httpStatus(), sent.headers(), sent.body(ErrorReply::shapeForPath(request.path)));
     finishRecord(record, writer);
 }

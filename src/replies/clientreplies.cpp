@@ -198,6 +198,27 @@ ClientReply forCodex(ClientReply reply)
     return reply;
 }
 
+bool isClaudeCode(QByteArrayView path, QByteArrayView userAgent)
+{
+    return (path == "/v1/messages" || path == "/messages") && userAgent.startsWith("claude-cli/");
+}
+
+ClientReply forClaudeCode(ClientReply reply)
+{
+    if (reply.status == 404)
+        reply.sentStatus = 410;
+    return reply;
+}
+
+ClientReply forClient(ClientReply reply, QByteArrayView path, QByteArrayView userAgent)
+{
+    if (isCodex(path, userAgent))
+        return forCodex(std::move(reply));
+    if (isClaudeCode(path, userAgent))
+        return forClaudeCode(std::move(reply));
+    return reply;
+}
+
 QByteArray waitingComment(const QString &what)
 {
     // A line starting with ':' is a comment every SSE parser ignores; it keeps the client's

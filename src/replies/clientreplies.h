@@ -80,6 +80,17 @@ bool isCodex(QByteArrayView path, QByteArrayView userAgent);
 // The reply as Codex gets it: a 404, 423 or 424 goes out as a 400; the body still names the
 // real status in its "code" and says why in the same words.
 ClientReply forCodex(ClientReply reply);
+// Claude Code (2.1.197 and 2.1.332, measured) answers a 404 on its streaming call by sending
+// the same request again without streaming, whatever its settings or the reply's headers and
+// body say; a 410 it takes as final (one request), as it does a 424 or 421. Its requests:
+// /v1/messages with a User-Agent of claude-cli/...
+bool isClaudeCode(QByteArrayView path, QByteArrayView userAgent);
+// The reply as Claude Code gets it: a 404 goes out as a 410 ("gone": a retry will not bring
+// it); the body keeps not_found_error and the same words.
+ClientReply forClaudeCode(ClientReply reply);
+// The reply as the client that sent `path` with `userAgent` gets it: Codex's and Claude Code's
+// forms above, everyone else's as it is.
+ClientReply forClient(ClientReply reply, QByteArrayView path, QByteArrayView userAgent);
 
 // What a streaming client waiting for its answer reads after the relay's early 200.
 QByteArray waitingComment(const QString &what);

@@ -54,6 +54,8 @@ private Q_SLOTS:
     void everyRefusal();
     void codexIsKnownByPathAndUserAgent_data();
     void codexIsKnownByPathAndUserAgent();
+    void claudeCodeIsKnownByPathAndUserAgent_data();
+    void claudeCodeIsKnownByPathAndUserAgent();
     void hostRefusalsAreWordedByTheCatalogue();
     void waitingComments_data();
     void waitingComments();
@@ -205,6 +207,11 @@ data: {"response":{"error":{"code":")" + failedCode + R"(","message":")" + m
     QCOMPARE(codex.httpStatus(), status == 404 || status == 423 || status == 424 ? 400 : status);
     QCOMPARE(codex.body(ApiShape::Responses), openAi);
     QCOMPARE(reply.httpStatus(), status);
+    // Claude Code gets a 404 as a 410, the one it does not send again without streaming; the
+    // body keeps the real one (not_found_error).
+    const ClientReply claude = ClientReplies::forClaudeCode(reply);
+    QCOMPARE(claude.httpStatus(), status == 404 ? 410 : status);
+    QCOMPARE(claude.body(ApiShape::Anthropic), anthropic);
 }
 
 void TestClientReplies::codexIsKnownByPathAndUserAgent_data()
@@ -226,6 +233,30 @@ void TestClientReplies::codexIsKnownByPathAndUserAgent()
     QFETCH(QByteArray, userAgent);
     QFETCH(bool, codex);
     QCOMPARE(ClientReplies::isCodex(path, userAgent), codex);
+}
+
+void TestClientReplies::claudeCodeIsKnownByPathAndUserAgent_data()
+{
+    QTest::addColumn<QByteArray>("path");
+    QTest::addColumn<QByteArray>("userAgent");
+    QTest::addColumn<bool>("claudeCode");
+    const QByteArray cli = "claude-cli/2.1.197 (external, sdk-cli)";
+    QTest::newRow("claude -p") << "/v1/messages"_ba << cli << true;
+    QTest::newRow("without /v1") << "/messages"_ba << cli << true;
+    QTest::newRow("another path") << "/v1/chat/completions"_ba << cli << false;
+    QTest::newRow("the Anthropic SDK") << "/v1/messages"_ba << "Anthropic/JS 1.14.0"_ba << false;
+    QTest::newRow("no User-Agent") << "/v1/messages"_ba << QByteArray() << false;
+}
+
+void TestClientReplies::claudeCodeIsKnownByPathAndUserAgent()
+{
+    QFETCH(QByteArray, path);
+    QFETCH(QByteArray, userAgent);
+    QFETCH(bool, claudeCode);
+    QCOMPARE(ClientReplies::isClaudeCode(path, userAgent), claudeCode);
+    // Only the client's own form changes: everyone else's 404 stays a 404.
+    const ClientReply unknown = ClientReplies::unknownModel(u"nope"_s, {u"h1-alpha"_s});
+    QCOMPARE(ClientReplies::forClient(unknown, path, userAgent).httpStatus(), claudeCode ? 410 : 404);
 }
 
 void TestClientReplies::hostRefusalsAreWordedByTheCatalogue()

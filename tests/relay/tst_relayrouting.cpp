@@ -79,7 +79,8 @@ void TestRelayRouting::unknownAliasIs404()
 
 // Codex sends a request again after any refusal but a 400 (docs/CLIENTS.md): on /v1/responses
 // with its User-Agent, a 404 or 424 goes out as a 400 whose body names the real status; anyone
-// else, or Codex elsewhere, gets the status itself.
+// else, or Codex elsewhere, gets the status itself. Claude Code's 404 on /v1/messages goes out
+// as a 410 the same way.
 void TestRelayRouting::codexGetsItsRefusalsAs400()
 {
     RelayFixture f;
@@ -92,6 +93,8 @@ void TestRelayRouting::codexGetsItsRefusalsAs400()
     QTRY_VERIFY_WITH_TIMEOUT(!f.relay->catalog()->host(u"h2"_s)->lastError.isEmpty(), 5000);
     const QByteArray codex = "User-Agent: codex_exec/0.169.0 (Debian 12.0.0; x86_64) xterm (codex_exec; 0.169.0)\r\n";
     const QByteArray sdk = "User-Agent: OpenAI/JS 6.49.0\r\n";
+    const QByteArray claude = "User-Agent: claude-cli/2.1.197 (external, sdk-cli)\r\n";
+    const QByteArray anthropicSdk = "User-Agent: Anthropic/JS 1.14.0\r\n";
     const struct
     {
         QByteArray request;
@@ -102,6 +105,9 @@ void TestRelayRouting::codexGetsItsRefusalsAs400()
         {RawHttpClient::post("/v1/responses", R"({"model":"h2-alpha","input":"hi"})", codex), 400, 424},
         {RawHttpClient::post("/v1/responses", R"({"model":"h1-nope","input":"hi"})", sdk), 404, 404},
         {RawHttpClient::post("/v1/chat/completions", chatBody("h1-nope", 1), codex), 404, 404},
+        // Claude Code sends a 404 again without streaming; a 410 it does not.
+        {RawHttpClient::post("/v1/messages", R"({"model":"h1-nope","max_tokens":8,"stream":true,"messages":[]})", claude), 410, 0},
+        {RawHttpClient::post("/v1/messages", R"({"model":"h1-nope","max_tokens":8,"stream":true,"messages":[]})", anthropicSdk), 404, 0},
     };
     RawHttpClient client(f.port());
     QVERIFY(client.connectToServer());
@@ -113,7 +119,10 @@ void TestRelayRouting::codexGetsItsRefusalsAs400()
         QCOMPARE(r.status, cases[i].status);
         QCOMPARE(r.header("x-should-retry"), QByteArray("false"));
         const QJsonObject error = QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject();
-        QCOMPARE(error.value("code"_L1).toInt(), cases[i].code);
+        if (cases[i].code)
+            QCOMPARE(error.value("code"_L1).toInt(), cases[i].code);
+        else   // Anthropic's shape has no code: its type says what it is
+            QCOMPARE(error.value("type"_L1).toString(), u"not_found_error"_s);
         QVERIFY(!error.value("message"_L1).toString().isEmpty());
     }
 }

@@ -59,6 +59,15 @@ async function plainClient(baseUrl, model) {
 }
 
 // Each runs one client against baseUrl until it gives up; `gaveUp` says it did so by itself.
+// What Claude Code showed its user: the "result" of `claude -p --output-format json`.
+function claudeResult(run) {
+  try {
+    return String(JSON.parse(run.stdout).result ?? '');
+  } catch {
+    return '';
+  }
+}
+
 export const CLIENTS = {
   plain: (t, baseUrl, model) => plainClient(baseUrl, model),
   async openai(t, baseUrl, model) {
@@ -81,14 +90,14 @@ export const CLIENTS = {
     const home = scratchHome(t);
     await installClaudeSettings(t, home, ['--base-url', baseUrl, '--model', model, '--list', listFile(t, model)]);
     const run = await runClaude(t, home, baseEnv(home), { timeoutMs: 60000 });
-    return { gaveUp: !run.timedOut && run.code !== 0, detail: `exit ${run.code} after ${run.ms} ms: ${run.stdout.slice(-500)}` };
+    return { gaveUp: !run.timedOut && run.code !== 0, shown: claudeResult(run), detail: `exit ${run.code} after ${run.ms} ms: ${run.stdout.slice(-500)}` };
   },
   // Every model variable in the environment, CLAUDE_CODE_MAX_RETRIES=3, and no
   // CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK: what a user who copied only the model variables has.
   async 'claude-code-env'(t, baseUrl, model) {
     const home = scratchHome(t);
     const run = await runClaude(t, home, { ...claudeEnv(home, baseUrl, model), CLAUDE_CODE_MAX_RETRIES: '3' }, { timeoutMs: 60000 });
-    return { gaveUp: !run.timedOut && run.code !== 0, detail: `exit ${run.code} after ${run.ms} ms: ${run.stdout.slice(-500)}` };
+    return { gaveUp: !run.timedOut && run.code !== 0, shown: claudeResult(run), detail: `exit ${run.code} after ${run.ms} ms: ${run.stdout.slice(-500)}` };
   },
   async opencode(t, baseUrl, model) {
     const home = scratchHome(t);
@@ -152,14 +161,19 @@ export const FIRST_CLIENTS = ['openai', 'anthropic', 'claude-code', 'claude-code
 // The status a client sees for a refusal that comes before any answer: Codex sends a request
 // again after anything but a 400, so the relay tells it a 404, 423 or 424 as a 400 (the body
 // names the real one; docs/CLIENTS.md).
-export const sentStatus = (client, kase) => (client.startsWith('codex') && !kase.late ? 400 : kase.status);
+// Claude Code sends a streaming request that met a 404 once more without streaming, in 2.1.197
+// and in 2.1.332 alike, whatever its settings say (the check is on the status alone, before any
+// setting is read); a 410, 421 or 424 it takes as final (measured: one request in both
+// versions; 400 and 422: six in 2.1.332). So the relay tells it an unknown model as a 410 (the
+// body keeps not_found_error and the words).
+export function sentStatus(client, kase) {
+  if (client.startsWith('codex') && !kase.late)
+    return 400;
+  if (client.startsWith('claude-code') && !kase.late && kase.status === 404)
+    return 410;
+  return kase.status;
+}
 
-// Where the exported settings cannot help: Claude Code sends a streaming request that met a 404
-// once more without streaming, in 2.1.197 and in 2.1.332 alike, whatever its settings say (the
-// check is on the status alone, before any setting is read). Only another status would avoid it
-// (424 measured: one request in both versions; 400 and 422: six in 2.1.332), and an unknown model
-// is a 404 on Anthropic's own API too, so the relay keeps the 404: two instant refusals, asserted
-// here so that a Claude Code that changes this is noticed (docs/CLIENTS.md).
 // How many attempts each client makes, as [streaming, not streaming] per case; opencode's are
 // counted apart (its session title call and its turn).
 function expectAttempts(client, kase, attempts) {
@@ -173,11 +187,9 @@ function expectAttempts(client, kase, attempts) {
     const turns = attempts.filter((r) => (r.json.tools ?? []).length > 0);
     assert.equal(turns.length, 1, list);
     assert.ok(attempts.filter((r) => (r.json.tools ?? []).length === 0).length <= 1, list);
-  } else if ((client === 'claude-code-env' && (kase.status === 404 || kase.late))
-             || (client === 'claude-code' && kase.status === 404)) {
+  } else if (client === 'claude-code-env' && kase.late) {
     // Without the exported settings: the streaming request, then the same once more without
-    // streaming (after a 404: "Streaming endpoint returned 404, falling back to non-streaming
-    // mode"; after an error event: "Error streaming, falling back to non-streaming mode").
+    // streaming ("Error streaming, falling back to non-streaming mode").
     assert.deepEqual([streaming, plain], [1, 1], list);
   } else {
     assert.deepEqual([streaming, plain], [1, 0], list);
@@ -237,6 +249,16 @@ export function runCases(t, relay, kases, clients = FIRST_CLIENTS) {
           if (e.status === 200)
             assert.match(e.line, typeof kase.reason === 'function' ? kase.reason(client) : kase.reason);
         }
+        // Claude Code shows the relay's own words for a refusal before any answer (the
+        // journal's err="...", its first 40 characters), whatever status carried them.
+        if (outcome.shown !== undefined && !kase.late) {
+          for (const e of logged) {
+            // An engine's error the relay passed on: the engine's words after "rewrote upstream 500: ".
+            const said = /err="((?:[^"\\]|\\.)*)"/.exec(e.line)?.[1]?.replace(/^rewrote upstream \d+: /, '');
+            if (said)
+              assert.ok(outcome.shown.includes(said.slice(0, 40)), `${client} showed "${outcome.shown}", the relay said "${said}"`);
+          }
+        }
         st.diagnostic(`attempts: ${attempts.map((r) => `stream=${r.json.stream === true} tools=${(r.json.tools ?? []).length} -> ${r.answer?.status}`).join(', ')}`);
         expectAttempts(client, kase, attempts);
         recordCell(client, kase, attempts);
@@ -284,6 +306,28 @@ async function readWhenThere(file, ms) {
     await new Promise((r) => setTimeout(r, 20));
   }
   return readFileSync(file, 'utf8').trim();
+}
+
+// An engine that fails to start before the relay's early 200 (issue 32): one `local` host per
+// client whose engine exits 1 at once, and an early 200 that would come only after 20 s, so the
+// failed switch is a plain 424 (Codex: its 400) with the engine's exit in the relay's words.
+export async function engineFailsToStart(t, clients = FIRST_CLIENTS) {
+  const dir = scratchDir(t, 'switchyard-e2e-nostart-');
+  const host = (client) => `broken_${client.replaceAll('-', '_')}`;
+  const hosts = {};
+  for (const client of clients) {
+    const port = await freePortWhere((p) => !RETRY_DIGITS.test(String(p)));
+    hosts[host(client)] = { driver: 'local', engines: { main: {
+      url: `http://127.0.0.1:${port}`, models: ['m'], start_timeout_s: 60, argv: ['/bin/sh', '-c', 'exit 1'],
+    } } };
+  }
+  const relay = await startRelay(t, { config: {
+    state_dir: path.join(dir, 'state'), hosts, waiting: { early_200_after_s: 20, comment_every_s: 5 },
+  } });
+  await relay.waitForModels(Object.keys(hosts).map((h) => `${h}-m`));
+  await runCases(t, relay, [
+    { status: 424, what: 'the engine fails to start', model: (client) => `${host(client)}-m` },
+  ], clients);
 }
 
 // The relay's refusals after its early 200, as an SSE error event: the engine dies while it

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scratchHome, startFake, startRelay } from '../lib/harness.mjs';
 import { clineResult, installClineConfig, runCline } from '../lib/clients.mjs';
-import { engineErrors, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { engineErrors, engineFailsToStart, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('cline with the exported config completes a turn and knows the context window', async (t) => {
   const fake = await startFake(t, {
@@ -36,3 +36,6 @@ test('cline makes one attempt on a refusal that comes after the early 200', { co
 // The engine's own errors: a 500 before it answers, a 400, an error event inside its stream.
 test('cline makes one attempt on the engine\'s own errors', { concurrency: true },
   (t) => engineErrors(t, ['cline']));
+
+test('cline makes one attempt when the engine fails to start', { concurrency: true },
+  (t) => engineFailsToStart(t, ['cline']));

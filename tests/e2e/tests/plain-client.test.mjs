@@ -6,7 +6,7 @@
 // engine's own 500, 400 and error event inside its stream. Counted at a recording proxy and in
 // the relay's journal (lib/refusalcases.mjs).
 import { test } from 'node:test';
-import { engineErrors, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { engineErrors, engineFailsToStart, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('a plain retrying client makes one request on a refusal', { concurrency: true },
   (t) => refuseBeforeAnswering(t, ['plain']));
@@ -16,3 +16,6 @@ test('a plain retrying client makes one request on a refusal after the early 200
 
 test('a plain retrying client makes one request on the engine\'s own errors', { concurrency: true },
   (t) => engineErrors(t, ['plain']));
+
+test('a plain retrying client makes one request when the engine fails to start', { concurrency: true },
+  (t) => engineFailsToStart(t, ['plain']));

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { scratchHome, startFake, startRelay } from '../lib/harness.mjs';
 import { installQwenSettings, qwenResult, runQwen } from '../lib/clients.mjs';
-import { engineErrors, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { engineErrors, engineFailsToStart, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('qwen -p with the exported settings.json completes a turn', async (t) => {
   const fake = await startFake(t, {
@@ -38,3 +38,6 @@ test('qwen makes one attempt on a refusal that comes after the early 200', { con
 // The engine's own errors: a 500 before it answers, a 400, an error event inside its stream.
 test('qwen makes one attempt on the engine\'s own errors', { concurrency: true },
   (t) => engineErrors(t, ['qwen']));
+
+test('qwen makes one attempt when the engine fails to start', { concurrency: true },
+  (t) => engineFailsToStart(t, ['qwen']));

@@ -27,6 +27,7 @@ const CAUSES = [
   'unknown model',
   'host down',
   'host leased',
+  'the engine fails to start',
   'the engine dies while it starts',
   'a lease is taken while it waits',
   'the engine answers 500',
