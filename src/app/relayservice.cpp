@@ -195,6 +195,8 @@ void RelayService::shutdown(std::chrono::milliseconds grace)
         return;
     m_stopping = true;
     stopAccepting();
+    // Nothing new starts now: what waits for a switch, a wake or a lease is told so at once.
+    m_relay->refuseWaiting(ClientReplies::relayStopping());
     auto finishIfIdle = [this] {
         if (m_stopping && m_relay->requestsInFlight() == 0) {
             m_stopping = false;

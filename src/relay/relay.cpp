@@ -552,6 +552,22 @@ void Relay::finishRecord(RequestRecord record, ResponseWriter *writer)
     emit requestFinished(record);
 }
 
+void Relay::refuseWaiting(const ClientReply &reply)
+{
+    using State = RequestLifecycle::State;
+    QList<QPointer<ProxiedRequest>> waiting;
+    for (ProxiedRequest *p : findChildren<ProxiedRequest *>(Qt::FindDirectChildrenOnly)) {
+        const State s = p->state();
+        if (m_forwarding.contains(p)
+            && (s == State::Admitting || s == State::AdmittingEarly200 || s == State::Rerouting || s == State::ReroutingEarly200))
+            waiting.append(p);
+    }
+    for (const QPointer<ProxiedRequest> &p : std::as_const(waiting)) {
+        if (p)
+            p->refuse(reply);   // concludes it: its record, its place on the host given back
+    }
+}
+
 void Relay::setHostControllers(const QList<HostController *> &controllers)
 {
     m_controllers.clear();

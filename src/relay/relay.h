@@ -49,6 +49,9 @@ public:
     QByteArray refusalBody(int status, const QByteArray &path, const QString &message) const override;
     void requestRefused(const IncomingRequest &request, int status, const QString &message) override;
     int requestsInFlight() const { return m_inFlight; }
+    // Answers every request still waiting for its host with `reply` (the relay shuts down):
+    // what runs upstream goes on; what waits would only be cut when the grace period ends.
+    void refuseWaiting(const ClientReply &reply);
     // Requests for these hosts go through their controller (drain, switch, lease).
     void setHostControllers(const QList<HostController *> &controllers);
     // Which peers count as this machine for the admin API (tests call 127.0.0.2 a LAN peer).

@@ -79,6 +79,14 @@ ClientReply unknownModel(const QString &model, const QStringList &knownAliases)
     return reply(404, u"model '%1' not found; known models: %2"_s.arg(model, list));
 }
 
+ClientReply relayStopping()
+{
+    // 424 like a host that is down, not a 5xx every client retries: the retry would meet a
+    // relay that no longer listens. No word here is one a client retries by.
+    return reply(424, u"the relay is shutting down: this request had not reached an engine; "
+                      "send it again once the relay is back"_s);
+}
+
 ClientReply hostDown(const QString &host, const QString &why)
 {
     // 424, not a 5xx: every client retries a 5xx, and a retry meets the same dead box.

@@ -50,6 +50,10 @@ ClientReply modelMissing();
 // Names up to 20 known aliases, leaving out any whose name would make a client retry.
 ClientReply unknownModel(const QString &model, const QStringList &knownAliases);
 
+// The relay shuts down (SIGTERM, quit): a request still waiting for its host is answered at once
+// rather than cut when the grace period ends; nothing of it reached an engine.
+ClientReply relayStopping();
+
 // The host.
 ClientReply hostDown(const QString &host, const QString &why);
 ClientReply fromHost(const HostRefusal &refusal);

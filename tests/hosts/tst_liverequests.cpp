@@ -11,6 +11,7 @@
 #include "rawhttpclient.h"
 #include "relay/relay.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -105,6 +106,7 @@ private Q_SLOTS:
     void modelLoadIsAWait();
     void streamReportsTokensAFewTimesASecond();
     void activeStateIsCheckedAndLiveIdsAreUnique();
+    void shutdownAnswersWhatWaitsAtOnce();
 };
 
 void TestLiveRequests::waitForASwitchIsReportedListedAndRecorded()
@@ -279,6 +281,46 @@ void TestLiveRequests::activeStateIsCheckedAndLiveIdsAreUnique()
         ids.insert(r.liveId);
     QCOMPARE(ids.size(), 6);
     QVERIFY(!ids.contains(0));
+}
+
+// Issue 32: a relay that shuts down answers what still waits for its host at once, in the
+// request's own shape (a 424 without retry words; after the early 200, an error event), rather
+// than cutting it when the grace period ends. It then stops without waiting for the grace.
+void TestLiveRequests::shutdownAnswersWhatWaitsAtOnce()
+{
+    SwitchingFixture f;
+    f.configure = [](Config &config) {
+        config.waiting.early200After = 200ms;
+        config.waiting.commentEvery = 200ms;
+    };
+    QVERIFY(f.start([](TestEngineDriver &d) { d.startDelay = 20s; }));   // the switch to b never ends here
+    RawHttpClient plain(f.port());
+    RawHttpClient streaming(f.port());
+    QVERIFY(plain.connectToServer());
+    QVERIFY(streaming.connectToServer());
+    plain.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 4, false)));
+    streaming.send(RawHttpClient::post(
+        "/v1/messages", R"({"model":"h1-beta","max_tokens":4,"stream":true,"messages":[{"role":"user","content":"hi"}]})"));
+    QTRY_VERIFY_WITH_TIMEOUT(streaming.current() && streaming.current()->body.contains(": waiting for"), 5000);
+    QCOMPARE(plain.completedResponses(), 0);
+
+    QSignalSpy stopped(f.relay.get(), &RelayService::stopped);
+    QElapsedTimer clock;
+    clock.start();
+    f.relay->shutdown(10s);
+    QTRY_COMPARE_WITH_TIMEOUT(plain.completedResponses(), 1, 2000);
+    QTRY_COMPARE_WITH_TIMEOUT(streaming.completedResponses(), 1, 2000);
+    const RawHttpClient::Response refused = plain.responses().at(0);
+    QCOMPARE(refused.status, 424);
+    QCOMPARE(refused.header("x-should-retry"), QByteArray("false"));
+    const QString message = QJsonDocument::fromJson(refused.body).object().value("error"_L1).toObject().value("message"_L1).toString();
+    QVERIFY2(message.startsWith(u"the relay is shutting down"_s), qPrintable(message));
+    const RawHttpClient::Response late = streaming.responses().at(0);
+    QCOMPARE(late.status, 200);
+    QVERIFY2(late.body.contains("event: error\ndata: ") && late.body.contains("the relay is shutting down"), late.body.constData());
+    QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 2000);
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));   // not the 10 s grace
+    QCOMPARE(f.relay->relay()->requestsInFlight(), 0);
 }
 
 QTEST_MAIN(TestLiveRequests)

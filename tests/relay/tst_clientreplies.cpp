@@ -101,6 +101,10 @@ void TestClientReplies::everyRefusal_data()
     row("unknown model, none known", ClientReplies::unknownModel(u"nope"_s, {}), 404, {},
         u"model 'nope' not found; known models: none"_s, "not_found_error", "not_found_error");
 
+    row("relay stopping", ClientReplies::relayStopping(), 424, {},
+        u"the relay is shutting down: this request had not reached an engine; send it again once the relay is back"_s,
+        "failed_dependency_error", "api_error");
+
     // The host.
     row("host down", ClientReplies::hostDown(u"h1"_s, u"not reached yet"_s), 424, {},
         u"host h1 is down: not reached yet"_s, "failed_dependency_error", "api_error");

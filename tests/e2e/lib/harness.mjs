@@ -333,7 +333,8 @@ export async function startRecorder(t, target) {
         res.writeHead(answer.statusCode, answer.headers);
         answer.pipe(res);
       });
-      out.on('error', () => { if (!res.headersSent) res.writeHead(502); res.end(); });
+      // The relay gone (it shut down): the client's connection ends as a closed port would.
+      out.on('error', () => req.socket.destroy());
       out.end(body);
     });
   });

@@ -180,14 +180,19 @@ function expectAttempts(client, kase, attempts) {
   const list = attempts.map((r) => `${r.path} stream=${r.json.stream} tools=${(r.json.tools ?? []).length} -> ${r.answer?.status}`).join(', ');
   const streaming = attempts.filter((r) => r.json.stream === true).length;
   const plain = attempts.length - streaming;
-  if (client === 'opencode') {
+  if (client === 'opencode' && kase.relayGone) {
+    // Its first call (the session title, or the turn) meets the refusal; what comes after it
+    // finds the port closed. Each call reached the relay at most once.
+    const turns = attempts.filter((r) => (r.json.tools ?? []).length > 0);
+    assert.ok(attempts.length >= 1 && turns.length <= 1 && attempts.length - turns.length <= 1, list);
+  } else if (client === 'opencode') {
     // Two calls of its own: the session title (no tools) and the turn (tools), one attempt each,
     // also when the turn is the one that meets the error event after the early 200 (opencode
     // sent the turn again while the event's type said "unavailable_error"; docs/CLIENTS.md).
     const turns = attempts.filter((r) => (r.json.tools ?? []).length > 0);
     assert.equal(turns.length, 1, list);
     assert.ok(attempts.filter((r) => (r.json.tools ?? []).length === 0).length <= 1, list);
-  } else if (client === 'claude-code-env' && kase.late) {
+  } else if (client === 'claude-code-env' && kase.late && !kase.relayGone) {
     // Without the exported settings: the streaming request, then the same once more without
     // streaming ("Error streaming, falling back to non-streaming mode").
     assert.deepEqual([streaming, plain], [1, 1], list);
@@ -197,7 +202,7 @@ function expectAttempts(client, kase, attempts) {
 }
 
 // One cell of the client × cause table (tools/refusal-table.mjs), for a case that passed.
-function recordCell(client, kase, attempts) {
+function recordCell(client, kase, attempts, toClosedPort = 0) {
   const dir = process.env.SWITCHYARD_E2E_TABLE_DIR;
   if (!dir)
     return;
@@ -205,13 +210,15 @@ function recordCell(client, kase, attempts) {
   const plain = attempts.length - streaming;
   const turns = attempts.filter((r) => (r.json.tools ?? []).length > 0).length;
   let requests = String(attempts.length);
-  if (client === 'opencode')
+  if (client === 'opencode' && !kase.relayGone)
     requests = String(turns);   // its title call, at most one, is asserted apart
   else if (plain > 0)
     requests = `**${attempts.length}**: streaming, then without`;
   const sent = sentStatus(client, kase);
   if (sent !== kase.status)
     requests += ` (a \`${sent}\`)`;
+  if (toClosedPort > 0)
+    requests += `, then ${toClosedPort} to the closed port`;
   const answer = kase.late ? `\`200\`, then an error event (\`${kase.status}\`)` : `\`${kase.status}\``;
   mkdirSync(dir, { recursive: true });
   writeFileSync(cellFile(dir, client, kase.what), JSON.stringify({ client, cause: kase.what, answer, requests }));
@@ -231,7 +238,10 @@ export function runCases(t, relay, kases, clients = FIRST_CLIENTS) {
         const [outcome] = await Promise.all([run(st, recorder.url, model), kase.trigger?.(st, client, model, recorder)]);
         assert.ok(outcome.gaveUp, `${client} gave up by itself: ${outcome.detail}`);
 
-        const attempts = recorder.seen.filter((r) => isInference(r) && r.json?.model === model);
+        const sent = recorder.seen.filter((r) => isInference(r) && r.json?.model === model);
+        // Once the relay is gone (kase.relayGone), what a client sends after it reaches nothing:
+        // the journal counts what reached the relay.
+        const attempts = kase.relayGone ? sent.filter((r) => r.answer) : sent;
         // The journal writes its lines within 10 ms of the answer: wait for as many as were sent.
         const logged = await relay.waitForPosts(Math.max(1, attempts.length), (e) => e.model === model);
         const lines = logged.map((e) => e.line).join('\n');
@@ -261,9 +271,9 @@ export function runCases(t, relay, kases, clients = FIRST_CLIENTS) {
         }
         st.diagnostic(`attempts: ${attempts.map((r) => `stream=${r.json.stream === true} tools=${(r.json.tools ?? []).length} -> ${r.answer?.status}`).join(', ')}`);
         expectAttempts(client, kase, attempts);
-        recordCell(client, kase, attempts);
+        recordCell(client, kase, attempts, sent.length - attempts.length);
         // The client never came back for more after giving up.
-        assert.equal(recorder.seen.filter((r) => isInference(r)).length, attempts.length);
+        assert.equal(recorder.seen.filter((r) => isInference(r)).length, sent.length);
       }));
     }
   }
@@ -328,6 +338,35 @@ export async function engineFailsToStart(t, clients = FIRST_CLIENTS) {
   await runCases(t, relay, [
     { status: 424, what: 'the engine fails to start', model: (client) => `${host(client)}-m` },
   ], clients);
+}
+
+// The relay shuts down (SIGTERM) while a request waits for its host, after the early 200: the
+// request gets the relay's refusal as an error event at once, not a cut when the grace period
+// ends. One relay per client, each with a `local` host whose engine never answers /health.
+export async function relayShutsDown(t, clients = FIRST_CLIENTS) {
+  await Promise.all(clients.map(async (client) => {
+    const dir = scratchDir(t, 'switchyard-e2e-stopping-');
+    const port = await freePortWhere((p) => !RETRY_DIGITS.test(String(p)));
+    const relay = await startRelay(t, { config: {
+      state_dir: path.join(dir, 'state'),
+      hosts: { stopping: { driver: 'local', engines: { main: {
+        url: `http://127.0.0.1:${port}`, models: ['m'], start_timeout_s: 120, argv: ['/bin/sh', '-c', 'exec sleep 300'],
+      } } } },
+      waiting: { early_200_after_s: 0.3, comment_every_s: 0.3 },
+    } });
+    await relay.waitForModels(['stopping-m']);
+    await runCases(t, relay, [{
+      status: 424, late: true, relayGone: true, what: 'the relay shuts down while it waits',
+      reason: /err="the relay is shutting down/, model: () => 'stopping-m',
+      trigger: async (st, c, model, recorder) => {
+        await recorder.waitFor((r) => isInference(r) && r.json?.model === model && r.answer?.status === 200, 45000,
+                               `the early 200 for ${model}`);
+        relay.child.proc.kill('SIGTERM');
+        const { code } = await relay.child.exited;
+        assert.equal(code, 0, 'the relay stopped cleanly');
+      },
+    }], [client]);
+  }));
 }
 
 // The relay's refusals after its early 200, as an SSE error event: the engine dies while it

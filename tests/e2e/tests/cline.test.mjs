@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scratchHome, startFake, startRelay } from '../lib/harness.mjs';
 import { clineResult, installClineConfig, runCline } from '../lib/clients.mjs';
-import { engineErrors, engineFailsToStart, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { engineErrors, engineFailsToStart, relayShutsDown, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('cline with the exported config completes a turn and knows the context window', async (t) => {
   const fake = await startFake(t, {
@@ -39,3 +39,6 @@ test('cline makes one attempt on the engine\'s own errors', { concurrency: true 
 
 test('cline makes one attempt when the engine fails to start', { concurrency: true },
   (t) => engineFailsToStart(t, ['cline']));
+
+test('cline makes one attempt when the relay shuts down while it waits', { concurrency: true },
+  (t) => relayShutsDown(t, ['cline']));

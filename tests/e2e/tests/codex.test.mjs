@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { E2E_DIR, scratchHome, startFake, startRelay } from '../lib/harness.mjs';
 import { codexCatalogFile, codexContextWindows, codexNotices, codexText, installCodexConfig, runCodex } from '../lib/clients.mjs';
-import { engineErrors, engineFailsToStart, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { engineErrors, engineFailsToStart, relayShutsDown, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('codex exec with the exported config.toml completes a turn and knows the context window', async (t) => {
   const fake = await startFake(t, {
@@ -154,3 +154,6 @@ test('codex makes one attempt on the engine\'s own errors', { concurrency: true 
 
 test('codex makes one attempt when the engine fails to start', { concurrency: true },
   (t) => engineFailsToStart(t, ['codex', 'codex-catalog', 'codex-own-retries']));
+
+test('codex makes one attempt when the relay shuts down while it waits', { concurrency: true },
+  (t) => relayShutsDown(t, ['codex', 'codex-catalog', 'codex-own-retries']));

@@ -6,7 +6,7 @@
 // engine's own 500, 400 and error event inside its stream. Counted at a recording proxy and in
 // the relay's journal (lib/refusalcases.mjs).
 import { test } from 'node:test';
-import { engineErrors, engineFailsToStart, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { engineErrors, engineFailsToStart, relayShutsDown, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('a plain retrying client makes one request on a refusal', { concurrency: true },
   (t) => refuseBeforeAnswering(t, ['plain']));
@@ -19,3 +19,6 @@ test('a plain retrying client makes one request on the engine\'s own errors', { 
 
 test('a plain retrying client makes one request when the engine fails to start', { concurrency: true },
   (t) => engineFailsToStart(t, ['plain']));
+
+test('a plain retrying client makes one request when the relay shuts down while it waits', { concurrency: true },
+  (t) => relayShutsDown(t, ['plain']));

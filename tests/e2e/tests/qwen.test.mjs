@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { scratchHome, startFake, startRelay } from '../lib/harness.mjs';
 import { installQwenSettings, qwenResult, runQwen } from '../lib/clients.mjs';
-import { engineErrors, engineFailsToStart, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { engineErrors, engineFailsToStart, relayShutsDown, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('qwen -p with the exported settings.json completes a turn', async (t) => {
   const fake = await startFake(t, {
@@ -41,3 +41,6 @@ test('qwen makes one attempt on the engine\'s own errors', { concurrency: true }
 
 test('qwen makes one attempt when the engine fails to start', { concurrency: true },
   (t) => engineFailsToStart(t, ['qwen']));
+
+test('qwen makes one attempt when the relay shuts down while it waits', { concurrency: true },
+  (t) => relayShutsDown(t, ['qwen']));

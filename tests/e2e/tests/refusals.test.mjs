@@ -17,7 +17,7 @@
 // ../../../docs/CLIENTS.md without that variable ("claude-code-env"), whose extra requests are
 // measured here too so that the table in CLIENTS.md stays true.
 import { test } from 'node:test';
-import { FIRST_CLIENTS, engineErrors, engineFailsToStart, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
+import { FIRST_CLIENTS, engineErrors, engineFailsToStart, relayShutsDown, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
 test('each client makes one attempt on a refusal', { concurrency: true }, (t) => refuseBeforeAnswering(t));
 
@@ -32,3 +32,7 @@ test('each client makes one attempt on the engine\'s own errors', { concurrency:
 // An engine that fails to start before the early 200: a plain 424 (issue 32).
 test('each client makes one attempt when the engine fails to start', { concurrency: true },
   (t) => engineFailsToStart(t));
+
+// The relay shuts down while a request waits for its host (issue 32): its refusal, at once.
+test('each client makes one attempt when the relay shuts down while it waits', { concurrency: true },
+  (t) => relayShutsDown(t));

@@ -33,6 +33,7 @@ const CAUSES = [
   'the engine answers 500',
   'the engine answers 400',
   "an error event inside the engine's stream",
+  'the relay shuts down while it waits',
 ];
 export const BEGIN = '<!-- refusal-table: written by tests/e2e/tools/refusal-table.mjs, checked by e2e_refusal_table -->';
 export const END = '<!-- /refusal-table -->';
