@@ -210,15 +210,17 @@ function recordCell(client, kase, attempts, toClosedPort = 0) {
   const plain = attempts.length - streaming;
   const turns = attempts.filter((r) => (r.json.tools ?? []).length > 0).length;
   let requests = String(attempts.length);
-  if (client === 'opencode' && !kase.relayGone)
+  if (client === 'opencode' && kase.relayGone)
+    requests = '1 per call that reached it';   // its title call, its turn, or both: as timing has it
+  else if (client === 'opencode')
     requests = String(turns);   // its title call, at most one, is asserted apart
   else if (plain > 0)
     requests = `**${attempts.length}**: streaming, then without`;
   const sent = sentStatus(client, kase);
   if (sent !== kase.status)
     requests += ` (a \`${sent}\`)`;
-  if (toClosedPort > 0)
-    requests += `, then ${toClosedPort} to the closed port`;
+  if (toClosedPort > 0 && client !== 'opencode')
+    requests += ', then it tries the closed port';   // how often is the client's retry policy
   const answer = kase.late ? `\`200\`, then an error event (\`${kase.status}\`)` : `\`${kase.status}\``;
   mkdirSync(dir, { recursive: true });
   writeFileSync(cellFile(dir, client, kase.what), JSON.stringify({ client, cause: kase.what, answer, requests }));
