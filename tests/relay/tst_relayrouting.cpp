@@ -335,7 +335,7 @@ void TestRelayRouting::refusedUpstreamIsRetriedOnce()
 void TestRelayRouting::configuredAliasGlobReachesItsModel()
 {
     RelayFixture f;
-    QVERIFY(f.start(routerOptions(), [](Config &c) { c.aliases.append({u"claude-*"_s, u"h1-alpha"_s}); }));
+    QVERIFY(f.start(routerOptions(), [](Config &c) { c.aliases.append({u"claude-*"_s, u"h1-alpha"_s, {u"h1-alpha"_s}}); }));
     RawHttpClient client(f.port());
     QVERIFY(client.connectToServer());
     client.send(RawHttpClient::post("/v1/messages", chatBody("claude-opus-4-8", 2, false)));
