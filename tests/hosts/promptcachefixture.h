@@ -143,6 +143,19 @@ inline bool saveAlphaAndStop(const QString &folder, const QString &historyPath, 
     return first.keeper()->saved().size() == 1 && store.sync();
 }
 
+// Spoils a saved slot as `change` says: "remove" its file, "truncate" it to 4 KiB, or "model":
+// other weights under the same name and shape, which the fake (like llama-server) would load;
+// the relay must not ask it to.
+inline bool spoilSaved(const QString &change, const QString &file, CacheFixture &f)
+{
+    if (change == u"remove"_s)
+        return QFile::remove(file);
+    if (change == u"truncate"_s)
+        return QFile::resize(file, 4096);
+    f.tuneA = [](fake::FakeOptions &a) { a.modelFiles.insert(u"alpha"_s, u"/srv/models/alpha-v2.gguf"_s); };
+    return true;
+}
+
 inline const HistoryEvent *lastOfKind(const QList<HistoryEvent> &events, HistoryEvent::Kind kind)
 {
     for (qsizetype i = events.size() - 1; i >= 0; --i) {

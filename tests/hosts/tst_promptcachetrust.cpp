@@ -107,15 +107,7 @@ void TestPromptCacheTrust::anEntryThatCannotBeTrustedIsNotRestored()
     CacheFixture f;
     f.folder = slotDir.path();
     f.startOn = u"b"_s;
-    if (change == u"remove") {
-        QVERIFY(QFile::remove(file));
-    } else if (change == u"truncate") {
-        QVERIFY(QFile::resize(file, 4096));
-    } else {
-        // Other weights under the same name, the same shape: the fake, like llama-server,
-        // would load the file; the relay must not ask it to.
-        f.tuneA = [](fake::FakeOptions &a) { a.modelFiles.insert(u"alpha"_s, u"/srv/models/alpha-v2.gguf"_s); };
-    }
+    QVERIFY(spoilSaved(change, file, f));
     QVERIFY(f.startWithCaches());
     f.relay->setHistory(&store);
     QCOMPARE(f.keeper()->saved().size(), 1);
@@ -237,12 +229,7 @@ void TestPromptCacheTrust::anEntryOnAnotherBoxThatCannotBeTrustedIsNotRestored()
     f.hostDriver = u"command"_s;
     f.folder = slotDir.path();
     f.startOn = u"b"_s;
-    if (change == u"remove")
-        QVERIFY(QFile::remove(file));
-    else if (change == u"truncate")
-        QVERIFY(QFile::resize(file, 4096));
-    else
-        f.tuneA = [](fake::FakeOptions &a) { a.modelFiles.insert(u"alpha"_s, u"/srv/models/alpha-v2.gguf"_s); };
+    QVERIFY(spoilSaved(change, file, f));
     QVERIFY(f.startWithCaches());
     f.relay->setHistory(&store);
     QCOMPARE(f.keeper()->saved().size(), 1);
