@@ -230,6 +230,8 @@ class Relay:
         if cache:
             os.makedirs(os.path.join(workdir, "slots"), exist_ok=True)
             host["prompt_cache"] = {"dir": os.path.join(workdir, "slots"), "save_budget_s": 20}
+        else:
+            host["prompt_cache"] = False   # a local host keeps prompt caches by default (issue 31 item 2)
         config = {"listen": f"127.0.0.1:{self.port}", "state_dir": os.path.join(workdir, "state"),
                   "hosts": {"ws": host}}
         self.config = os.path.join(workdir, "relay.json")
@@ -363,10 +365,13 @@ def markdown(r):
         cn = med([x["cache_n"] for x in runs if x.get("cache_n") is not None])
         out.append(f"| {name} | {len(runs)} | {ttft:.3f} | {ttft_x:.2f}x | {after:.3f} | {after_x:.2f}x | {pn:,.0f} / {cn:,.0f} |")
     out.append("")
-    target = ratio("cached", "after_up_s")
+    # Issue 31 item 4: the user counts from the moment the request reached the relay, so the target
+    # is read there; "after the engine was up" stays beside it to show what the cache itself saves.
+    target = ratio("cached", "ttft_s")
+    after_up = ratio("cached", "after_up_s")
     r["target_ratio"] = target
-    out.append(f"Target (c) ≤ 1.3 × (a), counted after the engine was up: **{'met' if target <= 1.3 else 'missed'}** "
-               f"({target:.2f}x).")
+    out.append(f"Target (c) ≤ 1.3 × (a), counted from the request's arrival at the relay: "
+               f"**{'met' if target <= 1.3 else 'missed'}** ({target:.2f}x; {after_up:.2f}x after the engine was up).")
     out.append("")
     out.append("| the switch back to the conversation's engine | (b) no saved caches | (c) caches kept |")
     out.append("|---|---|---|")
@@ -393,8 +398,8 @@ def markdown(r):
     out.append(f"| **the relay's own time** (relay − stop − start) | | {own_least:.3f} | {own_med:.3f} |")
     out.append("")
     out.append("The engines alone run with the relay's command lines on other ports, twice right after each switch "
-               "(about the same load on the machine), `/health` polled every 5 ms; the relay polls it every 200 ms, "
-               "which alone adds 100 ms on average to a switch.")
+               "(about the same load on the machine), `/health` polled every 5 ms; the relay polls it every 25 ms "
+               "while a switch waits for the engine (`HealthPoller::SwitchInterval`), about 12 ms on average.")
     out.append(f"The run took {r['seconds']:.0f} s on {r['cores']} cores (load average {r['load_before']:.1f} before, "
                f"{r['load_after']:.1f} after: other work shared the machine).")
     if c and c[-1]["restored"]:
