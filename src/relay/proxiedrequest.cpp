@@ -157,7 +157,7 @@ void ProxiedRequest::answer(const ClientReply &reply, State from)
         m_writer->writeBody(reply.sseEvent(m_shape));
         m_writer->finish();
     } else if (m_writer) {
-        const ClientReply sent = m_codex ? ClientReplies::forCodex(reply) : reply;
+        const ClientReply sent = ClientReplies::inForm(reply, m_replyForm);
         m_outcome.status = sent.httpStatus();
         m_writer->respond(sent.httpStatus(), sent.headers(), sent.body(m_shape));
     }

@@ -2,6 +2,7 @@
 
 #include "hosts/hostticket.h"
 #include "api/errorreply.h"
+#include "replies/clientreplies.h"
 #include "relay/requestlifecycle.h"
 #include "relay/streamerrorrewrite.h"
 #include "relay/streamstats.h"
@@ -72,8 +73,8 @@ public:
     // Answer with this instead of asking the upstream, once begun (e.g. the load of a model whose
     // engine is not a router: its switch already loaded it).
     void setLocalAnswer(int status, const QByteArray &json) { m_localStatus = status; m_localAnswer = json; }
-    // The client is Codex: its refusals go out as ClientReplies::forCodex words them.
-    void setCodex(bool codex) { m_codex = codex; }
+    // The client's own form for the refusals this request answers (ClientReplies::inForm).
+    void setReplyForm(ClientReplies::ReplyForm form) { m_replyForm = form; }
     // The request's place on its host: given back the moment the request concludes.
     void holdTicket(HostTicket ticket) { m_ticket = std::move(ticket); }
     const HostTicket &ticket() const { return m_ticket; }
@@ -113,7 +114,7 @@ private:
     QByteArray m_localAnswer;
     QPointer<ResponseWriter> m_writer;
     ApiShape m_shape;
-    bool m_codex = false;
+    ClientReplies::ReplyForm m_replyForm = ClientReplies::ReplyForm::AsIs;
     StreamStats m_stats;
     StreamErrorRewrite m_streamErrors;   // the engine's own error events on chat completions and responses
     bool m_rewriteStreamErrors = false;

@@ -285,7 +285,7 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, cons
 {
     auto *proxied = new ProxiedRequest(m_pool, m_upstream.build(request, f->route, f->engine, field),
                                        ErrorReply::shapeForPath(request.path), writer, waiting, this, this);
-    proxied->setCodex(ClientReplies::isCodex(request.path.toUtf8(), request.header("user-agent")));
+    proxied->setReplyForm(ClientReplies::replyFormFor(request.path.toUtf8(), request.header("user-agent")));
     QPointer<ProxiedRequest> p(proxied);
     m_forwarding.insert(proxied, f);
     ++m_inFlight;

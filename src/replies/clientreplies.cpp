@@ -218,13 +218,31 @@ ClientReply forClaudeCode(ClientReply reply)
     return reply;
 }
 
-ClientReply forClient(ClientReply reply, QByteArrayView path, QByteArrayView userAgent)
+ReplyForm replyFormFor(QByteArrayView path, QByteArrayView userAgent)
 {
     if (isCodex(path, userAgent))
-        return forCodex(std::move(reply));
+        return ReplyForm::Codex;
     if (isClaudeCode(path, userAgent))
+        return ReplyForm::ClaudeCode;
+    return ReplyForm::AsIs;
+}
+
+ClientReply inForm(ClientReply reply, ReplyForm form)
+{
+    switch (form) {
+    case ReplyForm::Codex:
+        return forCodex(std::move(reply));
+    case ReplyForm::ClaudeCode:
         return forClaudeCode(std::move(reply));
+    case ReplyForm::AsIs:
+        break;
+    }
     return reply;
+}
+
+ClientReply forClient(ClientReply reply, QByteArrayView path, QByteArrayView userAgent)
+{
+    return inForm(std::move(reply), replyFormFor(path, userAgent));
 }
 
 QByteArray waitingComment(const QString &what)

@@ -92,8 +92,13 @@ bool isClaudeCode(QByteArrayView path, QByteArrayView userAgent);
 // The reply as Claude Code gets it: a 404 goes out as a 410 ("gone": a retry will not bring
 // it); the body keeps not_found_error and the same words.
 ClientReply forClaudeCode(ClientReply reply);
-// The reply as the client that sent `path` with `userAgent` gets it: Codex's and Claude Code's
-// forms above, everyone else's as it is.
+// The wire form a client's refusals take: the clients above have one of their own, everyone
+// else (and a client not recognised) gets the reply as it is. Kept with a request that waits, so a
+// refusal answered later (a switch that fails, a lease) takes the same form as one answered at once.
+enum class ReplyForm { AsIs, Codex, ClaudeCode };
+ReplyForm replyFormFor(QByteArrayView path, QByteArrayView userAgent);
+ClientReply inForm(ClientReply reply, ReplyForm form);
+// The reply as the client that sent `path` with `userAgent` gets it.
 ClientReply forClient(ClientReply reply, QByteArrayView path, QByteArrayView userAgent);
 
 // What a streaming client waiting for its answer reads after the relay's early 200.

@@ -207,13 +207,14 @@ data: {"response":{"error":{"code":")" + failedCode + R"(","message":")" + m
 
     // Codex gets a 404, 423 or 424 as a 400, the one status it does not send again; the body
     // keeps the real one.
-    const ClientReply codex = ClientReplies::forCodex(reply);
+    QCOMPARE(ClientReplies::inForm(reply, ClientReplies::ReplyForm::AsIs).httpStatus(), status);
+    const ClientReply codex = ClientReplies::inForm(reply, ClientReplies::ReplyForm::Codex);
     QCOMPARE(codex.httpStatus(), status == 404 || status == 423 || status == 424 ? 400 : status);
     QCOMPARE(codex.body(ApiShape::Responses), openAi);
     QCOMPARE(reply.httpStatus(), status);
     // Claude Code gets a 404 as a 410, the one it does not send again without streaming; the
     // body keeps the real one (not_found_error).
-    const ClientReply claude = ClientReplies::forClaudeCode(reply);
+    const ClientReply claude = ClientReplies::inForm(reply, ClientReplies::ReplyForm::ClaudeCode);
     QCOMPARE(claude.httpStatus(), status == 404 ? 410 : status);
     QCOMPARE(claude.body(ApiShape::Anthropic), anthropic);
 }
@@ -237,6 +238,7 @@ void TestClientReplies::codexIsKnownByPathAndUserAgent()
     QFETCH(QByteArray, userAgent);
     QFETCH(bool, codex);
     QCOMPARE(ClientReplies::isCodex(path, userAgent), codex);
+    QCOMPARE(ClientReplies::replyFormFor(path, userAgent) == ClientReplies::ReplyForm::Codex, codex);
 }
 
 void TestClientReplies::claudeCodeIsKnownByPathAndUserAgent_data()
@@ -258,6 +260,7 @@ void TestClientReplies::claudeCodeIsKnownByPathAndUserAgent()
     QFETCH(QByteArray, userAgent);
     QFETCH(bool, claudeCode);
     QCOMPARE(ClientReplies::isClaudeCode(path, userAgent), claudeCode);
+    QCOMPARE(ClientReplies::replyFormFor(path, userAgent) == ClientReplies::ReplyForm::ClaudeCode, claudeCode);
     // Only the client's own form changes: everyone else's 404 stays a 404.
     const ClientReply unknown = ClientReplies::unknownModel(u"nope"_s, {u"h1-alpha"_s});
     QCOMPARE(ClientReplies::forClient(unknown, path, userAgent).httpStatus(), claudeCode ? 410 : 404);

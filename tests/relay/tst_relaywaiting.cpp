@@ -242,6 +242,14 @@ void TestRelayWaiting::nonStreamingRequestGetsNoEarly200()
     QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
     QCOMPARE(client.responses().at(1).status, 424);
     QCOMPARE(QJsonDocument::fromJson(client.responses().at(1).body).object().value("type"_L1).toString(), u"error"_s);
+    // A refusal the waiting request answers itself takes the client's own form, as one the relay
+    // answers at once does: Codex's 400 (it sends any other refusal five times more).
+    client.send(RawHttpClient::post("/v1/responses", R"({"model":"h1-beta","input":"hi"})",
+                                    "User-Agent: codex_exec/0.169.0 (Debian 12.0.0; x86_64) dumb\r\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 3, 5000);
+    const auto &codex = client.responses().at(2);
+    QCOMPARE(codex.status, 400);
+    QCOMPARE(QJsonDocument::fromJson(codex.body).object().value("error"_L1).toObject().value("code"_L1).toInt(), 424);
 }
 
 void TestRelayWaiting::clientLeavingDuringWaitCancelsUpstream()
