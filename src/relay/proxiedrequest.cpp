@@ -151,10 +151,22 @@ void ProxiedRequest::refuse(const ClientReply &reply)
     conclude();
 }
 
+void ProxiedRequest::setReplyForm(ClientReplies::ReplyForm form)
+{
+    m_replyForm = form;
+    if (form == ClientReplies::ReplyForm::ClaudeCode && m_shape == ApiShape::Anthropic)
+        m_messagesClose.emplace();
+}
+
+QByteArray ProxiedRequest::beforeErrorEvent(const QString &message)
+{
+    return m_messagesClose ? m_messagesClose->beforeError(message) : QByteArray();
+}
+
 void ProxiedRequest::answer(const ClientReply &reply, State from)
 {
     if (m_writer && RequestLifecycle::early200Out(from)) {
-        m_writer->writeBody(reply.sseEvent(m_shape));
+        m_writer->writeBody(beforeErrorEvent(reply.message) + reply.sseEvent(m_shape));
         m_writer->finish();
     } else if (m_writer) {
         const ClientReply sent = ClientReplies::inForm(reply, m_replyForm);
@@ -238,6 +250,7 @@ void ProxiedRequest::onResponseHead()
     // A stream of known length goes on byte for byte: a rewrite would change its length.
     m_rewriteStreamErrors = m_eventStream && m_shape != ApiShape::Anthropic && length < 0;
     m_streamErrors = StreamErrorRewrite(m_shape);
+    m_closeMessagesStream = m_messagesClose && m_eventStream && length < 0;
     // The first body bytes of this read follow at once (onBodyData): one write() for both. A
     // stream's head that came alone waits a moment for its first event, as nginx's
     // postpone_output holds a lone header: the client wakes once, for both.
@@ -264,7 +277,8 @@ void ProxiedRequest::onBodyData(const QByteArray &data)
         m_firstByte = std::chrono::steady_clock::now();
     // When this read ended the response, onFinished follows at once: its terminator leaves in
     // the same write().
-    m_writer->writeBody(m_rewriteStreamErrors ? m_streamErrors.feed(data) : data,
+    const QByteArray out = m_rewriteStreamErrors ? m_streamErrors.feed(data) : data;
+    m_writer->writeBody(m_closeMessagesStream ? m_messagesClose->feed(out) : out,
                         m_exchange->responseComplete() ? ResponseWriter::Flush::WithNext : ResponseWriter::Flush::Now);
     if (m_eventStream && m_exchange->responseComplete()) {
         m_lastEvents = data;   // counted once the client has them (onFinished)
@@ -327,7 +341,8 @@ void ProxiedRequest::onFinished()
     }
     if (from == State::ErrorAfterEarly200) {
         if (m_writer) {
-            m_writer->writeBody(ErrorReply::sseEvent(m_shape, m_exchange->status(), upstreamErrorMessage()));
+            m_writer->writeBody(beforeErrorEvent(upstreamErrorMessage())
+                                + ErrorReply::sseEvent(m_shape, m_exchange->status(), upstreamErrorMessage()));
             m_writer->finish();
         }
         m_buffered.clear();
@@ -336,7 +351,10 @@ void ProxiedRequest::onFinished()
     }
     // The client's bytes first; counting the tokens can wait.
     if (m_writer) {
-        m_writer->writeBody(m_streamErrors.flush(), ResponseWriter::Flush::WithNext);
+        QByteArray rest = m_streamErrors.flush();
+        if (m_closeMessagesStream)
+            rest = m_messagesClose->feed(rest) + m_messagesClose->flush();
+        m_writer->writeBody(rest, ResponseWriter::Flush::WithNext);
         m_writer->finish();
     }
     if (m_streamErrors.rewrote() && m_outcome.relayError.isEmpty())
@@ -391,8 +409,8 @@ void ProxiedRequest::onFailed(UpstreamExchange::Failure failure, const QString &
         answer(ClientReplies::upstreamFailedBeforeAnswering(message), from);
     } else if (m_writer && m_eventStream) {
         // The stream already started: end it with an error event the client's parser reads.
-        const bool silent = failure == UpstreamExchange::Failure::Inactivity;
-        m_writer->writeBody(ClientReplies::streamBrokeOff(silent, message).sseEvent(m_shape));
+        const ClientReply brokeOff = ClientReplies::streamBrokeOff(message);
+        m_writer->writeBody(beforeErrorEvent(brokeOff.message) + brokeOff.sseEvent(m_shape));
         m_writer->finish();
     } else if (m_writer) {
         m_writer->abort();

@@ -2,6 +2,7 @@
 
 #include "hosts/hostticket.h"
 #include "api/errorreply.h"
+#include "api/messagesstreamclose.h"
 #include "replies/clientreplies.h"
 #include "relay/requestlifecycle.h"
 #include "relay/streamerrorrewrite.h"
@@ -12,6 +13,8 @@
 #include <QObject>
 #include <QPointer>
 #include <QBasicTimer>
+
+#include <optional>
 
 namespace switchyard {
 
@@ -74,7 +77,7 @@ public:
     // engine is not a router: its switch already loaded it).
     void setLocalAnswer(int status, const QByteArray &json) { m_localStatus = status; m_localAnswer = json; }
     // The client's own form for the refusals this request answers (ClientReplies::inForm).
-    void setReplyForm(ClientReplies::ReplyForm form) { m_replyForm = form; }
+    void setReplyForm(ClientReplies::ReplyForm form);
     // The request's place on its host: given back the moment the request concludes.
     void holdTicket(HostTicket ticket) { m_ticket = std::move(ticket); }
     const HostTicket &ticket() const { return m_ticket; }
@@ -101,6 +104,7 @@ private:
     // The relay's own answer, as a body, or as an SSE event when its early 200 is out (in from,
     // the state before the answer's move).
     void answer(const ClientReply &reply, RequestLifecycle::State from);
+    QByteArray beforeErrorEvent(const QString &message);
     QString upstreamErrorMessage() const;
 
     void startExchange();
@@ -118,6 +122,9 @@ private:
     StreamStats m_stats;
     StreamErrorRewrite m_streamErrors;   // the engine's own error events on chat completions and responses
     bool m_rewriteStreamErrors = false;
+    // Claude Code's Messages stream: a completed block before any error in it (MessagesStreamClose).
+    std::optional<MessagesStreamClose> m_messagesClose;
+    bool m_closeMessagesStream = false;   // ... the engine's stream goes through it
     QByteArray m_lastEvents;   // the read that ended the stream: counted after it is sent
     bool m_eventStream = false;   // the answer is (or, after our early 200, goes out as) text/event-stream
     QByteArray m_buffered;   // an inspected JSON answer, or an error held for rewriting

@@ -170,9 +170,11 @@ ClientReply upstreamFailedBeforeAnswering(const QString &why)
     return reply(502, u"upstream failed before answering: %1"_s.arg(why));
 }
 
-ClientReply streamBrokeOff(bool silent, const QString &why)
+ClientReply streamBrokeOff(const QString &why)
 {
-    return reply(silent ? 424 : 502, u"upstream stream broke off: %1"_s.arg(why));
+    // Said inside a stream whose 200 is out: a 5xx there makes Codex send the turn again (its
+    // response.failed keeps "server_error"), and the turn may already have run a tool.
+    return reply(424, u"upstream stream broke off: %1"_s.arg(why));
 }
 
 ClientReply systemMessageNotFirst(const QString &upstreamMessage)

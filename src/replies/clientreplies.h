@@ -68,7 +68,7 @@ ClientReply engineCouldNotLoad(const QString &upstreamMessage);
 ClientReply engineFailed(const QString &upstreamMessage);
 ClientReply upstreamSilent(const QString &why);
 ClientReply upstreamFailedBeforeAnswering(const QString &why);
-ClientReply streamBrokeOff(bool silent, const QString &why);   // 424 when silent, else 502
+ClientReply streamBrokeOff(const QString &why);   // a 424: no client sends the turn again
 
 // llama.cpp's errors on /v1/messages in the words Claude Code acts on (ErrorRewrite decides
 // when): a late system message, a prompt over the context size.

@@ -126,7 +126,7 @@ void TstWindowWords::recordsGoThroughTr()
         ClientReplies::engineUnreachable(refused).message,
         ClientReplies::upstreamSilent(u"the engine sent nothing for 0.8 s"_s).message,
         ClientReplies::upstreamFailedBeforeAnswering(refused).message,
-        ClientReplies::streamBrokeOff(true, refused).message,
+        ClientReplies::streamBrokeOff(refused).message,
         ClientReplies::engineCouldNotLoad(u"out of memory"_s).message,
         ClientReplies::engineFailed(u"slot busy"_s).message,
         ClientReplies::unknownModel(u"x"_s, {u"a"_s}).message,

@@ -140,10 +140,8 @@ void TestClientReplies::everyRefusal_data()
         u"upstream stopped answering: no data for 600 s"_s, "failed_dependency_error", "api_error");
     row("upstream not HTTP", ClientReplies::upstreamFailedBeforeAnswering(u"bad status line"_s), 502, {},
         u"upstream failed before answering: bad status line"_s, "server_error", "api_error");
-    row("stream broke off, silent", ClientReplies::streamBrokeOff(true, u"no data"_s), 424, {},
-        u"upstream stream broke off: no data"_s, "failed_dependency_error", "api_error");
-    row("stream broke off", ClientReplies::streamBrokeOff(false, u"reset"_s), 502, {},
-        u"upstream stream broke off: reset"_s, "server_error", "api_error");
+    row("stream broke off", ClientReplies::streamBrokeOff(u"reset"_s), 424, {},
+        u"upstream stream broke off: reset"_s, "failed_dependency_error", "api_error");
 
     // llama.cpp's errors in Claude Code's words.
     row("system message not first", ClientReplies::systemMessageNotFirst(u"System message must be at the beginning."_s),

@@ -136,7 +136,7 @@ void TestReplicas::listedOnceWithItsReplicas()
 {
     ReplicaFleet f;
     QVERIFY(f.start(1000));
-    for (const QByteArray path : {QByteArray("/v1/models"), QByteArray("/models")}) {
+    for (const QByteArray &path : {QByteArray("/v1/models"), QByteArray("/models")}) {
         RawHttpClient client(f.port());
         QVERIFY(client.connectToServer());
         client.send(RawHttpClient::get(path));

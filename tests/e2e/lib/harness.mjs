@@ -328,8 +328,15 @@ export async function startRecorder(t, target) {
       if (body.length)
         headers['content-length'] = String(body.length);
       const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer) => {
-        entry.answer = { status: answer.statusCode, contentType: answer.headers['content-type'] ?? '', at: Date.now() };
+        entry.answer = { status: answer.statusCode, contentType: answer.headers['content-type'] ?? '', at: Date.now(), start: '' };
         settle();
+        // The answer's first bytes, for a test that acts once a stream has begun.
+        answer.on('data', (chunk) => {
+          if (entry.answer.start.length < 4096) {
+            entry.answer.start += chunk.toString('utf8');
+            settle();
+          }
+        });
         res.writeHead(answer.statusCode, answer.headers);
         answer.pipe(res);
       });
@@ -358,7 +365,7 @@ export async function startRecorder(t, target) {
 // overrides that), as a router over `models`: {name: one of the cache's tiny models}, each
 // linked into a models folder of this test's own under its name. Resolves once it answers
 // /health; `kill()` ends it with SIGKILL and resolves when its port refuses.
-export async function startLlamaServer(t, { models, port, ctx = 256 }) {
+export async function startLlamaServer(t, { models, port, ctx = 256, extraArgs = [] }) {
   let dir = process.env.SWITCHYARD_LLAMA_DIR;
   if (!dir) {
     const file = process.env.SWITCHYARD_LLAMA_DIR_FILE;
@@ -372,7 +379,7 @@ export async function startLlamaServer(t, { models, port, ctx = 256 }) {
     symlinkSync(path.join(dir, 'models', `${model}.gguf`), path.join(modelsDir, `${name}.gguf`));
   const child = new Child(t, path.join(dir, 'bin', 'llama-server'), [
     '--host', '127.0.0.1', '--port', String(port), '--threads', '1', '--no-webui',
-    '--models-dir', modelsDir, '-c', String(ctx),
+    '--models-dir', modelsDir, '-c', String(ctx), ...extraArgs,
   ]);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30000;

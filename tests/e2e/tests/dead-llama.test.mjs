@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freePortWhere, startLlamaServer, startRelay } from '../lib/harness.mjs';
-import { FIRST_CLIENTS, RETRY_DIGITS, runCases } from '../lib/refusalcases.mjs';
+import { FIRST_CLIENTS, RETRY_DIGITS, killedMidStream, runCases } from '../lib/refusalcases.mjs';
 
 test('a killed llama-server: 424 in each shape, one attempt per client', { concurrency: true }, async (t) => {
   // The 424 names the box's address: a port with digits opencode and pi retry on would make
@@ -52,3 +52,8 @@ test('a killed llama-server: 424 in each shape, one attempt per client', { concu
     { status: 424, what: 'its llama-server was killed', model: (client) => `box-${client}` },
   ]);
 });
+
+// The same box killed while it streams the answer (issue 32 item 2), for every client of the
+// suite: the stream ends with the relay's error event, and no client sends its turn again.
+test('a llama-server killed mid-stream: one attempt per client', { concurrency: true },
+  (t) => killedMidStream(t, [...FIRST_CLIENTS, 'codex', 'cline', 'qwen']));

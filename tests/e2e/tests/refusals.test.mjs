@@ -14,8 +14,8 @@
 //
 // Claude Code is run twice: with the exported settings (`switchyard export claude-code`, which
 // sets CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK=1), and with the environment of
-// ../../../docs/CLIENTS.md without that variable ("claude-code-env"), whose extra requests are
-// measured here too so that the table in CLIENTS.md stays true.
+// ../../../docs/CLIENTS.md without that variable ("claude-code-env"): one attempt as well, since
+// the relay puts a completed text block before every error event it sends Claude Code.
 import { test } from 'node:test';
 import { FIRST_CLIENTS, engineErrors, engineFailsToStart, relayShutsDown, refuseAfterEarly200, refuseBeforeAnswering } from '../lib/refusalcases.mjs';
 
