@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real clients the end-to-end tests drive (Claude Code, opencode, pi, Codex, Cline,
+# Installs the real clients the end-to-end tests drive (Claude Code pinned and newest, opencode, pi, Codex, Cline,
 # Qwen Code, the openai and @anthropic-ai/sdk packages), exactly as tests/e2e/package-lock.json pins them, into
 # tests/e2e/node_modules. Does nothing when they are there and the lock file has not changed
 # since they were installed, so it is cheap to run before every test run.
@@ -24,8 +24,14 @@ fi
 stamp=node_modules/.switchyard-e2e-stamp
 want="$(sha256sum package-lock.json | cut -d' ' -f1) node$node_major"
 complete=yes
+# Claude Code twice: the pinned version and the newest (the alias claude-code-newest); both
+# ship a `claude` bin, so the tests name each by its own path.
+claudes="node_modules/@anthropic-ai/claude-code/bin/claude.exe node_modules/claude-code-newest/bin/claude.exe"
 for bin in claude opencode pi codex cline qwen; do
     [ -x "node_modules/.bin/$bin" ] || complete=no
+done
+for exe in $claudes; do
+    [ -x "$exe" ] || complete=no
 done
 for pkg in openai @anthropic-ai/sdk undici; do
     [ -f "node_modules/$pkg/package.json" ] || complete=no
@@ -58,9 +64,10 @@ if ! cmp -s package-lock.json "$scratch/package-lock.json"; then
 fi
 # Each client's binary must run here (a native package for another platform would install and
 # then fail at the first test).
-for bin in claude opencode pi codex cline qwen; do
-    if ! HOME="$scratch" timeout 120 "node_modules/.bin/$bin" --version > /dev/null 2>&1; then
-        say "node_modules/.bin/$bin --version failed: the client did not install completely" >&2
+for exe in node_modules/.bin/opencode node_modules/.bin/pi node_modules/.bin/codex node_modules/.bin/cline \
+           node_modules/.bin/qwen $claudes; do
+    if ! HOME="$scratch" timeout 120 "$exe" --version > /dev/null 2>&1; then
+        say "$exe --version failed: the client did not install completely" >&2
         exit 1
     fi
 done

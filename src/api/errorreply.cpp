@@ -26,7 +26,13 @@ QString typeFor(ApiShape shape, int status)
         case 404: return u"not_found_error"_s;
         case 413: return u"request_too_large"_s;
         case 429: return u"rate_limit_error"_s;
-        default: return status < 500 && status != 423 && status != 424 ? u"invalid_request_error"_s : u"api_error"_s;
+        // Named after the status, not "api_error": inside a stream the type is all Claude Code
+        // (2.1.337, measured) goes by, and it sends the request again, three more times, after
+        // an "api_error" or "overloaded_error" event; after any other type it stops. A reply
+        // with its status is one request whatever the type.
+        case 423: return u"locked_error"_s;
+        case 424: return u"failed_dependency_error"_s;
+        default: return status < 500 ? u"invalid_request_error"_s : u"api_error"_s;
         }
     }
     switch (status) {

@@ -103,17 +103,17 @@ void TestClientReplies::everyRefusal_data()
 
     row("relay stopping", ClientReplies::relayStopping(), 424, {},
         u"the relay is shutting down: this request had not reached an engine; send it again once the relay is back"_s,
-        "failed_dependency_error", "api_error");
+        "failed_dependency_error", "failed_dependency_error");
 
     // The host.
     row("host down", ClientReplies::hostDown(u"h1"_s, u"not reached yet"_s), 424, {},
-        u"host h1 is down: not reached yet"_s, "failed_dependency_error", "api_error");
+        u"host h1 is down: not reached yet"_s, "failed_dependency_error", "failed_dependency_error");
     row("host leased", ClientReplies::fromHost(host(HostRefusal::Reason::Leased)), 423, {},
-        u"host 3090 is leased by bench queue until 2026-10-24T23:00:00Z"_s, "locked_error", "api_error");
+        u"host 3090 is leased by bench queue until 2026-10-24T23:00:00Z"_s, "locked_error", "locked_error");
     row("switch failed", ClientReplies::fromHost(host(HostRefusal::Reason::SwitchFailed)), 424, {},
-        u"switching host 3090 to engine fork failed: exited with code 1"_s, "failed_dependency_error", "api_error");
+        u"switching host 3090 to engine fork failed: exited with code 1"_s, "failed_dependency_error", "failed_dependency_error");
     row("wake timed out", ClientReplies::fromHost(host(HostRefusal::Reason::WakeTimedOut)), 424, {},
-        u"host 3090 did not wake: no answer within 120 s"_s, "failed_dependency_error", "api_error");
+        u"host 3090 did not wake: no answer within 120 s"_s, "failed_dependency_error", "failed_dependency_error");
     row("static host", ClientReplies::fromHost(host(HostRefusal::Reason::StaticHost)), 409, {},
         u"host 3090 runs one static engine and cannot switch"_s, "invalid_request_error", "invalid_request_error");
     row("no such engine", ClientReplies::fromHost(host(HostRefusal::Reason::NoSuchEngine)), 400, {},
@@ -128,20 +128,20 @@ void TestClientReplies::everyRefusal_data()
 
     // The engine.
     row("engine unreachable", ClientReplies::engineUnreachable(u"connection refused"_s), 424, {},
-        u"the engine is unreachable: connection refused"_s, "failed_dependency_error", "api_error");
+        u"the engine is unreachable: connection refused"_s, "failed_dependency_error", "failed_dependency_error");
     row("engine could not load", ClientReplies::engineCouldNotLoad(u"failed to load model"_s), 424, {},
-        u"the engine could not load the model: failed to load model"_s, "failed_dependency_error", "api_error");
+        u"the engine could not load the model: failed to load model"_s, "failed_dependency_error", "failed_dependency_error");
     row("engine failed", ClientReplies::engineFailed(u"Jinja Exception: bad template"_s), 424, {},
-        u"the engine failed to answer this request: Jinja Exception: bad template"_s, "failed_dependency_error", "api_error");
+        u"the engine failed to answer this request: Jinja Exception: bad template"_s, "failed_dependency_error", "failed_dependency_error");
     row("engine failed, in words a client retries by", ClientReplies::engineFailed(u"Internal Server Error"_s), 424, {},
         u"the engine failed to answer this request (its reason is in the relay's journal)"_s, "failed_dependency_error",
-        "api_error");
+        "failed_dependency_error");
     row("upstream silent", ClientReplies::upstreamSilent(u"no data for 600 s"_s), 424, {},
-        u"upstream stopped answering: no data for 600 s"_s, "failed_dependency_error", "api_error");
+        u"upstream stopped answering: no data for 600 s"_s, "failed_dependency_error", "failed_dependency_error");
     row("upstream not HTTP", ClientReplies::upstreamFailedBeforeAnswering(u"bad status line"_s), 502, {},
         u"upstream failed before answering: bad status line"_s, "server_error", "api_error");
     row("stream broke off", ClientReplies::streamBrokeOff(u"reset"_s), 424, {},
-        u"upstream stream broke off: reset"_s, "failed_dependency_error", "api_error");
+        u"upstream stream broke off: reset"_s, "failed_dependency_error", "failed_dependency_error");
 
     // llama.cpp's errors in Claude Code's words.
     row("system message not first", ClientReplies::systemMessageNotFirst(u"System message must be at the beginning."_s),

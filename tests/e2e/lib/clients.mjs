@@ -32,8 +32,8 @@ export async function installClaudeSettings(t, home, exportArgs) {
   writeFileSync(path.join(home, '.claude', 'settings.json'), settings);
 }
 
-export function runClaude(t, home, env, { prompt = 'say hi', timeoutMs = 90000 } = {}) {
-  return runClient(t, clientBin('claude'), ['-p', '--output-format', 'json', prompt], {
+export function runClaude(t, home, env, { prompt = 'say hi', timeoutMs = 90000, bin = 'claude' } = {}) {
+  return runClient(t, clientBin(bin), ['-p', '--output-format', 'json', prompt], {
     env, cwd: path.join(home, 'project'), timeoutMs,
   });
 }

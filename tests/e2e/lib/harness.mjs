@@ -23,8 +23,15 @@ export function binDir() {
   return dir;
 }
 
+// Claude Code is installed twice (the pinned version and the newest, under the alias
+// claude-code-newest); both ship a `claude` bin, so each is named by its own path.
+const CLAUDE_BINS = {
+  claude: '@anthropic-ai/claude-code/bin/claude.exe',
+  'claude-newest': 'claude-code-newest/bin/claude.exe',
+};
+
 export function clientBin(name) {
-  const p = path.join(BIN, name);
+  const p = CLAUDE_BINS[name] ? path.join(BIN, '..', CLAUDE_BINS[name]) : path.join(BIN, name);
   if (!existsSync(p))
     throw new Error(`${p} does not exist: run scripts/e2e-setup.sh first`);
   return p;

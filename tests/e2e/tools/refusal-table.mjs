@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 const CLIENTS = [
   ['claude-code', 'Claude Code, exported settings', '@anthropic-ai/claude-code'],
   ['claude-code-env', 'Claude Code, model variables only', '@anthropic-ai/claude-code'],
+  ['claude-code-newest', 'Claude Code (newest), exported settings', 'claude-code-newest'],
+  ['claude-code-newest-env', 'Claude Code (newest), model variables only', 'claude-code-newest'],
   ['opencode', 'opencode (turns; plus at most one title call)', 'opencode-ai'],
   ['pi', 'pi', '@mariozechner/pi-coding-agent'],
   ['codex', 'Codex, exported config', '@openai/codex'],
