@@ -46,7 +46,7 @@
 <context>
     <name>CheckConfig</name>
     <message>
-        <location filename="../src/cli/agentcommand.cpp" line="+71"/>
+        <location filename="../src/cli/agentcommand.cpp" line="+78"/>
         <location filename="../src/config/checkconfig.cpp" line="+19"/>
         <source>warning: %1</source>
         <translation>Warnung: %1</translation>
@@ -270,7 +270,7 @@ Befehle:
         <translation>Host-Felder gehören in &quot;hosts&quot;: {&quot;NAME&quot;: {...}}</translation>
     </message>
     <message>
-        <location filename="../src/config/agentconfigreader.cpp" line="+25"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="+31"/>
         <source>this is an agent&apos;s file: it lists the box&apos;s own engines, not hosts</source>
         <translation>das ist die Datei eines Agenten: sie führt die Engines des Rechners selbst auf, keine Hosts</translation>
     </message>
@@ -281,7 +281,7 @@ Befehle:
         <translation>darf nicht leer sein (für kein Token das Feld weglassen)</translation>
     </message>
     <message>
-        <location filename="../src/config/agentconfigreader.cpp" line="+46"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="+69"/>
         <source>no engines configured; an agent needs at least one</source>
         <translation>keine Engines konfiguriert; ein Agent braucht mindestens eine</translation>
     </message>
@@ -569,7 +569,7 @@ Befehle:
         <translation>das Token</translation>
     </message>
     <message>
-        <location filename="../src/config/agentconfigreader.cpp" line="-31"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="-53"/>
         <source>required when listening on %1: without it anyone who can reach the agent can switch and stop this box&apos;s engines (or listen on 127.0.0.1)</source>
         <translation>nötig beim Lauschen auf %1: Ohne es kann jeder, der den Agenten erreicht, die Engines dieses Rechners wechseln und stoppen (oder auf 127.0.0.1 lauschen)</translation>
     </message>
@@ -1904,7 +1904,12 @@ Optionen:
         <translation>--config DATEI ist erforderlich</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+58"/>
+        <source>prompt caches are kept until the agent stops: %1</source>
+        <translation>Prompt-Caches bleiben nur erhalten, bis der Agent endet: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>switchyard agent listening on http://%1 (engines: %2; agent protocol %3)</source>
         <translation>switchyard agent lauscht auf http://%1 (Engines: %2; Agent-Protokoll %3)</translation>
     </message>
@@ -3523,7 +3528,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
     <message>
         <location line="+7"/>
         <location line="+4"/>
-        <location filename="../ui/models/hosttablemodel.cpp" line="+115"/>
+        <location filename="../ui/models/hosttablemodel.cpp" line="+119"/>
         <source>no engine running; the next request starts one</source>
         <translation>keine Engine läuft; die nächste Anfrage startet eine</translation>
     </message>

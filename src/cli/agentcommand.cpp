@@ -6,12 +6,19 @@
 #include "engines/enginesupervisor.h"
 #include "engines/localdriver.h"
 #include "hosts/boxarbiter.h"
+#include "hosts/hostcontroller.h"
+#include "hosts/promptcachekeeper.h"
+#include "store/historystore.h"
+#include "upstream/upstreampool.h"
+#include "common/clock.h"
 #include "replies/clientreplies.h"
 #include "journal/journalformat.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QSysInfo>
+
+#include <memory>
 
 namespace switchyard {
 
@@ -92,12 +99,34 @@ int runAgentCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         err << "switchyard agent: " << error << Qt::endl;
         return 1;
     }
+    // The keeper's calls and index below: declared before the arbiter, which owns the keeper.
+    UpstreamPool slotCalls;
+    std::unique_ptr<HistoryStore> slotIndex;
     // The one place where this box's switches and leases are decided, for every relay (issue 33).
     const QString box = QSysInfo::machineHostName();
     BoxArbiter arbiter(std::make_unique<LocalDriver>(box, service.supervisor()), box, config.scheduling);
     arbiter.setWording([](const HostRefusal &why) { return ClientReplies::fromHost(why).message; });
     QObject::connect(&arbiter, &BoxArbiter::event, &service, print);
     service.setArbiter(&arbiter);
+    // The box's saved prompt caches are the agent's (issue 33): it stops the engines, so it saves
+    // their slots first and restores them before it admits a relay's request, whichever relay
+    // asks. The index of what is saved where is kept beside the engines' state, so an agent
+    // restart forgets nothing (issue 31).
+    if (config.promptCache.enabled()) {
+        HostConfig boxHost;
+        boxHost.name = box;
+        boxHost.driver = u"local"_s;
+        boxHost.engines = config.engines;
+        boxHost.promptCache = config.promptCache;
+        auto *keeper = new PromptCacheKeeper(boxHost, &slotCalls, nullptr);
+        arbiter.controller()->setPromptCacheKeeper(keeper);
+        const QString stateDir = config.stateDir.isEmpty() ? EngineSupervisor::defaultStateDir() : config.stateDir;
+        slotIndex = std::make_unique<HistoryStore>(stateDir + u"/agent-prompt-caches.sqlite"_s, systemClock());
+        if (slotIndex->isOpen())
+            keeper->setIndex(slotIndex.get());
+        else
+            print(tr("prompt caches are kept until the agent stops: %1").arg(slotIndex->errorString()));
+    }
     QStringList names;
     for (const EngineConfig &engine : std::as_const(config.engines))
         names.append(engine.name);

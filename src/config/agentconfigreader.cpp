@@ -6,6 +6,11 @@
 #include "config/fieldpath.h"
 #include "config/hostconfigreader.h"
 #include "config/relayconfigreader.h"
+#include "config/secretreader.h"
+
+#include <QDir>
+
+#include <algorithm>
 
 namespace switchyard {
 
@@ -14,7 +19,8 @@ using Type = JsonNode::Type;
 
 namespace {
 
-const QStringList AgentTopFields = {u"listen"_s, u"token"_s, u"state_dir"_s, u"engines"_s, u"scheduling"_s};
+const QStringList AgentTopFields = {u"listen"_s, u"token"_s, u"state_dir"_s, u"engines"_s, u"scheduling"_s,
+                                    u"prompt_cache"_s};
 const QStringList AgentEngineFields = {u"url"_s, u"argv"_s, u"start_timeout_s"_s, u"stop_timeout_s"_s};
 
 } // namespace
@@ -31,6 +37,7 @@ void AgentConfigReader::read(const JsonNode &root, AgentConfig &config)
     readEngines(root, config);
     // How the box's arbiter orders the requests of every relay in front of it.
     HostConfigReader::readScheduling(m_report, m_fields, root, QString(), config.scheduling);
+    readPromptCache(root, config);
 
     // Open to the LAN without a token, anyone there could switch and stop the box's engines:
     // the agent takes orders only from a relay that knows its token.
@@ -41,6 +48,28 @@ void AgentConfigReader::read(const JsonNode &root, AgentConfig &config)
                           "and stop this box's engines (or listen on 127.0.0.1)")
                            .arg(listen ? listen->string : u"0.0.0.0:%1"_s.arg(ConfigLoader::DefaultAgentPort)));
     }
+}
+
+// The agent starts its box's engines, so it keeps their prompt caches as a relay keeps a local
+// host's: without a setting, in a folder of its own that it adds to every engine's argv.
+void AgentConfigReader::readPromptCache(const JsonNode &root, AgentConfig &config)
+{
+    HostConfig box;
+    box.name = u"agent"_s;
+    box.driver = u"local"_s;
+    box.engines = config.engines;
+    // With a state_dir of its own, the agent keeps the box's saves there too (its slots folder),
+    // unless an engine's argv names a folder already.
+    const bool named = std::any_of(box.engines.cbegin(), box.engines.cend(),
+                                   [](const EngineConfig &e) { return e.argv.contains(u"--slot-save-path"_s); });
+    if (!root.member(u"prompt_cache"_s) && !config.stateDir.isEmpty() && !named) {
+        for (EngineConfig &engine : box.engines)
+            engine.argv << u"--slot-save-path"_s << QDir(config.stateDir).filePath(u"slots"_s);
+    }
+    SecretReader secrets(m_report, m_fields);
+    HostConfigReader(m_report, m_fields, secrets).readPromptCache(root, QString(), box);
+    config.engines = box.engines;
+    config.promptCache = box.promptCache;
 }
 
 void AgentConfigReader::readEngines(const JsonNode &root, AgentConfig &config)

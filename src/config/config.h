@@ -217,6 +217,9 @@ struct AgentConfig
     QString stateDir;   // empty = the default
     QList<EngineConfig> engines;   // url, argv, start and stop timeouts
     SchedulingConfig scheduling;   // the box's, for every relay's requests (agent protocol 2)
+    // The box's saved prompt caches (issue 33): on unless "prompt_cache": false; the agent saves
+    // and restores them for every relay, and keeps their index in state_dir.
+    PromptCacheConfig promptCache;
 
     const EngineConfig *engine(const QString &name) const
     {

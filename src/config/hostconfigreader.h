@@ -28,6 +28,9 @@ public:
     static QString defaultSlotFolder(const QString &host);
 
     void read(const JsonNode &root, Config &config);
+    // "prompt_cache" of a host whose engines this program starts (driver "local"; an agent's
+    // whole box): its folder, given or the default one, added to every engine's argv.
+    void readPromptCache(const JsonNode &node, const QString &path, HostConfig &host);
     // A "scheduling" section: a host's in the relay's file, the box's in an agent's.
     static void readScheduling(ConfigReport &report, FieldReader &fields, const JsonNode &node, const QString &path,
                                SchedulingConfig &scheduling);
@@ -35,7 +38,6 @@ public:
 private:
     void readHost(const JsonNode &node, const QString &path, Config &config);
     void readApiKey(const JsonNode &node, const QString &path, HostConfig &host);
-    void readPromptCache(const JsonNode &node, const QString &path, HostConfig &host);
     void defaultPromptCache(const JsonNode &node, const QString &path, HostConfig &host);
     void readPower(const JsonNode &node, const QString &path, const QString &driver, HostConfig &host);
     void readEngines(const JsonNode &engines, const QString &enginesPath, const QString &driver, HostConfig &host);

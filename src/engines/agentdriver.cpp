@@ -194,6 +194,8 @@ AgentStream *AgentDriver::holdOnBox(const BoxAsk &ask, QObject *parent)
     QJsonObject body{{"engine"_L1, ask.engine}, {"relay"_L1, ask.relay}, {"model"_L1, ask.model}};
     if (!ask.app.isEmpty())
         body.insert("app"_L1, ask.app);
+    if (!ask.modelKey.isEmpty())
+        body.insert("model_key"_L1, ask.modelKey);
     if (ask.command)
         body.insert("command"_L1, true);
     if (ask.sideCall)

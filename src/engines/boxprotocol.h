@@ -28,6 +28,7 @@ struct BoxAsk
     QString engine;
     QString relay;    // which relay asks (its name: the window and the agent's log say it)
     QString model;    // the alias the client asked for
+    QString modelKey; // the model's name on the engine: the agent restores its saved prompt caches
     QString app;      // the client app, when the relay recognised it
     bool command = false;   // a switch on command: admitted = the engine is up, then let go
     bool sideCall = false;  // a title or small-model call: the agent holds it less long

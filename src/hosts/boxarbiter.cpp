@@ -109,6 +109,7 @@ void BoxArbiter::hold(const IncomingRequest &request, ResponseWriter *writer)
     if (place->relay.isEmpty())
         place->relay = request.clientAddress;
     place->model = ask.value("model"_L1).toString();
+    place->modelKey = ask.value("model_key"_L1).toString();   // none from a relay before issue 33's caches
     place->app = ask.value("app"_L1).toString();
     place->command = ask.value("command"_L1).toBool();
     place->sideCall = ask.value("side_call"_L1).toBool();
@@ -135,7 +136,8 @@ void BoxArbiter::hold(const IncomingRequest &request, ResponseWriter *writer)
     connect(writer, &ResponseWriter::clientDisconnected, this, [this, id] { letGo(id); });
     connect(writer, &QObject::destroyed, this, [this, id] { letGo(id); });
     qCDebug(lcHosts).noquote() << u"box %1: %2 holds a place for %3 (%4)"_s.arg(m_box, place->relay, place->engine).arg(id);
-    HostController::RequestInfo info{place->engine, place->model, place->relay, place->app, {}, place->sideCall};
+    HostController::RequestInfo info{place->engine, place->model, place->relay, place->app, place->modelKey,
+                                     place->sideCall};
     m_holds.emplace(id, std::move(place));
     m_controller->request(m_holds.at(id)->ticket, info, [this, id] { admitted(id); },
                           [this, id](const HostRefusal &why) { refused(id, why); });

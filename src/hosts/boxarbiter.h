@@ -66,6 +66,7 @@ private:
         QString relay;
         QString engine;
         QString model;
+        QString modelKey;
         QString app;
         bool command = false;
         bool sideCall = false;

@@ -511,7 +511,8 @@ qint64 HostController::restoredTokens(const HostTicket &ticket) const
 
 void HostController::beforeEngineStops(const QString &running, const QString &next, std::function<void()> then)
 {
-    if (!m_promptCaches || running.isEmpty() || running == next) {
+    // A shared box's prompt caches are its agent's, which stops its engines (issue 33).
+    if (!m_promptCaches || sharedBox() || running.isEmpty() || running == next) {
         then();
         return;
     }
@@ -521,7 +522,7 @@ void HostController::beforeEngineStops(const QString &running, const QString &ne
 void HostController::beforeForward(RequestId id, AdmitFn admit)
 {
     const LiveTicket ticket = m_tickets.value(id);
-    if (!m_promptCaches || ticket.info.modelKey.isEmpty()) {
+    if (!m_promptCaches || sharedBox() || ticket.info.modelKey.isEmpty()) {
         admit();
         return;
     }
@@ -615,6 +616,7 @@ void HostController::holdOnSharedBox(RequestId id)
     ask.engine = it->info.engine;
     ask.relay = m_relayName;
     ask.model = it->info.alias;
+    ask.modelKey = it->info.modelKey;
     ask.app = it->info.userAgent;
     ask.command = it->command;
     ask.sideCall = it->info.sideCall;

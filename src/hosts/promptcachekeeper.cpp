@@ -101,8 +101,10 @@ PromptCacheKeeper::PromptCacheKeeper(const HostConfig &host, UpstreamPool *pool,
     , m_catalog(catalog)
     , m_clock(clock ? clock : &systemClock())
 {
-    for (const EngineConfig &e : host.engines)
+    for (const EngineConfig &e : host.engines) {
         m_startTimeouts.insert(e.name, e.startTimeout);
+        m_configuredUrls.insert(e.name, e.url);
+    }
     // llama-server refuses to start with a --slot-save-path that is no folder.
     if (m_filesHere && !m_config.dir.isEmpty())
         QDir().mkpath(m_config.dir);
@@ -164,7 +166,10 @@ void PromptCacheKeeper::call(const QString &engine, const QByteArray &method, co
                              const QByteArray &body, milliseconds timeout, ReplyFn done)
 {
     UpstreamExchange::Request request;
-    if (const Catalog::HostState *h = m_catalog->host(m_host)) {
+    // The catalog's address where there is one (the relay's); the configured one else (an agent's
+    // box, which has no catalog).
+    request.base = m_configuredUrls.value(engine);
+    if (const Catalog::HostState *h = m_catalog ? m_catalog->host(m_host) : nullptr) {
         for (const Catalog::EngineModels &e : h->engines) {
             if (e.name == engine)
                 request.base = e.url;

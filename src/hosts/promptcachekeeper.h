@@ -9,6 +9,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QUrl>
 
 #include <chrono>
 #include <functional>
@@ -131,7 +132,8 @@ private:
     PromptCacheConfig m_config;
     bool m_filesHere;   // driver "local": the cache folder is on this machine
     UpstreamPool *m_pool;
-    const Catalog *m_catalog;
+    const Catalog *m_catalog;   // may be null: an agent's box
+    QHash<QString, QUrl> m_configuredUrls;
     const Clock *m_clock;
     HistoryStore *m_index = nullptr;          // where m_saved is kept across restarts; may be none
     QHash<QString, Saved> m_saved;            // by Saved::key(); pending: restore before its model's next request

@@ -2,6 +2,7 @@
 #include "config/checkconfig.h"
 #include "config/config.h"
 #include "config/configloader.h"
+#include "config/hostconfigreader.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -51,7 +52,10 @@ void TestAgentConfig::agentConfig()
     QCOMPARE(c.engines.at(0).name, u"mainline"_s);   // file order
     QCOMPARE(c.engines.at(0).startTimeout, 120000ms);
     QCOMPARE(c.engines.at(1).url, QUrl(u"http://127.0.0.1:8081"_s));
-    QCOMPARE(c.engines.at(1).argv, (QStringList{u"llama-fork"_s, u"--port"_s, u"8081"_s}));
+    // The box's prompt caches are the agent's, kept by default in its state_dir (issue 33).
+    QCOMPARE(c.engines.at(1).argv, (QStringList{u"llama-fork"_s, u"--port"_s, u"8081"_s, u"--slot-save-path"_s,
+                                                u"/var/lib/switchyard-agent/slots"_s}));
+    QCOMPARE(c.promptCache.dir, u"/var/lib/switchyard-agent/slots"_s);
     QCOMPARE(c.engines.at(1).startTimeout, 90000ms);
     QCOMPARE(c.engines.at(1).stopTimeout, 3000ms);
     QVERIFY(c.engine(u"fork"_s));
@@ -62,6 +66,14 @@ void TestAgentConfig::agentConfig()
         R"({"listen": "127.0.0.1:18767", "engines": {"a": {"url": "http://127.0.0.1:1", "argv": ["x"]}}})", File);
     QVERIFY2(minimal.ok(), qPrintable(describe(minimal.errors)));
     QCOMPARE(minimal.config->token, QString());
+    // Without a state_dir, in the user's cache folder; "prompt_cache": false, none.
+    QCOMPARE(minimal.config->promptCache.dir, HostConfigReader::defaultSlotFolder(u"agent"_s));
+    const AgentConfigResult off = ConfigLoader::parseAgent(
+        R"({"listen": "127.0.0.1:18767", "prompt_cache": false, "engines": {"a": {"url": "http://127.0.0.1:1", "argv": ["x"]}}})",
+        File);
+    QVERIFY2(off.ok(), qPrintable(describe(off.errors)));
+    QVERIFY(!off.config->promptCache.enabled());
+    QCOMPARE(off.config->engines.first().argv, QStringList{u"x"_s});
     QVERIFY(minimal.warnings.isEmpty());   // loopback without a token is fine
     const QByteArray relay = R"({"hosts": {}, "engines": {}})";
     QVERIFY(!ConfigLoader::looksLikeAgentConfig(relay));

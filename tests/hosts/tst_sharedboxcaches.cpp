@@ -1,0 +1,163 @@
+// Issues 33 and 31: a shared box's prompt caches are its agent's. Two relays in front of one
+// `switchyard agent` (real processes, fake routers as engines, loopback only): the agent saves
+// engine alpha's slots before it switches to beta for the other relay, restores them before it
+// admits the conversation's next turn, and still does after the agent itself restarts (the index
+// is in its state_dir, the files in its slots folder), without any prompt-cache setting.
+
+#include "sharedboxhelpers.h"
+#include "rawhttpclient.h"
+#include "laterport.h"
+
+#include <QtTest>
+
+using namespace switchyard;
+using namespace switchyard::test;
+using namespace switchyard::test::sharedbox;
+using namespace Qt::StringLiterals;
+
+class TestSharedBoxCaches : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void theAgentKeepsTheBoxsCachesForEveryRelay();
+
+private:
+    void startAgent();
+    quint16 startRelay(Child &relay, const QString &name);
+    // One turn through the relay on `port`, its whole answer read.
+    void turn(quint16 port, const QString &model, const char *what);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Child> m_agent;
+    QUrl m_agentUrl;
+    quint16 m_agentPort = 0;
+    quint16 m_alphaPort = 0;
+    quint16 m_betaPort = 0;
+};
+
+void TestSharedBoxCaches::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_agentPort = portForLater();
+    m_alphaPort = portForLater();
+    m_betaPort = portForLater();
+}
+
+// Alpha serves a1, beta serves b1; a switch goes at once (arrival order). No "prompt_cache":
+// the agent keeps the box's caches by default, in its state_dir.
+void TestSharedBoxCaches::startAgent()
+{
+    auto engine = [](quint16 port, const QString &model) {
+        return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(port)},
+                           {"argv"_L1, QJsonArray{binary(u"switchyard-fakellama"_s), u"--port"_s, QString::number(port),
+                                                  u"--models"_s, model, u"--loaded"_s, model}},
+                           {"start_timeout_s"_L1, 20},
+                           {"stop_timeout_s"_L1, 5}};
+    };
+    const QJsonObject config{{"listen"_L1, u"127.0.0.1:%1"_s.arg(m_agentPort)},
+                             {"token"_L1, u"shared-box-token"_s},
+                             {"state_dir"_L1, m_dir->filePath(u"agent-state"_s)},
+                             {"scheduling"_L1, QJsonObject{{"policy"_L1, u"arrival"_s}}},
+                             {"engines"_L1, QJsonObject{{"alpha"_L1, engine(m_alphaPort, u"a1"_s)},
+                                                        {"beta"_L1, engine(m_betaPort, u"b1"_s)}}}};
+    const QString path = m_dir->filePath(u"agent.json"_s);
+    writeJson(path, config);
+    m_agent = std::make_unique<Child>();
+    m_agent->process.start(binary(u"switchyard"_s), {u"agent"_s, u"--config"_s, path});
+    QVERIFY2(m_agent->process.waitForStarted(Timeout), qPrintable(m_agent->process.errorString()));
+    QTRY_VERIFY2_WITH_TIMEOUT(m_agent->output.contains("listening on http://"), m_agent->output.constData(), Timeout);
+    m_agentUrl = QUrl(u"http://127.0.0.1:%1"_s.arg(m_agentPort));
+}
+
+quint16 TestSharedBoxCaches::startRelay(Child &relay, const QString &name)
+{
+    const quint16 port = portForLater();
+    auto engine = [](quint16 enginePort, const QString &model) {
+        return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(enginePort)}, {"models"_L1, QJsonArray{model}}};
+    };
+    const QJsonObject box{{"driver"_L1, u"agent"_s},
+                          {"agent"_L1, m_agentUrl.toString()},
+                          {"token"_L1, u"shared-box-token"_s},
+                          {"engines"_L1, QJsonObject{{"alpha"_L1, engine(m_alphaPort, u"a1"_s)},
+                                                     {"beta"_L1, engine(m_betaPort, u"b1"_s)}}}};
+    const QJsonObject config{{"listen"_L1, u"127.0.0.1:%1"_s.arg(port)},
+                             {"state_dir"_L1, m_dir->filePath(name + u"-state"_s)},
+                             {"hosts"_L1, QJsonObject{{"box"_L1, box}}}};
+    const QString path = m_dir->filePath(name + u".json"_s);
+    writeJson(path, config);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *dir : {"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"})
+        env.insert(QString::fromLatin1(dir), m_dir->filePath(name + u'-' + QString::fromLatin1(dir)));
+    relay.process.setProcessEnvironment(env);
+    relay.process.start(binary(u"switchyard"_s), {u"--headless"_s, u"--config"_s, path});
+    if (!relay.process.waitForStarted(Timeout))
+        return 0;
+    QElapsedTimer waited;
+    waited.start();
+    while (!relay.output.contains("listening on") && relay.process.state() == QProcess::Running
+           && waited.elapsed() < Timeout)
+        QTest::qWait(20);
+    return relay.output.contains("listening on") ? port : 0;
+}
+
+void TestSharedBoxCaches::turn(quint16 port, const QString &model, const char *what)
+{
+    RawHttpClient client(port);
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/chat/completions", chat(model, 8)));
+    QTRY_VERIFY2_WITH_TIMEOUT(client.completedResponses() == 1 || client.isDisconnected(), what, Timeout);
+    QVERIFY2(client.completedResponses() == 1 && complete(client.responses().first()),
+             qPrintable(u"%1: %2\nagent:\n%3"_s.arg(QString::fromLatin1(what),
+                                                     QString::fromUtf8(client.responses().value(0).body),
+                                                     QString::fromUtf8(m_agent->output))));
+}
+
+void TestSharedBoxCaches::theAgentKeepsTheBoxsCachesForEveryRelay()
+{
+    startAgent();
+    if (QTest::currentTestFailed())
+        return;
+    Child alice;
+    Child bob;
+    const quint16 a = startRelay(alice, u"alice"_s);
+    QVERIFY2(a, alice.output.constData());
+    const quint16 b = startRelay(bob, u"bob"_s);
+    QVERIFY2(b, bob.output.constData());
+
+    // Alice's conversation on alpha; Bob's turn on beta makes the agent save alpha's slot first.
+    turn(a, u"box-a1"_s, "alice's first turn");
+    turn(b, u"box-b1"_s, "bob's turn");
+    QTRY_VERIFY2_WITH_TIMEOUT(m_agent->output.contains("prompt cache of a1 on engine alpha: save"),
+                              m_agent->output.constData(), Timeout);
+    // Alice's next turn: the agent switches back and restores the slot before it admits her.
+    turn(a, u"box-a1"_s, "alice's second turn");
+    QVERIFY2(m_agent->count("prompt cache of a1 on engine alpha: restore") == 1, m_agent->output.constData());
+    QVERIFY2(!m_agent->output.contains("restore failed") && !m_agent->output.contains("not restored"),
+             m_agent->output.constData());
+    // Neither relay saved or restored anything itself: the box's caches are the agent's.
+    for (const Child *relay : {&alice, &bob})
+        QVERIFY2(!relay->output.contains("prompt cache of"), relay->output.constData());
+
+    // Bob again (alpha saved again), then the agent restarts: its engines stop with it, and the
+    // index of what is saved where comes back from its state_dir.
+    turn(b, u"box-b1"_s, "bob's second turn");
+    QTRY_VERIFY2_WITH_TIMEOUT(m_agent->count("prompt cache of a1 on engine alpha: save") == 2,
+                              m_agent->output.constData(), Timeout);
+    m_agent->process.terminate();
+    QVERIFY2(m_agent->process.waitForFinished(Timeout), m_agent->output.constData());
+    QVERIFY2(!listening(m_alphaPort) && !listening(m_betaPort), "the agent's engines outlived it");
+    startAgent();
+    if (QTest::currentTestFailed())
+        return;
+    turn(a, u"box-a1"_s, "alice's turn after the agent restarted");
+    QVERIFY2(m_agent->count("prompt cache of a1 on engine alpha: restore") == 1, m_agent->output.constData());
+    QVERIFY2(!m_agent->output.contains("restore failed") && !m_agent->output.contains("not restored"),
+             m_agent->output.constData());
+    qInfo("the restarted agent:\n%s", m_agent->output.constData());
+}
+
+QTEST_GUILESS_MAIN(TestSharedBoxCaches)
+#include "tst_sharedboxcaches.moc"
