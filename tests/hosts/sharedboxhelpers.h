@@ -83,6 +83,27 @@ inline bool completeUnstreamed(const RawHttpClient::Response &r)
     return r.status == 200 && r.body.contains("\"choices\"") && !r.body.contains("\"error\"");
 }
 
+// Starts `switchyard --headless --config CONFIG` as `relay`, its XDG data, config and cache
+// folders under `home` (nothing of the user's own), and waits until it listens; false if it
+// did not within Timeout.
+inline bool startHeadlessRelay(Child &relay, const QString &config, const QString &home)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_DATA_HOME"_s, home + u"/data"_s);
+    env.insert(u"XDG_CONFIG_HOME"_s, home + u"/config"_s);
+    env.insert(u"XDG_CACHE_HOME"_s, home + u"/cache"_s);
+    relay.process.setProcessEnvironment(env);
+    relay.process.start(binary(u"switchyard"_s), {u"--headless"_s, u"--config"_s, config});
+    if (!relay.process.waitForStarted(Timeout))
+        return false;
+    QElapsedTimer waited;
+    waited.start();
+    while (!relay.output.contains("listening on") && relay.process.state() == QProcess::Running
+           && waited.elapsed() < Timeout)
+        QTest::qWait(20);
+    return relay.output.contains("listening on");
+}
+
 // Whether something accepts connections on the loopback port now.
 inline bool listening(quint16 port)
 {

@@ -149,19 +149,7 @@ quint16 TestSharedBox::startRelayFor(Child &relay, const QString &name, const QL
                              {"hosts"_L1, hosts}};
     const QString path = m_dir->filePath(name + u".json"_s);
     writeJson(path, config);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"XDG_DATA_HOME"_s, m_dir->filePath(name + u"-data"_s));
-    env.insert(u"XDG_CONFIG_HOME"_s, m_dir->filePath(name + u"-config"_s));
-    relay.process.setProcessEnvironment(env);
-    relay.process.start(binary(u"switchyard"_s), {u"--headless"_s, u"--config"_s, path});
-    if (!relay.process.waitForStarted(Timeout))
-        return 0;
-    QElapsedTimer waited;
-    waited.start();
-    while (!relay.output.contains("listening on") && relay.process.state() == QProcess::Running
-           && waited.elapsed() < Timeout)
-        QTest::qWait(20);
-    return relay.output.contains("listening on") ? port : 0;
+    return startHeadlessRelay(relay, path, m_dir->filePath(name + u"-home"_s)) ? port : 0;
 }
 
 // The body of a GET on the relay (from loopback: the admin API's gate is open), empty when none came.

@@ -88,19 +88,7 @@ quint16 TestSharedBoxCaches::startRelay(Child &relay, const QString &name)
                              {"hosts"_L1, QJsonObject{{"box"_L1, box}}}};
     const QString path = m_dir->filePath(name + u".json"_s);
     writeJson(path, config);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char *dir : {"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"})
-        env.insert(QString::fromLatin1(dir), m_dir->filePath(name + u'-' + QString::fromLatin1(dir)));
-    relay.process.setProcessEnvironment(env);
-    relay.process.start(binary(u"switchyard"_s), {u"--headless"_s, u"--config"_s, path});
-    if (!relay.process.waitForStarted(Timeout))
-        return 0;
-    QElapsedTimer waited;
-    waited.start();
-    while (!relay.output.contains("listening on") && relay.process.state() == QProcess::Running
-           && waited.elapsed() < Timeout)
-        QTest::qWait(20);
-    return relay.output.contains("listening on") ? port : 0;
+    return startHeadlessRelay(relay, path, m_dir->filePath(name + u"-home"_s)) ? port : 0;
 }
 
 void TestSharedBoxCaches::turn(quint16 port, const QString &model, const char *what)
