@@ -1,4 +1,5 @@
 #include "api/messagesstreamclose.h"
+#include "api/sselines.h"
 
 #include "common/jsonwriter.h"
 
@@ -11,9 +12,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-constexpr QByteArrayView EventPrefix = "event: ";
-constexpr QByteArrayView DataPrefix = "data: ";
-constexpr QByteArrayView ErrorEventLine = "event: error";
+using SseLines::DataPrefix;
+using SseLines::ErrorEventLine;
+using SseLines::EventPrefix;
 
 QByteArray frame(const char *event, const QByteArray &json)
 {
@@ -61,7 +62,7 @@ QByteArray MessagesStreamClose::closeBefore(const QByteArray &dataLine)
     QString message = u"the engine ended its answer with an error"_s;
     if (dataLine.startsWith(DataPrefix)) {
         const QJsonObject event = QJsonDocument::fromJson(dataLine.sliced(DataPrefix.size())).object();
-        const QJsonObject error = event.value("error"_L1).isObject() ? event.value("error"_L1).toObject() : event;
+        const QJsonObject error = SseLines::errorOf(event);
         if (const QString said = error.value("message"_L1).toString(); !said.isEmpty())
             message = said;
     }

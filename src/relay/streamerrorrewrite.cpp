@@ -1,6 +1,7 @@
 #include "relay/streamerrorrewrite.h"
 
 #include "api/errorreply.h"
+#include "api/sselines.h"
 #include "replies/retrywords.h"
 
 #include <QJsonDocument>
@@ -13,10 +14,8 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr QByteArrayView ErrorPrefix = "data: {\"error\"";
-// llama.cpp's /v1/responses and /v1/messages streams name their error event, whose data is the
-// error object itself: "event: error" then "data: {"code":500,...}".
-constexpr QByteArrayView ErrorEventLine = "event: error";
-constexpr QByteArrayView DataPrefix = "data: ";
+using SseLines::DataPrefix;
+using SseLines::ErrorEventLine;
 
 bool startsLike(QByteArrayView start, QByteArrayView prefix)
 {
@@ -93,7 +92,7 @@ QByteArray StreamErrorRewrite::rewriteLine(const QByteArray &line)
         return line;
     const QByteArray json = line.sliced(DataPrefix.size()).trimmed();
     const QJsonObject event = QJsonDocument::fromJson(json).object();
-    const QJsonObject error = event.value("error"_L1).isObject() ? event.value("error"_L1).toObject() : event;
+    const QJsonObject error = SseLines::errorOf(event);
     const QString message = error.value("message"_L1).toString();
     if (error.isEmpty() || message.isEmpty())
         return line;
