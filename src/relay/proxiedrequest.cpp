@@ -330,6 +330,10 @@ void ProxiedRequest::onFinished()
                 m_outcome.status = rewritten->status;
                 m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
                 m_writer->respond(rewritten->status, ErrorReply::headers(), rewritten->body);
+            } else if (m_replyForm == ClientReplies::ReplyForm::ClaudeCode && (status == 400 || status == 422)) {
+                // Claude Code sends a 400 it has no handler for five more times (forClaudeCode).
+                m_outcome.relayError = u"rewrote upstream %1: %2"_s.arg(status).arg(upstreamErrorMessage());
+                answer(ClientReplies::engineRefusedRequest(status, upstreamErrorMessage()), from);
             } else {
                 HeaderList headers = HttpHeaders::forwardable(m_exchange->headers());
                 m_writer->respond(status, headers, m_buffered);

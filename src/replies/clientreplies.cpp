@@ -158,6 +158,11 @@ ClientReply engineFailed(const QString &upstreamMessage)
     return reply(424, u"the engine failed to answer this request: %1"_s.arg(upstreamMessage));
 }
 
+ClientReply engineRefusedRequest(int status, const QString &upstreamMessage)
+{
+    return reply(status, upstreamMessage);
+}
+
 ClientReply upstreamSilent(const QString &why)
 {
     // The engine took the request and went silent: a retry meets the same hung engine.
@@ -217,6 +222,8 @@ ClientReply forClaudeCode(ClientReply reply)
 {
     if (reply.status == 404)
         reply.sentStatus = 410;
+    else if (reply.status == 400 || reply.status == 422)
+        reply.sentStatus = 424;
     return reply;
 }
 

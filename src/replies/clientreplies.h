@@ -66,6 +66,9 @@ ClientReply engineUnreachable(const QString &why);   // when no host is named to
 ClientReply engineCouldNotLoad(const QString &upstreamMessage);
 // The engine's own 5xx (not a 503): its words, unless they would make a client retry.
 ClientReply engineFailed(const QString &upstreamMessage);
+// The engine's own 4xx about the request (bad grammar, a field it refuses), its words as they
+// came; passed on as it is to every client but one with a form of its own (forClaudeCode).
+ClientReply engineRefusedRequest(int status, const QString &upstreamMessage);
 ClientReply upstreamSilent(const QString &why);
 ClientReply upstreamFailedBeforeAnswering(const QString &why);
 ClientReply streamBrokeOff(const QString &why);   // a 424: no client sends the turn again
@@ -90,7 +93,10 @@ ClientReply forCodex(ClientReply reply);
 // /v1/messages with a User-Agent of claude-cli/...
 bool isClaudeCode(QByteArrayView path, QByteArrayView userAgent);
 // The reply as Claude Code gets it: a 404 goes out as a 410 ("gone": a retry will not bring
-// it); the body keeps not_found_error and the same words.
+// it); the body keeps not_found_error and the same words. A 400 or 422 it has no handler for
+// the newest (2.1.337, measured) sends again five more times, the last three with its whole tool
+// list; a 424 it takes as final: so those go out as a 424, the body keeping
+// invalid_request_error and the words.
 ClientReply forClaudeCode(ClientReply reply);
 // The wire form a client's refusals take: the clients above have one of their own, everyone
 // else (and a client not recognised) gets the reply as it is. Kept with a request that waits, so a

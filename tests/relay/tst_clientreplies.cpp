@@ -143,7 +143,8 @@ void TestClientReplies::everyRefusal_data()
     row("stream broke off", ClientReplies::streamBrokeOff(u"reset"_s), 424, {},
         u"upstream stream broke off: reset"_s, "failed_dependency_error", "failed_dependency_error");
 
-    // llama.cpp's errors in Claude Code's words.
+    // llama.cpp's errors in Claude Code's words. ErrorRewrite sends these as they are (a 400 is
+    // what Claude Code compacts or moves its system prompt at), not through inForm.
     row("system message not first", ClientReplies::systemMessageNotFirst(u"System message must be at the beginning."_s),
         400, {},
         u"role 'system' must precede an assistant message: a system message inside messages is not supported by "
@@ -210,10 +211,11 @@ data: {"response":{"error":{"code":")" + failedCode + R"(","message":")" + m
     QCOMPARE(codex.httpStatus(), status == 404 || status == 423 || status == 424 ? 400 : status);
     QCOMPARE(codex.body(ApiShape::Responses), openAi);
     QCOMPARE(reply.httpStatus(), status);
-    // Claude Code gets a 404 as a 410, the one it does not send again without streaming; the
-    // body keeps the real one (not_found_error).
+    // Claude Code gets a 404 as a 410, the one it does not send again without streaming, and a
+    // 400 or 422 as a 424, which the newest does not send again either; the body keeps the real
+    // one (not_found_error, invalid_request_error).
     const ClientReply claude = ClientReplies::inForm(reply, ClientReplies::ReplyForm::ClaudeCode);
-    QCOMPARE(claude.httpStatus(), status == 404 ? 410 : status);
+    QCOMPARE(claude.httpStatus(), status == 404 ? 410 : status == 400 || status == 422 ? 424 : status);
     QCOMPARE(claude.body(ApiShape::Anthropic), anthropic);
 }
 

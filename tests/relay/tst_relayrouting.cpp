@@ -50,6 +50,7 @@ private Q_SLOTS:
     void refusals();
     void lateSystemMessageIsRewrittenOnMessagesOnly();
     void contextOverflowIsRewrittenOnMessages();
+    void enginesOwn400ReachesClaudeCodeAsA424();
     void refusedUpstreamIsRetriedOnce();
     void configuredAliasGlobReachesItsModel();
     void modelFieldIsReplacedAsAJsonString_data();
@@ -305,12 +306,46 @@ void TestRelayRouting::contextOverflowIsRewrittenOnMessages()
     const QByteArray body = R"({"model":"h1-alpha","max_tokens":8,"stream":true,"messages":[{"role":"user","content":")" + words + R"("}]})";
     RawHttpClient client(f.port());
     QVERIFY(client.connectToServer());
-    client.send(RawHttpClient::post("/v1/messages", body));
+    // As Claude Code sends it: a 400 it compacts at, not the 424 of an engine's other 400s.
+    client.send(RawHttpClient::post("/v1/messages", body, "User-Agent: claude-cli/2.1.337 (external, sdk-cli)\r\n"));
     QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 1, 5000);
     const auto &r = client.responses().at(0);
     QCOMPARE(r.status, 400);
     const QString message = QJsonDocument::fromJson(r.body).object().value("error"_L1).toObject().value("message"_L1).toString();
     QVERIFY2(QRegularExpression(u"^prompt is too long: \\d+ tokens > 32 maximum$"_s).match(message).hasMatch(), qPrintable(message));
+}
+
+// The newest Claude Code sends a 400 it has no handler for five more times; a 424 it takes as
+// final. Everyone else gets the engine's 400 byte for byte; Claude Code's own rewrites
+// (contextOverflowIsRewrittenOnMessages) stay 400s it acts on.
+void TestRelayRouting::enginesOwn400ReachesClaudeCodeAsA424()
+{
+    RelayFixture f;
+    QVERIFY(f.start(routerOptions()));
+    const QByteArray engineBody = R"({"error":{"code":400,"message":"bad grammar","type":"invalid_request_error"}})";
+    fake::FakeFailure refusal;
+    refusal.mode = fake::FakeFailure::Mode::Status;
+    refusal.status = 400;
+    refusal.body = engineBody;
+    f.fake->failNextRequests(2, refusal);
+    const QByteArray body = R"({"model":"h1-alpha","max_tokens":8,"stream":true,"messages":[{"role":"user","content":"hi"}]})";
+    RawHttpClient client(f.port());
+    QVERIFY(client.connectToServer());
+    client.send(RawHttpClient::post("/v1/messages", body, "User-Agent: claude-cli/2.1.337 (external, sdk-cli)\r\n"));
+    client.send(RawHttpClient::post("/v1/messages", body, "User-Agent: Anthropic/JS 1.14.0\r\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+
+    const auto &claude = client.responses().at(0);
+    QCOMPARE(claude.status, 424);
+    QCOMPARE(claude.header("x-should-retry"), QByteArray("false"));
+    const QJsonObject root = QJsonDocument::fromJson(claude.body).object();
+    QCOMPARE(root.value("type"_L1).toString(), u"error"_s);
+    QCOMPARE(root.value("error"_L1).toObject().value("type"_L1).toString(), u"invalid_request_error"_s);
+    QCOMPARE(root.value("error"_L1).toObject().value("message"_L1).toString(), u"bad grammar"_s);
+
+    const auto &sdk = client.responses().at(1);
+    QCOMPARE(sdk.status, 400);
+    QCOMPARE(sdk.body, engineBody);
 }
 
 void TestRelayRouting::refusedUpstreamIsRetriedOnce()
