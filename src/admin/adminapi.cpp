@@ -444,7 +444,8 @@ QJsonArray AdminApi::hostsJson() const
                       {"gpus"_L1, GpuReading::toJson(m_gpus ? m_gpus->gpus(c->host()) : QList<GpuReading>())}};
         if (!c->leaseOwner().isEmpty())
             o.insert("lease"_L1, QJsonObject{{"owner"_L1, c->leaseOwner()}, {"until"_L1, isoTime(c->leaseUntil())}});
-        if (const PromptCacheKeeper *caches = c->promptCacheKeeper())
+        // A shared box's caches are its agent's: "box" says what they take.
+        if (const PromptCacheKeeper *caches = c->promptCacheKeeper(); caches && !c->sharedBox())
             o.insert("prompt_caches"_L1, promptCachesJson(*caches));
         o.insert("engines"_L1, QJsonArray::fromStringList(c->engines()));
         o.insert("next_switch"_L1, nextSwitchJson(*c));

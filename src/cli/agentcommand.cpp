@@ -108,18 +108,16 @@ int runAgentCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     arbiter.setWording([](const HostRefusal &why) { return ClientReplies::fromHost(why).message; });
     QObject::connect(&arbiter, &BoxArbiter::event, &service, print);
     service.setArbiter(&arbiter);
+    const HostConfig boxHost = config.asLocalHost(box);
+    // Idle stop and sleep are decided here, where every relay's requests are seen (issue 33).
+    arbiter.controller()->setPower(boxHost, nullptr);
     // The box's saved prompt caches are the agent's (issue 33): it stops the engines, so it saves
     // their slots first and restores them before it admits a relay's request, whichever relay
     // asks. The index of what is saved where is kept beside the engines' state, so an agent
     // restart forgets nothing (issue 31).
     if (config.promptCache.enabled()) {
-        HostConfig boxHost;
-        boxHost.name = box;
-        boxHost.driver = u"local"_s;
-        boxHost.engines = config.engines;
-        boxHost.promptCache = config.promptCache;
         auto *keeper = new PromptCacheKeeper(boxHost, &slotCalls, nullptr);
-        arbiter.controller()->setPromptCacheKeeper(keeper);
+        arbiter.setPromptCacheKeeper(keeper);
         const QString stateDir = config.stateDir.isEmpty() ? EngineSupervisor::defaultStateDir() : config.stateDir;
         slotIndex = std::make_unique<HistoryStore>(stateDir + u"/agent-prompt-caches.sqlite"_s, systemClock());
         if (slotIndex->isOpen())

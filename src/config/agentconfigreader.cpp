@@ -20,8 +20,9 @@ using Type = JsonNode::Type;
 namespace {
 
 const QStringList AgentTopFields = {u"listen"_s, u"token"_s, u"state_dir"_s, u"engines"_s, u"scheduling"_s,
-                                    u"prompt_cache"_s};
-const QStringList AgentEngineFields = {u"url"_s, u"argv"_s, u"start_timeout_s"_s, u"stop_timeout_s"_s};
+                                    u"prompt_cache"_s, u"idle_stop_after_s"_s, u"sleep_command"_s};
+const QStringList AgentEngineFields = {u"url"_s, u"argv"_s, u"start_timeout_s"_s, u"stop_timeout_s"_s,
+                                       u"idle_stop_after_s"_s};
 
 } // namespace
 
@@ -38,6 +39,7 @@ void AgentConfigReader::read(const JsonNode &root, AgentConfig &config)
     // How the box's arbiter orders the requests of every relay in front of it.
     HostConfigReader::readScheduling(m_report, m_fields, root, QString(), config.scheduling);
     readPromptCache(root, config);
+    readIdleAndSleep(root, config);
 
     // Open to the LAN without a token, anyone there could switch and stop the box's engines:
     // the agent takes orders only from a relay that knows its token.
@@ -72,6 +74,17 @@ void AgentConfigReader::readPromptCache(const JsonNode &root, AgentConfig &confi
     config.promptCache = box.promptCache;
 }
 
+// A shared box stops its engine for idleness only by its agent's decision, which sees every
+// relay's requests (a relay's own idle stop would cut another relay's stream).
+void AgentConfigReader::readIdleAndSleep(const JsonNode &root, AgentConfig &config)
+{
+    HostConfig box = config.asLocalHost(u"agent"_s);
+    SecretReader secrets(m_report, m_fields);
+    HostConfigReader(m_report, m_fields, secrets).readIdleAndSleep(root, QString(), box);
+    config.idleStopAfter = box.idleStopAfter;
+    config.sleepCommand = box.sleepCommand;
+}
+
 void AgentConfigReader::readEngines(const JsonNode &root, AgentConfig &config)
 {
     const JsonNode *engines = m_fields.field(root, QString(), u"engines"_s, Type::Object, true);
@@ -94,6 +107,10 @@ void AgentConfigReader::readEngines(const JsonNode &root, AgentConfig &config)
         m_fields.readArgv(*node, path, engine);
         m_fields.readSeconds(*node, path, u"start_timeout_s"_s, engine.startTimeout);
         m_fields.readSeconds(*node, path, u"stop_timeout_s"_s, engine.stopTimeout);
+        std::chrono::milliseconds idle{0};
+        m_fields.readSeconds(*node, path, u"idle_stop_after_s"_s, idle);
+        if (idle.count() > 0)
+            engine.idleStopAfter = idle;
         config.engines.append(engine);
     }
     if (named.empty())

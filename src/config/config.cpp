@@ -31,4 +31,16 @@ QString ConfigError::toString() const
     return parts.join(u": "_s);
 }
 
+HostConfig AgentConfig::asLocalHost(const QString &name) const
+{
+    HostConfig box;
+    box.name = name;
+    box.driver = u"local"_s;
+    box.engines = engines;
+    box.promptCache = promptCache;
+    box.idleStopAfter = idleStopAfter;
+    box.sleepCommand = sleepCommand;
+    return box;
+}
+
 } // namespace switchyard

@@ -220,6 +220,15 @@ struct AgentConfig
     // The box's saved prompt caches (issue 33): on unless "prompt_cache": false; the agent saves
     // and restores them for every relay, and keeps their index in state_dir.
     PromptCacheConfig promptCache;
+    // "idle_stop_after_s" (an engine's own wins) and "sleep_command": the box's engine stops after
+    // that long without a request from any relay, then the command runs once (issue 33: on a
+    // shared box these are the agent's to decide, never a relay's).
+    std::optional<std::chrono::milliseconds> idleStopAfter;
+    QStringList sleepCommand;
+
+    // The box as a host whose engines this program starts: what its arbiter's power policy and
+    // prompt-cache keeper read.
+    HostConfig asLocalHost(const QString &name) const;
 
     const EngineConfig *engine(const QString &name) const
     {

@@ -260,6 +260,29 @@ void HostConfigReader::readPromptCache(const JsonNode &node, const QString &path
     host.promptCache = config;
 }
 
+void HostConfigReader::readIdleAndSleep(const JsonNode &node, const QString &path, HostConfig &host)
+{
+    std::chrono::milliseconds idle{0};
+    m_fields.readSeconds(node, path, u"idle_stop_after_s"_s, idle);
+    if (idle.count() > 0)
+        host.idleStopAfter = idle;
+    const JsonNode *sleep = m_fields.field(node, path, u"sleep_command"_s, Type::Array);
+    if (!sleep)
+        return;
+    const QString sleepPath = memberPath(path, u"sleep_command"_s);
+    if (const std::optional<QStringList> argv = m_fields.readStrings(*sleep, sleepPath)) {
+        if (argv->isEmpty() || argv->first().trimmed().isEmpty())
+            m_report.error(sleep->line, sleepPath, tr("must not be empty: give the program and its arguments"));
+        else
+            host.sleepCommand = *argv;
+    }
+    const bool idleStops = host.idleStopAfter
+        || std::any_of(host.engines.cbegin(), host.engines.cend(),
+                       [](const EngineConfig &e) { return e.idleStopAfter.has_value(); });
+    if (!host.sleepCommand.isEmpty() && !idleStops)
+        m_report.warning(sleep->line, sleepPath, tr("never run: neither the host nor an engine has idle_stop_after_s"));
+}
+
 // "wake", "idle_stop_after_s" and "sleep_command": a box that sleeps when idle and is woken by
 // the next request (docs/HOSTS.md, "Wake and idle stop").
 void HostConfigReader::readPower(const JsonNode &node, const QString &path, const QString &driver, HostConfig &host)
@@ -268,24 +291,14 @@ void HostConfigReader::readPower(const JsonNode &node, const QString &path, cons
         rejectField(node, path, u"idle_stop_after_s"_s, tr("not used with driver \"static\": its engine is never stopped"));
         rejectField(node, path, u"sleep_command"_s, tr("not used with driver \"static\": its engine is never stopped"));
     } else {
-        std::chrono::milliseconds idle{0};
-        m_fields.readSeconds(node, path, u"idle_stop_after_s"_s, idle);
-        if (idle.count() > 0)
-            host.idleStopAfter = idle;
-        if (const JsonNode *sleep = m_fields.field(node, path, u"sleep_command"_s, Type::Array)) {
-            const QString sleepPath = memberPath(path, u"sleep_command"_s);
-            if (const std::optional<QStringList> argv = m_fields.readStrings(*sleep, sleepPath)) {
-                if (argv->isEmpty() || argv->first().trimmed().isEmpty())
-                    m_report.error(sleep->line, sleepPath, tr("must not be empty: give the program and its arguments"));
-                else
-                    host.sleepCommand = *argv;
-            }
-            const bool idleStops = host.idleStopAfter
-                || std::any_of(host.engines.cbegin(), host.engines.cend(),
-                               [](const EngineConfig &e) { return e.idleStopAfter.has_value(); });
-            if (!host.sleepCommand.isEmpty() && !idleStops)
-                m_report.warning(sleep->line, sleepPath,
-                                 tr("never run: neither the host nor an engine has idle_stop_after_s"));
+        readIdleAndSleep(node, path, host);
+        // An agent of protocol 2 decides these for every relay in front of its box (issue 33).
+        for (const QString &key : {u"idle_stop_after_s"_s, u"sleep_command"_s}) {
+            const JsonNode *field = node.member(key);
+            if (driver == u"agent" && field)
+                m_report.warning(field->line, memberPath(path, key),
+                                 tr("decided by the box's agent, which sees every relay's requests: set it in the "
+                                    "agent's config (this relay uses it only with an agent of protocol 1)"));
         }
     }
     const JsonNode *wake = m_fields.field(node, path, u"wake"_s, Type::Object);
@@ -433,6 +446,10 @@ void HostConfigReader::readDriverFields(const JsonNode &node, const QString &pat
         m_fields.readSeconds(node, path, u"idle_stop_after_s"_s, idle);
         if (idle.count() > 0)
             engine.idleStopAfter = idle;
+        if (const JsonNode *field = node.member(u"idle_stop_after_s"); field && driver == u"agent")
+            m_report.warning(field->line, memberPath(path, u"idle_stop_after_s"_s),
+                             tr("decided by the box's agent, which sees every relay's requests: set it in the "
+                                "agent's config (this relay uses it only with an agent of protocol 1)"));
     }
 
     for (const QString &key : {u"start"_s, u"stop"_s}) {

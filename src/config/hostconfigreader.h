@@ -35,6 +35,10 @@ public:
     static void readScheduling(ConfigReport &report, FieldReader &fields, const JsonNode &node, const QString &path,
                                SchedulingConfig &scheduling);
 
+    // "idle_stop_after_s" and "sleep_command" of a host whose engines can be stopped (a relay's
+    // host of another driver than "static", an agent's whole box).
+    void readIdleAndSleep(const JsonNode &node, const QString &path, HostConfig &host);
+
 private:
     void readHost(const JsonNode &node, const QString &path, Config &config);
     void readApiKey(const JsonNode &node, const QString &path, HostConfig &host);

@@ -1,5 +1,7 @@
 #include "hosts/boxarbiter.h"
 
+#include "hosts/promptcachekeeper.h"
+
 #include "engines/boxprotocol.h"
 #include "engines/enginedriver.h"
 #include "hosts/hostcontroller.h"
@@ -37,6 +39,10 @@ BoxArbiter::BoxArbiter(std::unique_ptr<EngineDriver> driver, const QString &box,
     connect(m_controller, &HostController::historyEvent, this, [this](const HistoryEvent &e) {
         if (e.kind == HistoryEvent::Kind::SwitchStart)
             m_switchFor = e.model;
+        if (e.kind == HistoryEvent::Kind::IdleStop || e.kind == HistoryEvent::Kind::SleepCommand) {
+            m_lastPowerEvent = e;   // every relay's timeline shows it (boxJson)
+            m_publish.start();
+        }
         emit event(e.toString());
     });
     m_keepalive.setInterval(Keepalive);
@@ -51,6 +57,13 @@ BoxArbiter::~BoxArbiter()
     // another engine. Its tickets then release nothing.
     delete std::exchange(m_controller, nullptr);
     m_holds.clear();
+}
+
+void BoxArbiter::setPromptCacheKeeper(PromptCacheKeeper *keeper)
+{
+    m_controller->setPromptCacheKeeper(keeper);
+    if (keeper)
+        connect(keeper, &PromptCacheKeeper::savedChanged, &m_publish, qOverload<>(&QTimer::start));
 }
 
 bool BoxArbiter::handles(const QString &path) const
@@ -287,6 +300,20 @@ QJsonObject BoxArbiter::boxJson() const
                     {"holds"_L1, holds}};
     if (m_controller->state() == HostStateMachine::State::Switching && !m_switchFor.isEmpty())
         box.insert("switch_for"_L1, m_switchFor);
+    if (const PromptCacheKeeper *keeper = m_controller->promptCacheKeeper()) {
+        const PromptCacheKeeper::Usage usage = keeper->usage();
+        box.insert("prompt_caches"_L1, QJsonObject{{"saved"_L1, usage.saved},
+                                                   {"bytes"_L1, double(usage.bytes)},
+                                                   {"max_bytes"_L1, double(usage.maxBytes)}});
+    }
+    if (m_lastPowerEvent) {
+        QJsonObject power{{"kind"_L1, HistoryEvent::kindName(m_lastPowerEvent->kind)},
+                          {"at"_L1, m_lastPowerEvent->at.toUTC().toString(Qt::ISODateWithMs)},
+                          {"detail"_L1, m_lastPowerEvent->detail}};
+        if (!m_lastPowerEvent->engine.isEmpty())
+            power.insert("engine"_L1, m_lastPowerEvent->engine);
+        box.insert("power_event"_L1, power);
+    }
     if (!m_controller->leaseOwner().isEmpty()) {
         box.insert("lease"_L1, QJsonObject{{"owner"_L1, m_controller->leaseOwner()},
                                            {"until"_L1, m_controller->leaseUntil().toUTC().toString(Qt::ISODateWithMs)}});

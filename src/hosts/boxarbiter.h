@@ -4,6 +4,7 @@
 #include "engines/agentservice.h"
 #include "hosts/hostrefusal.h"
 #include "hosts/hostticket.h"
+#include "store/historyevent.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -14,11 +15,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace switchyard {
 
 class EngineDriver;
 class HostController;
+class PromptCacheKeeper;
 class ResponseWriter;
 
 // The agent's side of a box shared by several relays (agent protocol 2, issue 33): the one place
@@ -49,6 +52,8 @@ public:
     QJsonObject boxJson() const override;
 
     HostController *controller() const { return m_controller; }
+    // The box's saved prompt caches (the agent's): every relay sees how many and how much.
+    void setPromptCacheKeeper(PromptCacheKeeper *keeper);
     int holds() const { return int(m_holds.size()); }
 
     // Every open stream (holds and watchers) hears a comment this often, so a relay that is gone
@@ -96,6 +101,7 @@ private:
     QTimer m_keepalive;
     QTimer m_publish;   // coalesces a burst of changes into one "box" event
     QString m_switchFor;   // the model of the request that asked for the switch under way
+    std::optional<HistoryEvent> m_lastPowerEvent;   // the box's last idle stop or sleep command
     Wording m_wording;
 };
 

@@ -187,7 +187,7 @@ void HostController::setPowerPolicy(const HostStateMachine::Power &power)
 void HostController::showPowerInCatalog()
 {
     QString status;
-    switch (m_machine.state()) {
+    switch (state()) {   // a shared box's as its agent tells it
     case HostStateMachine::State::Asleep:
     case HostStateMachine::State::Waking: status = u"asleep"_s; break;
     case HostStateMachine::State::Idle: status = u"unloaded"_s; break;
@@ -504,6 +504,21 @@ void HostController::setPromptCacheKeeper(PromptCacheKeeper *keeper)
     connect(keeper, &PromptCacheKeeper::historyEvent, this, &HostController::historyEvent);
 }
 
+std::optional<PromptCacheUsage> HostController::promptCacheUsage() const
+{
+    if (sharedBox()) {   // the agent's, once it has said (this relay's keeper keeps nothing here)
+        const QJsonValue caches = m_box.value("prompt_caches"_L1);
+        if (!caches.isObject())
+            return std::nullopt;
+        const QJsonObject o = caches.toObject();
+        return PromptCacheUsage{o.value("saved"_L1).toInt(), qint64(o.value("bytes"_L1).toDouble()),
+                                qint64(o.value("max_bytes"_L1).toDouble())};
+    }
+    if (!m_promptCaches)
+        return std::nullopt;
+    return m_promptCaches->usage();
+}
+
 qint64 HostController::restoredTokens(const HostTicket &ticket) const
 {
     return m_tickets.value(ticket.id()).restoredTokens;
@@ -767,9 +782,22 @@ void HostController::onBoxSeen(const QJsonObject &box)
         up.duration = std::chrono::duration_cast<std::chrono::milliseconds>(m_clock->steadyNow() - m_switchStarted);
         publish(up);
     }
+    // The agent's idle stop and sleep command, in this relay's timeline and journal too; one it
+    // made before this relay first saw the box is left out.
+    const QJsonObject power = box.value("power_event"_L1).toObject();
+    const auto kind = HistoryEvent::kindFromName(power.value("kind"_L1).toString());
+    if (!before.isEmpty() && kind && power != before.value("power_event"_L1).toObject()) {
+        HistoryEvent e;
+        e.kind = *kind;
+        e.host = m_host;
+        e.engine = power.value("engine"_L1).toString();
+        e.detail = power.value("detail"_L1).toString();
+        publish(e);
+    }
     const QString engine = box.value("engine"_L1).toString();
     if (!engine.isEmpty() && engine != engineIn(m_catalogAlive, m_host))
         setCatalogEngine(engine);
+    showPowerInCatalog();
     emit stateChanged();
 }
 

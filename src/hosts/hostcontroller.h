@@ -3,6 +3,7 @@
 #include "hosts/hostrefusal.h"
 #include "hosts/hoststatemachine.h"
 #include "hosts/hostticket.h"
+#include "hosts/promptcacheusage.h"
 #include "store/historyevent.h"
 
 #include <QHash>
@@ -102,6 +103,9 @@ public:
     bool canWake() const { return m_machine.power().canWake; }
     const HostStateMachine::Power &power() const { return m_machine.power(); }
     PromptCacheKeeper *promptCacheKeeper() const { return m_promptCaches; }
+    // What the host's saved prompt caches take: its keeper's, or a shared box's agent's (none when
+    // that agent keeps none, or has not said).
+    std::optional<PromptCacheUsage> promptCacheUsage() const;
     // Prompt tokens restored from a saved cache just before this ticket's request was admitted.
     qint64 restoredTokens(const HostTicket &ticket) const;
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "hosts/promptcacheusage.h"
 #include "store/historyevent.h"
 #include "store/savedslot.h"
 
@@ -48,14 +49,7 @@ public:
         qint64 tokens = 0;
         std::chrono::milliseconds took{0};
     };
-    // What the saves of this host hold against its size budget: the window's "prompt caches"
-    // line (the card's tooltip) reads it, so it never looks at the box's folder itself.
-    struct Usage
-    {
-        int saved = 0;
-        qint64 bytes = 0;
-        qint64 maxBytes = 0;
-    };
+    using Usage = PromptCacheUsage;
     using SavedFn = std::function<void()>;
     using RestoredFn = std::function<void(const Restored &)>;
 

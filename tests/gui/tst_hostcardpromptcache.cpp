@@ -41,6 +41,7 @@ class TstHostCardPromptCache : public QObject
 private Q_SLOTS:
     void words();
     void theCardShowsTheSavesAgainstTheBudget();
+    void aSharedBoxShowsItsAgentsCaches();
 };
 
 void TstHostCardPromptCache::words()
@@ -88,6 +89,37 @@ void TstHostCardPromptCache::theCardShowsTheSavesAgainstTheBudget()
     card = hosts.index(hosts.rowOf(u"h1"_s));
     QCOMPARE(card.data(HostTableModel::PromptCachesRole).toString(), u"prompt caches: 4 saved, 1 GB of 20 GB"_s);
     QVERIFY(card.data(Qt::ToolTipRole).toString().contains(u"prompt caches: 4 saved, 1 GB of 20 GB"_s));
+}
+
+// A box whose agent arbitrates (issue 33): the agent keeps its caches, so the card says what the
+// agent's box event says, not this relay's own keeper (which keeps nothing for that box).
+void TstHostCardPromptCache::aSharedBoxShowsItsAgentsCaches()
+{
+    TwoEngineHost h;
+    QTemporaryDir slotDir;
+    h.adjustConfig = [&slotDir](Config &config) { config.hosts.first().promptCache.dir = slotDir.path(); };
+    TestEngineDriver *agent = nullptr;
+    h.adjustDriver = [&agent](TestEngineDriver &driver) {
+        driver.shared = true;
+        agent = &driver;
+    };
+    const QString error = h.start();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY(agent);
+
+    HostTableModel hosts;
+    QAbstractItemModelTester tester(&hosts);
+    hosts.setService(h.runner->service());
+    QTRY_VERIFY_WITH_TIMEOUT(hosts.rowOf(u"h1"_s) >= 0, WaitMs);
+    // Until the agent says, nothing: not the relay's own empty line.
+    QCOMPARE(hosts.index(hosts.rowOf(u"h1"_s)).data(HostTableModel::PromptCachesRole).toString(), QString());
+
+    emit agent->boxSeen(QJsonObject{{"name"_L1, u"gpu"_s}, {"state"_L1, u"serving"_s}, {"engine"_L1, u"a"_s},
+                                    {"prompt_caches"_L1, QJsonObject{{"saved"_L1, 5}, {"bytes"_L1, double(300 * MB)},
+                                                                     {"max_bytes"_L1, double(10 * 1024 * MB)}}}});
+    const QModelIndex card = hosts.index(hosts.rowOf(u"h1"_s));
+    QCOMPARE(card.data(HostTableModel::PromptCachesRole).toString(), u"prompt caches: 5 saved, 300 MB of 10 GB"_s);
+    QVERIFY(card.data(Qt::ToolTipRole).toString().contains(u"prompt caches: 5 saved, 300 MB of 10 GB"_s));
 }
 
 QTEST_MAIN(TstHostCardPromptCache)

@@ -104,6 +104,32 @@ inline bool startHeadlessRelay(Child &relay, const QString &config, const QStrin
     return relay.output.contains("listening on");
 }
 
+// The body of a GET on the relay (from loopback: the admin API's gate is open), empty when none came.
+inline QByteArray relayGet(quint16 relayPort, const QByteArray &path)
+{
+    RawHttpClient client(relayPort);
+    if (!client.connectToServer())
+        return {};
+    client.send(RawHttpClient::get(path));
+    QElapsedTimer waited;
+    waited.start();
+    while (client.completedResponses() < 1 && waited.elapsed() < 5000)
+        QTest::qWait(10);
+    return client.completedResponses() < 1 ? QByteArray() : client.responses().first().body;
+}
+
+// One host of the relay's /admin/hosts.
+inline QJsonObject adminHost(quint16 relayPort, const QString &host = u"box"_s)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(relayGet(relayPort, "/admin/hosts"));
+    const QJsonArray hosts = doc.isArray() ? doc.array() : doc.object().value("hosts"_L1).toArray();
+    for (const QJsonValue &h : hosts) {
+        if (h.toObject().value("host"_L1).toString() == host)
+            return h.toObject();
+    }
+    return {};
+}
+
 // Whether something accepts connections on the loopback port now.
 inline bool listening(quint16 port)
 {

@@ -67,6 +67,9 @@ public:
     }
     QString runningEngine() const override { return m_running; }
     bool canSwitch() const override { return true; }
+    // As an agent that arbitrates would say: its box is told through boxSeen.
+    bool shared = false;
+    bool sharedBox() const override { return shared; }
 
 private:
     QHash<QString, fake::FakeLlamaServer *> m_engines;

@@ -65,8 +65,6 @@ private:
     void startAgentOf(Box &box, const QJsonObject &scheduling);
     quint16 startRelay(Child &relay, const QString &name) { return startRelayFor(relay, name, {&m_box}); }
     quint16 startRelayFor(Child &relay, const QString &name, const QList<const Box *> &boxes);
-    QByteArray get(quint16 relayPort, const QByteArray &path);
-    QJsonObject hostOf(quint16 relayPort, const QString &host = u"box"_s);
     // Each model of the relay's /v1/models with its status ("box-a1 loaded, box-b1 unloaded").
     QString modelStatuses(quint16 relayPort);
     // One box in arrival order and relays A and B: a stream of `tokens` on engine alpha through A
@@ -152,31 +150,6 @@ quint16 TestSharedBox::startRelayFor(Child &relay, const QString &name, const QL
     return startHeadlessRelay(relay, path, m_dir->filePath(name + u"-home"_s)) ? port : 0;
 }
 
-// The body of a GET on the relay (from loopback: the admin API's gate is open), empty when none came.
-QByteArray TestSharedBox::get(quint16 relayPort, const QByteArray &path)
-{
-    RawHttpClient client(relayPort);
-    if (!client.connectToServer())
-        return {};
-    client.send(RawHttpClient::get(path));
-    QElapsedTimer waited;
-    waited.start();
-    while (client.completedResponses() < 1 && waited.elapsed() < 5000)
-        QTest::qWait(10);
-    return client.completedResponses() < 1 ? QByteArray() : client.responses().first().body;
-}
-
-QJsonObject TestSharedBox::hostOf(quint16 relayPort, const QString &host)
-{
-    const QJsonDocument doc = QJsonDocument::fromJson(get(relayPort, "/admin/hosts"));
-    const QJsonArray hosts = doc.isArray() ? doc.array() : doc.object().value("hosts"_L1).toArray();
-    for (const QJsonValue &h : hosts) {
-        if (h.toObject().value("host"_L1).toString() == host)
-            return h.toObject();
-    }
-    return {};
-}
-
 // The issue's own trial: one agent per relay, each taking turns on its own engine. Through one
 // relay all turns complete; through two, 6 of 16 failed before the agent arbitrated.
 void TestSharedBox::twoRelaysTakeTurnsWithoutCuttingStreams()
@@ -215,10 +188,10 @@ void TestSharedBox::twoRelaysTakeTurnsWithoutCuttingStreams()
     QVERIFY2(m_box.agent->count("engine alpha: starting") >= 1 && m_box.agent->count("engine beta: starting") >= 1,
              m_box.agent->output.constData());
     // Both relays report the box as the agent sees it.
-    QTRY_VERIFY_WITH_TIMEOUT(!hostOf(portA).value("engine"_L1).toString().isEmpty()
-                                 && hostOf(portA).value("engine"_L1) == hostOf(portB).value("engine"_L1),
+    QTRY_VERIFY_WITH_TIMEOUT(!adminHost(portA).value("engine"_L1).toString().isEmpty()
+                                 && adminHost(portA).value("engine"_L1) == adminHost(portB).value("engine"_L1),
                              10000);
-    QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("box"_L1).toObject().value("holds"_L1).toArray().size(), 0, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(adminHost(portA).value("box"_L1).toObject().value("holds"_L1).toArray().size(), 0, 10000);
 }
 
 void TestSharedBox::streamOnAThenAskOnB(Child &relayA, Child &relayB, quint16 *portA, quint16 *portB,
@@ -255,7 +228,7 @@ void TestSharedBox::switchWaitsForTheOtherRelaysStream()
     if (QTest::currentTestFailed())
         return;
     // Relay B's request waits at the agent, counted there for relay B.
-    QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("box"_L1).toObject().value("waiting"_L1).toInt(), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(adminHost(portA).value("box"_L1).toObject().value("waiting"_L1).toInt(), 1, 10000);
 
     QTRY_COMPARE_WITH_TIMEOUT(a->completedResponses(), 1, Timeout);
     QTRY_COMPARE_WITH_TIMEOUT(b->completedResponses(), 1, Timeout);
@@ -264,13 +237,13 @@ void TestSharedBox::switchWaitsForTheOtherRelaysStream()
     // B's answer came after A's stream had ended: the engine stopped only then.
     QVERIFY(b->responses().first().completedAtMs > a->responses().first().completedAtMs);
     QCOMPARE(m_box.agent->count("engine beta: starting"), 1);
-    QTRY_COMPARE_WITH_TIMEOUT(hostOf(portA).value("engine"_L1).toString(), u"beta"_s, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(adminHost(portA).value("engine"_L1).toString(), u"beta"_s, 10000);
 }
 
 QString TestSharedBox::modelStatuses(quint16 relayPort)
 {
     QStringList out;
-    for (const QJsonValue &v : QJsonDocument::fromJson(get(relayPort, "/v1/models")).object().value("data"_L1).toArray()) {
+    for (const QJsonValue &v : QJsonDocument::fromJson(relayGet(relayPort, "/v1/models")).object().value("data"_L1).toArray()) {
         const QJsonObject m = v.toObject();
         out.append(m.value("id"_L1).toString() + u' ' + m.value("status"_L1).toObject().value("value"_L1).toString());
     }
@@ -304,7 +277,7 @@ void TestSharedBox::everyRelayShowsTheSameBox()
         "switchyard_box_switch_held{host=\"box\",engine=\"beta\"} 1\n"};
     for (const quint16 port : {portA, portB}) {
         for (const QByteArray &line : whileHeld)
-            QTRY_VERIFY2_WITH_TIMEOUT(get(port, "/metrics").contains(line), (QByteArray::number(port) + " lacks " + line).constData(), 10000);
+            QTRY_VERIFY2_WITH_TIMEOUT(relayGet(port, "/metrics").contains(line), (QByteArray::number(port) + " lacks " + line).constData(), 10000);
     }
     // Each relay's model list follows the box as its catalog hears of it (CI once caught B's a
     // moment behind A's): both agree within a few seconds, while B still waits.
@@ -314,9 +287,9 @@ void TestSharedBox::everyRelayShowsTheSameBox()
 
     QTRY_COMPARE_WITH_TIMEOUT(b->completedResponses(), 1, Timeout);
     for (const quint16 port : {portA, portB}) {
-        QTRY_VERIFY_WITH_TIMEOUT(get(port, "/metrics").contains("switchyard_engine_running{host=\"box\",engine=\"beta\"} 1\n"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(relayGet(port, "/metrics").contains("switchyard_engine_running{host=\"box\",engine=\"beta\"} 1\n"), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(modelStatuses(port), u"box-a1 unloaded, box-b1 loaded"_s, 10000);
-        const QByteArray metrics = get(port, "/metrics");
+        const QByteArray metrics = relayGet(port, "/metrics");
         QVERIFY2(!metrics.contains("switchyard_box_requests_in_flight{host=\"box\",relay=\"" + alice + '"'), metrics.constData());
         QVERIFY2(metrics.contains("switchyard_box_switch_held{host=\"box\",engine=\"beta\"} 0\n"), metrics.constData());
     }
@@ -335,21 +308,21 @@ void TestSharedBox::aRelayThatDiesGivesItsPlacesBack()
     streamOnAThenAskOnB(relayA, relayB, &portA, &portB, a, b, 2000);   // 40 s: longer than the test
     if (QTest::currentTestFailed())
         return;
-    QTRY_COMPARE_WITH_TIMEOUT(hostOf(portB).value("box"_L1).toObject().value("waiting"_L1).toInt(), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(adminHost(portB).value("box"_L1).toObject().value("waiting"_L1).toInt(), 1, 10000);
     QCOMPARE(b->completedResponses(), 0);
     // Each relay counts its own requests held at the agent: A's stream runs, B's request waits.
-    QCOMPARE(hostOf(portA).value("running"_L1).toInt(), 1);
-    QCOMPARE(hostOf(portA).value("waiting"_L1).toInt(), 0);
-    QCOMPARE(hostOf(portB).value("running"_L1).toInt(), 0);
-    QCOMPARE(hostOf(portB).value("waiting"_L1).toInt(), 1);
+    QCOMPARE(adminHost(portA).value("running"_L1).toInt(), 1);
+    QCOMPARE(adminHost(portA).value("waiting"_L1).toInt(), 0);
+    QCOMPARE(adminHost(portB).value("running"_L1).toInt(), 0);
+    QCOMPARE(adminHost(portB).value("waiting"_L1).toInt(), 1);
 
     relayA.process.kill();
     QVERIFY(relayA.process.waitForFinished(5000));
     QTRY_COMPARE_WITH_TIMEOUT(b->completedResponses(), 1, Timeout);
     QVERIFY2(complete(b->responses().first()), b->responses().first().body.right(400).constData());
-    QTRY_COMPARE_WITH_TIMEOUT(hostOf(portB).value("box"_L1).toObject().value("holds"_L1).toArray().size(), 0, 10000);
-    QCOMPARE(hostOf(portB).value("running"_L1).toInt(), 0);
-    QCOMPARE(hostOf(portB).value("waiting"_L1).toInt(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(adminHost(portB).value("box"_L1).toObject().value("holds"_L1).toArray().size(), 0, 10000);
+    QCOMPARE(adminHost(portB).value("running"_L1).toInt(), 0);
+    QCOMPARE(adminHost(portB).value("waiting"_L1).toInt(), 0);
 }
 
 // Three relays in front of two boxes, every relay sending streamed turns to both engines of both
@@ -404,13 +377,13 @@ void TestSharedBox::threeRelaysTwoBoxes()
                  box->agent->output.constData());
         // Every relay reads the box's engine as its agent does, and nothing is left held.
         for (quint16 port : ports) {
-            QTRY_COMPARE_WITH_TIMEOUT(hostOf(port, box->name).value("engine"_L1).toString(),
-                                      hostOf(ports[0], box->name).value("box"_L1).toObject().value("engine"_L1).toString(),
+            QTRY_COMPARE_WITH_TIMEOUT(adminHost(port, box->name).value("engine"_L1).toString(),
+                                      adminHost(ports[0], box->name).value("box"_L1).toObject().value("engine"_L1).toString(),
                                       10000);
-            QTRY_COMPARE_WITH_TIMEOUT(hostOf(port, box->name).value("box"_L1).toObject().value("holds"_L1).toArray().size(),
+            QTRY_COMPARE_WITH_TIMEOUT(adminHost(port, box->name).value("box"_L1).toObject().value("holds"_L1).toArray().size(),
                                       0, 10000);
-            QCOMPARE(hostOf(port, box->name).value("running"_L1).toInt(), 0);
-            QCOMPARE(hostOf(port, box->name).value("waiting"_L1).toInt(), 0);
+            QCOMPARE(adminHost(port, box->name).value("running"_L1).toInt(), 0);
+            QCOMPARE(adminHost(port, box->name).value("waiting"_L1).toInt(), 0);
         }
     }
 }
@@ -562,18 +535,18 @@ void TestSharedBox::threeRelaysTwoBoxesUnderRandomTraffic()
     // anywhere, and of the box's two engines only the one its agent runs listens.
     for (const Box *box : boxes) {
         for (const Relay &relay : relays) {
-            QTRY_COMPARE_WITH_TIMEOUT(hostOf(relay.port, box->name).value("box"_L1).toObject().value("holds"_L1).toArray().size(),
+            QTRY_COMPARE_WITH_TIMEOUT(adminHost(relay.port, box->name).value("box"_L1).toObject().value("holds"_L1).toArray().size(),
                                       0, 10000);
-            const QJsonObject host = hostOf(relay.port, box->name);
+            const QJsonObject host = adminHost(relay.port, box->name);
             QCOMPARE(host.value("running"_L1).toInt(), 0);
             QCOMPARE(host.value("waiting"_L1).toInt(), 0);
             QCOMPARE(host.value("box"_L1).toObject().value("running"_L1).toInt(), 0);
             QCOMPARE(host.value("box"_L1).toObject().value("waiting"_L1).toInt(), 0);
-            QTRY_COMPARE_WITH_TIMEOUT(hostOf(relay.port, box->name).value("engine"_L1).toString(),
-                                      hostOf(relay.port, box->name).value("box"_L1).toObject().value("engine"_L1).toString(),
+            QTRY_COMPARE_WITH_TIMEOUT(adminHost(relay.port, box->name).value("engine"_L1).toString(),
+                                      adminHost(relay.port, box->name).value("box"_L1).toObject().value("engine"_L1).toString(),
                                       10000);
         }
-        const QString engine = hostOf(relays[0].port, box->name).value("box"_L1).toObject().value("engine"_L1).toString();
+        const QString engine = adminHost(relays[0].port, box->name).value("box"_L1).toObject().value("engine"_L1).toString();
         QCOMPARE(listening(box->alphaPort), engine == "alpha"_L1);
         QCOMPARE(listening(box->betaPort), engine == "beta"_L1);
     }

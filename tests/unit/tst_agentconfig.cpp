@@ -3,6 +3,7 @@
 #include "config/config.h"
 #include "config/configloader.h"
 #include "config/hostconfigreader.h"
+#include "hosts/hostpower.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -23,6 +24,7 @@ private slots:
     void agentConfigErrors_data();
     void agentConfigErrors();
     void agentConfigNeedsTokenOnLan();
+    void idleStopAndSleepAreTheAgents();
 };
 
 void TestAgentConfig::agentConfig()
@@ -112,6 +114,11 @@ void TestAgentConfig::agentConfigErrors_data()
     QTest::newRow("bad engine name") << QByteArray("{\n  \"token\": \"t\",\n  \"engines\": {\n    \"a b\": {\"url\": \"http://x:1\", \"argv\": [\"x\"]}\n  }\n}")
                                      << u"engines.a b"_s << 4 << u"invalid engine name"_s;
     QTest::newRow("syntax") << QByteArray("{\n  \"engines\": {,}\n}") << QString() << 2 << u"JSON syntax error"_s;
+    QTest::newRow("idle stop zero") << QByteArray("{\n  \"token\": \"t\",\n  \"idle_stop_after_s\": 0,\n  \"engines\": {" + engine + "}\n}")
+                                    << u"idle_stop_after_s"_s << 3 << u"must be greater than 0"_s;
+    QTest::newRow("sleep command empty") << QByteArray("{\n  \"token\": \"t\",\n  \"idle_stop_after_s\": 60,\n"
+                                                       "  \"sleep_command\": [],\n  \"engines\": {" + engine + "}\n}")
+                                         << u"sleep_command"_s << 4 << u"must not be empty"_s;
 }
 
 void TestAgentConfig::agentConfigErrors()
@@ -146,6 +153,40 @@ void TestAgentConfig::agentConfigNeedsTokenOnLan()
         ConfigLoader::parseAgent(R"({"engines": {"a": {"url": "http://127.0.0.1:1", "argv": ["x"]}}})", File);
     QCOMPARE(everywhere.errors.size(), 1);
     QCOMPARE(everywhere.errors.first().fieldPath, u"token"_s);
+}
+
+// A shared box stops for idleness only by its agent's decision (issue 33): the agent's file takes
+// the box's and each engine's limit and the sleep command; a relay's file that sets them for an
+// agent host hears that they are the agent's.
+void TestAgentConfig::idleStopAndSleepAreTheAgents()
+{
+    const AgentConfigResult agent = ConfigLoader::parseAgent(
+        R"({"listen": "127.0.0.1:18767", "idle_stop_after_s": 1800, "sleep_command": ["sudo", "systemctl", "suspend"],
+            "engines": {"a": {"url": "http://127.0.0.1:1", "argv": ["x"]},
+                        "b": {"url": "http://127.0.0.1:2", "argv": ["y"], "idle_stop_after_s": 600}}})",
+        File);
+    QVERIFY2(agent.ok(), qPrintable(describe(agent.errors)));
+    QVERIFY(agent.warnings.isEmpty());
+    const HostConfig box = agent.config->asLocalHost(u"gpu-3090"_s);
+    const HostStateMachine::Power power = HostPower::policy(box);
+    QCOMPARE(power.idleStopAfter.value(u"a"_s), std::chrono::milliseconds(1800000));
+    QCOMPARE(power.idleStopAfter.value(u"b"_s), std::chrono::milliseconds(600000));
+    QVERIFY(power.sleeps);
+    QVERIFY(!power.canWake);   // waking is the relays' (their "wake")
+    QCOMPARE(box.sleepCommand, (QStringList{u"sudo"_s, u"systemctl"_s, u"suspend"_s}));
+
+    const ConfigResult relay = ConfigLoader::parse(
+        "{\n  \"hosts\": {\n    \"box\": {\"driver\": \"agent\", \"agent\": \"http://127.0.0.1:18767\",\n"
+        "      \"idle_stop_after_s\": 1800,\n"
+        "      \"engines\": {\"a\": {\"url\": \"http://127.0.0.1:1\", \"idle_stop_after_s\": 600}}}\n  }\n}",
+        File);
+    QVERIFY2(relay.ok(), qPrintable(describe(relay.errors)));
+    QStringList warned;
+    for (const ConfigError &w : relay.warnings) {
+        if (w.message.contains(u"decided by the box's agent"_s))
+            warned.append(u"%1:%2"_s.arg(w.fieldPath).arg(w.line));
+    }
+    QCOMPARE(warned, (QStringList{u"hosts.box.idle_stop_after_s:4"_s, u"hosts.box.engines.a.idle_stop_after_s:5"_s}));
 }
 
 QTEST_GUILESS_MAIN(TestAgentConfig)

@@ -224,6 +224,9 @@ void HostTableModel::syncFromController(HostController *c)
     setActivity(host, reading.activity, reading.detail);
     setLease(host, c->state() == HostStateMachine::State::Leased ? c->leaseOwner() : QString(),
              c->state() == HostStateMachine::State::Leased ? c->leaseUntil() : QDateTime());
+    // A shared box's caches are its agent's, told with the box's state.
+    if (const int row = rowOf(host); row >= 0 && c->sharedBox())
+        emit dataChanged(index(row), index(row), {Qt::ToolTipRole, PromptCachesRole});
 }
 
 void HostTableModel::setInFlightCounter(InFlightCounter *counter)
@@ -481,11 +484,10 @@ void HostTableModel::followPromptCaches(HostController *controller)
 QString HostTableModel::promptCacheLine(const QString &host) const
 {
     const HostController *c = m_remote ? nullptr : controller(host);
-    const PromptCacheKeeper *keeper = c ? c->promptCacheKeeper() : nullptr;
-    if (!keeper)
+    const std::optional<PromptCacheUsage> usage = c ? c->promptCacheUsage() : std::nullopt;
+    if (!usage)
         return {};
-    const PromptCacheKeeper::Usage usage = keeper->usage();
-    return promptCacheText(usage.saved, usage.bytes, usage.maxBytes);
+    return promptCacheText(usage->saved, usage->bytes, usage->maxBytes);
 }
 
 QString HostTableModel::activityText(const Row &row) const

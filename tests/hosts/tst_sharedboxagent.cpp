@@ -1,8 +1,10 @@
-// Issues 33 and 31: a shared box's prompt caches are its agent's. Two relays in front of one
-// `switchyard agent` (real processes, fake routers as engines, loopback only): the agent saves
-// engine alpha's slots before it switches to beta for the other relay, restores them before it
-// admits the conversation's next turn, and still does after the agent itself restarts (the index
-// is in its state_dir, the files in its slots folder), without any prompt-cache setting.
+// Issues 33 and 31: what a shared box's agent decides for every relay in front of it. Two relays
+// in front of one `switchyard agent` (real processes, fake routers as engines, loopback only).
+// Its prompt caches: the agent saves engine alpha's slots before it switches to beta for the
+// other relay, restores them before it admits the conversation's next turn, and still does after
+// the agent itself restarts (the index is in its state_dir, the files in its slots folder),
+// without any prompt-cache setting. Its idle stop and sleep: counted from the last request of
+// any relay, never while one relay's stream runs, and shown in every relay's timeline.
 
 #include "sharedboxhelpers.h"
 #include "rawhttpclient.h"
@@ -15,16 +17,18 @@ using namespace switchyard::test;
 using namespace switchyard::test::sharedbox;
 using namespace Qt::StringLiterals;
 
-class TestSharedBoxCaches : public QObject
+class TestSharedBoxAgent : public QObject
 {
     Q_OBJECT
 
 private slots:
     void init();
     void theAgentKeepsTheBoxsCachesForEveryRelay();
+    void theAgentAloneStopsAnIdleBox();
 
 private:
-    void startAgent();
+    // `extra`: more of the agent's config (its idle stop, say).
+    void startAgent(const QJsonObject &extra = {});
     quint16 startRelay(Child &relay, const QString &name);
     // One turn through the relay on `port`, its whole answer read.
     void turn(quint16 port, const QString &model, const char *what);
@@ -37,7 +41,7 @@ private:
     quint16 m_betaPort = 0;
 };
 
-void TestSharedBoxCaches::init()
+void TestSharedBoxAgent::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
@@ -48,7 +52,7 @@ void TestSharedBoxCaches::init()
 
 // Alpha serves a1, beta serves b1; a switch goes at once (arrival order). No "prompt_cache":
 // the agent keeps the box's caches by default, in its state_dir.
-void TestSharedBoxCaches::startAgent()
+void TestSharedBoxAgent::startAgent(const QJsonObject &extra)
 {
     auto engine = [](quint16 port, const QString &model) {
         return QJsonObject{{"url"_L1, u"http://127.0.0.1:%1"_s.arg(port)},
@@ -57,12 +61,14 @@ void TestSharedBoxCaches::startAgent()
                            {"start_timeout_s"_L1, 20},
                            {"stop_timeout_s"_L1, 5}};
     };
-    const QJsonObject config{{"listen"_L1, u"127.0.0.1:%1"_s.arg(m_agentPort)},
+    QJsonObject config{{"listen"_L1, u"127.0.0.1:%1"_s.arg(m_agentPort)},
                              {"token"_L1, u"shared-box-token"_s},
                              {"state_dir"_L1, m_dir->filePath(u"agent-state"_s)},
                              {"scheduling"_L1, QJsonObject{{"policy"_L1, u"arrival"_s}}},
                              {"engines"_L1, QJsonObject{{"alpha"_L1, engine(m_alphaPort, u"a1"_s)},
                                                         {"beta"_L1, engine(m_betaPort, u"b1"_s)}}}};
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        config.insert(it.key(), it.value());
     const QString path = m_dir->filePath(u"agent.json"_s);
     writeJson(path, config);
     m_agent = std::make_unique<Child>();
@@ -72,7 +78,7 @@ void TestSharedBoxCaches::startAgent()
     m_agentUrl = QUrl(u"http://127.0.0.1:%1"_s.arg(m_agentPort));
 }
 
-quint16 TestSharedBoxCaches::startRelay(Child &relay, const QString &name)
+quint16 TestSharedBoxAgent::startRelay(Child &relay, const QString &name)
 {
     const quint16 port = portForLater();
     auto engine = [](quint16 enginePort, const QString &model) {
@@ -91,7 +97,7 @@ quint16 TestSharedBoxCaches::startRelay(Child &relay, const QString &name)
     return startHeadlessRelay(relay, path, m_dir->filePath(name + u"-home"_s)) ? port : 0;
 }
 
-void TestSharedBoxCaches::turn(quint16 port, const QString &model, const char *what)
+void TestSharedBoxAgent::turn(quint16 port, const QString &model, const char *what)
 {
     RawHttpClient client(port);
     QVERIFY(client.connectToServer());
@@ -103,7 +109,7 @@ void TestSharedBoxCaches::turn(quint16 port, const QString &model, const char *w
                                                      QString::fromUtf8(m_agent->output))));
 }
 
-void TestSharedBoxCaches::theAgentKeepsTheBoxsCachesForEveryRelay()
+void TestSharedBoxAgent::theAgentKeepsTheBoxsCachesForEveryRelay()
 {
     startAgent();
     if (QTest::currentTestFailed())
@@ -125,9 +131,16 @@ void TestSharedBoxCaches::theAgentKeepsTheBoxsCachesForEveryRelay()
     QVERIFY2(m_agent->count("prompt cache of a1 on engine alpha: restore") == 1, m_agent->output.constData());
     QVERIFY2(!m_agent->output.contains("restore failed") && !m_agent->output.contains("not restored"),
              m_agent->output.constData());
-    // Neither relay saved or restored anything itself: the box's caches are the agent's.
+    // Neither relay saved or restored anything itself: the box's caches are the agent's, and
+    // each relay shows what they take as the agent tells it.
     for (const Child *relay : {&alice, &bob})
         QVERIFY2(!relay->output.contains("prompt cache of"), relay->output.constData());
+    // Two: a1's from alpha, b1's from beta when Alice's second turn switched back.
+    for (const quint16 port : {a, b}) {
+        QTRY_COMPARE_WITH_TIMEOUT(adminHost(port).value("box"_L1).toObject().value("prompt_caches"_L1).toObject()
+                                      .value("saved"_L1).toInt(), 2, Timeout);
+        QVERIFY(!adminHost(port).contains("prompt_caches"_L1));
+    }
 
     // Bob again (alpha saved again), then the agent restarts: its engines stop with it, and the
     // index of what is saved where comes back from its state_dir.
@@ -147,5 +160,68 @@ void TestSharedBoxCaches::theAgentKeepsTheBoxsCachesForEveryRelay()
     qInfo("the restarted agent:\n%s", m_agent->output.constData());
 }
 
-QTEST_GUILESS_MAIN(TestSharedBoxCaches)
-#include "tst_sharedboxcaches.moc"
+// The agent stops the box's engine after idle_stop_after_s without a request from any relay and
+// runs its sleep command once; a relay's own idle stop would have cut the other relay's stream.
+// Both relays read the box asleep (not down) and show the idle stop in their journals; the next
+// turn starts the engine again.
+void TestSharedBoxAgent::theAgentAloneStopsAnIdleBox()
+{
+    const QString slept = m_dir->filePath(u"slept"_s);
+    startAgent({{"idle_stop_after_s"_L1, 1},
+                {"sleep_command"_L1, QJsonArray{u"sh"_s, u"-c"_s, u"echo slept >> '%1'"_s.arg(slept)}}});
+    if (QTest::currentTestFailed())
+        return;
+    Child alice;
+    Child bob;
+    const quint16 a = startRelay(alice, u"alice"_s);
+    QVERIFY2(a, alice.output.constData());
+    const quint16 b = startRelay(bob, u"bob"_s);
+    QVERIFY2(b, bob.output.constData());
+
+    // Alice's short turn, then Bob's stream on the same engine that runs three times the idle
+    // limit after Alice's relay went quiet.
+    turn(a, u"box-a1"_s, "alice's turn");
+    RawHttpClient engine(m_alphaPort);
+    QVERIFY(engine.connectToServer());
+    engine.send(RawHttpClient::post("/__fake/config", R"({"tokens_per_s": 20})"));
+    QTRY_COMPARE_WITH_TIMEOUT(engine.completedResponses(), 1, Timeout);
+    QCOMPARE(engine.responses().first().status, 200);
+    QElapsedTimer streamed;
+    streamed.start();
+    RawHttpClient bobsStream(b);
+    QVERIFY(bobsStream.connectToServer());
+    QJsonObject slow = QJsonDocument::fromJson(chat(u"box-a1"_s, 60)).object();
+    bobsStream.send(RawHttpClient::post("/v1/chat/completions", QJsonDocument(slow).toJson(QJsonDocument::Compact)));
+    QTRY_VERIFY2_WITH_TIMEOUT(bobsStream.completedResponses() == 1 || bobsStream.isDisconnected(), "bob's stream",
+                              Timeout);
+    QVERIFY2(complete(bobsStream.responses().value(0)),
+             qPrintable(QString::fromUtf8(bobsStream.responses().value(0).body) + QString::fromUtf8(m_agent->output)));
+    QVERIFY2(streamed.elapsed() >= 2500, "bob's stream was not longer than the idle limit");
+    QVERIFY2(!m_agent->output.contains("stopped: idle"), m_agent->output.constData());
+
+    // Then the box rests: the agent stops alpha, runs the command once, and every relay says so.
+    QTRY_VERIFY2_WITH_TIMEOUT(m_agent->output.contains("engine alpha stopped: idle"), m_agent->output.constData(),
+                              Timeout);
+    QTRY_VERIFY2_WITH_TIMEOUT(m_agent->output.contains("sleep command ran"), m_agent->output.constData(), Timeout);
+    QVERIFY(!listening(m_alphaPort));
+    for (Child *relay : {&alice, &bob}) {
+        QTRY_VERIFY2_WITH_TIMEOUT(relay->output.contains("host box: engine alpha stopped: idle"),
+                                  relay->output.constData(), Timeout);
+        QVERIFY2(relay->count("stopped: idle") == 1, relay->output.constData());
+        QTRY_VERIFY2_WITH_TIMEOUT(relay->output.contains("host box: sleep command ran"), relay->output.constData(),
+                                  Timeout);
+    }
+    for (const quint16 port : {a, b}) {
+        const QJsonObject host = adminHost(port, u"box"_s);
+        QCOMPARE(host.value("state"_L1).toString(), u"asleep"_s);
+    }
+    QFile marker(slept);
+    QVERIFY(marker.open(QIODevice::ReadOnly));
+    QCOMPARE(marker.readAll(), QByteArray("slept\n"));
+
+    turn(b, u"box-a1"_s, "bob's turn after the box rested");
+    QVERIFY2(m_agent->count("stopped: idle") == 1, m_agent->output.constData());
+}
+
+QTEST_GUILESS_MAIN(TestSharedBoxAgent)
+#include "tst_sharedboxagent.moc"
