@@ -79,6 +79,14 @@ const QString OneWaitPerHold =
 
 // Why a client with a request now and then waits longer under batch while busy agents hold the
 // other engine.
+const QString SideCallsWaitForTheHold =
+    u"a side call waits until the agent's engine has been idle for dwell_s, at most side_call_max_wait_s; "
+    "strict order switches for it at once and makes the agent re-prefill its whole conversation "
+    "after every side call"_s;
+
+// How an exported client's side calls are told from its turns (its agent's name ends so).
+const QString SideCallsSuffix = u" side calls"_s;
+
 const QString OccasionalWaitsForTheHold =
     u"an occasional client: its request for the engine that is not running waits for the busy agents' hold on "
     "the other one, up to max_wait_s; strict order switched for it after the running turn, and made the busy "
@@ -118,10 +126,7 @@ Trace agentWithSideRequests()
     const TurnShape shape{{0.2, 0.8}, {1, 3}, {120, 600}};
     side.turns = turns(draw, u"small"_s, shape, turnsFor(shape));
     t.agents.append(side);
-    t.why.insert(u"side calls"_s,
-                 u"a side call waits until the agent's engine has been idle for dwell_s, at most side_call_max_wait_s; "
-                 "strict order switches for it at once and makes the agent re-prefill its whole conversation "
-                 "after every side call"_s);
+    t.why.insert(u"side calls"_s, SideCallsWaitForTheHold);
     return t;
 }
 
@@ -197,7 +202,11 @@ std::optional<Trace> traceFromRequestExport(const QString &path, QString *error,
             first = at;
         const double duration = o.value("duration_ms"_L1).toDouble() / 1000;
         const double ttfb = o.value("ttfb_ms"_L1).isDouble() ? o.value("ttfb_ms"_L1).toDouble() / 1000 : 0.1 * duration;
-        const QString client = o.value("client"_L1).toString() + u' ' + o.value("client_app"_L1).toString();
+        // A client's side calls (its titles, its small-model calls: "side_call", schema step 7)
+        // are an agent of their own, whose requests wait at most side_call_max_wait_s.
+        QString client = o.value("client"_L1).toString() + u' ' + o.value("client_app"_L1).toString();
+        if (o.value("side_call"_L1).toBool())
+            client += SideCallsSuffix;
         byHostClient[h][client].append({double(at.toMSecsSinceEpoch()), duration, std::min(ttfb, duration), engine});
     }
     if (byHostClient.isEmpty()) {
@@ -231,6 +240,7 @@ std::optional<Trace> traceFromRequestExport(const QString &path, QString *error,
         std::sort(list.begin(), list.end(), [](const Row &a, const Row &b) { return a.start < b.start; });
         Agent a;
         a.name = it.key().trimmed();
+        a.sideCalls = it.key().endsWith(SideCallsSuffix);
         a.startS = (list.first().start - origin) / 1000;
         // The history has no token counts: the first answer's wait stands for the conversation's
         // prefill, and each turn's time to first byte for its new part.
@@ -262,7 +272,7 @@ std::optional<Trace> traceFromRequestExport(const QString &path, QString *error,
     }
     for (const Agent &a : std::as_const(t.agents)) {
         const bool busy = a.turns.size() >= 6 * std::max(1.0, endS / 3600);
-        t.why.insert(a.name, busy ? OneWaitPerHold : OccasionalWaitsForTheHold);
+        t.why.insert(a.name, a.sideCalls ? SideCallsWaitForTheHold : busy ? OneWaitPerHold : OccasionalWaitsForTheHold);
     }
     return t;
 }

@@ -6,6 +6,9 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QJsonObject>
+#include <QJsonDocument>
+#include <QJsonArray>
 #include <QTest>
 
 using namespace switchyard;
@@ -26,6 +29,7 @@ private Q_SLOTS:
     void cachesKeptCutTheRePrefill();
     void theExportBecomesATrace();
     void aBrokenExportIsRefused();
+    void exportedSideCallsWaitAsSideCalls();
 
 private:
     QList<TraceRun> m_runs;
@@ -169,6 +173,43 @@ void TestSwitchSim::aBrokenExportIsRefused()
     file.close();
     QVERIFY(!traceFromRequestExport(file.fileName(), &error));
     QVERIFY2(error.contains(u"expected the JSON array of GET /admin/requests"_s), qPrintable(error));
+}
+
+// A client's side calls in the export (its records' "side_call") replay as side calls, apart
+// from its turns: they wait at most side_call_max_wait_s, and the table has a row group for them.
+void TestSwitchSim::exportedSideCallsWaitAsSideCalls()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QJsonArray rows;
+    auto record = [&rows](int atS, const QString &engine, bool sideCall) {
+        rows.append(QJsonObject{{"started_at"_L1, QDateTime(QDate(2026, 12, 1), QTime(10, 0)).addSecs(atS).toString(Qt::ISODateWithMs)},
+                                {"host"_L1, u"box"_s}, {"engine"_L1, engine}, {"duration_ms"_L1, 4000.0}, {"ttfb_ms"_L1, 500.0},
+                                {"client"_L1, u"127.0.0.1"_s}, {"client_app"_L1, u"opencode"_s}, {"side_call"_L1, sideCall}});
+    };
+    for (int i = 0; i < 20; ++i)
+        record(i * 10, u"ea"_s, false);
+    for (int i = 0; i < 5; ++i)
+        record(15 + i * 40, u"eb"_s, true);
+    QFile file(dir.filePath(u"export.json"_s));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(rows).toJson());
+    file.close();
+    QString error;
+    const std::optional<Trace> t = traceFromRequestExport(file.fileName(), &error);
+    QVERIFY2(t, qPrintable(error));
+    QCOMPARE(t->agents.size(), 2);
+    const auto sideCalls = std::find_if(t->agents.cbegin(), t->agents.cend(), [](const Agent &a) { return a.sideCalls; });
+    QVERIFY(sideCalls != t->agents.cend());
+    QCOMPARE(sideCalls->name, u"127.0.0.1 opencode side calls"_s);
+    QCOMPARE(sideCalls->turns.size(), 5);
+    const Result batch = simulate(*t, policies({}).at(1));
+    const Waits side = batch.waits.value(sideCalls->name);
+    QCOMPARE(side.turns, 5);
+    const SchedulingConfig defaults;
+    QVERIFY2(side.max <= defaults.sideCallMaxWait.count() / 1000.0 + batch.longestRunS + t->switchS.value(u"eb"_s)
+                 + t->switchS.value(u"ea"_s),
+             qPrintable(QString::number(side.max)));
 }
 
 QTEST_GUILESS_MAIN(TestSwitchSim)

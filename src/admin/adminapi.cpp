@@ -123,6 +123,8 @@ QJsonObject recordJson(const RequestRecord &r)
     o.insert("tokens_in"_L1, r.promptTokens ? QJsonValue(double(*r.promptTokens)) : QJsonValue());
     // Served from a restored prompt cache: the tokens restored just before it went out (0: none).
     o.insert("restored_tokens"_L1, double(r.restoredPromptTokens));
+    // A title or small-model call, which waits less for a switch than a turn.
+    o.insert("side_call"_L1, r.sideCall);
     return o;
 }
 

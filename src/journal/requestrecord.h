@@ -55,6 +55,7 @@ struct RequestRecord
     QString keyName;                     // the name of the client key it came with, never the key; empty: none
     std::optional<qint64> promptTokens;  // tokens in: the whole prompt, cached part included
     qint64 restoredPromptTokens = 0;     // prompt tokens restored from a saved cache just before it went upstream
+    bool sideCall = false;               // a client's title or small-model call (relay/sidecall.h)
 };
 
 } // namespace switchyard

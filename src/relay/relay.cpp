@@ -291,6 +291,9 @@ void Relay::forward(const IncomingRequest &request, ResponseWriter *writer, cons
     ++m_inFlight;
     f->counted = {f->route.host, f->route.key};
     m_replicas->started(f->counted);
+    // A title or small-model call waits less for another engine's work than a turn; the record
+    // says which it was, on every host.
+    f->live.record.sideCall = SideCall::is(clientAppFromUserAgent(f->live.record.userAgent), field.maxTokens, field.tools);
     emit requestStarted(f->live.record);
     if (!m_controllers.value(f->route.host)) {
         proxied->start();
@@ -409,6 +412,7 @@ void Relay::requestConcluded(ProxiedRequest *request, const ProxiedRequest::Outc
 void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwarding> &f,
                   const IncomingRequest &request, const JsonModelField &field)
 {
+    const bool sideCall = f->live.record.sideCall;
     HostController *controller = m_controllers.value(f->route.host);
     if (!controller) {
         p->begin();
@@ -429,8 +433,6 @@ void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwa
     // A saved prompt cache is restored before a request that uses the model, not before a load
     // or unload (a restore through the router loads the model, and the load would then fail).
     const QString cacheKey = path.startsWith("/models"_L1) ? QString() : f->route.key;
-    // A title or small-model call waits less for another engine's work than a turn.
-    const bool sideCall = SideCall::is(clientAppFromUserAgent(f->live.record.userAgent), field.maxTokens, field.tools);
     controller->request(
         p->ticket(), {f->engine, f->route.alias, f->live.record.clientAddress, f->live.record.userAgent, cacheKey, sideCall},
         [p, f, c = QPointer<HostController>(controller)] {

@@ -94,6 +94,11 @@ const std::vector<Step> &steps()
             "ALTER TABLE events ADD COLUMN facts TEXT NOT NULL DEFAULT ''",
             "ALTER TABLE requests ADD COLUMN relay_facts TEXT NOT NULL DEFAULT ''",
         },
+        // 7: a client's side call (a title, a small-model call), which waits less for a switch
+        // (issue 31): the switch simulator's export tells it from a turn.
+        {
+            "ALTER TABLE requests ADD COLUMN side_call INTEGER NOT NULL DEFAULT 0",
+        },
     };
     return all;
 }

@@ -32,7 +32,8 @@ const QString RequestColumns = u"id, started_at, method, path, model, host, engi
                                ", bytes_in, waited_ms, wait_reason"   // schema step 2
                                ", key_name, tokens_in"                // schema step 3: usage per key
                                ", restored_tokens"                    // schema step 4: served from a restored cache
-                               ", relay_facts"_s;                     // schema step 6: the facts behind relay_error
+                               ", relay_facts"                        // schema step 6: the facts behind relay_error
+                               ", side_call"_s;                       // schema step 7: a title or small-model call
 const QString EventColumns = u"id, at, kind, host, engine, model, duration_ms, detail"
                              ", facts"_s;                             // schema step 6: the facts behind detail
 
@@ -99,6 +100,7 @@ RequestRecord requestFromRow(const QSqlQuery &q)
         r.promptTokens = q.value(20).toLongLong();
     r.restoredPromptTokens = q.value(21).toLongLong();
     r.relayFacts = factsFrom(q.value(22));
+    r.sideCall = q.value(23).toBool();
     return r;
 }
 
@@ -273,7 +275,7 @@ bool HistoryWriter::write(const HistoryBatch &batch)
                          " :duration_ms, :ttfb_ms, :tokens, :tokens_per_s, COALESCE(:client, ''),"
                          " COALESCE(:user_agent, ''), COALESCE(:relay_error, ''),"
                          " :bytes_in, :waited_ms, COALESCE(:wait_reason, ''),"
-                         " COALESCE(:key_name, ''), :tokens_in, :restored_tokens, COALESCE(:relay_facts, ''))"_s,
+                         " COALESCE(:key_name, ''), :tokens_in, :restored_tokens, COALESCE(:relay_facts, ''), :side_call)"_s,
                    &error);
     if (insertRequest) {
         QSqlQuery &q = *insertRequest;
@@ -301,6 +303,7 @@ bool HistoryWriter::write(const HistoryBatch &batch)
             q.bindValue(u":tokens_in"_s, nullable(r.promptTokens));
             q.bindValue(u":restored_tokens"_s, r.restoredPromptTokens);
             q.bindValue(u":relay_facts"_s, factsText(r.relayFacts));
+            q.bindValue(u":side_call"_s, r.sideCall ? 1 : 0);
             if (!q.exec()) {
                 error = q.lastError().text();
                 break;

@@ -126,18 +126,27 @@ void TestRelayRecords::adminApiServesHistoryAndStats()
     QVERIFY(client.connectToServer());
     client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-alpha", 10), "Authorization: Bearer sekrit-9\r\n"));
     client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-nope", 10)));
-    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 2, 5000);
+    // opencode's title call (no tools): a side call, which the record says (the switch
+    // simulator's export tells it from a turn).
+    client.send(RawHttpClient::post("/v1/chat/completions", chatBody("h1-beta", 10),
+                                    "User-Agent: opencode/1.18.33 ai-sdk/provider-utils/3.0\r\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 3, 5000);
     client.send(RawHttpClient::get("/admin/requests?model=h1-alpha"));
     client.send(RawHttpClient::get("/admin/stats"));
-    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 4, 5000);
-    const QJsonArray rows = QJsonDocument::fromJson(client.responses().at(2).body).array();
+    client.send(RawHttpClient::get("/admin/requests?model=h1-beta"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.completedResponses(), 6, 5000);
+    const QJsonArray rows = QJsonDocument::fromJson(client.responses().at(3).body).array();
     QCOMPARE(rows.size(), 1);
     const QJsonObject row = rows.at(0).toObject();
     QCOMPARE(row.value("status"_L1).toInt(), 200);
+    QCOMPARE(row.value("side_call"_L1), QJsonValue(false));
+    const QJsonArray titles = QJsonDocument::fromJson(client.responses().at(5).body).array();
+    QCOMPARE(titles.size(), 1);
+    QCOMPARE(titles.at(0).toObject().value("side_call"_L1), QJsonValue(true));
     QVERIFY(row.value("ttfb_ms"_L1).isDouble());
     QCOMPARE(row.value("client_app"_L1).toString(), u"other"_s);   // RawHttpClient sends no User-Agent
     QVERIFY(row.value("journal"_L1).toString().contains(R"(POST /v1/chat/completions model="h1-alpha" host=h1 status=200)"_L1));
-    const QJsonObject aliases = QJsonDocument::fromJson(client.responses().at(3).body).object().value("aliases"_L1).toObject();
+    const QJsonObject aliases = QJsonDocument::fromJson(client.responses().at(4).body).object().value("aliases"_L1).toObject();
     QCOMPARE(aliases.value("h1-alpha"_L1).toObject().value("requests"_L1).toInt(), 1);
     QCOMPARE(aliases.value("h1-nope"_L1).toObject().value("errors"_L1).toInt(), 1);
     for (const auto &r : client.responses())
