@@ -30,6 +30,8 @@ private:
     // `extra`: more of the agent's config (its idle stop, say).
     void startAgent(const QJsonObject &extra = {});
     quint16 startRelay(Child &relay, const QString &name);
+    // The agent (with `extra`) and Alice's and Bob's relays in front of it, on ports a and b.
+    void startBox(const QJsonObject &extra, Child &alice, Child &bob, quint16 &a, quint16 &b);
     // One turn through the relay on `port`, its whole answer read.
     void turn(quint16 port, const QString &model, const char *what);
 
@@ -97,6 +99,17 @@ quint16 TestSharedBoxAgent::startRelay(Child &relay, const QString &name)
     return startHeadlessRelay(relay, path, m_dir->filePath(name + u"-home"_s)) ? port : 0;
 }
 
+void TestSharedBoxAgent::startBox(const QJsonObject &extra, Child &alice, Child &bob, quint16 &a, quint16 &b)
+{
+    startAgent(extra);
+    if (QTest::currentTestFailed())
+        return;
+    a = startRelay(alice, u"alice"_s);
+    QVERIFY2(a, alice.output.constData());
+    b = startRelay(bob, u"bob"_s);
+    QVERIFY2(b, bob.output.constData());
+}
+
 void TestSharedBoxAgent::turn(quint16 port, const QString &model, const char *what)
 {
     RawHttpClient client(port);
@@ -111,15 +124,13 @@ void TestSharedBoxAgent::turn(quint16 port, const QString &model, const char *wh
 
 void TestSharedBoxAgent::theAgentKeepsTheBoxsCachesForEveryRelay()
 {
-    startAgent();
-    if (QTest::currentTestFailed())
-        return;
     Child alice;
     Child bob;
-    const quint16 a = startRelay(alice, u"alice"_s);
-    QVERIFY2(a, alice.output.constData());
-    const quint16 b = startRelay(bob, u"bob"_s);
-    QVERIFY2(b, bob.output.constData());
+    quint16 a = 0;
+    quint16 b = 0;
+    startBox({}, alice, bob, a, b);
+    if (QTest::currentTestFailed())
+        return;
 
     // Alice's conversation on alpha; Bob's turn on beta makes the agent save alpha's slot first.
     turn(a, u"box-a1"_s, "alice's first turn");
@@ -167,16 +178,15 @@ void TestSharedBoxAgent::theAgentKeepsTheBoxsCachesForEveryRelay()
 void TestSharedBoxAgent::theAgentAloneStopsAnIdleBox()
 {
     const QString slept = m_dir->filePath(u"slept"_s);
-    startAgent({{"idle_stop_after_s"_L1, 1},
-                {"sleep_command"_L1, QJsonArray{u"sh"_s, u"-c"_s, u"echo slept >> '%1'"_s.arg(slept)}}});
-    if (QTest::currentTestFailed())
-        return;
     Child alice;
     Child bob;
-    const quint16 a = startRelay(alice, u"alice"_s);
-    QVERIFY2(a, alice.output.constData());
-    const quint16 b = startRelay(bob, u"bob"_s);
-    QVERIFY2(b, bob.output.constData());
+    quint16 a = 0;
+    quint16 b = 0;
+    startBox({{"idle_stop_after_s"_L1, 1},
+              {"sleep_command"_L1, QJsonArray{u"sh"_s, u"-c"_s, u"echo slept >> '%1'"_s.arg(slept)}}},
+             alice, bob, a, b);
+    if (QTest::currentTestFailed())
+        return;
 
     // Alice's short turn, then Bob's stream on the same engine that runs three times the idle
     // limit after Alice's relay went quiet.
