@@ -42,8 +42,9 @@ bool makeVersion5(const QString &path, FakeClock &clock)
             return false;
     }
     RawDb raw(path);
+    // Steps 6 and 7 undone: their columns go.
     return raw.exec(u"ALTER TABLE events DROP COLUMN facts"_s) && raw.exec(u"ALTER TABLE requests DROP COLUMN relay_facts"_s)
-        && raw.exec(u"PRAGMA user_version = 5"_s) && raw.scalar(u"PRAGMA user_version"_s).toInt() == 5;
+        && raw.exec(u"ALTER TABLE requests DROP COLUMN side_call"_s) && raw.exec(u"PRAGMA user_version = 5"_s) && raw.scalar(u"PRAGMA user_version"_s).toInt() == 5;
 }
 
 } // namespace
@@ -138,6 +139,7 @@ void TestStoreFacts::version5MigratesKeepingEveryRow()
     QCOMPARE(requests.at(1).relayError, u"switching host 3090 to engine fork failed: exited with code 1"_s);
     QCOMPARE(requests.at(1).status, 424);
     QVERIFY(requests.at(1).relayFacts.isEmpty());
+    QVERIFY(!requests.at(1).sideCall);   // rows from before step 7 were not side calls
     QCOMPARE(requests.at(0).status, 200);
     const QList<HistoryEvent> events = store.events({}, 0);
     QCOMPARE(events.size(), 2);
