@@ -281,7 +281,7 @@ Befehle:
         <translation>darf nicht leer sein (für kein Token das Feld weglassen)</translation>
     </message>
     <message>
-        <location filename="../src/config/agentconfigreader.cpp" line="+85"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="+77"/>
         <source>no engines configured; an agent needs at least one</source>
         <translation>keine Engines konfiguriert; ein Agent braucht mindestens eine</translation>
     </message>
@@ -290,7 +290,7 @@ Befehle:
         <location line="+68"/>
         <location line="+69"/>
         <location filename="../src/config/engineurl.cpp" line="+28"/>
-        <location filename="../src/config/hostconfigreader.cpp" line="+459"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+463"/>
         <source>must not be empty</source>
         <translation>darf nicht leer sein</translation>
     </message>
@@ -401,7 +401,7 @@ Befehle:
         <translation>ungültiger Hostname &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos; und &apos;_&apos; verwenden (kein &apos;-&apos;: Clients nennen Modelle &quot;&lt;host&gt;-&lt;model&gt;&quot;)</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="-399"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-403"/>
         <source>no hosts configured; add at least one</source>
         <translation>keine Hosts konfiguriert; mindestens einen hinzufügen</translation>
     </message>
@@ -437,7 +437,7 @@ Befehle:
         <translation>ungültiger Engine-Name &quot;%1&quot;: nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; verwenden</translation>
     </message>
     <message>
-        <location filename="../src/config/hostconfigreader.cpp" line="+272"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="+278"/>
         <source>model &quot;%1&quot; is also listed by engine %2, which comes first and serves it</source>
         <translation>Modell &quot;%1&quot; steht auch bei Engine %2, die zuerst kommt und es bedient</translation>
     </message>
@@ -458,7 +458,7 @@ Befehle:
     </message>
     <message>
         <location filename="../src/config/fieldreader.cpp" line="+23"/>
-        <location filename="../src/config/hostconfigreader.cpp" line="-142"/>
+        <location filename="../src/config/hostconfigreader.cpp" line="-148"/>
         <source>must not be empty: give the program and its arguments</source>
         <translation>darf nicht leer sein: das Programm und seine Argumente angeben</translation>
     </message>
@@ -569,7 +569,7 @@ Befehle:
         <translation>das Token</translation>
     </message>
     <message>
-        <location filename="../src/config/agentconfigreader.cpp" line="-68"/>
+        <location filename="../src/config/agentconfigreader.cpp" line="-61"/>
         <source>required when listening on %1: without it anyone who can reach the agent can switch and stop this box&apos;s engines (or listen on 127.0.0.1)</source>
         <translation>nötig beim Lauschen auf %1: Ohne es kann jeder, der den Agenten erreicht, die Engines dieses Rechners wechseln und stoppen (oder auf 127.0.0.1 lauschen)</translation>
     </message>
@@ -644,25 +644,24 @@ Befehle:
         <translation>%1 &quot;%2&quot; ist nicht prompt_cache.dir &quot;%3&quot; (weglassen: das Relay fügt es hinzu)</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+46"/>
         <location line="+1"/>
-        <location line="+151"/>
+        <location line="+147"/>
         <source>not used with driver &quot;static&quot;: its engine is never stopped</source>
         <translation>bei Treiber &quot;static&quot; nicht verwendet: seine Engine wird nie gestoppt</translation>
     </message>
     <message>
-        <location line="-160"/>
+        <location line="-166"/>
         <source>never run: neither the host nor an engine has idle_stop_after_s</source>
         <translation>läuft nie: weder der Host noch eine Engine hat idle_stop_after_s</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <location line="+151"/>
+        <location line="+9"/>
         <source>decided by the box&apos;s agent, which sees every relay&apos;s requests: set it in the agent&apos;s config (this relay uses it only with an agent of protocol 1)</source>
         <translation>entscheidet der Agent der Box, der die Anfragen aller Relays sieht: Setzen Sie es in der Konfiguration des Agenten (dieses Relay nutzt es nur mit einem Agenten des Protokolls 1)</translation>
     </message>
     <message>
-        <location line="-142"/>
+        <location line="+23"/>
         <source>not used with driver &quot;local&quot;: its engines run on this machine, which is awake</source>
         <translation>bei Treiber &quot;local&quot; nicht verwendet: seine Engines laufen auf diesem Rechner, und der ist wach</translation>
     </message>
@@ -692,7 +691,7 @@ Befehle:
         <translation>wird mit dem Treiber &quot;static&quot; nicht verwendet: dessen Engines werden nie gestartet oder gestoppt</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+25"/>
         <source>only used with driver &quot;command&quot;</source>
         <translation>wird nur mit dem Treiber &quot;command&quot; verwendet</translation>
     </message>
@@ -1149,7 +1148,7 @@ Befehle:
 <context>
     <name>HistorySchema</name>
     <message>
-        <location filename="../src/store/historyschema.cpp" line="+129"/>
+        <location filename="../src/store/historyschema.cpp" line="+134"/>
         <source>The history database has schema version %1; this version of Switchyard knows up to %2.</source>
         <translation>Die Verlaufsdatenbank hat die Schemaversion %1; diese Version von Switchyard kennt nur bis %2.</translation>
     </message>
@@ -3141,7 +3140,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
 <context>
     <name>switchyard::HistoryWriter</name>
     <message>
-        <location filename="../src/store/historywriter.cpp" line="+155"/>
+        <location filename="../src/store/historywriter.cpp" line="+157"/>
         <source>Cannot create the folder %1.</source>
         <translation>Der Ordner %1 lässt sich nicht anlegen.</translation>
     </message>
@@ -3159,7 +3158,7 @@ auf einen Wechsel, ein Aufwecken oder die Warteschlange) und die Engine-Wechsel,
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+86"/>
+        <location line="+87"/>
         <source>%n row(s) not stored in the history: %1</source>
         <translation>
             <numerusform>%n Zeile nicht im Verlauf gespeichert: %1</numerusform>

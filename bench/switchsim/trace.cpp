@@ -77,8 +77,7 @@ const QString OneWaitPerHold =
     "until an agent makes 20 turns per hold. No dwell_s and max_wait_s of the sweep below keep the p95 within 25 % "
     "and switch 4x less on (a)"_s;
 
-// Why a client with a request now and then waits longer under batch while busy agents hold the
-// other engine.
+// Why a side call waits longer under batch than in strict order.
 const QString SideCallsWaitForTheHold =
     u"a side call waits until the agent's engine has been idle for dwell_s, at most side_call_max_wait_s; "
     "strict order switches for it at once and makes the agent re-prefill its whole conversation "
@@ -87,6 +86,8 @@ const QString SideCallsWaitForTheHold =
 // How an exported client's side calls are told from its turns (its agent's name ends so).
 const QString SideCallsSuffix = u" side calls"_s;
 
+// Why a client with a request now and then waits longer under batch while busy agents hold the
+// other engine.
 const QString OccasionalWaitsForTheHold =
     u"an occasional client: its request for the engine that is not running waits for the busy agents' hold on "
     "the other one, up to max_wait_s; strict order switched for it after the running turn, and made the busy "

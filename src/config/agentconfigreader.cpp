@@ -38,8 +38,7 @@ void AgentConfigReader::read(const JsonNode &root, AgentConfig &config)
     readEngines(root, config);
     // How the box's arbiter orders the requests of every relay in front of it.
     HostConfigReader::readScheduling(m_report, m_fields, root, QString(), config.scheduling);
-    readPromptCache(root, config);
-    readIdleAndSleep(root, config);
+    readBoxAsHost(root, config);
 
     // Open to the LAN without a token, anyone there could switch and stop the box's engines:
     // the agent takes orders only from a relay that knows its token.
@@ -52,14 +51,14 @@ void AgentConfigReader::read(const JsonNode &root, AgentConfig &config)
     }
 }
 
-// The agent starts its box's engines, so it keeps their prompt caches as a relay keeps a local
-// host's: without a setting, in a folder of its own that it adds to every engine's argv.
-void AgentConfigReader::readPromptCache(const JsonNode &root, AgentConfig &config)
+// The fields an agent's box shares with a relay's local host, read by the same code.
+// Its prompt caches: the agent starts the box's engines, so it keeps their caches as a relay keeps
+// a local host's, without a setting, in a folder of its own that it adds to every engine's argv.
+// Its idle stop and sleep: a shared box stops its engine for idleness only by its agent's
+// decision, which sees every relay's requests (a relay's own would cut another relay's stream).
+void AgentConfigReader::readBoxAsHost(const JsonNode &root, AgentConfig &config)
 {
-    HostConfig box;
-    box.name = u"agent"_s;
-    box.driver = u"local"_s;
-    box.engines = config.engines;
+    HostConfig box = config.asLocalHost(u"agent"_s);
     // With a state_dir of its own, the agent keeps the box's saves there too (its slots folder),
     // unless an engine's argv names a folder already.
     const bool named = std::any_of(box.engines.cbegin(), box.engines.cend(),
@@ -69,18 +68,11 @@ void AgentConfigReader::readPromptCache(const JsonNode &root, AgentConfig &confi
             engine.argv << u"--slot-save-path"_s << QDir(config.stateDir).filePath(u"slots"_s);
     }
     SecretReader secrets(m_report, m_fields);
-    HostConfigReader(m_report, m_fields, secrets).readPromptCache(root, QString(), box);
+    HostConfigReader host(m_report, m_fields, secrets);
+    host.readPromptCache(root, QString(), box);
+    host.readIdleAndSleep(root, QString(), box);
     config.engines = box.engines;
     config.promptCache = box.promptCache;
-}
-
-// A shared box stops its engine for idleness only by its agent's decision, which sees every
-// relay's requests (a relay's own idle stop would cut another relay's stream).
-void AgentConfigReader::readIdleAndSleep(const JsonNode &root, AgentConfig &config)
-{
-    HostConfig box = config.asLocalHost(u"agent"_s);
-    SecretReader secrets(m_report, m_fields);
-    HostConfigReader(m_report, m_fields, secrets).readIdleAndSleep(root, QString(), box);
     config.idleStopAfter = box.idleStopAfter;
     config.sleepCommand = box.sleepCommand;
 }

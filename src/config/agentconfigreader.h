@@ -24,8 +24,7 @@ public:
 
 private:
     void readEngines(const JsonNode &root, AgentConfig &config);
-    void readPromptCache(const JsonNode &root, AgentConfig &config);
-    void readIdleAndSleep(const JsonNode &root, AgentConfig &config);
+    void readBoxAsHost(const JsonNode &root, AgentConfig &config);
 
     ConfigReport &m_report;
     FieldReader m_fields;

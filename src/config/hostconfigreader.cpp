@@ -283,6 +283,16 @@ void HostConfigReader::readIdleAndSleep(const JsonNode &node, const QString &pat
         m_report.warning(sleep->line, sleepPath, tr("never run: neither the host nor an engine has idle_stop_after_s"));
 }
 
+// An agent of protocol 2 decides a shared box's idle stop and sleep for every relay in front of
+// it (issue 33): the relay's own setting is used only with an older agent.
+void HostConfigReader::warnIfTheAgentDecides(const JsonNode &node, const QString &path, const QString &key)
+{
+    if (const JsonNode *field = node.member(key))
+        m_report.warning(field->line, memberPath(path, key),
+                         tr("decided by the box's agent, which sees every relay's requests: set it in the "
+                            "agent's config (this relay uses it only with an agent of protocol 1)"));
+}
+
 // "wake", "idle_stop_after_s" and "sleep_command": a box that sleeps when idle and is woken by
 // the next request (docs/HOSTS.md, "Wake and idle stop").
 void HostConfigReader::readPower(const JsonNode &node, const QString &path, const QString &driver, HostConfig &host)
@@ -292,13 +302,9 @@ void HostConfigReader::readPower(const JsonNode &node, const QString &path, cons
         rejectField(node, path, u"sleep_command"_s, tr("not used with driver \"static\": its engine is never stopped"));
     } else {
         readIdleAndSleep(node, path, host);
-        // An agent of protocol 2 decides these for every relay in front of its box (issue 33).
-        for (const QString &key : {u"idle_stop_after_s"_s, u"sleep_command"_s}) {
-            const JsonNode *field = node.member(key);
-            if (driver == u"agent" && field)
-                m_report.warning(field->line, memberPath(path, key),
-                                 tr("decided by the box's agent, which sees every relay's requests: set it in the "
-                                    "agent's config (this relay uses it only with an agent of protocol 1)"));
+        if (driver == u"agent") {
+            for (const QString &key : {u"idle_stop_after_s"_s, u"sleep_command"_s})
+                warnIfTheAgentDecides(node, path, key);
         }
     }
     const JsonNode *wake = m_fields.field(node, path, u"wake"_s, Type::Object);
@@ -446,10 +452,8 @@ void HostConfigReader::readDriverFields(const JsonNode &node, const QString &pat
         m_fields.readSeconds(node, path, u"idle_stop_after_s"_s, idle);
         if (idle.count() > 0)
             engine.idleStopAfter = idle;
-        if (const JsonNode *field = node.member(u"idle_stop_after_s"); field && driver == u"agent")
-            m_report.warning(field->line, memberPath(path, u"idle_stop_after_s"_s),
-                             tr("decided by the box's agent, which sees every relay's requests: set it in the "
-                                "agent's config (this relay uses it only with an agent of protocol 1)"));
+        if (driver == u"agent")
+            warnIfTheAgentDecides(node, path, u"idle_stop_after_s"_s);
     }
 
     for (const QString &key : {u"start"_s, u"stop"_s}) {

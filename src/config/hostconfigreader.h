@@ -51,6 +51,7 @@ private:
     void readDriverFields(const JsonNode &node, const QString &path, const QString &driver, EngineConfig &engine);
     // A field the host's driver does not use: an error, not quietly ignored.
     void rejectField(const JsonNode &object, const QString &objectPath, const QString &key, const QString &message);
+    void warnIfTheAgentDecides(const JsonNode &node, const QString &path, const QString &key);
 
     ConfigReport &m_report;
     FieldReader &m_fields;

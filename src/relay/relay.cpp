@@ -412,7 +412,6 @@ void Relay::requestConcluded(ProxiedRequest *request, const ProxiedRequest::Outc
 void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwarding> &f,
                   const IncomingRequest &request, const JsonModelField &field)
 {
-    const bool sideCall = f->live.record.sideCall;
     HostController *controller = m_controllers.value(f->route.host);
     if (!controller) {
         p->begin();
@@ -433,6 +432,7 @@ void Relay::admit(const QPointer<ProxiedRequest> &p, const std::shared_ptr<Forwa
     // A saved prompt cache is restored before a request that uses the model, not before a load
     // or unload (a restore through the router loads the model, and the load would then fail).
     const QString cacheKey = path.startsWith("/models"_L1) ? QString() : f->route.key;
+    const bool sideCall = f->live.record.sideCall;
     controller->request(
         p->ticket(), {f->engine, f->route.alias, f->live.record.clientAddress, f->live.record.userAgent, cacheKey, sideCall},
         [p, f, c = QPointer<HostController>(controller)] {
